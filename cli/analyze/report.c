@@ -1,0 +1,1 @@
+/* placeholder */ typedef int roce_placeholder_report_t;

@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * analyzer.h - stateful analysis over decoded frames: per-stream PSN
+ * sequencing (gaps, duplicates, out-of-order, go-back-N, READ PSN ranges),
+ * NAK / RNR classification, ACK round-trip times, ECN CE and CNP counts, and
+ * per (source MAC, priority) PFC / PAUSE timing with storm detection.
+ *
+ * One analyzer serves four users:
+ *   - roce-analyze streams a file through roce_analyzer_process() and reads
+ *     the tables at the end (roce_analyzer_foreach_flow/_pfc, _summary);
+ *   - the Wireshark plugin calls it once per frame on the first pass and
+ *     stores the struct roce_frame_result it returns with the frame;
+ *   - live mode takes roce_analyzer_summary() snapshots at intervals;
+ *   - tests drive it with frames from the frame builder (build.h).
+ *
+ * Streams are keyed by (RoCE version, source address, destination address,
+ * destination QP); the UDP source port is not part of the key.  A request
+ * stream A->B(qp X) is paired with the response stream B->A that carries
+ * ACKs/NAKs/READ responses whose PSNs fall inside its PSN range.
+ *
+ * State is bounded: at most max_flows streams and max_pfc entries; when a
+ * table is full the least recently active entry is evicted, counted in
+ * evicted_flows, and reported as a ROCE_AN_FLOW_EVICTED anomaly.  Memory is
+ * allocated when a stream is first seen, never per packet.
+ */
+#ifndef ROCE_ANALYZER_H
+#define ROCE_ANALYZER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <roce/pkt.h>
+#include <roce/roce.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct roce_analyzer roce_analyzer_t;
+
+/* Anomaly types: stable names via roce_anomaly_name() ("psn_gap", ...). */
+enum roce_anomaly_type {
+	ROCE_AN_ICRC = 0,        /* "icrc": ICRC mismatch */
+	ROCE_AN_MALFORMED,       /* "malformed": any ROCE_FIND_MALFORMED_MASK finding */
+	ROCE_AN_PSN_GAP,         /* "psn_gap": request PSN jumped ahead */
+	ROCE_AN_DUPLICATE,       /* "duplicate": PSN already seen */
+	ROCE_AN_OUT_OF_ORDER,    /* "out_of_order": PSN behind the newest, fills a gap */
+	ROCE_AN_RETRANSMISSION,  /* "retransmission": go-back-N resend (cause in detail) */
+	ROCE_AN_NAK,             /* "nak": NAK (any code) */
+	ROCE_AN_RNR_NAK,         /* "rnr_nak": RNR NAK */
+	ROCE_AN_CNP,             /* "cnp": congestion notification packet */
+	ROCE_AN_ECN_CE,          /* "ecn_ce": CE-marked RoCE frame */
+	ROCE_AN_PFC_STORM,       /* "pfc_storm": continuous pause >= storm threshold */
+	ROCE_AN_UNRECOVERED,     /* "unrecovered": PSNs still missing at the end */
+	ROCE_AN_FLOW_EVICTED,    /* "flow_evicted": table full, stream dropped */
+	ROCE_AN_COUNT
+};
+
+ROCE_API const char *roce_anomaly_name(enum roce_anomaly_type t);
+/* Parse a name ("psn_gap"); -1 if unknown. */
+ROCE_API int roce_anomaly_by_name(const char *name);
+
+struct roce_flow_key {
+	uint8_t version;            /* 1 or 2 */
+	uint8_t src[16], dst[16];   /* GID / IPv6 / ::ffff:IPv4 */
+	uint32_t dqpn;
+};
+
+struct roce_anomaly {
+	enum roce_anomaly_type type;
+	uint64_t frame;             /* 1-based frame number */
+	uint64_t ts_ns;
+	bool has_flow;
+	struct roce_flow_key flow;
+	bool has_psn;
+	uint32_t psn;
+	bool has_expected;
+	uint32_t expected_psn;
+	uint64_t count;             /* lost PSNs, unrecovered PSNs, ... (0 if n/a) */
+	char detail[96];            /* human text, may be empty */
+	/* PFC storms */
+	bool has_mac;
+	uint8_t mac[6];
+	int priority;               /* 0..7, -1 for 802.3x PAUSE */
+};
+
+typedef void (*roce_anomaly_cb)(void *user, const struct roce_anomaly *a);
+
+struct roce_analyzer_config {
+	uint32_t max_flows;         /* stream table cap (default 65536) */
+	uint32_t max_pfc;           /* (MAC, priority) table cap (default 4096) */
+	uint32_t pmtu;              /* 0 = learn from the traffic; else 256..4096 */
+	double link_speed_gbps;     /* for pause quanta -> time (default 100) */
+	uint64_t pfc_storm_ns;      /* continuous pause that makes a storm (default 200 ms) */
+	roce_anomaly_cb on_anomaly; /* optional */
+	void *user;
+};
+
+ROCE_API void roce_analyzer_config_init(struct roce_analyzer_config *c);
+/* NULL on failure with a message in errbuf (ROCE_ERRBUF_SIZE bytes). */
+ROCE_API roce_analyzer_t *roce_analyzer_create(const struct roce_analyzer_config *c, char *errbuf)
+	ROCE_WARN_UNUSED_RESULT;
+ROCE_API void roce_analyzer_destroy(roce_analyzer_t *a);
+
+/* Per-frame events (struct roce_frame_result.events). */
+#define ROCE_EV_PSN_GAP         0x00000001u
+#define ROCE_EV_DUPLICATE       0x00000002u
+#define ROCE_EV_OUT_OF_ORDER    0x00000004u
+#define ROCE_EV_RETRANSMISSION  0x00000008u
+#define ROCE_EV_NAK             0x00000010u
+#define ROCE_EV_RNR_NAK         0x00000020u
+#define ROCE_EV_ECN_CE          0x00000040u
+#define ROCE_EV_CNP             0x00000080u
+#define ROCE_EV_ACK_RTT         0x00000100u  /* rtt_ns / ref_frame valid */
+#define ROCE_EV_READ_FIRST_RESP 0x00000200u  /* read_ns / ref_frame valid */
+#define ROCE_EV_READ_LAST_RESP  0x00000400u
+#define ROCE_EV_PFC             0x00000800u  /* pause_ns[] valid */
+#define ROCE_EV_PFC_XON         0x00001000u  /* at least one enabled priority had quanta 0 */
+#define ROCE_EV_PFC_STORM       0x00002000u  /* storm_mask valid */
+#define ROCE_EV_PAUSE           0x00004000u  /* 802.3x; pause_ns[0] valid */
+#define ROCE_EV_GBN_RECOVERED   0x00008000u  /* a go-back-N episode ended here */
+#define ROCE_EV_ICRC_BAD        0x00010000u
+#define ROCE_EV_MALFORMED       0x00020000u
+
+enum roce_retx_cause {
+	ROCE_RETX_NONE = 0,
+	ROCE_RETX_NAK,      /* after a PSN sequence error NAK */
+	ROCE_RETX_RNR,      /* after an RNR NAK */
+	ROCE_RETX_TIMEOUT   /* no NAK seen: the requester's timer */
+};
+ROCE_API const char *roce_retx_cause_name(enum roce_retx_cause c); /* "nak", "rnr", "timeout" */
+
+struct roce_frame_result {
+	uint32_t events;            /* ROCE_EV_* */
+	uint32_t findings;          /* the frame's ROCE_FIND_* */
+	uint32_t expected_psn;      /* PSN_GAP / OUT_OF_ORDER / DUPLICATE / RETRANSMISSION */
+	uint32_t lost_psns;         /* PSN_GAP: PSNs skipped */
+	enum roce_retx_cause retx_cause;
+	uint8_t aeth_syndrome;      /* NAK / RNR_NAK */
+	uint64_t rtt_ns;            /* ACK_RTT: request (ref_frame) -> this ACK */
+	uint64_t read_ns;           /* READ_*_RESP: request (ref_frame) -> this response */
+	uint64_t ref_frame;         /* related frame (acked request, NAKed original, ...); 0 = none */
+	uint64_t recovery_ns;       /* GBN_RECOVERED: NAK/timeout start -> recovery */
+	uint8_t storm_mask;         /* PFC_STORM: priorities that entered a storm */
+	uint64_t pause_ns[8];       /* PFC: requested pause per priority; PAUSE: [0] */
+};
+
+/*
+ * Feed one frame, in capture order.  pkt may be of any kind (non-RoCE frames
+ * only count toward frames/bytes); status is roce_decode()'s return value,
+ * so truncated/malformed frames are counted and reported, never dropped.
+ * ts_ns is the capture timestamp in ns, frame_no the 1-based frame number.
+ * res may be NULL.  Never allocates except when a new stream appears.
+ */
+ROCE_API void roce_analyzer_process(roce_analyzer_t *a, const struct roce_pkt *pkt, int status,
+	uint64_t ts_ns, uint64_t frame_no, struct roce_frame_result *res) ROCE_NONNULL(1, 2);
+
+/* End of input: reports unrecovered PSNs and closes open pauses.  Idempotent. */
+ROCE_API void roce_analyzer_finish(roce_analyzer_t *a) ROCE_NONNULL(1);
+
+struct roce_summary {
+	uint64_t frames, bytes;
+	uint64_t roce_frames, rocev1_frames, rocev2_frames;
+	uint64_t icrc_ok, icrc_bad, icrc_unverified;
+	uint64_t malformed;
+	uint64_t findings[ROCE_FIND_COUNT];  /* per finding bit, in bit order */
+	uint64_t psn_gaps, lost_psns, duplicates, out_of_order, unrecovered_psns;
+	uint64_t retransmissions;
+	uint64_t gbn_episodes[4];            /* by enum roce_retx_cause (index 0 unused) */
+	uint64_t naks, rnr_naks;
+	uint64_t nak_codes[5];               /* by enum roce_nak_code */
+	uint64_t acks;
+	uint64_t cnps;
+	uint64_t ecn_ce, ecn_capable;        /* CE-marked; ECT(0)/ECT(1)/CE RoCE frames */
+	uint64_t pfc_frames, pause_frames, pfc_storms;
+	uint64_t evicted_flows, evicted_pfc;
+	uint64_t flows, flows_active;
+	uint64_t opcodes[256];
+	uint64_t first_ts_ns, last_ts_ns;    /* 0 when no frame yet */
+	uint32_t pmtu;                       /* configured or learned; 0 unknown */
+};
+
+ROCE_API void roce_analyzer_summary(const roce_analyzer_t *a, struct roce_summary *out)
+	ROCE_NONNULL(1, 2);
+
+struct roce_dist {          /* latency distribution, ns */
+	uint64_t count;
+	uint64_t min_ns, p50_ns, p99_ns, max_ns;   /* 0 when count == 0 */
+};
+
+struct roce_flow_stats {
+	struct roce_flow_key key;
+	enum roce_transport transport;
+	bool is_request;            /* carried requests (vs ACK/response/CNP only) */
+	bool has_peer;
+	struct roce_flow_key peer;  /* paired request/response stream */
+	uint64_t first_frame;
+	uint64_t first_ts_ns, last_ts_ns;
+	uint64_t frames, bytes, payload_bytes, messages;
+	uint64_t psn_gaps, lost_psns, duplicates, out_of_order, unrecovered_psns;
+	uint64_t retransmissions;
+	uint64_t gbn_episodes[4];
+	uint64_t naks, rnr_naks, nak_codes[5], acks;
+	uint64_t cnps, ecn_ce, ecn_capable, icrc_bad, malformed;
+	uint64_t cnp_min_gap_ns;    /* shortest inter-CNP gap (0 if < 2 CNPs) */
+	struct roce_dist rtt;       /* AckReq request -> first ACK covering it */
+	struct roce_dist read_first;/* READ request -> first response */
+	struct roce_dist read_last; /* READ request -> last response */
+	struct roce_dist nak_response; /* NAK -> first retransmission */
+	struct roce_dist recovery;  /* NAK/timeout -> PSN back past the old newest */
+	uint32_t first_psn, last_psn;
+	uint32_t pmtu;              /* learned on this stream; 0 unknown */
+	uint32_t src_qp;            /* DETH source QP (UD) or 0 */
+	uint16_t pkey;
+};
+
+/* Calls cb for every live stream, in first-seen order; stop when cb returns non-zero. */
+typedef int (*roce_flow_cb)(void *user, const struct roce_flow_stats *f);
+ROCE_API void roce_analyzer_foreach_flow(const roce_analyzer_t *a, roce_flow_cb cb, void *user)
+	ROCE_NONNULL(1, 2);
+
+struct roce_pfc_stats {
+	uint8_t src_mac[6];
+	int priority;               /* 0..7; -1 = 802.3x PAUSE */
+	uint64_t first_frame;
+	uint64_t frames, xoff, xon;
+	uint64_t quanta;            /* sum of quanta requested */
+	uint64_t paused_ns;         /* union of pause intervals */
+	uint64_t longest_pause_ns;
+	uint64_t storms;
+};
+
+typedef int (*roce_pfc_cb)(void *user, const struct roce_pfc_stats *p);
+/* Every (MAC, priority) entry, ordered by first frame; PAUSE entries have priority -1. */
+ROCE_API void roce_analyzer_foreach_pfc(const roce_analyzer_t *a, roce_pfc_cb cb, void *user)
+	ROCE_NONNULL(1, 2);
+
+/* Pause time of q quanta at the analyzer's link speed, ns (q * 512 bit times). */
+ROCE_API uint64_t roce_pause_quanta_ns(double link_speed_gbps, uint32_t quanta);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ROCE_ANALYZER_H */

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * build.h - frame builder, the decoder's inverse.
+ *
+ * roce_build() lays out Ethernet [+ 802.1Q/802.1ad tags] + GRH (v1) or
+ * IPv4/IPv6 + UDP (v2) + BTH + the extension headers the opcode table says
+ * the opcode carries + payload + pad + ICRC, computing lengths, the IPv4
+ * header checksum, the pad count and the ICRC with the same code the
+ * decoder uses.  Short frames are padded to the 60-byte Ethernet minimum
+ * (no FCS is written).  Used by roce-gen, the tests and the sample
+ * capture generator.
+ */
+#ifndef ROCE_BUILD_H
+#define ROCE_BUILD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <roce/pkt.h>
+#include <roce/roce.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct roce_frame_spec {
+	uint8_t version;            /* 1 (GRH, ethertype 0x8915) or 2 (UDP) */
+	uint8_t ip_version;         /* v2: 4 or 6 */
+	uint8_t dst_mac[6], src_mac[6];
+	uint8_t vlan_count;         /* 0..2; tag i uses vlan_tpid[i] (0 -> 0x8100) */
+	uint16_t vlan_tpid[2];
+	uint16_t vlan_id[2];
+	uint8_t vlan_pcp[2];
+	uint8_t src[16], dst[16];   /* ::ffff:a.b.c.d for IPv4 (roce_addr_v4) */
+	uint8_t tclass;             /* TOS / traffic class incl. ECN bits */
+	uint8_t ttl;                /* 0 -> 64 */
+	uint32_t flow_label;
+	uint16_t ip_id;
+	bool ip_df;
+	uint16_t sport;             /* 0 -> 0xC000 */
+	uint16_t dport;             /* 0 -> 4791 */
+	struct roce_bth bth;        /* padcnt is computed; tver normally 0 */
+	bool keep_padcnt;           /* use bth.padcnt as given (fault injection) */
+	/* extension header contents (used when the opcode has the header) */
+	uint32_t rdeth_eec;
+	struct roce_deth deth;
+	uint32_t xrc_srq;
+	uint32_t feth;
+	struct roce_reth reth;
+	struct roce_atomiceth atomic;
+	struct roce_aeth aeth;
+	uint64_t atomic_ack;
+	uint32_t immdt;
+	uint32_t ieth_rkey;
+	const uint8_t *payload;     /* NULL -> payload_len zero bytes */
+	uint32_t payload_len;
+	bool bad_icrc;              /* flip the ICRC (fault injection) */
+	bool no_min_pad;            /* do not pad to 60 bytes */
+};
+
+/* Fill a spec with sane defaults (v2/IPv4, RC_SEND_ONLY, P_Key 0xFFFF). */
+ROCE_API void roce_frame_spec_init(struct roce_frame_spec *s);
+
+/* Store an IPv4 address (host order) as ::ffff:a.b.c.d. */
+ROCE_API void roce_addr_v4(uint8_t out[16], uint32_t ipv4);
+
+/* Bytes roce_build() will write for this spec. */
+ROCE_API size_t roce_build_len(const struct roce_frame_spec *s);
+
+/* Build a RoCE frame into buf; *len gets the frame length. */
+ROCE_API int roce_build(const struct roce_frame_spec *s, uint8_t *buf, size_t cap, size_t *len)
+	ROCE_NONNULL(1, 2, 4);
+
+/* 802.1Qbb PFC frame: priorities in enable get quanta[i]; 60 bytes. */
+ROCE_API int roce_build_pfc(const uint8_t src_mac[6], uint8_t enable, const uint16_t quanta[8],
+	uint8_t *buf, size_t cap, size_t *len) ROCE_NONNULL(1, 3, 4, 6);
+
+/* 802.3x PAUSE frame; 60 bytes. */
+ROCE_API int roce_build_pause(const uint8_t src_mac[6], uint16_t quanta,
+	uint8_t *buf, size_t cap, size_t *len) ROCE_NONNULL(1, 3, 5);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ROCE_BUILD_H */

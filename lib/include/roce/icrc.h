@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * icrc.h - RoCE Invariant CRC (IBTA Vol 1 9.8.2, Annex A16/A17).
+ *
+ * ICRC = IEEE CRC-32 (reflected 0xEDB88320, init/final 0xFFFFFFFF, i.e.
+ * gzip's CRC) over
+ *     8 x 0xFF | L3 header, variant fields set to 1s | UDP, csum = 0xFFFF (v2)
+ *     | BTH, byte 4 = 0xFF | extension headers | payload | pad
+ * stored on the wire least-significant byte first.  Masked:
+ *   IPv4: TOS (DSCP+ECN), TTL, header checksum;  IPv6: traffic class,
+ *   flow label, hop limit;  GRH (v1): TClass, FlowLabel, HopLmt.
+ * Ethernet header, VLAN tags, Ethernet padding and FCS are not covered.
+ *
+ * The CRC runs through Intel ISA-L's crc32_gzip_refl when libroce was built
+ * with it (CPU-dispatched PCLMUL code), else through zlib's crc32().
+ */
+#ifndef ROCE_ICRC_H
+#define ROCE_ICRC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <roce/pkt.h>
+#include <roce/roce.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum roce_crc_provider {
+	ROCE_CRC_AUTO = 0,  /* best available: ISA-L if built in, else zlib */
+	ROCE_CRC_ZLIB,
+	ROCE_CRC_ISAL
+};
+
+/* gzip CRC-32 continuation: crc = roce_crc32(crc, p, n), start with 0. */
+ROCE_API uint32_t roce_crc32(uint32_t crc, const uint8_t *p, size_t n);
+
+/* Select the CRC engine (process-wide).  ROCE_E_UNSUPPORTED when not built in. */
+ROCE_API int roce_crc32_set_provider(enum roce_crc_provider p);
+/* "isa-l" or "zlib". */
+ROCE_API const char *roce_crc32_provider_name(void);
+
+/*
+ * Compute the ICRC of a decoded RoCE frame (pkt from roce_decode, with
+ * l3_off/udp_off/bth_off/icrc_off set).  Needs every byte up to icrc_off
+ * to be captured: ROCE_E_TRUNC otherwise.  *out is the CRC value (write it
+ * with roce_put_le32 to get the wire bytes).
+ */
+ROCE_API int roce_icrc_compute(const struct roce_pkt *pkt, uint32_t *out) ROCE_NONNULL(1, 2);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ROCE_ICRC_H */

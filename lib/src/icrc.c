@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* placeholder: being written */
+typedef int roce_placeholder_icrc_t;
