@@ -1,1 +1,999 @@
-/* placeholder */ typedef int roce_placeholder_capread_t;
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* capread.c - pcap/pcapng reader (mmap, gzip, stdin) and classic pcap writer. */
+#define _GNU_SOURCE
+#include "capread.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define PCAP_MAGIC_US 0xa1b2c3d4u
+#define PCAP_MAGIC_NS 0xa1b23c4du
+#define PCAP_MAGIC_MOD 0xa1b2cd34u /* Alexey Kuznetzov's "modified" pcap */
+#define PCAP_HDR_LEN 24u
+#define PCAP_MAXSNAP 262144u
+
+#define NG_SHB 0x0a0d0d0au
+#define NG_IDB 0x00000001u
+#define NG_OPB 0x00000002u
+#define NG_SPB 0x00000003u
+#define NG_EPB 0x00000006u
+#define NG_BOM 0x1a2b3c4du
+
+#define NG_OPT_ENDOFOPT 0
+#define NG_OPT_IF_TSRESOL 9
+#define NG_OPT_IF_TSOFFSET 14
+
+#define MAX_IFACES 65536u
+#define STREAM_MIN_BUF (64u * 1024u)
+#define GZ_BUFFER (128u * 1024u)
+#define ERR_LEN 1024
+
+enum cap_fmt { FMT_PCAP, FMT_PCAPNG };
+enum ts_conv { TS_MUL, TS_DIV, TS_BIN };
+
+struct cap_iface {
+	int linktype;
+	uint32_t snaplen;
+	uint8_t conv;       /* enum ts_conv */
+	uint8_t shift;      /* TS_BIN: ticks are 2^-shift s */
+	uint64_t factor;    /* TS_MUL: ns per tick; TS_DIV: ticks per ns */
+	uint64_t offset_ns; /* if_tsoffset in ns, two's complement */
+};
+
+struct roce_capfile {
+	/* Source: a memory window (mmap or caller's) or a zlib stream. */
+	bool mem;
+	const uint8_t *base; /* mem: whole input */
+	size_t len;
+	uint64_t pos;        /* bytes consumed (uncompressed offset) */
+	void *map;           /* mmap()ed region to unmap, or NULL */
+	size_t map_len;
+	int fd;              /* owned descriptor not (yet) handed to zlib */
+	gzFile gz;
+	uint8_t *buf;        /* stream: bytes of the current record, from buf[0] */
+	size_t have, cap;
+	uint64_t file_size;  /* 0 when unknown */
+	int src_status;      /* status of the last short stream read, 0 = plain EOF */
+	char src_err[160];
+
+	/* Format state. */
+	int fmt;
+	bool be;             /* file / current section is big-endian */
+	bool modified;       /* pcap: 24-byte record headers */
+	bool nsec;           /* pcap: nanosecond timestamps */
+	uint8_t lens_swap;   /* pcap < 2.3: caplen/len swapped (2); 2.3: maybe (1) */
+	int linktype;        /* pcap header or first interface ever seen */
+	uint32_t snaplen;
+	struct cap_iface *ifs;
+	uint32_t nifs, ifs_cap;
+
+	uint64_t frame_no;   /* frames delivered */
+	int status;          /* 0 running, 1 EOF, < 0 sticky error */
+	char *name;
+	char fmtname[24];
+	char err[ERR_LEN];
+};
+
+/* Byte-order helpers: explicit, no host assumptions. */
+static inline uint16_t ld16(const uint8_t *p, bool be)
+{
+	return be ? (uint16_t)(p[0] << 8 | p[1]) : (uint16_t)(p[1] << 8 | p[0]);
+}
+
+static inline uint32_t ld32(const uint8_t *p, bool be)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return be ? __builtin_bswap32(v) : v;
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return be ? v : __builtin_bswap32(v);
+#else
+	(void)v;
+	return be ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
+		  : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+#endif
+}
+
+static inline uint64_t ld64(const uint8_t *p, bool be)
+{
+	uint64_t a = ld32(p, be), b = ld32(p + 4, be);
+
+	return be ? a << 32 | b : b << 32 | a;
+}
+
+static inline void st16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static inline void st32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+/* ---- errors -------------------------------------------------------------- */
+
+static void vset_err(struct roce_capfile *c, bool frame, const char *fmt, va_list ap)
+{
+	int n;
+
+	if (frame)
+		n = snprintf(c->err, sizeof(c->err), "%s: frame %" PRIu64 ": ", c->name,
+			     c->frame_no + 1);
+	else
+		n = snprintf(c->err, sizeof(c->err), "%s: ", c->name);
+	if (n < 0)
+		n = 0;
+	if ((size_t)n < sizeof(c->err))
+		vsnprintf(c->err + n, sizeof(c->err) - (size_t)n, fmt, ap);
+}
+
+/*
+ * Record a sticky error.  Before the first byte is consumed the problem is
+ * with the file header, and the message names no frame.
+ */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static int fail(struct roce_capfile *c, int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vset_err(c, c->pos != 0, fmt, ap);
+	va_end(ap);
+	c->status = status;
+	return status;
+}
+
+/* A read came up short: end of input, or a stream (gzip/read) error. */
+static int fail_short(struct roce_capfile *c, const char *what, size_t got, size_t want)
+{
+	if (c->src_status)
+		return fail(c, c->src_status, "truncated %s (%zu of %zu bytes): %s", what, got, want,
+			    c->src_err);
+	return fail(c, ROCE_E_TRUNC, "truncated %s (%zu of %zu bytes)", what, got, want);
+}
+
+/* ---- source --------------------------------------------------------------- */
+
+static void stream_error(struct roce_capfile *c)
+{
+	int zerr = Z_OK;
+	const char *msg = gzerror(c->gz, &zerr);
+
+	if (zerr == Z_OK)
+		return;
+	if (zerr == Z_BUF_ERROR) {
+		c->src_status = ROCE_E_TRUNC;
+		snprintf(c->src_err, sizeof(c->src_err), "gzip: compressed data ends early");
+	} else if (zerr == Z_ERRNO) {
+		c->src_status = ROCE_CAP_E_IO;
+		snprintf(c->src_err, sizeof(c->src_err), "read error: %s", strerror(errno));
+	} else if (zerr == Z_MEM_ERROR) {
+		c->src_status = ROCE_E_NOMEM;
+		snprintf(c->src_err, sizeof(c->src_err), "gzip: out of memory");
+	} else {
+		c->src_status = ROCE_CAP_E_IO;
+		snprintf(c->src_err, sizeof(c->src_err), "gzip: %s", msg ? msg : "error");
+	}
+}
+
+/* Slow path of src_need(): read more of the stream into buf. */
+static const uint8_t *stream_fill(struct roce_capfile *c, size_t n, size_t *avail)
+{
+	if (n > c->cap) {
+		size_t ncap = c->cap ? c->cap : STREAM_MIN_BUF;
+		uint8_t *nb;
+
+		while (ncap < n)
+			ncap *= 2;
+		nb = realloc(c->buf, ncap);
+		if (!nb) {
+			c->src_status = ROCE_E_NOMEM;
+			snprintf(c->src_err, sizeof(c->src_err), "out of memory");
+			*avail = c->have;
+			return NULL;
+		}
+		c->buf = nb;
+		c->cap = ncap;
+	}
+	while (c->have < n) {
+		int r = gzread(c->gz, c->buf + c->have, (unsigned)(n - c->have));
+
+		if (r <= 0) {
+			stream_error(c);
+			break;
+		}
+		c->have += (size_t)r;
+	}
+	*avail = c->have;
+	return c->have >= n ? c->buf : NULL;
+}
+
+/*
+ * Make n bytes from the current position addressable.  Returns a pointer to
+ * them, or NULL with *avail = the bytes that are there.  Never consumes:
+ * calling again with a larger n extends the same window.  n is bounded by
+ * the callers (<= ROCE_CAP_MAX_RECORD + a header).
+ */
+static inline const uint8_t *src_need(struct roce_capfile *c, size_t n, size_t *avail)
+{
+	if (c->mem) {
+		size_t a = c->len - (size_t)c->pos;
+
+		if (a >= n)
+			return c->base + c->pos;
+		*avail = a;
+		return NULL;
+	}
+	if (c->have >= n)
+		return c->buf;
+	return stream_fill(c, n, avail);
+}
+
+static inline void src_consume(struct roce_capfile *c, size_t n)
+{
+	c->pos += n;
+	c->have = 0;
+}
+
+/* ---- timestamps ----------------------------------------------------------- */
+
+/* (a * b) >> shift with a 128-bit intermediate, truncated to 64 bits. */
+static uint64_t mul_shift(uint64_t a, uint64_t b, unsigned shift)
+{
+	uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
+	uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+	uint64_t mid = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10;
+	uint64_t lo = mid << 32 | (uint32_t)p00;
+	uint64_t hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+
+	if (shift == 0)
+		return lo;
+	if (shift < 64)
+		return lo >> shift | hi << (64 - shift);
+	return shift < 128 ? hi >> (shift - 64) : 0;
+}
+
+static inline uint64_t iface_ts(const struct cap_iface *ifc, uint64_t ticks)
+{
+	uint64_t ns;
+
+	if (ifc->conv == TS_MUL)
+		ns = ticks * ifc->factor;
+	else if (ifc->conv == TS_DIV)
+		ns = ticks / ifc->factor;
+	else
+		ns = mul_shift(ticks, 1000000000u, ifc->shift);
+	return ns + ifc->offset_ns;
+}
+
+/* ---- pcap ------------------------------------------------------------------ */
+
+static int pcap_next(struct roce_capfile *c, struct roce_cap_record *rec)
+{
+	size_t hl = c->modified ? 24 : 16, avail;
+	const uint8_t *p = src_need(c, hl, &avail);
+	uint32_t sec, sub, caplen, wirelen;
+
+	if (!p) {
+		if (avail == 0 && !c->src_status)
+			return 0;
+		return fail_short(c, "record header", avail, hl);
+	}
+	sec = ld32(p, c->be);
+	sub = ld32(p + 4, c->be);
+	caplen = ld32(p + 8, c->be);
+	wirelen = ld32(p + 12, c->be);
+	if (c->lens_swap && (c->lens_swap == 2 || caplen > wirelen)) {
+		uint32_t t = caplen;
+
+		caplen = wirelen;
+		wirelen = t;
+	}
+	if (caplen > ROCE_CAP_MAX_RECORD)
+		return fail(c, ROCE_E_MALFORMED, "record length %" PRIu32 " exceeds limit %u",
+			    caplen, ROCE_CAP_MAX_RECORD);
+	if (c->snaplen && caplen > c->snaplen)
+		return fail(c, ROCE_E_MALFORMED, "caplen %" PRIu32 " exceeds snaplen %" PRIu32,
+			    caplen, c->snaplen);
+	if (caplen > wirelen)
+		return fail(c, ROCE_E_MALFORMED, "caplen %" PRIu32 " exceeds wirelen %" PRIu32,
+			    caplen, wirelen);
+	p = src_need(c, hl + caplen, &avail);
+	if (!p)
+		return fail_short(c, "record data", avail - hl, caplen);
+	rec->data = p + hl;
+	rec->caplen = caplen;
+	rec->wirelen = wirelen;
+	rec->ts_ns = (uint64_t)sec * 1000000000u + (c->nsec ? sub : (uint64_t)sub * 1000u);
+	rec->linktype = c->linktype;
+	rec->ifindex = 0;
+	rec->frame_no = ++c->frame_no;
+	src_consume(c, hl + caplen);
+	return 1;
+}
+
+/* ---- pcapng ---------------------------------------------------------------- */
+
+static const char *ng_block_name(uint32_t type)
+{
+	switch (type) {
+	case NG_SHB:
+		return "section header block";
+	case NG_IDB:
+		return "interface description block";
+	case NG_EPB:
+		return "enhanced packet block";
+	case NG_SPB:
+		return "simple packet block";
+	case NG_OPB:
+		return "packet block";
+	default:
+		return "block";
+	}
+}
+
+static int ng_shb(struct roce_capfile *c, const uint8_t *p, uint32_t blen)
+{
+	uint16_t major, minor;
+
+	if (blen < 28)
+		return fail(c, ROCE_E_MALFORMED, "section header block too short (%" PRIu32 " bytes)",
+			    blen);
+	major = ld16(p + 12, c->be);
+	minor = ld16(p + 14, c->be);
+	if (major != 1)
+		return fail(c, ROCE_E_UNSUPPORTED, "unsupported pcapng version %u.%u", major, minor);
+	c->nifs = 0; /* interface ids are per section */
+	return 0;
+}
+
+static int ng_idb(struct roce_capfile *c, const uint8_t *p, uint32_t blen)
+{
+	const uint8_t *o, *end;
+	struct cap_iface ifc = { 0 };
+	int tsresol = 6;
+	int64_t tsoffset = 0;
+
+	if (blen < 20)
+		return fail(c, ROCE_E_MALFORMED,
+			    "interface description block too short (%" PRIu32 " bytes)", blen);
+	ifc.linktype = ld16(p + 8, c->be);
+	ifc.snaplen = ld32(p + 12, c->be);
+	o = p + 16;
+	end = p + blen - 4;
+	while (end - o >= 4) {
+		uint16_t code = ld16(o, c->be), olen = ld16(o + 2, c->be);
+		size_t padded = ((size_t)olen + 3) & ~(size_t)3;
+
+		if (padded > (size_t)(end - o) - 4)
+			return fail(c, ROCE_E_MALFORMED,
+				    "interface description block option %u length %u overruns block",
+				    code, olen);
+		if (code == NG_OPT_ENDOFOPT)
+			break;
+		if (code == NG_OPT_IF_TSRESOL) {
+			if (olen != 1)
+				return fail(c, ROCE_E_MALFORMED,
+					    "if_tsresol option length %u (expected 1)", olen);
+			tsresol = o[4];
+		} else if (code == NG_OPT_IF_TSOFFSET) {
+			if (olen != 8)
+				return fail(c, ROCE_E_MALFORMED,
+					    "if_tsoffset option length %u (expected 8)", olen);
+			tsoffset = (int64_t)ld64(o + 4, c->be);
+		}
+		o += 4 + padded;
+	}
+	if (tsresol & 0x80) {
+		ifc.conv = TS_BIN;
+		ifc.shift = (uint8_t)(tsresol & 0x7f);
+	} else if (tsresol <= 9) {
+		ifc.conv = TS_MUL;
+		ifc.factor = 1;
+		for (int i = tsresol; i < 9; i++)
+			ifc.factor *= 10;
+	} else if (tsresol <= 28) {
+		ifc.conv = TS_DIV;
+		ifc.factor = 1;
+		for (int i = 9; i < tsresol; i++)
+			ifc.factor *= 10;
+	} else {
+		return fail(c, ROCE_E_UNSUPPORTED, "if_tsresol %d not supported", tsresol);
+	}
+	ifc.offset_ns = (uint64_t)tsoffset * 1000000000u;
+
+	if (c->nifs >= MAX_IFACES)
+		return fail(c, ROCE_E_UNSUPPORTED, "more than %u interfaces in a section", MAX_IFACES);
+	if (c->nifs == c->ifs_cap) {
+		uint32_t ncap = c->ifs_cap ? c->ifs_cap * 2 : 4;
+		struct cap_iface *n = realloc(c->ifs, ncap * sizeof(*n));
+
+		if (!n)
+			return fail(c, ROCE_E_NOMEM, "out of memory");
+		c->ifs = n;
+		c->ifs_cap = ncap;
+	}
+	c->ifs[c->nifs++] = ifc;
+	if (c->linktype < 0) {
+		c->linktype = ifc.linktype;
+		c->snaplen = ifc.snaplen;
+	}
+	return 0;
+}
+
+/* EPB and OPB share the layout from offset 8 on (OPB: 16-bit interface id). */
+static int ng_packet(struct roce_capfile *c, uint32_t type, const uint8_t *p, uint32_t blen,
+		     struct roce_cap_record *rec)
+{
+	const struct cap_iface *ifc;
+	uint32_t ifid, caplen, wirelen;
+	uint64_t ticks;
+
+	if (blen < 32)
+		return fail(c, ROCE_E_MALFORMED, "%s too short (%" PRIu32 " bytes)",
+			    ng_block_name(type), blen);
+	ifid = type == NG_EPB ? ld32(p + 8, c->be) : ld16(p + 8, c->be);
+	if (ifid >= c->nifs)
+		return fail(c, ROCE_E_MALFORMED,
+			    "%s refers to interface %" PRIu32 " but %" PRIu32
+			    " interface(s) are defined in this section",
+			    ng_block_name(type), ifid, c->nifs);
+	ifc = &c->ifs[ifid];
+	caplen = ld32(p + 20, c->be);
+	wirelen = ld32(p + 24, c->be);
+	if (caplen > blen - 32)
+		return fail(c, ROCE_E_MALFORMED,
+			    "caplen %" PRIu32 " overruns %s (%" PRIu32 " bytes)", caplen,
+			    ng_block_name(type), blen);
+	if (ifc->snaplen && caplen > ifc->snaplen)
+		return fail(c, ROCE_E_MALFORMED, "caplen %" PRIu32 " exceeds snaplen %" PRIu32,
+			    caplen, ifc->snaplen);
+	if (caplen > wirelen)
+		return fail(c, ROCE_E_MALFORMED, "caplen %" PRIu32 " exceeds wirelen %" PRIu32,
+			    caplen, wirelen);
+	ticks = (uint64_t)ld32(p + 12, c->be) << 32 | ld32(p + 16, c->be);
+	rec->data = p + 28;
+	rec->caplen = caplen;
+	rec->wirelen = wirelen;
+	rec->ts_ns = iface_ts(ifc, ticks);
+	rec->linktype = ifc->linktype;
+	rec->ifindex = ifid;
+	rec->frame_no = ++c->frame_no;
+	return 1;
+}
+
+static int ng_spb(struct roce_capfile *c, const uint8_t *p, uint32_t blen,
+		  struct roce_cap_record *rec)
+{
+	uint32_t caplen, wirelen;
+
+	if (blen < 16)
+		return fail(c, ROCE_E_MALFORMED, "simple packet block too short (%" PRIu32 " bytes)",
+			    blen);
+	if (c->nifs == 0)
+		return fail(c, ROCE_E_MALFORMED,
+			    "simple packet block but no interface is defined in this section");
+	wirelen = ld32(p + 8, c->be);
+	caplen = wirelen;
+	if (c->ifs[0].snaplen && caplen > c->ifs[0].snaplen)
+		caplen = c->ifs[0].snaplen;
+	if (caplen > blen - 16)
+		return fail(c, ROCE_E_MALFORMED,
+			    "simple packet block: packet length %" PRIu32 " overruns block (%" PRIu32
+			    " bytes)", caplen, blen);
+	rec->data = p + 12;
+	rec->caplen = caplen;
+	rec->wirelen = wirelen;
+	rec->ts_ns = 0;
+	rec->linktype = c->ifs[0].linktype;
+	rec->ifindex = 0;
+	rec->frame_no = ++c->frame_no;
+	return 1;
+}
+
+static inline bool ng_is_packet(uint32_t type)
+{
+	return type == NG_EPB || type == NG_SPB || type == NG_OPB;
+}
+
+/*
+ * Read blocks until a packet is delivered (1), clean EOF (0) or an error.
+ * prescan (roce_cap_open): stop with 0 after the first interface
+ * description block, or before (not consuming) the first packet block.
+ */
+static int ng_next(struct roce_capfile *c, struct roce_cap_record *rec, bool prescan)
+{
+	for (;;) {
+		size_t avail;
+		const uint8_t *p = src_need(c, 8, &avail);
+		uint32_t type, blen;
+		int r = 0;
+
+		if (!p) {
+			if (avail == 0 && !c->src_status)
+				return 0;
+			return fail_short(c, "block header", avail, 8);
+		}
+		type = ld32(p, c->be);
+		if (type == NG_SHB) {
+			uint32_t bom;
+
+			p = src_need(c, 12, &avail);
+			if (!p)
+				return fail_short(c, "section header block", avail, 12);
+			bom = ld32(p + 8, false);
+			if (bom == NG_BOM)
+				c->be = false;
+			else if (bom == __builtin_bswap32(NG_BOM))
+				c->be = true;
+			else
+				return fail(c, ROCE_E_MALFORMED,
+					    "bad byte-order magic 0x%08" PRIx32 " in section header block",
+					    ld32(p + 8, true));
+		} else if (prescan && ng_is_packet(type)) {
+			return 0;
+		}
+		blen = ld32(p + 4, c->be);
+		if (blen < 12 || blen % 4)
+			return fail(c, ROCE_E_MALFORMED,
+				    "%s total length %" PRIu32 " is %s", ng_block_name(type), blen,
+				    blen < 12 ? "less than 12" : "not a multiple of 4");
+		if (blen > ROCE_CAP_MAX_RECORD)
+			return fail(c, ROCE_E_MALFORMED,
+				    "%s length %" PRIu32 " exceeds limit %u", ng_block_name(type),
+				    blen, ROCE_CAP_MAX_RECORD);
+		p = src_need(c, blen, &avail);
+		if (!p)
+			return fail_short(c, ng_block_name(type), avail, blen);
+		if (ld32(p + blen - 4, c->be) != blen)
+			return fail(c, ROCE_E_MALFORMED,
+				    "%s trailing length %" PRIu32 " does not match total length %" PRIu32,
+				    ng_block_name(type), ld32(p + blen - 4, c->be), blen);
+		switch (type) {
+		case NG_SHB:
+			r = ng_shb(c, p, blen);
+			break;
+		case NG_IDB:
+			r = ng_idb(c, p, blen);
+			break;
+		case NG_EPB:
+		case NG_OPB:
+			r = ng_packet(c, type, p, blen, rec);
+			break;
+		case NG_SPB:
+			r = ng_spb(c, p, blen, rec);
+			break;
+		default:
+			break; /* NRB, ISB, DSB, custom, ...: skipped */
+		}
+		if (r < 0)
+			return r;
+		src_consume(c, blen);
+		if (r > 0)
+			return r;
+		if (prescan && type == NG_IDB)
+			return 0;
+	}
+}
+
+/* ---- open / close ---------------------------------------------------------- */
+
+static void copy_err(char *errbuf, const char *msg)
+{
+	if (errbuf)
+		snprintf(errbuf, ROCE_ERRBUF_SIZE, "%s", msg);
+}
+
+static void errbuf_printf(char *errbuf, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!errbuf)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(errbuf, ROCE_ERRBUF_SIZE, fmt, ap);
+	va_end(ap);
+}
+
+static struct roce_capfile *cap_alloc(const char *name, char *errbuf)
+{
+	struct roce_capfile *c = calloc(1, sizeof(*c));
+
+	if (c)
+		c->name = strdup(name ? name : "(capture)");
+	if (!c || !c->name) {
+		free(c);
+		errbuf_printf(errbuf, "%s: out of memory", name ? name : "(capture)");
+		return NULL;
+	}
+	c->fd = -1;
+	c->linktype = -1;
+	return c;
+}
+
+static bool magic_prefix(const uint8_t *p, size_t n)
+{
+	static const uint32_t magics[] = { PCAP_MAGIC_US, PCAP_MAGIC_NS, PCAP_MAGIC_MOD, NG_SHB };
+
+	for (size_t i = 0; i < sizeof(magics) / sizeof(magics[0]); i++) {
+		uint8_t le[4], be[4];
+
+		st32(le, magics[i]);
+		for (int k = 0; k < 4; k++)
+			be[k] = le[3 - k];
+		if (!memcmp(p, le, n) || !memcmp(p, be, n))
+			return true;
+	}
+	return false;
+}
+
+/* Parse the file header (and, for pcapng, up to the first IDB). */
+static int cap_start(struct roce_capfile *c)
+{
+	size_t avail;
+	const uint8_t *p = src_need(c, 4, &avail);
+	uint32_t m;
+	bool gz;
+
+	if (!p) {
+		if (c->src_status)
+			return fail(c, c->src_status, "%s", c->src_err);
+		if (avail == 0)
+			return fail(c, ROCE_E_TRUNC, "empty file");
+		p = c->mem ? c->base : c->buf;
+		if (magic_prefix(p, avail))
+			return fail(c, ROCE_E_TRUNC, "truncated file header (%zu of %u bytes)", avail,
+				    PCAP_HDR_LEN);
+		m = 0;
+		for (size_t i = 0; i < avail; i++)
+			m = m << 8 | p[i];
+		return fail(c, ROCE_E_MALFORMED, "not a pcap or pcapng file (magic 0x%0*" PRIx32 ")",
+			    (int)avail * 2, m);
+	}
+	gz = c->gz && !gzdirect(c->gz);
+	m = ld32(p, false);
+	if (m == NG_SHB) {
+		int r;
+
+		c->fmt = FMT_PCAPNG;
+		snprintf(c->fmtname, sizeof(c->fmtname), "pcapng%s", gz ? "+gzip" : "");
+		r = ng_next(c, NULL, true);
+		return r < 0 ? r : 0;
+	}
+	if (m == PCAP_MAGIC_US || m == PCAP_MAGIC_NS || m == PCAP_MAGIC_MOD)
+		c->be = false;
+	else if (ld32(p, true) == PCAP_MAGIC_US || ld32(p, true) == PCAP_MAGIC_NS ||
+		 ld32(p, true) == PCAP_MAGIC_MOD)
+		c->be = true;
+	else
+		return fail(c, ROCE_E_MALFORMED, "not a pcap or pcapng file (magic 0x%08" PRIx32 ")",
+			    ld32(p, true));
+	m = ld32(p, c->be);
+	c->fmt = FMT_PCAP;
+	c->nsec = m == PCAP_MAGIC_NS;
+	c->modified = m == PCAP_MAGIC_MOD;
+	snprintf(c->fmtname, sizeof(c->fmtname), "%s%s",
+		 c->nsec ? "pcap-ns" : c->modified ? "pcap-modified" : "pcap", gz ? "+gzip" : "");
+	p = src_need(c, PCAP_HDR_LEN, &avail);
+	if (!p)
+		return fail_short(c, "file header", avail, PCAP_HDR_LEN);
+	{
+		uint16_t major = ld16(p + 4, c->be), minor = ld16(p + 6, c->be);
+
+		if (major != 2)
+			return fail(c, ROCE_E_UNSUPPORTED, "unsupported pcap version %u.%u", major,
+				    minor);
+		c->lens_swap = minor < 3 ? 2 : minor == 3 ? 1 : 0;
+	}
+	c->snaplen = ld32(p + 16, c->be);
+	c->linktype = (int)(ld32(p + 20, c->be) & 0x03ffffffu);
+	src_consume(c, PCAP_HDR_LEN);
+	return 0;
+}
+
+static roce_capfile_t *cap_finish_open(struct roce_capfile *c, char *errbuf)
+{
+	if (cap_start(c) < 0) {
+		copy_err(errbuf, c->err);
+		roce_cap_close(c);
+		return NULL;
+	}
+	return c;
+}
+
+roce_capfile_t *roce_cap_open_mem(const uint8_t *data, size_t len, const char *name,
+				  char *errbuf)
+{
+	struct roce_capfile *c = cap_alloc(name, errbuf);
+
+	if (!c)
+		return NULL;
+	c->mem = true;
+	c->base = data;
+	c->len = data ? len : 0;
+	c->file_size = c->len;
+	if (c->len >= 2 && data[0] == 0x1f && data[1] == 0x8b) {
+		fail(c, ROCE_E_UNSUPPORTED, "gzip data not supported in memory");
+		copy_err(errbuf, c->err);
+		roce_cap_close(c);
+		return NULL;
+	}
+	return cap_finish_open(c, errbuf);
+}
+
+roce_capfile_t *roce_cap_open_fd(int fd, const char *name, int stream, char *errbuf)
+{
+	struct roce_capfile *c = cap_alloc(name, errbuf);
+	struct stat st;
+
+	if (!c) {
+		close(fd);
+		return NULL;
+	}
+	c->fd = fd;
+	if (fstat(fd, &st) != 0) {
+		fail(c, ROCE_CAP_E_IO, "%s", strerror(errno));
+		goto err;
+	}
+	if (S_ISREG(st.st_mode) && st.st_size > 0)
+		c->file_size = (uint64_t)st.st_size;
+	if (!stream && S_ISREG(st.st_mode)) {
+		uint8_t m[2];
+		ssize_t n;
+
+		if (st.st_size == 0) {
+			fail(c, ROCE_E_TRUNC, "empty file");
+			goto err;
+		}
+		n = pread(fd, m, 2, 0);
+		if (n < 0) {
+			fail(c, ROCE_CAP_E_IO, "read error: %s", strerror(errno));
+			goto err;
+		}
+		if (!(n == 2 && m[0] == 0x1f && m[1] == 0x8b) &&
+		    (uint64_t)st.st_size <= (uint64_t)SIZE_MAX) {
+			void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+
+			if (map != MAP_FAILED) {
+				madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
+				c->map = map;
+				c->map_len = (size_t)st.st_size;
+				c->mem = true;
+				c->base = map;
+				c->len = c->map_len;
+				close(fd);
+				c->fd = -1;
+				return cap_finish_open(c, errbuf);
+			}
+		}
+		/* gzip, or mmap impossible: stream it. */
+	}
+	c->gz = gzdopen(fd, "rb");
+	if (!c->gz) {
+		fail(c, ROCE_E_NOMEM, "cannot start zlib stream");
+		goto err;
+	}
+	c->fd = -1; /* gzclose() closes it now */
+	gzbuffer(c->gz, GZ_BUFFER);
+	return cap_finish_open(c, errbuf);
+err:
+	copy_err(errbuf, c->err);
+	roce_cap_close(c);
+	return NULL;
+}
+
+roce_capfile_t *roce_cap_open(const char *path, char *errbuf)
+{
+	int fd;
+
+	if (!path) {
+		errbuf_printf(errbuf, "(null): no file name");
+		return NULL;
+	}
+	if (strcmp(path, "-") == 0) {
+		fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
+		if (fd < 0) {
+			errbuf_printf(errbuf, "<stdin>: %s", strerror(errno));
+			return NULL;
+		}
+		return roce_cap_open_fd(fd, "<stdin>", 1, errbuf);
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		errbuf_printf(errbuf, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	return roce_cap_open_fd(fd, path, 0, errbuf);
+}
+
+int roce_cap_next(roce_capfile_t *c, struct roce_cap_record *rec)
+{
+	int r;
+
+	if (!c || !rec)
+		return ROCE_E_INVAL;
+	if (c->status)
+		return c->status < 0 ? c->status : 0;
+	r = c->fmt == FMT_PCAP ? pcap_next(c, rec) : ng_next(c, rec, false);
+	if (r == 0)
+		c->status = 1;
+	return r;
+}
+
+const char *roce_cap_error(const roce_capfile_t *c)
+{
+	return c && c->status < 0 ? c->err : "";
+}
+
+const char *roce_cap_format(const roce_capfile_t *c)
+{
+	return c ? c->fmtname : "";
+}
+
+int roce_cap_linktype(const roce_capfile_t *c)
+{
+	return c ? c->linktype : -1;
+}
+
+uint32_t roce_cap_snaplen(const roce_capfile_t *c)
+{
+	return c ? c->snaplen : 0;
+}
+
+void roce_cap_progress(const roce_capfile_t *c, uint64_t *done, uint64_t *total)
+{
+	uint64_t d = 0, t = 0;
+
+	if (c && c->mem) {
+		d = c->pos;
+		t = c->len;
+	} else if (c) {
+		z_off_t off = c->file_size ? gzoffset(c->gz) : -1;
+
+		if (off >= 0) {
+			d = (uint64_t)off;
+			t = c->file_size;
+			if (d > t)
+				d = t;
+		} else {
+			d = c->pos;
+		}
+	}
+	if (done)
+		*done = d;
+	if (total)
+		*total = t;
+}
+
+void roce_cap_close(roce_capfile_t *c)
+{
+	if (!c)
+		return;
+	if (c->map)
+		munmap(c->map, c->map_len);
+	if (c->gz)
+		gzclose(c->gz);
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c->buf);
+	free(c->ifs);
+	free(c->name);
+	free(c);
+}
+
+/* ---- writer ---------------------------------------------------------------- */
+
+struct roce_capwriter {
+	FILE *f;
+	uint32_t snaplen;
+	bool nsec;
+	int status;
+};
+
+roce_capwriter_t *roce_capw_open(const char *path, int linktype, uint32_t snaplen, int nsec,
+				 char *errbuf)
+{
+	struct roce_capwriter *w;
+	uint8_t h[PCAP_HDR_LEN];
+	const char *name = path && strcmp(path, "-") != 0 ? path : "<stdout>";
+
+	if (!path || linktype < 0) {
+		errbuf_printf(errbuf, "%s: invalid argument", name);
+		return NULL;
+	}
+	w = calloc(1, sizeof(*w));
+	if (!w) {
+		errbuf_printf(errbuf, "%s: out of memory", name);
+		return NULL;
+	}
+	if (strcmp(path, "-") == 0) {
+		int fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+
+		w->f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+		if (!w->f && fd >= 0)
+			close(fd);
+	} else {
+		w->f = fopen(path, "wbe");
+	}
+	if (!w->f) {
+		errbuf_printf(errbuf, "%s: %s", name, strerror(errno));
+		free(w);
+		return NULL;
+	}
+	setvbuf(w->f, NULL, _IOFBF, 256 * 1024);
+	w->snaplen = snaplen ? snaplen : PCAP_MAXSNAP;
+	w->nsec = nsec != 0;
+	st32(h, w->nsec ? PCAP_MAGIC_NS : PCAP_MAGIC_US);
+	st16(h + 4, 2);
+	st16(h + 6, 4);
+	st32(h + 8, 0);
+	st32(h + 12, 0);
+	st32(h + 16, w->snaplen);
+	st32(h + 20, (uint32_t)linktype);
+	if (fwrite(h, 1, sizeof(h), w->f) != sizeof(h)) {
+		errbuf_printf(errbuf, "%s: %s", name, strerror(errno));
+		fclose(w->f);
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+int roce_capw_write(roce_capwriter_t *w, uint64_t ts_ns, const uint8_t *data, uint32_t caplen,
+		    uint32_t wirelen)
+{
+	uint8_t h[16];
+	uint64_t sec = ts_ns / 1000000000u, sub = ts_ns % 1000000000u;
+
+	if (!w || (!data && caplen))
+		return ROCE_E_INVAL;
+	if (w->status)
+		return w->status;
+	if (caplen > wirelen || caplen > w->snaplen || caplen > ROCE_CAP_MAX_RECORD ||
+	    sec > UINT32_MAX)
+		return ROCE_E_INVAL;
+	st32(h, (uint32_t)sec);
+	st32(h + 4, (uint32_t)(w->nsec ? sub : sub / 1000u));
+	st32(h + 8, caplen);
+	st32(h + 12, wirelen);
+	if (fwrite(h, 1, sizeof(h), w->f) != sizeof(h) ||
+	    (caplen && fwrite(data, 1, caplen, w->f) != caplen)) {
+		w->status = ROCE_CAP_E_IO;
+		return w->status;
+	}
+	return 0;
+}
+
+int roce_capw_close(roce_capwriter_t *w)
+{
+	int r;
+
+	if (!w)
+		return ROCE_E_INVAL;
+	r = w->status;
+	if (fflush(w->f) != 0 || ferror(w->f))
+		r = ROCE_CAP_E_IO;
+	if (fclose(w->f) != 0)
+		r = ROCE_CAP_E_IO;
+	free(w);
+	return r;
+}

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * capread.h - capture-file reader (pcap, pcap-ns, pcapng, gzip, stdin) and a
+ * small classic-pcap writer, shared by the roce-tools command-line tools.
+ *
+ * Reader:
+ *   - regular uncompressed files are mmap()ed: a record's data points into
+ *     the mapping, nothing is copied;
+ *   - gzip files (magic 1f 8b), pipes and stdin ("-") are streamed through
+ *     zlib into one reusable buffer, bounded by the largest record;
+ *   - every length field is checked before use; a record or block larger
+ *     than ROCE_CAP_MAX_RECORD is an error, never an allocation;
+ *   - errors are sticky and described by one line:
+ *       "<file>: frame <N>: <what>"  (N = 1-based number of the frame being
+ *     read), or "<file>: <what>" for problems with the file header.
+ *
+ * Frame numbers count packet records (pcap records, pcapng EPB/SPB/OPB) like
+ * Wireshark does.  Timestamps are converted to nanoseconds since the epoch
+ * (pcapng: if_tsresol, decimal or power-of-two, and if_tsoffset applied).
+ */
+#ifndef ROCE_CAPREAD_H
+#define ROCE_CAPREAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <roce/roce.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Largest record (pcap) or block (pcapng) the reader accepts, in bytes. */
+#define ROCE_CAP_MAX_RECORD (16u << 20)
+
+/* Read or write failure of the underlying file or gzip stream
+ * (in addition to ROCE_E_TRUNC, ROCE_E_MALFORMED, ROCE_E_UNSUPPORTED,
+ * ROCE_E_NOMEM, ROCE_E_INVAL from roce.h). */
+#define ROCE_CAP_E_IO (-32)
+
+typedef struct roce_capfile roce_capfile_t;
+
+struct roce_cap_record {
+	const uint8_t *data;  /* caplen bytes; valid until the next roce_cap_next()/close */
+	uint32_t caplen;      /* captured bytes at data */
+	uint32_t wirelen;     /* original length on the wire (>= caplen) */
+	uint64_t ts_ns;       /* ns since the epoch; 0 for pcapng SPB */
+	int linktype;         /* LINKTYPE_* of the record's interface */
+	uint32_t ifindex;     /* pcapng interface id within its section, 0 for pcap */
+	uint64_t frame_no;    /* 1-based, counts packet records like Wireshark */
+};
+
+/*
+ * Open a capture file; "-" reads stdin (plain or gzip).  On failure returns
+ * NULL and writes a one-line message ("<file>: ...") to errbuf, which must
+ * hold ROCE_ERRBUF_SIZE bytes (it may be NULL).  For pcapng the blocks up to
+ * and including the first Interface Description Block are read here, so
+ * roce_cap_linktype() is known after a successful open.
+ */
+roce_capfile_t *roce_cap_open(const char *path, char *errbuf);
+
+/*
+ * Read a capture held in memory (zero-copy: data must outlive the handle).
+ * name is used in messages.  gzip data is not accepted here
+ * (error "gzip data not supported in memory").
+ */
+roce_capfile_t *roce_cap_open_mem(const uint8_t *data, size_t len, const char *name,
+				  char *errbuf);
+
+/*
+ * Read an already open file descriptor (ownership passes to the handle,
+ * also on failure).  name is used in messages.  With stream != 0 the
+ * descriptor is always read sequentially through zlib, never mmap()ed
+ * (what roce_cap_open() does for pipes, gzip files and "-").
+ */
+roce_capfile_t *roce_cap_open_fd(int fd, const char *name, int stream, char *errbuf);
+
+/*
+ * Next packet record: 1 and *rec filled, 0 at a clean end of file, or a
+ * negative status (ROCE_E_TRUNC, ROCE_E_MALFORMED, ROCE_E_UNSUPPORTED,
+ * ROCE_E_NOMEM, ROCE_CAP_E_IO) with roce_cap_error() set.  Errors and EOF
+ * are sticky: later calls return the same value.
+ */
+int roce_cap_next(roce_capfile_t *c, struct roce_cap_record *rec);
+
+/* The last error as one line, or "" when there was none. */
+const char *roce_cap_error(const roce_capfile_t *c);
+
+/* "pcap", "pcap-ns", "pcap-modified" or "pcapng", plus "+gzip" when the
+ * input is gzip-compressed. */
+const char *roce_cap_format(const roce_capfile_t *c);
+
+/* LINKTYPE_* of the pcap file or the first pcapng interface; -1 if none yet. */
+int roce_cap_linktype(const roce_capfile_t *c);
+
+/* Snapshot length of the pcap file or first pcapng interface (0 = none). */
+uint32_t roce_cap_snaplen(const roce_capfile_t *c);
+
+/*
+ * Progress in bytes.  total is the file size, or 0 if unknown (pipes).  For
+ * gzip files done is the compressed offset, so done/total is a fraction.
+ */
+void roce_cap_progress(const roce_capfile_t *c, uint64_t *done, uint64_t *total);
+
+/* Close and free; NULL is accepted. */
+void roce_cap_close(roce_capfile_t *c);
+
+/*
+ * Writer: classic pcap in little-endian byte order, magic a1b2c3d4
+ * (microseconds) or a1b23c4d (nsec != 0, nanoseconds).  "-" is stdout.
+ */
+typedef struct roce_capwriter roce_capwriter_t;
+
+roce_capwriter_t *roce_capw_open(const char *path, int linktype, uint32_t snaplen, int nsec,
+				 char *errbuf);
+
+/*
+ * Append one record.  Returns 0, ROCE_E_INVAL (caplen > wirelen, caplen >
+ * snaplen when snaplen != 0, caplen > ROCE_CAP_MAX_RECORD, or a timestamp
+ * past 2106), or ROCE_CAP_E_IO.  Microsecond files truncate ts_ns.
+ */
+int roce_capw_write(roce_capwriter_t *w, uint64_t ts_ns, const uint8_t *data, uint32_t caplen,
+		    uint32_t wirelen);
+
+/* Flush and close; 0, or ROCE_CAP_E_IO if any write, flush or close failed. */
+int roce_capw_close(roce_capwriter_t *w);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ROCE_CAPREAD_H */
