@@ -1,3 +1,338 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* placeholder: being written */
-typedef int roce_placeholder_build_t;
+/*
+ * build.c - frame builder: the decoder's inverse (RoCE v1/v2, PFC, PAUSE).
+ *
+ *   Ethernet(14) [tag(4)]* | GRH(40)          | BTH(12) ext payload pad ICRC(4)  (v1)
+ *                          | IPv4(20) UDP(8)  | BTH ...                          (v2)
+ *                          | IPv6(40) UDP(8)  | BTH ...                          (v2)
+ *
+ * Extension header offsets come from roce_opcodes[] (the decoder's table);
+ * the ICRC is computed by roce_icrc_compute() on the built bytes.
+ */
+#include <string.h>
+
+#include <roce/buf.h>
+#include <roce/build.h>
+#include <roce/icrc.h>
+
+#define ROCE_ETH_HLEN 14
+#define ROCE_ETH_MIN 60
+#define ROCE_GRH_LEN 40
+#define ROCE_IPV4_HLEN 20
+#define ROCE_IPV6_HLEN 40
+#define ROCE_UDP_HLEN 8
+#define ROCE_DEFAULT_SPORT 0xc000
+#define ROCE_DEFAULT_TTL 64
+
+static const uint8_t roce_pfc_da[6] = { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x01 };
+
+void roce_addr_v4(uint8_t out[16], uint32_t ipv4)
+{
+	memset(out, 0, 10);
+	out[10] = 0xff;
+	out[11] = 0xff;
+	roce_put_be32(out + 12, ipv4);
+}
+
+void roce_frame_spec_init(struct roce_frame_spec *s)
+{
+	static const uint8_t dmac[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x02 };
+	static const uint8_t smac[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 };
+
+	if (!s)
+		return;
+	memset(s, 0, sizeof(*s));
+	s->version = 2;
+	s->ip_version = 4;
+	memcpy(s->dst_mac, dmac, 6);
+	memcpy(s->src_mac, smac, 6);
+	roce_addr_v4(s->src, 0xc0a80101);       /* 192.168.1.1 */
+	roce_addr_v4(s->dst, 0xc0a80102);       /* 192.168.1.2 */
+	s->ttl = ROCE_DEFAULT_TTL;
+	s->ip_df = true;
+	s->sport = ROCE_DEFAULT_SPORT;
+	s->dport = ROCE_UDP_PORT;
+	s->bth.opcode = ROCE_OP_RC_SEND_ONLY;
+	s->bth.pkey = 0xffff;
+}
+
+static unsigned roce_spec_pad(const struct roce_frame_spec *s)
+{
+	if (s->keep_padcnt)
+		return s->bth.padcnt & 3;
+	return (unsigned)(-s->payload_len) & 3;
+}
+
+/* Bytes from the BTH through the ICRC. */
+static size_t roce_spec_transport_len(const struct roce_frame_spec *s)
+{
+	return (size_t)ROCE_BTH_LEN + roce_opcodes[s->bth.opcode].hdr_len +
+		s->payload_len + roce_spec_pad(s) + ROCE_ICRC_LEN;
+}
+
+static size_t roce_spec_l3_len(const struct roce_frame_spec *s)
+{
+	if (s->version == 1)
+		return ROCE_GRH_LEN;
+	return (s->ip_version == 6 ? ROCE_IPV6_HLEN : ROCE_IPV4_HLEN) + ROCE_UDP_HLEN;
+}
+
+static bool roce_spec_valid(const struct roce_frame_spec *s)
+{
+	size_t t;
+
+	if (s->version != 1 && s->version != 2)
+		return false;
+	if (s->version == 2 && s->ip_version != 4 && s->ip_version != 6)
+		return false;
+	if (s->vlan_count > 2)
+		return false;
+	if (s->payload_len > 0x10000)
+		return false;
+	t = roce_spec_transport_len(s);
+	/* length fields are 16 bits */
+	if (s->version == 1 || s->ip_version == 6)
+		return t + (s->version == 2 ? ROCE_UDP_HLEN : 0) <= 0xffff;
+	return t + ROCE_IPV4_HLEN + ROCE_UDP_HLEN <= 0xffff;
+}
+
+size_t roce_build_len(const struct roce_frame_spec *s)
+{
+	size_t n;
+
+	if (!s || !roce_spec_valid(s))
+		return 0;
+	n = ROCE_ETH_HLEN + 4u * s->vlan_count + roce_spec_l3_len(s) + roce_spec_transport_len(s);
+	if (!s->no_min_pad && n < ROCE_ETH_MIN)
+		n = ROCE_ETH_MIN;
+	return n;
+}
+
+static uint16_t roce_ipv4_csum(const uint8_t *p, size_t n)
+{
+	uint32_t sum = 0;
+
+	for (size_t i = 0; i + 1 < n; i += 2)
+		sum += roce_get_be16(p + i);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+/* Extension headers of op at e, from the spec. */
+static void roce_build_ext(const struct roce_frame_spec *s, const struct roce_opcode_info *op,
+	uint8_t *e)
+{
+	uint32_t h = op->hdrs;
+	uint8_t *p;
+
+	memset(e, 0, op->hdr_len);
+	if (h & ROCE_H_RDETH)
+		roce_put_be24(e + op->off[ROCE_HDR_RDETH] + 1, s->rdeth_eec & 0xffffff);
+	if (h & ROCE_H_DETH) {
+		p = e + op->off[ROCE_HDR_DETH];
+		roce_put_be32(p, s->deth.qkey);
+		roce_put_be24(p + 5, s->deth.src_qp & 0xffffff);
+	}
+	if (h & ROCE_H_XRCETH)
+		roce_put_be24(e + op->off[ROCE_HDR_XRCETH] + 1, s->xrc_srq & 0xffffff);
+	if (h & ROCE_H_FETH)
+		roce_put_be32(e + op->off[ROCE_HDR_FETH], s->feth);
+	if (h & ROCE_H_RETH) {
+		p = e + op->off[ROCE_HDR_RETH];
+		roce_put_be64(p, s->reth.va);
+		roce_put_be32(p + 8, s->reth.rkey);
+		roce_put_be32(p + 12, s->reth.dma_len);
+	}
+	if (h & ROCE_H_ATOMICETH) {
+		p = e + op->off[ROCE_HDR_ATOMICETH];
+		roce_put_be64(p, s->atomic.va);
+		roce_put_be32(p + 8, s->atomic.rkey);
+		roce_put_be64(p + 12, s->atomic.swap_add);
+		roce_put_be64(p + 20, s->atomic.compare);
+	}
+	if (h & ROCE_H_AETH) {
+		p = e + op->off[ROCE_HDR_AETH];
+		p[0] = s->aeth.syndrome;
+		roce_put_be24(p + 1, s->aeth.msn & 0xffffff);
+	}
+	if (h & ROCE_H_ATOMICACKETH)
+		roce_put_be64(e + op->off[ROCE_HDR_ATOMICACKETH], s->atomic_ack);
+	if (h & ROCE_H_IMMDT)
+		roce_put_be32(e + op->off[ROCE_HDR_IMMDT], s->immdt);
+	if (h & ROCE_H_IETH)
+		roce_put_be32(e + op->off[ROCE_HDR_IETH], s->ieth_rkey);
+	/* CNP: 16 reserved zero bytes (already cleared) */
+}
+
+int roce_build(const struct roce_frame_spec *s, uint8_t *buf, size_t cap, size_t *len)
+{
+	const struct roce_opcode_info *op;
+	const struct roce_bth *b = &s->bth;
+	struct roce_pkt pkt;
+	size_t n, off, l3, tlen, end;
+	unsigned pad;
+	uint32_t icrc;
+	int rc;
+
+	*len = 0;
+	n = roce_build_len(s);
+	if (n == 0)
+		return ROCE_E_INVAL;
+	if (cap < n)
+		return ROCE_E_NOSPACE;
+	op = &roce_opcodes[b->opcode];
+	pad = roce_spec_pad(s);
+	tlen = roce_spec_transport_len(s);
+
+	/* ---- Ethernet + tags ---- */
+	memcpy(buf, s->dst_mac, 6);
+	memcpy(buf + 6, s->src_mac, 6);
+	off = 12;
+	for (unsigned i = 0; i < s->vlan_count; i++) {
+		uint16_t tpid = s->vlan_tpid[i] ? s->vlan_tpid[i] : 0x8100;
+
+		roce_put_be16(buf + off, tpid);
+		roce_put_be16(buf + off + 2,
+			(uint16_t)((s->vlan_pcp[i] & 7) << 13 | (s->vlan_id[i] & 0xfff)));
+		off += 4;
+	}
+	l3 = off + 2;
+
+	memset(&pkt, 0, sizeof(pkt));
+	pkt.frame = buf;
+	pkt.kind = ROCE_KIND_ROCE;
+	pkt.version = s->version;
+	pkt.l3_off = (uint32_t)l3;
+
+	/* ---- L3 (+ UDP) ---- */
+	uint8_t *p = buf + l3;
+	uint8_t ttl = s->ttl ? s->ttl : ROCE_DEFAULT_TTL;
+
+	if (s->version == 1) {
+		roce_put_be16(buf + off, ROCE_ETHERTYPE_ROCE);
+		roce_put_be32(p, 6u << 28 | (uint32_t)s->tclass << 20 | (s->flow_label & 0xfffff));
+		roce_put_be16(p + 4, (uint16_t)tlen);
+		p[6] = 0x1b;
+		p[7] = ttl;
+		memcpy(p + 8, s->src, 16);
+		memcpy(p + 24, s->dst, 16);
+		pkt.bth_off = (uint32_t)(l3 + ROCE_GRH_LEN);
+	} else {
+		size_t udp;
+
+		if (s->ip_version == 4) {
+			roce_put_be16(buf + off, 0x0800);
+			p[0] = 0x45;
+			p[1] = s->tclass;
+			roce_put_be16(p + 2, (uint16_t)(ROCE_IPV4_HLEN + ROCE_UDP_HLEN + tlen));
+			roce_put_be16(p + 4, s->ip_id);
+			roce_put_be16(p + 6, s->ip_df ? 0x4000 : 0);
+			p[8] = ttl;
+			p[9] = 17;
+			p[10] = 0;
+			p[11] = 0;
+			memcpy(p + 12, s->src + 12, 4);
+			memcpy(p + 16, s->dst + 12, 4);
+			roce_put_be16(p + 10, roce_ipv4_csum(p, ROCE_IPV4_HLEN));
+			udp = l3 + ROCE_IPV4_HLEN;
+		} else {
+			roce_put_be16(buf + off, 0x86dd);
+			roce_put_be32(p, 6u << 28 | (uint32_t)s->tclass << 20 |
+				(s->flow_label & 0xfffff));
+			roce_put_be16(p + 4, (uint16_t)(ROCE_UDP_HLEN + tlen));
+			p[6] = 17;
+			p[7] = ttl;
+			memcpy(p + 8, s->src, 16);
+			memcpy(p + 24, s->dst, 16);
+			udp = l3 + ROCE_IPV6_HLEN;
+		}
+		roce_put_be16(buf + udp, s->sport ? s->sport : ROCE_DEFAULT_SPORT);
+		roce_put_be16(buf + udp + 2, s->dport ? s->dport : ROCE_UDP_PORT);
+		roce_put_be16(buf + udp + 4, (uint16_t)(ROCE_UDP_HLEN + tlen));
+		roce_put_be16(buf + udp + 6, 0);
+		pkt.ip_version = s->ip_version;
+		pkt.udp_off = (uint32_t)udp;
+		pkt.bth_off = (uint32_t)(udp + ROCE_UDP_HLEN);
+	}
+
+	/* ---- BTH ---- */
+	p = buf + pkt.bth_off;
+	p[0] = b->opcode;
+	p[1] = (uint8_t)((b->se & 1) << 7 | (b->migreq & 1) << 6 | pad << 4 | (b->tver & 0xf));
+	roce_put_be16(p + 2, b->pkey);
+	p[4] = (uint8_t)((b->fecn & 1) << 7 | (b->becn & 1) << 6 | (b->resv6 & 0x3f));
+	roce_put_be24(p + 5, b->dqpn & 0xffffff);
+	p[8] = (uint8_t)((b->ackreq & 1) << 7 | (b->resv7 & 0x7f));
+	roce_put_be24(p + 9, b->psn & 0xffffff);
+
+	/* ---- extension headers, payload, pad ---- */
+	off = pkt.bth_off + ROCE_BTH_LEN;
+	roce_build_ext(s, op, buf + off);
+	off += op->hdr_len;
+	if (s->payload_len) {
+		if (s->payload)
+			memcpy(buf + off, s->payload, s->payload_len);
+		else
+			memset(buf + off, 0, s->payload_len);
+		off += s->payload_len;
+	}
+	memset(buf + off, 0, pad);
+	off += pad;
+
+	/* ---- ICRC ---- */
+	end = off + ROCE_ICRC_LEN;
+	pkt.icrc_off = (uint32_t)off;
+	pkt.caplen = end;
+	pkt.wirelen = end;
+	rc = roce_icrc_compute(&pkt, &icrc);
+	if (rc != ROCE_OK)
+		return rc;
+	if (s->bad_icrc)
+		icrc = ~icrc;
+	roce_put_le32(buf + off, icrc);
+	if (end < n)
+		memset(buf + end, 0, n - end);
+	*len = n;
+	return ROCE_OK;
+}
+
+static int roce_build_macctrl(const uint8_t src_mac[6], uint16_t opcode, uint8_t *buf,
+	size_t cap, size_t *len)
+{
+	*len = 0;
+	if (cap < ROCE_ETH_MIN)
+		return ROCE_E_NOSPACE;
+	memset(buf, 0, ROCE_ETH_MIN);
+	memcpy(buf, roce_pfc_da, 6);
+	memcpy(buf + 6, src_mac, 6);
+	roce_put_be16(buf + 12, ROCE_ETHERTYPE_MACCTRL);
+	roce_put_be16(buf + 14, opcode);
+	*len = ROCE_ETH_MIN;
+	return ROCE_OK;
+}
+
+int roce_build_pfc(const uint8_t src_mac[6], uint8_t enable, const uint16_t quanta[8],
+	uint8_t *buf, size_t cap, size_t *len)
+{
+	int rc = roce_build_macctrl(src_mac, 0x0101, buf, cap, len);
+
+	if (rc != ROCE_OK)
+		return rc;
+	buf[17] = enable;
+	for (int i = 0; i < 8; i++)
+		if (enable & (1u << i))
+			roce_put_be16(buf + 18 + 2 * i, quanta[i]);
+	return ROCE_OK;
+}
+
+int roce_build_pause(const uint8_t src_mac[6], uint16_t quanta, uint8_t *buf, size_t cap,
+	size_t *len)
+{
+	int rc = roce_build_macctrl(src_mac, 0x0001, buf, cap, len);
+
+	if (rc != ROCE_OK)
+		return rc;
+	roce_put_be16(buf + 16, quanta);
+	return ROCE_OK;
+}

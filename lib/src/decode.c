@@ -1,3 +1,828 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* placeholder: being written */
-typedef int roce_placeholder_decode_t;
+/*
+ * decode.c - roce_decode(): link layer, RoCE v1/v2, BTH, extension headers,
+ * ICRC, PFC and PAUSE, plus the small text helpers of pkt.h.
+ *
+ * specification: IBTA Vol 1 ch. 9 (BTH and extension headers), Annex A16
+ * (RoCE), Annex A17 (RoCE v2), IEEE 802.1Qbb (PFC), IEEE 802.3 Annex 31B.
+ *
+ * Every read is preceded by a span check against caplen.  The RoCE extent
+ * (BTH .. ICRC) comes from the IP / UDP / GRH length fields, never from the
+ * end of the captured frame, so Ethernet padding and a trailing FCS do not
+ * matter.  Nothing here allocates or prints.
+ *
+ *   BTH (12 bytes):
+ *    0                   1                   2                   3
+ *    0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *   +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *   |    OpCode     |S|M|Pad| TVer  |            P_Key              |
+ *   +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *   |F|B|  Resv6    |                 Destination QP                |
+ *   +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *   |A|   Resv7     |                      PSN                      |
+ *   +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include <roce/buf.h>
+#include <roce/icrc.h>
+#include <roce/pkt.h>
+
+#define ROCE_ETH_HLEN 14
+#define ROCE_SLL_HLEN 16
+#define ROCE_SLL2_HLEN 20
+#define ROCE_GRH_LEN 40
+#define ROCE_IPV4_MIN_HLEN 20
+#define ROCE_IPV6_HLEN 40
+#define ROCE_UDP_HLEN 8
+#define ROCE_GRH_NXT_BTH 0x1b
+#define ROCE_IPPROTO_UDP 17
+
+#define ROCE_ETHERTYPE_IPV4 0x0800
+#define ROCE_ETHERTYPE_IPV6 0x86dd
+#define ROCE_ETHERTYPE_8021Q 0x8100
+#define ROCE_ETHERTYPE_8021AD 0x88a8
+#define ROCE_ETHERTYPE_QINQ_OLD 0x9100
+
+#define ROCE_MACCTRL_PAUSE 0x0001
+#define ROCE_MACCTRL_PFC 0x0101
+/* opcode(2) + enable vector(2) + 8 x time(2) */
+#define ROCE_PFC_BODY_LEN 20
+/* opcode(2) + pause_time(2) */
+#define ROCE_PAUSE_BODY_LEN 4
+
+/* ------------------------------------------------------------------ */
+/* findings, syndromes, small helpers                                  */
+
+static const struct {
+	const char *name;
+	const char *text;
+} roce_finding_tab[ROCE_FIND_COUNT] = {
+	{ "truncated", "captured bytes end before the headers the frame needs" },
+	{ "bad_length", "IP/UDP/GRH length fields inconsistent with the frame or opcode" },
+	{ "unknown_opcode", "reserved or unknown BTH opcode" },
+	{ "bad_tver", "BTH transport header version is not 0" },
+	{ "bad_pad", "BTH pad count impossible for the opcode or payload" },
+	{ "bad_ip_checksum", "IPv4 header checksum is wrong" },
+	{ "bad_pfc", "malformed PFC or PAUSE frame" },
+	{ "bad_cnp", "CNP with BECN=0, PSN != 0 or a wrong length" },
+	{ "bad_icrc", "ICRC mismatch" },
+	{ "ip_fragment", "RoCE v2 in a fragmented IPv4 datagram" },
+};
+
+static int roce_finding_index(uint32_t bit)
+{
+	if (bit == 0 || (bit & (bit - 1)) != 0)
+		return -1;
+	for (int i = 0; i < ROCE_FIND_COUNT; i++)
+		if (bit == 1u << i)
+			return i;
+	return -1;
+}
+
+const char *roce_finding_name(uint32_t bit)
+{
+	int i = roce_finding_index(bit);
+
+	return i < 0 ? NULL : roce_finding_tab[i].name;
+}
+
+const char *roce_finding_text(uint32_t bit)
+{
+	int i = roce_finding_index(bit);
+
+	return i < 0 ? "unknown finding" : roce_finding_tab[i].text;
+}
+
+const char *roce_aeth_syndrome_text(uint8_t syndrome)
+{
+	static const char *const nak[] = {
+		[ROCE_NAK_PSN_SEQ_ERR] = "NAK PSN sequence error",
+		[ROCE_NAK_INVALID_REQ] = "NAK invalid request",
+		[ROCE_NAK_REMOTE_ACCESS] = "NAK remote access error",
+		[ROCE_NAK_REMOTE_OP] = "NAK remote operational error",
+		[ROCE_NAK_INVALID_RD_REQ] = "NAK invalid RD request",
+	};
+
+	if (syndrome & 0x80)
+		return "reserved";
+	switch (roce_aeth_type(syndrome)) {
+	case ROCE_AETH_ACK:
+		return "ACK";
+	case ROCE_AETH_RNR_NAK:
+		return "RNR NAK";
+	case ROCE_AETH_NAK:
+		if ((syndrome & 0x1f) < sizeof(nak) / sizeof(nak[0]))
+			return nak[syndrome & 0x1f];
+		return "NAK reserved";
+	default:
+		return "reserved";
+	}
+}
+
+/* IBTA Table 45 (RNR NAK timer field), microseconds. */
+static const uint32_t roce_rnr_us[32] = {
+	655360, 10, 20, 30, 40, 60, 80, 120,
+	160, 240, 320, 480, 640, 960, 1280, 1920,
+	2560, 3840, 5120, 7680, 10240, 15360, 20480, 30720,
+	40960, 61440, 81920, 122880, 163840, 245760, 327680, 491520,
+};
+
+uint32_t roce_rnr_timer_us(unsigned code)
+{
+	return code < 32 ? roce_rnr_us[code] : 0;
+}
+
+/* AETH ACK credit codes 0..30 (IBTA 9.7.5.1.4). */
+static const uint16_t roce_credit_tab[31] = {
+	0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192,
+	256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288,
+	16384, 24576, 32768,
+};
+
+int roce_aeth_credits(unsigned code)
+{
+	return code < 31 ? roce_credit_tab[code] : -1;
+}
+
+bool roce_linktype_supported(int linktype)
+{
+	switch (linktype) {
+	case ROCE_LINKTYPE_ETHERNET:
+	case ROCE_LINKTYPE_RAW:
+	case ROCE_LINKTYPE_LINUX_SLL:
+	case ROCE_LINKTYPE_IPV4:
+	case ROCE_LINKTYPE_IPV6:
+	case ROCE_LINKTYPE_LINUX_SLL2:
+		return true;
+	default:
+		return false;
+	}
+}
+
+void roce_decode_opts_init(struct roce_decode_opts *o)
+{
+	if (!o)
+		return;
+	memset(o, 0, sizeof(*o));
+	o->udp_ports[0] = ROCE_UDP_PORT;
+	o->verify_icrc = true;
+	o->verify_ip_csum = true;
+}
+
+static const char roce_hex[] = "0123456789abcdef";
+
+/* Append s to buf[*pos] (NUL kept), truncating at len. */
+static void roce_str_put(char *buf, size_t len, size_t *pos, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n && *pos + 1 < len; i++)
+		buf[(*pos)++] = s[i];
+	buf[*pos] = '\0';
+}
+
+static size_t roce_fmt_u(char *tmp, unsigned v)
+{
+	char rev[4];
+	size_t n = 0, k = 0;
+
+	do {
+		rev[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v && n < sizeof(rev));
+	while (n)
+		tmp[k++] = rev[--n];
+	return k;
+}
+
+static size_t roce_fmt_x16(char *tmp, unsigned v)
+{
+	size_t k = 0;
+	int started = 0;
+
+	for (int sh = 12; sh >= 0; sh -= 4) {
+		unsigned d = (v >> sh) & 0xf;
+
+		if (d || started || sh == 0) {
+			tmp[k++] = roce_hex[d];
+			started = 1;
+		}
+	}
+	return k;
+}
+
+void roce_addr_str(const uint8_t addr[16], char *buf, size_t len)
+{
+	static const uint8_t v4mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+	size_t pos = 0;
+	char tmp[8];
+
+	if (!buf || len == 0)
+		return;
+	buf[0] = '\0';
+	if (!addr)
+		return;
+	if (memcmp(addr, v4mapped, sizeof(v4mapped)) == 0) {
+		for (int i = 12; i < 16; i++) {
+			if (i > 12)
+				roce_str_put(buf, len, &pos, ".", 1);
+			roce_str_put(buf, len, &pos, tmp, roce_fmt_u(tmp, addr[i]));
+		}
+		return;
+	}
+
+	/* RFC 5952: compress the longest (first on a tie) run of >= 2 zero groups. */
+	uint16_t g[8];
+	int best = -1, best_len = 0;
+
+	for (int i = 0; i < 8; i++)
+		g[i] = roce_get_be16(addr + 2 * i);
+	for (int i = 0; i < 8;) {
+		int j = i;
+
+		while (j < 8 && g[j] == 0)
+			j++;
+		if (j - i > best_len && j - i >= 2) {
+			best = i;
+			best_len = j - i;
+		}
+		i = j > i ? j : i + 1;
+	}
+	for (int i = 0; i < 8; i++) {
+		if (i == best) {
+			roce_str_put(buf, len, &pos, "::", 2);
+			i += best_len - 1;
+			continue;
+		}
+		if (i > 0 && i != best + best_len)
+			roce_str_put(buf, len, &pos, ":", 1);
+		roce_str_put(buf, len, &pos, tmp, roce_fmt_x16(tmp, g[i]));
+	}
+}
+
+void roce_mac_str(const uint8_t mac[6], char *buf, size_t len)
+{
+	size_t pos = 0;
+
+	if (!buf || len == 0)
+		return;
+	buf[0] = '\0';
+	if (!mac)
+		return;
+	for (int i = 0; i < 6; i++) {
+		char t[3] = { roce_hex[mac[i] >> 4], roce_hex[mac[i] & 0xf], ':' };
+
+		roce_str_put(buf, len, &pos, t, i < 5 ? 3 : 2);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* decoder                                                             */
+
+static const struct roce_decode_opts roce_default_opts = {
+	.udp_ports = { ROCE_UDP_PORT },
+	.verify_icrc = true,
+	.verify_ip_csum = true,
+};
+
+static bool roce_port_match(const struct roce_decode_opts *o, uint16_t port)
+{
+	for (int i = 0; i < ROCE_MAX_UDP_PORTS && o->udp_ports[i]; i++)
+		if (o->udp_ports[i] == port)
+			return true;
+	return false;
+}
+
+/* RFC 1071 checksum over an IPv4 header; 0 when correct. */
+static uint16_t roce_ip_csum(const uint8_t *p, size_t n)
+{
+	uint32_t sum = 0;
+
+	for (size_t i = 0; i + 1 < n; i += 2)
+		sum += roce_get_be16(p + i);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+static void roce_v4mapped(uint8_t out[16], const uint8_t *a)
+{
+	memset(out, 0, 10);
+	out[10] = 0xff;
+	out[11] = 0xff;
+	memcpy(out + 12, a, 4);
+}
+
+static int roce_status_of(const struct roce_pkt *pkt)
+{
+	if (pkt->findings & (ROCE_FIND_BAD_LENGTH | ROCE_FIND_IP_FRAGMENT))
+		return ROCE_E_MALFORMED;
+	if (pkt->findings & ROCE_FIND_TRUNCATED)
+		return ROCE_E_TRUNC;
+	return ROCE_OK;
+}
+
+/*
+ * MAC Control (0x8808) at off: PFC, PAUSE or another opcode.
+ *
+ *   PFC:   opcode 0x0101 | resv(8) e[7:0] | time[0] .. time[7] (16 bit each)
+ *   PAUSE: opcode 0x0001 | pause_time(16)
+ */
+static int roce_decode_macctrl(struct roce_pkt *pkt, size_t off)
+{
+	const uint8_t *f = pkt->frame;
+	size_t need;
+
+	pkt->kind = ROCE_KIND_MACCTRL;
+	if (!ROCE_SPAN_OK(pkt->caplen, off, 2)) {
+		pkt->findings |= ROCE_FIND_TRUNCATED;
+		return ROCE_E_TRUNC;
+	}
+	pkt->mac_opcode = roce_get_be16(f + off);
+	if (pkt->mac_opcode == ROCE_MACCTRL_PFC) {
+		pkt->kind = ROCE_KIND_PFC;
+		need = ROCE_PFC_BODY_LEN;
+	} else if (pkt->mac_opcode == ROCE_MACCTRL_PAUSE) {
+		pkt->kind = ROCE_KIND_PAUSE;
+		need = ROCE_PAUSE_BODY_LEN;
+	} else {
+		return ROCE_OK;
+	}
+	if (!ROCE_SPAN_OK(pkt->wirelen, off, need)) {
+		pkt->findings |= ROCE_FIND_BAD_PFC;
+		return ROCE_E_MALFORMED;
+	}
+	if (!ROCE_SPAN_OK(pkt->caplen, off, need)) {
+		pkt->findings |= ROCE_FIND_TRUNCATED;
+		return ROCE_E_TRUNC;
+	}
+	if (pkt->kind == ROCE_KIND_PAUSE) {
+		pkt->pfc_quanta[0] = roce_get_be16(f + off + 2);
+		return ROCE_OK;
+	}
+	pkt->pfc_reserved = f[off + 2];
+	pkt->pfc_enable = f[off + 3];
+	if (pkt->pfc_reserved != 0)
+		pkt->findings |= ROCE_FIND_BAD_PFC;
+	for (int i = 0; i < 8; i++) {
+		pkt->pfc_quanta[i] = roce_get_be16(f + off + 4 + 2 * i);
+		if (!(pkt->pfc_enable & (1u << i)) && pkt->pfc_quanta[i] != 0)
+			pkt->findings |= ROCE_FIND_BAD_PFC;
+	}
+	return ROCE_OK;
+}
+
+/* Extension headers of a known opcode; the whole span was checked. */
+static void roce_decode_ext(struct roce_pkt *pkt, const struct roce_opcode_info *op)
+{
+	const uint8_t *e = pkt->frame + pkt->ext_off;
+	uint32_t h = op->hdrs;
+	const uint8_t *p;
+
+	if (h & ROCE_H_RDETH)
+		pkt->rdeth_eec = roce_get_be24(e + op->off[ROCE_HDR_RDETH] + 1);
+	if (h & ROCE_H_DETH) {
+		p = e + op->off[ROCE_HDR_DETH];
+		pkt->deth.qkey = roce_get_be32(p);
+		pkt->deth.src_qp = roce_get_be24(p + 5);
+	}
+	if (h & ROCE_H_XRCETH)
+		pkt->xrc_srq = roce_get_be24(e + op->off[ROCE_HDR_XRCETH] + 1);
+	if (h & ROCE_H_FETH)
+		pkt->feth = roce_get_be32(e + op->off[ROCE_HDR_FETH]);
+	if (h & ROCE_H_RETH) {
+		p = e + op->off[ROCE_HDR_RETH];
+		pkt->reth.va = roce_get_be64(p);
+		pkt->reth.rkey = roce_get_be32(p + 8);
+		pkt->reth.dma_len = roce_get_be32(p + 12);
+	}
+	if (h & ROCE_H_ATOMICETH) {
+		p = e + op->off[ROCE_HDR_ATOMICETH];
+		pkt->atomic.va = roce_get_be64(p);
+		pkt->atomic.rkey = roce_get_be32(p + 8);
+		pkt->atomic.swap_add = roce_get_be64(p + 12);
+		pkt->atomic.compare = roce_get_be64(p + 20);
+	}
+	if (h & ROCE_H_AETH) {
+		p = e + op->off[ROCE_HDR_AETH];
+		pkt->aeth.syndrome = p[0];
+		pkt->aeth.msn = roce_get_be24(p + 1);
+	}
+	if (h & ROCE_H_ATOMICACKETH)
+		pkt->atomic_ack = roce_get_be64(e + op->off[ROCE_HDR_ATOMICACKETH]);
+	if (h & ROCE_H_IMMDT)
+		pkt->immdt = roce_get_be32(e + op->off[ROCE_HDR_IMMDT]);
+	if (h & ROCE_H_IETH)
+		pkt->ieth_rkey = roce_get_be32(e + op->off[ROCE_HDR_IETH]);
+	pkt->hdrs = h;
+}
+
+/*
+ * Transport part: BTH at pkt->bth_off, extent ending at end (already
+ * clamped to what the length fields and wirelen allow).
+ */
+static int roce_decode_transport(struct roce_pkt *pkt, size_t end,
+	const struct roce_decode_opts *opts)
+{
+	const uint8_t *f = pkt->frame;
+	const struct roce_opcode_info *op;
+	size_t bth = pkt->bth_off, ext, pay, room;
+	struct roce_bth *b = &pkt->bth;
+	bool is_cnp;
+
+	if (end < bth + ROCE_BTH_LEN + ROCE_ICRC_LEN)
+		pkt->findings |= ROCE_FIND_BAD_LENGTH;
+	if (!ROCE_SPAN_OK(pkt->caplen, bth, ROCE_BTH_LEN)) {
+		pkt->findings |= ROCE_FIND_TRUNCATED;
+		return roce_status_of(pkt);
+	}
+	if (pkt->findings & ROCE_FIND_BAD_LENGTH && end < bth + ROCE_BTH_LEN)
+		return roce_status_of(pkt);
+
+	/* ---- BTH ---- */
+	memset(&pkt->rdeth_eec, 0,
+		offsetof(struct roce_pkt, ieth_rkey) + sizeof(pkt->ieth_rkey) -
+		offsetof(struct roce_pkt, rdeth_eec));
+	b->opcode = f[bth];
+	b->se = f[bth + 1] >> 7;
+	b->migreq = (f[bth + 1] >> 6) & 1;
+	b->padcnt = (f[bth + 1] >> 4) & 3;
+	b->tver = f[bth + 1] & 0xf;
+	b->pkey = roce_get_be16(f + bth + 2);
+	b->fecn = f[bth + 4] >> 7;
+	b->becn = (f[bth + 4] >> 6) & 1;
+	b->resv6 = f[bth + 4] & 0x3f;
+	b->dqpn = roce_get_be24(f + bth + 5);
+	b->ackreq = f[bth + 8] >> 7;
+	b->resv7 = f[bth + 8] & 0x7f;
+	b->psn = roce_get_be24(f + bth + 9);
+	op = &roce_opcodes[b->opcode];
+	pkt->op = op;
+	ext = bth + ROCE_BTH_LEN;
+	pkt->ext_off = (uint32_t)ext;
+	if (b->tver != 0)
+		pkt->findings |= ROCE_FIND_BAD_TVER;
+	is_cnp = (op->flags & ROCE_F_CNP) != 0;
+
+	if (!op->name) {
+		/* Unknown layout: BTH only; the ICRC can still be checked. */
+		pkt->findings |= ROCE_FIND_UNKNOWN_OPCODE;
+		pay = ext;
+	} else {
+		if (end < ext + op->hdr_len + ROCE_ICRC_LEN) {
+			pkt->findings |= is_cnp ? ROCE_FIND_BAD_CNP | ROCE_FIND_BAD_LENGTH :
+				ROCE_FIND_BAD_LENGTH;
+			return roce_status_of(pkt);
+		}
+		if (!ROCE_SPAN_OK(pkt->caplen, ext, op->hdr_len)) {
+			pkt->findings |= ROCE_FIND_TRUNCATED;
+			return roce_status_of(pkt);
+		}
+		roce_decode_ext(pkt, op);
+		pay = ext + op->hdr_len;
+	}
+	pkt->payload_off = (uint32_t)pay;
+	if (end < pay + ROCE_ICRC_LEN)
+		return roce_status_of(pkt);     /* unknown opcode, no room: BAD_LENGTH set */
+	pkt->icrc_off = (uint32_t)(end - ROCE_ICRC_LEN);
+
+	/* ---- payload and pad ---- */
+	room = pkt->icrc_off - pay;             /* payload + pad */
+	if (b->padcnt > room) {
+		pkt->findings |= ROCE_FIND_BAD_PAD;
+		pkt->payload_len = 0;
+	} else {
+		pkt->payload_len = (uint32_t)(room - b->padcnt);
+	}
+	if (op->name) {
+		if (!(op->hdrs & ROCE_H_PAYLOAD)) {
+			if (b->padcnt)
+				pkt->findings |= ROCE_FIND_BAD_PAD;
+			if (room) {
+				pkt->findings |= is_cnp ? ROCE_FIND_BAD_CNP : ROCE_FIND_BAD_LENGTH;
+				pkt->payload_len = 0;
+			}
+		} else if (b->padcnt && !(op->flags & ROCE_F_LAST)) {
+			pkt->findings |= ROCE_FIND_BAD_PAD;     /* FIRST / MIDDLE */
+		}
+		if (is_cnp && (!b->becn || b->psn != 0))
+			pkt->findings |= ROCE_FIND_BAD_CNP;
+	}
+
+	/* ---- ICRC ---- */
+	if (ROCE_SPAN_OK(pkt->caplen, pkt->icrc_off, ROCE_ICRC_LEN)) {
+		pkt->icrc_wire = roce_get_le32(f + pkt->icrc_off);
+		if (opts->verify_icrc && !(pkt->findings & ROCE_FIND_BAD_LENGTH) &&
+		    roce_icrc_compute(pkt, &pkt->icrc_computed) == ROCE_OK) {
+			if (pkt->icrc_computed == pkt->icrc_wire) {
+				pkt->icrc_status = ROCE_ICRC_OK;
+			} else {
+				pkt->icrc_status = ROCE_ICRC_BAD;
+				pkt->findings |= ROCE_FIND_BAD_ICRC;
+			}
+		}
+	}
+	return roce_status_of(pkt);
+}
+
+/*
+ * Clamp the extent claimed by the length fields to the wire length.
+ * Returns the usable end.
+ */
+static size_t roce_clamp_end(struct roce_pkt *pkt, size_t end)
+{
+	if (end > pkt->wirelen) {
+		pkt->findings |= ROCE_FIND_BAD_LENGTH;
+		end = pkt->wirelen;
+	}
+	pkt->roce_end = (uint32_t)end;
+	return end;
+}
+
+/*
+ * RoCE v1: GRH (40) then BTH.
+ *
+ *   IPVer(4) TClass(8) FlowLabel(20) | PayLen(16) NxtHdr(8) HopLmt(8)
+ *   SGID(128) | DGID(128)
+ */
+static int roce_decode_v1(struct roce_pkt *pkt, size_t l3, const struct roce_decode_opts *opts)
+{
+	const uint8_t *g = pkt->frame + l3;
+	uint32_t w0;
+
+	if (!ROCE_SPAN_OK(pkt->caplen, l3, ROCE_GRH_LEN)) {
+		pkt->kind = ROCE_KIND_ROCE;
+		pkt->version = 1;
+		pkt->l3_off = (uint32_t)l3;
+		pkt->findings |= ROCE_FIND_TRUNCATED;
+		return ROCE_E_TRUNC;
+	}
+	if (g[6] != ROCE_GRH_NXT_BTH)
+		return ROCE_E_NOT_ROCE;
+	pkt->kind = ROCE_KIND_ROCE;
+	pkt->version = 1;
+	pkt->l3_off = (uint32_t)l3;
+	pkt->l3_hdr_len = ROCE_GRH_LEN;
+	w0 = roce_get_be32(g);
+	pkt->tclass = (uint8_t)(w0 >> 20);
+	pkt->ecn = pkt->tclass & 3;
+	pkt->flow_label = w0 & 0xfffff;
+	pkt->ttl = g[7];
+	memcpy(pkt->src, g + 8, 16);
+	memcpy(pkt->dst, g + 24, 16);
+	pkt->bth_off = (uint32_t)(l3 + ROCE_GRH_LEN);
+	return roce_decode_transport(pkt,
+		roce_clamp_end(pkt, l3 + ROCE_GRH_LEN + roce_get_be16(g + 4)), opts);
+}
+
+/* UDP at udp (span already checked for 8 bytes); ip_end from the IP header. */
+static int roce_decode_udp(struct roce_pkt *pkt, size_t udp, size_t ip_end,
+	const struct roce_decode_opts *opts)
+{
+	const uint8_t *u = pkt->frame + udp;
+	size_t udp_len = roce_get_be16(u + 4), end = ip_end;
+
+	pkt->udp_off = (uint32_t)udp;
+	pkt->bth_off = (uint32_t)(udp + ROCE_UDP_HLEN);
+	if (ip_end < udp + ROCE_UDP_HLEN) {
+		pkt->findings |= ROCE_FIND_BAD_LENGTH;
+		end = udp + ROCE_UDP_HLEN;
+	} else if (udp_len != ip_end - udp) {
+		pkt->findings |= ROCE_FIND_BAD_LENGTH;
+		if (udp_len >= ROCE_UDP_HLEN && udp + udp_len < ip_end)
+			end = udp + udp_len;
+	}
+	return roce_decode_transport(pkt, roce_clamp_end(pkt, end), opts);
+}
+
+/*
+ * RoCE v2 over IPv4:
+ *
+ *   Ver(4) IHL(4) TOS(8) TotalLength(16) | ID(16) Flags(3) FragOff(13)
+ *   TTL(8) Proto(8) Checksum(16) | Src(32) | Dst(32) | options
+ */
+static int roce_decode_ipv4(struct roce_pkt *pkt, size_t l3, const struct roce_decode_opts *opts)
+{
+	const uint8_t *ip = pkt->frame + l3;
+	size_t ihl, udp;
+	uint16_t frag, dport;
+
+	if (!ROCE_SPAN_OK(pkt->caplen, l3, ROCE_IPV4_MIN_HLEN))
+		return ROCE_E_NOT_ROCE;
+	ihl = (size_t)(ip[0] & 0xf) * 4;
+	if ((ip[0] >> 4) != 4 || ihl < ROCE_IPV4_MIN_HLEN || ip[9] != ROCE_IPPROTO_UDP)
+		return ROCE_E_NOT_ROCE;
+	frag = roce_get_be16(ip + 6);
+	if (frag & 0x1fff)
+		return ROCE_E_NOT_ROCE;         /* no UDP header in a non-first fragment */
+	udp = l3 + ihl;
+	if (!ROCE_SPAN_OK(pkt->caplen, udp, ROCE_UDP_HLEN))
+		return ROCE_E_NOT_ROCE;
+	dport = roce_get_be16(pkt->frame + udp + 2);
+	if (!roce_port_match(opts, dport))
+		return ROCE_E_NOT_ROCE;
+
+	pkt->kind = ROCE_KIND_ROCE;
+	pkt->version = 2;
+	pkt->ip_version = 4;
+	pkt->l3_off = (uint32_t)l3;
+	pkt->l3_hdr_len = (uint32_t)ihl;
+	pkt->tclass = ip[1];
+	pkt->ecn = ip[1] & 3;
+	pkt->ip_id = roce_get_be16(ip + 4);
+	pkt->ttl = ip[8];
+	roce_v4mapped(pkt->src, ip + 12);
+	roce_v4mapped(pkt->dst, ip + 16);
+	pkt->sport = roce_get_be16(pkt->frame + udp);
+	pkt->dport = dport;
+	if (opts->verify_ip_csum && roce_ip_csum(ip, ihl) != 0)
+		pkt->findings |= ROCE_FIND_BAD_IP_CSUM;
+	if (frag & 0x2000) {
+		pkt->udp_off = (uint32_t)udp;
+		pkt->findings |= ROCE_FIND_IP_FRAGMENT;
+		return ROCE_E_MALFORMED;
+	}
+	return roce_decode_udp(pkt, udp, l3 + roce_get_be16(ip + 2), opts);
+}
+
+/*
+ * RoCE v2 over IPv6 (UDP right after the fixed header):
+ *
+ *   Ver(4) TC(8) FlowLabel(20) | PayloadLength(16) NextHdr(8) HopLimit(8)
+ *   Src(128) | Dst(128)
+ */
+static int roce_decode_ipv6(struct roce_pkt *pkt, size_t l3, const struct roce_decode_opts *opts)
+{
+	const uint8_t *ip = pkt->frame + l3;
+	size_t udp = l3 + ROCE_IPV6_HLEN;
+	uint32_t w0;
+	uint16_t dport;
+
+	if (!ROCE_SPAN_OK(pkt->caplen, l3, ROCE_IPV6_HLEN + ROCE_UDP_HLEN))
+		return ROCE_E_NOT_ROCE;
+	if ((ip[0] >> 4) != 6 || ip[6] != ROCE_IPPROTO_UDP)
+		return ROCE_E_NOT_ROCE;
+	dport = roce_get_be16(pkt->frame + udp + 2);
+	if (!roce_port_match(opts, dport))
+		return ROCE_E_NOT_ROCE;
+
+	pkt->kind = ROCE_KIND_ROCE;
+	pkt->version = 2;
+	pkt->ip_version = 6;
+	pkt->l3_off = (uint32_t)l3;
+	pkt->l3_hdr_len = ROCE_IPV6_HLEN;
+	w0 = roce_get_be32(ip);
+	pkt->tclass = (uint8_t)(w0 >> 20);
+	pkt->ecn = pkt->tclass & 3;
+	pkt->flow_label = w0 & 0xfffff;
+	pkt->ttl = ip[7];
+	memcpy(pkt->src, ip + 8, 16);
+	memcpy(pkt->dst, ip + 24, 16);
+	pkt->sport = roce_get_be16(pkt->frame + udp);
+	pkt->dport = dport;
+	return roce_decode_udp(pkt, udp, udp + roce_get_be16(ip + 4), opts);
+}
+
+/* Reset what a previous decode into the same struct may have left. */
+static void roce_pkt_reset(struct roce_pkt *pkt)
+{
+	pkt->kind = ROCE_KIND_NONE;
+	pkt->findings = 0;
+	pkt->version = 0;
+	pkt->ip_version = 0;
+	pkt->dst_mac = NULL;
+	pkt->src_mac = NULL;
+	pkt->vlan_count = 0;
+	pkt->vlan_id = 0;
+	pkt->pcp = 0;
+	pkt->ethertype = 0;
+	/* tclass .. roce_end are contiguous scalars */
+	memset(&pkt->tclass, 0, offsetof(struct roce_pkt, roce_end) + sizeof(pkt->roce_end) -
+		offsetof(struct roce_pkt, tclass));
+	memset(&pkt->bth, 0, sizeof(pkt->bth));
+	pkt->op = NULL;
+	pkt->hdrs = 0;
+	pkt->icrc_status = ROCE_ICRC_UNVERIFIED;
+	pkt->icrc_wire = 0;
+	pkt->icrc_computed = 0;
+	pkt->mac_opcode = 0;
+	pkt->pfc_enable = 0;
+	pkt->pfc_reserved = 0;
+	memset(pkt->pfc_quanta, 0, sizeof(pkt->pfc_quanta));
+	memset(pkt->src, 0, sizeof(pkt->src));
+	memset(pkt->dst, 0, sizeof(pkt->dst));
+}
+
+int roce_decode(int linktype, const uint8_t *frame, size_t caplen, size_t wirelen,
+	const struct roce_decode_opts *opts, struct roce_pkt *out)
+{
+	size_t off;
+	uint16_t et;
+	int rc;
+
+	if (!out)
+		return ROCE_E_INVAL;
+	if (!frame && caplen > 0)
+		return ROCE_E_INVAL;
+	if (!opts)
+		opts = &roce_default_opts;
+	out->frame = frame;
+	out->caplen = caplen;
+	out->wirelen = wirelen < caplen ? caplen : wirelen;
+	roce_pkt_reset(out);
+
+	switch (linktype) {
+	case ROCE_LINKTYPE_ETHERNET:
+		if (caplen < ROCE_ETH_HLEN)
+			goto not_roce;
+		out->dst_mac = frame;
+		out->src_mac = frame + 6;
+		et = roce_get_be16(frame + 12);
+		off = ROCE_ETH_HLEN;
+		break;
+	case ROCE_LINKTYPE_LINUX_SLL:
+		/* pkttype(2) arphrd(2) addr_len(2) addr(8) protocol(2) */
+		if (caplen < ROCE_SLL_HLEN)
+			goto not_roce;
+		if (roce_get_be16(frame + 4) == 6)
+			out->src_mac = frame + 6;
+		et = roce_get_be16(frame + 14);
+		off = ROCE_SLL_HLEN;
+		break;
+	case ROCE_LINKTYPE_LINUX_SLL2:
+		/* protocol(2) resv(2) ifindex(4) arphrd(2) pkttype(1) addr_len(1) addr(8) */
+		if (caplen < ROCE_SLL2_HLEN)
+			goto not_roce;
+		if (frame[11] == 6)
+			out->src_mac = frame + 12;
+		et = roce_get_be16(frame);
+		off = ROCE_SLL2_HLEN;
+		break;
+	case ROCE_LINKTYPE_RAW:
+		if (caplen < 1)
+			goto not_roce;
+		if ((frame[0] >> 4) == 4)
+			et = ROCE_ETHERTYPE_IPV4;
+		else if ((frame[0] >> 4) == 6)
+			et = ROCE_ETHERTYPE_IPV6;
+		else
+			goto not_roce;
+		off = 0;
+		break;
+	case ROCE_LINKTYPE_IPV4:
+		et = ROCE_ETHERTYPE_IPV4;
+		off = 0;
+		break;
+	case ROCE_LINKTYPE_IPV6:
+		et = ROCE_ETHERTYPE_IPV6;
+		off = 0;
+		break;
+	default:
+		return ROCE_E_LINKTYPE;
+	}
+
+	/* 802.1Q / 802.1ad / legacy QinQ tags: TPID(16) PCP(3) DEI(1) VID(12) */
+	if (off > 0) {
+		while (et == ROCE_ETHERTYPE_8021Q || et == ROCE_ETHERTYPE_8021AD ||
+		       et == ROCE_ETHERTYPE_QINQ_OLD) {
+			uint16_t tci;
+
+			if (out->vlan_count >= ROCE_MAX_VLANS || !ROCE_SPAN_OK(caplen, off, 4))
+				goto not_roce;
+			tci = roce_get_be16(frame + off);
+			if (out->vlan_count == 0) {
+				out->vlan_id = tci & 0x0fff;
+				out->pcp = (uint8_t)(tci >> 13);
+			}
+			out->vlan_count++;
+			et = roce_get_be16(frame + off + 2);
+			off += 4;
+		}
+	}
+	out->ethertype = et;
+
+	switch (et) {
+	case ROCE_ETHERTYPE_ROCE:
+		rc = roce_decode_v1(out, off, opts);
+		break;
+	case ROCE_ETHERTYPE_IPV4:
+		rc = roce_decode_ipv4(out, off, opts);
+		break;
+	case ROCE_ETHERTYPE_IPV6:
+		rc = roce_decode_ipv6(out, off, opts);
+		break;
+	case ROCE_ETHERTYPE_MACCTRL:
+		rc = roce_decode_macctrl(out, off);
+		break;
+	default:
+		rc = ROCE_E_NOT_ROCE;
+		break;
+	}
+	if (rc != ROCE_E_NOT_ROCE)
+		return rc;
+
+not_roce:
+	out->kind = ROCE_KIND_NONE;
+	out->findings = 0;
+	return ROCE_E_NOT_ROCE;
+}

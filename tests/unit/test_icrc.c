@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_icrc.c - ICRC against the verified vectors V1..V9, masked/unmasked
+ * mutations, VLAN/padding/FCS independence, both CRC providers.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <zlib.h>
+
+#include <roce/buf.h>
+#include <roce/icrc.h>
+#include <roce/pkt.h>
+
+#include "check.h"
+#include "roce_vectors.h"
+
+static uint8_t frame[2048];
+
+static size_t load(size_t i)
+{
+	return check_hex(roce_test_vectors[i].hex, frame, sizeof(frame));
+}
+
+static int decode(const uint8_t *f, size_t n, struct roce_pkt *pkt)
+{
+	return roce_decode(ROCE_LINKTYPE_ETHERNET, f, n, n, NULL, pkt);
+}
+
+static void test_vectors_ok(void)
+{
+	for (size_t i = 0; i < ROCE_TEST_VECTOR_COUNT; i++) {
+		struct roce_pkt pkt;
+		size_t n = load(i);
+		uint32_t v = 0;
+
+		CHECK_EQ_I(decode(frame, n, &pkt), ROCE_OK);
+		CHECK_EQ_U(pkt.kind, ROCE_KIND_ROCE);
+		CHECK_EQ_U(pkt.icrc_status, ROCE_ICRC_OK);
+		CHECK_EQ_U(pkt.icrc_wire, roce_test_vectors[i].icrc);
+		CHECK_EQ_U(pkt.icrc_computed, roce_test_vectors[i].icrc);
+		CHECK_EQ_U(pkt.findings, 0);
+		CHECK_EQ_U(pkt.icrc_off, n - 4);
+		/* recompute with the ICRC bytes zeroed: same value */
+		memset(frame + n - 4, 0, 4);
+		CHECK_EQ_I(roce_icrc_compute(&pkt, &v), ROCE_OK);
+		CHECK_EQ_U(v, roce_test_vectors[i].icrc);
+		if (check_cur_failed_)
+			fprintf(stderr, "  vector %s\n", roce_test_vectors[i].id);
+	}
+}
+
+/* Offsets (from the frame start) of masked fields, per encapsulation. */
+static void mutate_expect(size_t vi, const size_t *offs, size_t n_offs, int expect_ok)
+{
+	for (size_t k = 0; k < n_offs; k++) {
+		struct roce_pkt pkt;
+		size_t n = load(vi);
+
+		frame[offs[k]] ^= 0x5a;
+		(void)decode(frame, n, &pkt);
+		if (expect_ok)
+			CHECK_EQ_U(pkt.icrc_status, ROCE_ICRC_OK);
+		else
+			CHECK(pkt.icrc_status == ROCE_ICRC_BAD && (pkt.findings & ROCE_FIND_BAD_ICRC));
+		if (check_cur_failed_) {
+			fprintf(stderr, "  vector %s offset %zu\n", roce_test_vectors[vi].id, offs[k]);
+			return;
+		}
+	}
+}
+
+static void test_masked_fields(void)
+{
+	/* V1 (IPv4 at 14): TOS, TTL, IP csum, UDP csum, BTH byte 4 */
+	static const size_t v4[] = { 15, 22, 24, 25, 40, 41, 46 };
+	/* V5 (IPv6 at 14): TC/flow label nibbles, flow label, hop limit, UDP csum, BTH byte 4 */
+	static const size_t v6[] = { 15, 16, 17, 21, 60, 61, 66 };
+	/* V6 (GRH at 14): TClass/FlowLabel bytes, HopLmt, BTH byte 4 */
+	static const size_t g1[] = { 15, 16, 17, 21, 58 };
+
+	mutate_expect(0, v4, sizeof(v4) / sizeof(v4[0]), 1);
+	mutate_expect(4, v6, sizeof(v6) / sizeof(v6[0]), 1);
+	mutate_expect(5, g1, sizeof(g1) / sizeof(g1[0]), 1);
+	/* IPv4 TOS change keeps the frame decodable (IP csum now wrong, ICRC fine) */
+	{
+		struct roce_pkt pkt;
+		size_t n = load(0);
+
+		frame[15] = 0x03;       /* switch marks CE */
+		(void)decode(frame, n, &pkt);
+		CHECK_EQ_U(pkt.ecn, 3);
+		CHECK_EQ_U(pkt.icrc_status, ROCE_ICRC_OK);
+		CHECK(pkt.findings & ROCE_FIND_BAD_IP_CSUM);
+	}
+}
+
+static void test_unmasked_fields(void)
+{
+	/* V1: IP id, src addr, UDP sport, BTH opcode-adjacent flags, P_Key, QPN, PSN, payload */
+	static const size_t v4[] = { 18, 19, 26, 33, 34, 35, 43, 44, 45, 48, 52, 56, 60, 65 };
+	/* V5: dst addr, UDP sport, BTH P_Key, PSN, payload */
+	static const size_t v6[] = { 30, 50, 62, 63, 65, 70, 73, 80 };
+	/* V6: SGID, DGID, BTH P_Key, QPN, payload */
+	static const size_t g1[] = { 25, 45, 56, 61, 70 };
+
+	mutate_expect(0, v4, sizeof(v4) / sizeof(v4[0]), 0);
+	mutate_expect(4, v6, sizeof(v6) / sizeof(v6[0]), 0);
+	mutate_expect(5, g1, sizeof(g1) / sizeof(g1[0]), 0);
+	/* the ICRC bytes themselves */
+	{
+		struct roce_pkt pkt;
+		size_t n = load(2);
+
+		frame[n - 1] ^= 1;
+		CHECK_EQ_I(decode(frame, n, &pkt), ROCE_OK);
+		CHECK_EQ_U(pkt.icrc_status, ROCE_ICRC_BAD);
+		CHECK_EQ_U(pkt.icrc_computed, roce_test_vectors[2].icrc);
+	}
+}
+
+static void test_vlan_stripped(void)
+{
+	uint8_t stripped[256];
+	struct roce_pkt a, b;
+	size_t n = load(1);
+
+	CHECK_EQ_I(decode(frame, n, &a), ROCE_OK);
+	CHECK_EQ_U(a.vlan_count, 1);
+	CHECK_EQ_U(a.vlan_id, 100);
+	CHECK_EQ_U(a.pcp, 3);
+	memcpy(stripped, frame, 12);
+	memcpy(stripped + 12, frame + 16, n - 16);
+	CHECK_EQ_I(decode(stripped, n - 4, &b), ROCE_OK);
+	CHECK_EQ_U(b.vlan_count, 0);
+	CHECK_EQ_U(b.icrc_status, ROCE_ICRC_OK);
+	CHECK_EQ_U(b.icrc_computed, a.icrc_computed);
+	CHECK_EQ_U(b.icrc_computed, 0xbe9d369cu);
+}
+
+static void test_padding_and_fcs(void)
+{
+	for (size_t i = 0; i < ROCE_TEST_VECTOR_COUNT; i++) {
+		struct roce_pkt pkt;
+		size_t n = load(i);
+
+		/* fake FCS */
+		memcpy(frame + n, "\xde\xad\xbe\xef", 4);
+		CHECK_EQ_I(decode(frame, n + 4, &pkt), ROCE_OK);
+		CHECK_EQ_U(pkt.icrc_status, ROCE_ICRC_OK);
+		CHECK_EQ_U(pkt.icrc_off, n - 4);
+		/* Ethernet padding to 60 bytes plus an FCS, or 18 junk bytes */
+		memset(frame + n, 0, 18);
+		CHECK_EQ_I(decode(frame, n + 18, &pkt), ROCE_OK);
+		CHECK_EQ_U(pkt.icrc_status, ROCE_ICRC_OK);
+		CHECK_EQ_U(pkt.payload_off + pkt.payload_len + pkt.bth.padcnt, n - 4);
+	}
+}
+
+static void test_verify_off(void)
+{
+	struct roce_decode_opts o;
+	struct roce_pkt pkt;
+	size_t n = load(0);
+
+	roce_decode_opts_init(&o);
+	o.verify_icrc = false;
+	CHECK_EQ_I(roce_decode(ROCE_LINKTYPE_ETHERNET, frame, n, n, &o, &pkt), ROCE_OK);
+	CHECK_EQ_U(pkt.icrc_status, ROCE_ICRC_UNVERIFIED);
+	CHECK_EQ_U(pkt.icrc_wire, 0x331c4cf1u);
+	/* snaplen cut inside the ICRC: headers decoded, ICRC unverified */
+	CHECK_EQ_I(roce_decode(ROCE_LINKTYPE_ETHERNET, frame, n - 2, n, NULL, &pkt), ROCE_OK);
+	CHECK_EQ_U(pkt.icrc_status, ROCE_ICRC_UNVERIFIED);
+	CHECK_EQ_U(pkt.findings & ROCE_FIND_TRUNCATED, 0);
+	/* compute on a cut frame */
+	pkt.caplen = pkt.icrc_off - 1;
+	{
+		uint32_t v;
+
+		CHECK_EQ_I(roce_icrc_compute(&pkt, &v), ROCE_E_TRUNC);
+	}
+}
+
+static void test_compute_rejects_bad_pkt(void)
+{
+	struct roce_pkt pkt;
+	uint32_t v;
+	size_t n = load(0);
+
+	CHECK_EQ_I(decode(frame, n, &pkt), ROCE_OK);
+	pkt.bth_off = pkt.l3_off - 1;
+	CHECK_EQ_I(roce_icrc_compute(&pkt, &v), ROCE_E_INVAL);
+	CHECK_EQ_I(decode(frame, n, &pkt), ROCE_OK);
+	pkt.kind = ROCE_KIND_PFC;
+	CHECK_EQ_I(roce_icrc_compute(&pkt, &v), ROCE_E_INVAL);
+	CHECK_EQ_I(decode(frame, n, &pkt), ROCE_OK);
+	pkt.udp_off = 200;
+	CHECK_EQ_I(roce_icrc_compute(&pkt, &v), ROCE_E_INVAL);
+}
+
+static void test_crc32_random(void)
+{
+	static uint8_t buf[5000];
+	uint32_t seed = 12345;
+
+	for (size_t i = 0; i < sizeof(buf); i++) {
+		seed = seed * 1103515245u + 12345u;
+		buf[i] = (uint8_t)(seed >> 16);
+	}
+	CHECK_EQ_U(roce_crc32(0, (const uint8_t *)"123456789", 9), 0xcbf43926u);
+	CHECK_EQ_U(roce_crc32(0, (const uint8_t *)"\xff\xff\xff\xff\xff\xff\xff\xff", 8),
+		0x2144df1cu);
+	for (size_t len = 0; len < 300; len += 7) {
+		for (size_t off = 0; off < 16; off += 3) {
+			uint32_t z = (uint32_t)crc32(0, buf + off, (uInt)len);
+			uint32_t r = roce_crc32(0, buf + off, len);
+
+			CHECK_EQ_U(r, z);
+			/* continuation */
+			r = roce_crc32(roce_crc32(0, buf + off, len / 3), buf + off + len / 3,
+				len - len / 3);
+			CHECK_EQ_U(r, z);
+		}
+	}
+	CHECK_EQ_U(roce_crc32(0, buf, sizeof(buf)), (uint32_t)crc32(0, buf, sizeof(buf)));
+	CHECK_EQ_U(roce_crc32(0x1234, NULL, 0), 0x1234);
+}
+
+static void run_all(const char *label)
+{
+	fprintf(stderr, "-- provider %s (%s)\n", label, roce_crc32_provider_name());
+	RUN(test_vectors_ok);
+	RUN(test_masked_fields);
+	RUN(test_unmasked_fields);
+	RUN(test_vlan_stripped);
+	RUN(test_padding_and_fcs);
+	RUN(test_verify_off);
+	RUN(test_compute_rejects_bad_pkt);
+	RUN(test_crc32_random);
+}
+
+int main(void)
+{
+	int rc;
+
+	CHECK_EQ_I(roce_crc32_set_provider(ROCE_CRC_ZLIB), ROCE_OK);
+	CHECK_STR(roce_crc32_provider_name(), "zlib");
+	run_all("zlib");
+	rc = roce_crc32_set_provider(ROCE_CRC_ISAL);
+	if (rc == ROCE_OK) {
+		CHECK_STR(roce_crc32_provider_name(), "isa-l");
+		run_all("isa-l");
+	} else {
+		CHECK_EQ_I(rc, ROCE_E_UNSUPPORTED);
+		printf("SKIP isa-l provider: not built in\n");
+	}
+	CHECK_EQ_I(roce_crc32_set_provider(ROCE_CRC_AUTO), ROCE_OK);
+	CHECK_EQ_I(roce_crc32_set_provider((enum roce_crc_provider)42), ROCE_E_INVAL);
+	return check_report();
+}
