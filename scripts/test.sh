@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# test.sh - set up (install missing packages), build and run every test.
+#
+#   scripts/test.sh            all configurations below
+#   QUICK=1 scripts/test.sh    only the main build
+#
+# Configurations, each in its own build directory under ./out/:
+#   main    RelWithDebInfo, -Werror, ISA-L CRC, CLI + Wireshark plugin
+#   asan    ASan + UBSan, every unit and CLI test
+#   zlib    built without ISA-L: the zlib CRC path
+#   fuzz    clang + libFuzzer: each fuzz target runs briefly on its corpus
+# Exit status: 0 when every configuration passed, 1 otherwise.
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+out=$here/out
+mkdir -p "$out"
+failed=()
+
+run() { # name, then the command
+	local name=$1; shift
+	echo "=== $name: $*"
+	if ! "$@"; then
+		failed+=("$name")
+		echo "=== $name: FAILED"
+	fi
+}
+
+ctest_in() { (cd "$1" && shift && ctest --output-on-failure "$@"); }
+
+run main-build "$here/scripts/setup.sh" "$out/main" -DROCE_WERROR=ON
+run main-test ctest_in "$out/main" -j2
+
+if [ "${QUICK:-0}" != 1 ]; then
+	run asan-build cmake -S "$here" -B "$out/asan" -DCMAKE_BUILD_TYPE=Debug \
+		-DROCE_SANITIZE=ON -DROCE_BUILD_PLUGIN=OFF -DROCE_WERROR=ON
+	run asan-make cmake --build "$out/asan" -j2
+	run asan-test ctest_in "$out/asan" -j2 -E '^fuzz_'
+
+	run zlib-build cmake -S "$here" -B "$out/zlib" -DCMAKE_BUILD_TYPE=Debug \
+		-DROCE_WITH_ISAL=OFF -DROCE_BUILD_PLUGIN=OFF -DROCE_SANITIZE=ON -DROCE_WERROR=ON
+	run zlib-make cmake --build "$out/zlib" -j2
+	run zlib-test ctest_in "$out/zlib" -j2 -R '^test_'
+
+	if command -v clang >/dev/null; then
+		run fuzz-build env CC=clang cmake -S "$here" -B "$out/fuzz" -DCMAKE_BUILD_TYPE=Debug \
+			-DROCE_BUILD_FUZZERS=ON -DROCE_SANITIZE=ON -DROCE_BUILD_PLUGIN=OFF
+		run fuzz-make cmake --build "$out/fuzz" -j2
+		run fuzz-test ctest_in "$out/fuzz" -R '^fuzz_'
+	fi
+fi
+
+if ((${#failed[@]})); then
+	echo "test.sh: FAILED: ${failed[*]}"
+	exit 1
+fi
+echo "test.sh: all configurations passed"
