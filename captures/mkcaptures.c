@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <roce/buf.h>
 #include <roce/build.h>
 #include <roce/opcode.h>
 #include <roce/pkt.h>
@@ -205,6 +206,8 @@ static int mk_ipv6_read(const char *dir)
 		s.ip_version = 6;
 		memcpy(s.src_mac, MAC_A, 6);
 		memcpy(s.dst_mac, MAC_B, 6);
+		memset(s.src, 0, 16);
+		memset(s.dst, 0, 16);
 		s.src[0] = 0xfd; s.src[15] = 0x0a;
 		s.dst[0] = 0xfd; s.dst[15] = 0x0b;
 		s.tclass = 0x68;
@@ -260,6 +263,8 @@ static int mk_v1(const char *dir)
 		s.version = 1;
 		memcpy(s.src_mac, MAC_A, 6);
 		memcpy(s.dst_mac, MAC_B, 6);
+		memset(s.src, 0, 16);
+		memset(s.dst, 0, 16);
 		s.src[0] = 0xfe; s.src[1] = 0x80; s.src[15] = 0x0a;
 		s.dst[0] = 0xfe; s.dst[1] = 0x80; s.dst[15] = 0x0b;
 		s.bth.opcode = ROCE_OP_RC_SEND_ONLY;
@@ -291,7 +296,7 @@ static int mk_v1(const char *dir)
 /*
  * pfc_storm.pcap - 802.1Qbb PFC from a switch port MAC_SW plus VLAN-tagged
  * RoCE v2 traffic (VID 100, PCP 3).
- *   - priority 3: XOFF 0xFFFF quanta refreshed every 100 us for 250 ms
+ *   - priority 3: XOFF 0xFFFF quanta (335.5 us) refreshed every 200 us for 250 ms
  *     (a storm at the 200 ms default), then XON;
  *   - priority 4: one XOFF of 1000 quanta (5.12 us at 100 Gb/s), then XON
  *     2 us later (paused 2 us);
@@ -325,11 +330,11 @@ static int mk_pfc(const char *dir)
 	o.ts += 2 * NS_PER_US;
 	roce_build_pfc(MAC_SW, 1u << 4, q, buf, sizeof buf, &len);
 	emit_raw(&o, buf, len, len);
-	/* priority 3 storm: 2500 refreshes, 100 us apart = 250 ms */
+	/* priority 3 storm: 1250 refreshes, 200 us apart = 250 ms */
 	memset(q, 0, sizeof q);
 	q[3] = 0xffff;
-	for (int i = 0; i < 2500; i++) {
-		o.ts += 100 * NS_PER_US;
+	for (int i = 0; i < 1250; i++) {
+		o.ts += 200 * NS_PER_US;
 		roce_build_pfc(MAC_SW, 1u << 3, q, buf, sizeof buf, &len);
 		emit_raw(&o, buf, len, len);
 	}
@@ -439,7 +444,7 @@ static int mk_all_opcodes(const char *dir)
 {
 	struct out o;
 	struct roce_frame_spec s;
-	uint8_t pay[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+	uint8_t pay[8] = {0xa5, 0xa5, 0xa5, 0xa5, 0x5a, 0x5a, 0x5a, 0x5a};
 
 	if (open_out(&o, dir, "all_opcodes.pcap"))
 		return -1;
