@@ -1,3 +1,653 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
-/* placeholder: being written */
-int main(void) { return 2; }
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * main.c - roce-analyze: read pcap/pcapng captures, run every frame through
+ * libroce (roce_decode -> roce_analyzer_process) and print a report.
+ *
+ * This file parses options (GOptionContext: each option declared once,
+ * driving both parsing and --help), drives the read loop, shows progress
+ * and maps the outcome to an exit status.  All decoding and analysis is
+ * libroce's; the formatters live in report.c.
+ *
+ * Exit status: 0 ok, 1 a --fail-on anomaly occurred, 2 usage or input error.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <inttypes.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <glib.h>
+
+#include <roce/analyzer.h>
+#include <roce/icrc.h>
+#include <roce/pkt.h>
+#include <roce/roce.h>
+
+#include "analyze.h"
+#include "capread.h"
+
+#define EXIT_OK     0
+#define EXIT_ANOM   1
+#define EXIT_USAGE  2
+
+#define PROGRESS_AUTO_BYTES (64ull << 20)
+#define PROGRESS_CHECK_MASK 0x1fffu     /* look at the clock every 8192 frames */
+#define PROGRESS_INTERVAL_NS 250000000ull
+
+static struct ra_ctx ctx;
+static GPtrArray *opt_files;
+static gboolean opt_version;
+
+/* ---- option parsing ------------------------------------------------------ */
+
+static gboolean parse_u64(const char *opt, const char *val, uint64_t min, uint64_t max,
+			  uint64_t *out, GError **err)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	if (!val || !*val || *val == '-' || *val == '+' || g_ascii_isspace(*val))
+		goto bad;
+	v = strtoull(val, &end, 10);
+	if (errno || *end)
+		goto bad;
+	if (v < min || v > max) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "%s %s: out of range (%" PRIu64 "..%" PRIu64 ")", opt, val, min, max);
+		return FALSE;
+	}
+	*out = v;
+	return TRUE;
+bad:
+	g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+		    "%s '%s': not a number", opt, val ? val : "");
+	return FALSE;
+}
+
+static gboolean opt_file_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	if (!*val) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "empty file name");
+		return FALSE;
+	}
+	g_ptr_array_add(opt_files, g_strdup(val));
+	return TRUE;
+}
+
+static gboolean opt_count_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	return parse_u64(name, val, 1, UINT64_MAX, &ctx.o.count, err);
+}
+
+static gboolean opt_pmtu_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	uint64_t v;
+
+	if (!parse_u64(name, val, 256, 4096, &v, err))
+		return FALSE;
+	if (v != 256 && v != 512 && v != 1024 && v != 2048 && v != 4096) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "%s %s: must be 256, 512, 1024, 2048 or 4096", name, val);
+		return FALSE;
+	}
+	ctx.o.pmtu = (uint32_t)v;
+	return TRUE;
+}
+
+static gboolean opt_link_speed_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = g_ascii_strtod(val, &end);
+	if (!*val || *end || errno || !(v > 0.0) || v > 100000.0) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "%s '%s': expected a link speed in Gbit/s (>0 .. 100000)", name, val);
+		return FALSE;
+	}
+	ctx.o.link_speed_gbps = v;
+	return TRUE;
+}
+
+static gboolean opt_storm_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	return parse_u64(name, val, 1, 3600000, &ctx.o.pfc_storm_ms, err);
+}
+
+static gboolean opt_max_flows_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	uint64_t v;
+
+	if (!parse_u64(name, val, 1, 1u << 24, &v, err))
+		return FALSE;
+	ctx.o.max_flows = (uint32_t)v;
+	return TRUE;
+}
+
+static gboolean opt_max_anom_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	return parse_u64(name, val, 0, 100000000, &ctx.o.max_anomalies, err);
+}
+
+static gboolean opt_udp_port_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	uint64_t v;
+	unsigned i;
+
+	if (!parse_u64(name, val, 1, 65535, &v, err))
+		return FALSE;
+	for (i = 0; i < ctx.o.n_udp_ports; i++)
+		if (ctx.o.udp_ports[i] == v)
+			return TRUE;
+	if (ctx.o.n_udp_ports >= ROCE_MAX_UDP_PORTS) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "%s: at most %d extra ports besides %d", name,
+			    ROCE_MAX_UDP_PORTS - 1, ROCE_UDP_PORT);
+		return FALSE;
+	}
+	ctx.o.udp_ports[ctx.o.n_udp_ports++] = (uint16_t)v;
+	return TRUE;
+}
+
+static gboolean opt_fail_on_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	gchar **items = g_strsplit(val, ",", -1);
+	unsigned n = 0;
+	gboolean ok = TRUE;
+
+	for (gchar **it = items; *it; it++) {
+		char *s = g_strstrip(*it);
+		int t;
+
+		if (!*s)
+			continue;
+		n++;
+		if (!strcmp(s, "any")) {
+			ctx.o.fail_mask |= (1u << ROCE_AN_COUNT) - 1;
+			continue;
+		}
+		t = roce_anomaly_by_name(s);
+		if (t < 0 || t >= ROCE_AN_COUNT) {
+			GString *names = g_string_new("any");
+
+			for (int i = 0; i < ROCE_AN_COUNT; i++)
+				g_string_append_printf(names, ", %s",
+						       roce_anomaly_name((enum roce_anomaly_type)i));
+			g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+				    "%s: unknown anomaly '%s' (known: %s)", name, s, names->str);
+			g_string_free(names, TRUE);
+			ok = FALSE;
+			break;
+		}
+		ctx.o.fail_mask |= 1u << t;
+	}
+	if (ok && !n) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "%s: empty anomaly list", name);
+		ok = FALSE;
+	}
+	g_strfreev(items);
+	return ok;
+}
+
+static gboolean opt_progress_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	ctx.o.progress = strcmp(name, "--no-progress") != 0;
+	return TRUE;
+}
+
+#define CB(f) G_OPTION_ARG_CALLBACK, (gpointer)(f)
+
+static const GOptionEntry entries[] = {
+	{ "read", 'r', 0, CB(opt_file_cb),
+	  "Read frames from FILE (pcap, pcapng, gzip'd; \"-\" = stdin); repeatable", "FILE" },
+	{ "count", 'c', 0, CB(opt_count_cb),
+	  "Stop after N frames (all files together)", "N" },
+	{ "json", 0, 0, G_OPTION_ARG_NONE, &ctx.o.json,
+	  "Print the report as one JSON document (docs/json.md)", NULL },
+	{ "csv", 0, 0, G_OPTION_ARG_NONE, &ctx.o.csv,
+	  "Print the per-QP table as CSV", NULL },
+	{ "frames", 0, 0, G_OPTION_ARG_NONE, &ctx.o.frames,
+	  "Print one line per RoCE/PFC/PAUSE frame (JSON Lines with --json)", NULL },
+	{ "fail-on", 0, 0, CB(opt_fail_on_cb),
+	  "Exit 1 if any of these anomalies occurred (comma list, or \"any\")", "LIST" },
+	{ "pmtu", 0, 0, CB(opt_pmtu_cb),
+	  "Path MTU: 256, 512, 1024, 2048 or 4096 (default: learn from traffic)", "BYTES" },
+	{ "link-speed", 0, 0, CB(opt_link_speed_cb),
+	  "Link speed for PFC pause quanta, Gbit/s (default 100)", "GBPS" },
+	{ "pfc-storm-ms", 0, 0, CB(opt_storm_cb),
+	  "Continuous pause that counts as a PFC storm, ms (default 200)", "MS" },
+	{ "max-flows", 0, 0, CB(opt_max_flows_cb),
+	  "Track at most N streams; least recently active evicted (default 65536)", "N" },
+	{ "udp-port", 0, 0, CB(opt_udp_port_cb),
+	  "Also decode RoCE v2 on UDP destination PORT (repeatable; 4791 always)", "PORT" },
+	{ "no-icrc", 0, 0, G_OPTION_ARG_NONE, &ctx.o.no_icrc,
+	  "Do not verify the ICRC", NULL },
+	{ "max-anomalies", 0, 0, CB(opt_max_anom_cb),
+	  "List at most N anomalies (default 1000; totals always exact)", "N" },
+	{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &ctx.o.quiet,
+	  "Print nothing; exit status only (see --fail-on)", NULL },
+	{ "progress", 0, G_OPTION_FLAG_NO_ARG, CB(opt_progress_cb),
+	  "Show progress on stderr (default: when a TTY and input > 64 MB)", NULL },
+	{ "no-progress", 0, G_OPTION_FLAG_NO_ARG, CB(opt_progress_cb),
+	  "Never show progress", NULL },
+	{ "version", 'V', 0, G_OPTION_ARG_NONE, &opt_version,
+	  "Print program and libroce versions and exit", NULL },
+	{ G_OPTION_REMAINING, 0, 0, CB(opt_file_cb), NULL, "FILE..." },
+	{ NULL, 0, 0, 0, NULL, NULL, NULL }
+};
+
+static const char description[] =
+	"Files are analysed as one stream, in the order given (-r and FILE\n"
+	"arguments alike); frame numbers in the output are per file.\n"
+	"\n"
+	"Anomaly names for --fail-on: icrc, malformed, psn_gap, duplicate,\n"
+	"out_of_order, retransmission, nak, rnr_nak, cnp, ecn_ce, pfc_storm,\n"
+	"unrecovered, flow_evicted, or any.\n"
+	"\n"
+	"Exit status:\n"
+	"  0  analysis complete, no --fail-on anomaly occurred\n"
+	"  1  an anomaly listed in --fail-on occurred\n"
+	"  2  usage error, or input error (unreadable file, not a capture,\n"
+	"     unsupported link-layer type, truncated or corrupt file); the\n"
+	"     report of what was analysed before the error is still printed\n"
+	"\n"
+	"Examples:\n"
+	"  roce-analyze trace.pcap\n"
+	"  roce-analyze --json -r a.pcapng -r b.pcap.gz > report.json\n"
+	"  tcpdump -i eth0 -w - udp port 4791 | roce-analyze --frames -\n"
+	"  roce-analyze -q --fail-on icrc,psn_gap,pfc_storm trace.pcap\n"
+	"\n"
+	"See roce-analyze(1) and docs/json.md.";
+
+static void usage_error(const char *msg)
+{
+	fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n", RA_PROG, msg, RA_PROG);
+	exit(EXIT_USAGE);
+}
+
+static void parse_options(int argc, char **argv)
+{
+	GOptionContext *oc;
+	GError *err = NULL;
+	unsigned stdin_uses = 0;
+
+	ctx.o.progress = -1;
+	ctx.o.link_speed_gbps = 100.0;
+	ctx.o.pfc_storm_ms = 200;
+	ctx.o.max_flows = 65536;
+	ctx.o.max_anomalies = 1000;
+	ctx.o.udp_ports[0] = ROCE_UDP_PORT;
+	ctx.o.n_udp_ports = 1;
+	opt_files = g_ptr_array_new_with_free_func(g_free);
+
+	oc = g_option_context_new(NULL);
+	g_option_context_set_summary(oc,
+		"Analyse RoCE v1/v2 traffic in pcap/pcapng captures: ICRC, malformed frames,\n"
+		"PSN gaps/duplicates/retransmissions, NAKs, ECN/CNP, PFC/PAUSE.");
+	g_option_context_set_description(oc, description);
+	g_option_context_add_main_entries(oc, entries, NULL);
+	if (!g_option_context_parse(oc, &argc, &argv, &err)) {
+		char *msg = g_strdup(err->message);
+
+		g_error_free(err);
+		g_option_context_free(oc);
+		usage_error(msg);
+	}
+	g_option_context_free(oc);
+
+	if (opt_version) {
+		printf("%s %s (roce-tools)\n%s\n", RA_PROG, ROCE_VERSION_STRING, roce_version());
+		exit(EXIT_OK);
+	}
+	if (!opt_files->len)
+		usage_error("no input file (give FILE, -r FILE, or - for stdin)");
+	for (unsigned i = 0; i < opt_files->len; i++)
+		if (!strcmp(g_ptr_array_index(opt_files, i), "-"))
+			stdin_uses++;
+	if (stdin_uses > 1)
+		usage_error("stdin (-) given more than once");
+	if (ctx.o.csv && (ctx.o.json || ctx.o.frames))
+		usage_error("--csv cannot be combined with --json or --frames");
+	ctx.o.files = (const char **)opt_files->pdata;
+	ctx.o.n_files = opt_files->len;
+}
+
+/* ---- anomalies ------------------------------------------------------------ */
+
+static void on_anomaly(void *user, const struct roce_anomaly *a)
+{
+	struct ra_ctx *c = user;
+
+	c->anom_total++;
+	if ((unsigned)a->type < ROCE_AN_COUNT)
+		c->anom_counts[a->type]++;
+	if (c->n_anoms >= c->o.max_anomalies)
+		return;
+	if (c->n_anoms == c->cap_anoms) {
+		uint64_t n = c->cap_anoms ? c->cap_anoms * 2 : 256;
+
+		if (n > c->o.max_anomalies)
+			n = c->o.max_anomalies;
+		c->anoms = g_realloc_n(c->anoms, n, sizeof(*c->anoms));
+		c->cap_anoms = n;
+	}
+	c->anoms[c->n_anoms++] = *a;
+}
+
+/* ---- progress ------------------------------------------------------------- */
+
+struct progress {
+	bool on, shown;
+	uint64_t start_ns, last_ns;
+	uint64_t bytes_before;      /* input bytes of files already finished */
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void progress_erase(struct progress *p)
+{
+	if (p->shown) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		p->shown = false;
+	}
+}
+
+static void progress_show(struct progress *p, roce_capfile_t *c, const struct ra_file *rf,
+			  uint64_t now)
+{
+	uint64_t done = 0, total = 0, el;
+	double mbs;
+	char pct[16] = "";
+
+	roce_cap_progress(c, &done, &total);
+	el = now - p->start_ns;
+	mbs = el ? (double)(p->bytes_before + done) / 1e6 / ((double)el / 1e9) : 0.0;
+	if (total)
+		snprintf(pct, sizeof(pct), "%5.1f%% ", 100.0 * (double)done / (double)total);
+	if (ctx.n_files > 1 || ctx.o.n_files > 1)
+		fprintf(stderr, "\r\033[K%s: [%u/%u] %s %s%" PRIu64 " frames %.1f MB/s",
+			RA_PROG, ctx.cur_file + 1, ctx.o.n_files, rf->name, pct, ctx.frames, mbs);
+	else
+		fprintf(stderr, "\r\033[K%s: %s %s%" PRIu64 " frames %.1f MB/s",
+			RA_PROG, rf->name, pct, ctx.frames, mbs);
+	fflush(stderr);
+	p->shown = true;
+	p->last_ns = now;
+}
+
+static bool progress_wanted(void)
+{
+	uint64_t total = 0;
+	struct stat st;
+
+	if (ctx.o.quiet && ctx.o.progress != 1)
+		return false;
+	if (ctx.o.progress >= 0)
+		return ctx.o.progress;
+	if (!isatty(STDERR_FILENO))
+		return false;
+	for (unsigned i = 0; i < ctx.o.n_files; i++)
+		if (strcmp(ctx.o.files[i], "-") && stat(ctx.o.files[i], &st) == 0)
+			total += (uint64_t)st.st_size;
+	return total > PROGRESS_AUTO_BYTES;
+}
+
+/* ---- main loop ------------------------------------------------------------ */
+
+static const char *linktype_name(int lt)
+{
+	static const struct { int lt; const char *name; } tab[] = {
+		{ 0, "NULL" }, { 1, "EN10MB" }, { 6, "IEEE802_5" }, { 9, "PPP" },
+		{ 10, "FDDI" }, { 50, "PPP_HDLC" }, { 101, "RAW" }, { 104, "C_HDLC" },
+		{ 105, "IEEE802_11" }, { 108, "LOOP" }, { 113, "LINUX_SLL" },
+		{ 119, "PRISM_HEADER" }, { 127, "IEEE802_11_RADIOTAP" },
+		{ 187, "BLUETOOTH_HCI_H4" }, { 189, "USB_LINUX" }, { 192, "PPI" },
+		{ 195, "IEEE802_15_4" }, { 197, "ERF" }, { 220, "USB_LINUX_MMAPPED" },
+		{ 228, "IPV4" }, { 229, "IPV6" }, { 239, "NFLOG" }, { 247, "INFINIBAND" },
+		{ 249, "USBPCAP" }, { 253, "NETLINK" }, { 276, "LINUX_SLL2" },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(tab); i++)
+		if (tab[i].lt == lt)
+			return tab[i].name;
+	return NULL;
+}
+
+static void report_linktype(const struct ra_file *rf, uint64_t frame_no, int lt)
+{
+	const char *n = linktype_name(lt);
+	char where[64] = "";
+
+	if (frame_no)
+		snprintf(where, sizeof(where), "frame %" PRIu64 ": ", frame_no);
+	if (n)
+		fprintf(stderr, "%s: %s: %sunsupported link-layer type %d (%s)\n",
+			RA_PROG, rf->name, where, lt, n);
+	else
+		fprintf(stderr, "%s: %s: %sunsupported link-layer type %d\n",
+			RA_PROG, rf->name, where, lt);
+}
+
+/* Returns false when the whole run must stop (input error or -c reached). */
+static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopts,
+			 struct progress *pg)
+{
+	char errbuf[ROCE_ERRBUF_SIZE] = "";
+	struct roce_cap_record rec;
+	struct roce_frame_result res, *resp = NULL;
+	struct roce_pkt pkt;
+	roce_capfile_t *c;
+	const bool print_frames = ctx.o.frames && !ctx.o.quiet;
+	const uint64_t count = ctx.o.count;
+	int cur_lt = -1, lt, r;
+	bool warned_lt = false;
+
+	c = roce_cap_open(rf->path, errbuf);
+	if (!c) {
+		progress_erase(pg);
+		fprintf(stderr, "%s: %s\n", RA_PROG, errbuf[0] ? errbuf : rf->name);
+		ctx.input_error = true;
+		return false;
+	}
+	rf->opened = true;
+	g_strlcpy(rf->format, roce_cap_format(c), sizeof(rf->format));
+	rf->base = ctx.frames;
+	lt = roce_cap_linktype(c);
+	rf->linktype = lt;
+	if (lt >= 0 && !roce_linktype_supported(lt)) {
+		progress_erase(pg);
+		report_linktype(rf, 0, lt);
+		ctx.input_error = true;
+		roce_cap_close(c);
+		rf->format[0] = '\0';
+		return false;
+	}
+	if (print_frames)
+		resp = &res;
+
+	for (;;) {
+		if (count && ctx.frames >= count) {
+			ctx.stopped_by_count = true;
+			break;
+		}
+		r = roce_cap_next(c, &rec);
+		if (r <= 0)
+			break;
+		if (G_UNLIKELY(rec.linktype != cur_lt)) {
+			cur_lt = rec.linktype;
+			if (!roce_linktype_supported(cur_lt)) {
+				if (!rf->frames) {
+					progress_erase(pg);
+					report_linktype(rf, rec.frame_no, cur_lt);
+					ctx.input_error = true;
+					break;
+				}
+				if (!warned_lt) {
+					progress_erase(pg);
+					report_linktype(rf, rec.frame_no, cur_lt);
+					fprintf(stderr, "%s: %s: such frames are counted, not decoded\n",
+						RA_PROG, rf->name);
+					warned_lt = true;
+				}
+			}
+		}
+		ctx.frames++;
+		rf->frames++;
+		if (G_UNLIKELY(!ctx.have_first_ts)) {
+			ctx.first_ts_ns = rec.ts_ns;
+			ctx.have_first_ts = true;
+		}
+		r = roce_decode(rec.linktype, rec.data, rec.caplen, rec.wirelen, dopts, &pkt);
+		roce_analyzer_process(ctx.an, &pkt, r, rec.ts_ns, ctx.frames, resp);
+		if (print_frames && (pkt.kind == ROCE_KIND_ROCE || pkt.kind == ROCE_KIND_PFC ||
+				     pkt.kind == ROCE_KIND_PAUSE)) {
+			struct ra_frame fr = {
+				.global_no = ctx.frames, .local_no = rf->frames,
+				.file = ctx.cur_file, .ts_ns = rec.ts_ns, .pkt = &pkt,
+				.status = r, .res = resp,
+			};
+
+			if (ctx.o.json)
+				ra_frame_json(&ctx, &fr, stdout);
+			else
+				ra_frame_text(&ctx, &fr, stdout);
+		}
+		if (G_UNLIKELY(pg->on && !(ctx.frames & PROGRESS_CHECK_MASK))) {
+			uint64_t now = mono_ns();
+
+			if (now - pg->last_ns >= PROGRESS_INTERVAL_NS)
+				progress_show(pg, c, rf, now);
+		}
+	}
+
+	if (r < 0 && !ctx.input_error) {
+		progress_erase(pg);
+		fprintf(stderr, "%s: %s\n", RA_PROG, roce_cap_error(c));
+		ctx.input_error = true;
+	}
+	if (!ctx.input_error && !ctx.stopped_by_count)
+		rf->complete = true;
+	if (pg->on) {
+		uint64_t done = 0, total = 0;
+
+		roce_cap_progress(c, &done, &total);
+		pg->bytes_before += done;
+	}
+	roce_cap_close(c);
+	return !ctx.input_error && !ctx.stopped_by_count;
+}
+
+unsigned ra_frame_locate(const struct ra_ctx *c, uint64_t global, uint64_t *local)
+{
+	unsigned i = c->n_files ? c->n_files - 1 : 0;
+
+	while (i > 0 && (!c->files[i].opened || c->files[i].base >= global))
+		i--;
+	if (local)
+		*local = global >= c->files[i].base ? global - c->files[i].base : global;
+	return i;
+}
+
+int main(int argc, char **argv)
+{
+	char errbuf[ROCE_ERRBUF_SIZE] = "";
+	struct roce_analyzer_config cfg;
+	struct roce_decode_opts dopts;
+	struct roce_summary sum;
+	struct progress pg = { 0 };
+	bool analysed_any = false;
+	int status = EXIT_OK;
+
+	setlocale(LC_CTYPE, "");
+	g_set_prgname(RA_PROG);
+	parse_options(argc, argv);
+
+	roce_decode_opts_init(&dopts);
+	dopts.verify_icrc = !ctx.o.no_icrc;
+	memset(dopts.udp_ports, 0, sizeof(dopts.udp_ports));
+	memcpy(dopts.udp_ports, ctx.o.udp_ports, ctx.o.n_udp_ports * sizeof(uint16_t));
+
+	roce_analyzer_config_init(&cfg);
+	cfg.max_flows = ctx.o.max_flows;
+	cfg.pmtu = ctx.o.pmtu;
+	cfg.link_speed_gbps = ctx.o.link_speed_gbps;
+	cfg.pfc_storm_ns = ctx.o.pfc_storm_ms * 1000000ull;
+	cfg.on_anomaly = on_anomaly;
+	cfg.user = &ctx;
+	ctx.an = roce_analyzer_create(&cfg, errbuf);
+	if (!ctx.an) {
+		fprintf(stderr, "%s: %s\n", RA_PROG, errbuf[0] ? errbuf : "cannot create analyzer");
+		return EXIT_USAGE;
+	}
+
+	ctx.files = g_new0(struct ra_file, ctx.o.n_files);
+	for (unsigned i = 0; i < ctx.o.n_files; i++) {
+		ctx.files[i].path = ctx.o.files[i];
+		ctx.files[i].name = strcmp(ctx.o.files[i], "-") ? ctx.o.files[i] : "stdin";
+		ctx.files[i].linktype = -1;
+	}
+
+	if (ctx.o.frames && !ctx.o.quiet)
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	pg.on = progress_wanted();
+	pg.start_ns = pg.last_ns = mono_ns();
+
+	for (unsigned i = 0; i < ctx.o.n_files; i++) {
+		ctx.cur_file = i;
+		ctx.n_files = i + 1;
+		if (!analyse_file(&ctx.files[i], &dopts, &pg))
+			break;
+	}
+	progress_erase(&pg);
+	roce_analyzer_finish(ctx.an);
+
+	for (unsigned i = 0; i < ctx.n_files; i++)
+		if (ctx.files[i].complete)
+			analysed_any = true;
+	if (ctx.frames)
+		analysed_any = true;
+
+	if (!ctx.o.quiet && analysed_any) {
+		if (ctx.o.csv)
+			ra_report_csv(&ctx, stdout);
+		else if (ctx.o.json)
+			ra_report_json(&ctx, stdout, !ctx.o.frames);
+		else
+			ra_report_text(&ctx, stdout);
+	}
+
+	roce_analyzer_summary(ctx.an, &sum);
+	for (int t = 0; t < ROCE_AN_COUNT; t++)
+		if ((ctx.o.fail_mask & (1u << t)) &&
+		    ra_anomaly_occurred(&ctx, &sum, (enum roce_anomaly_type)t))
+			status = EXIT_ANOM;
+	if (ctx.input_error)
+		status = EXIT_USAGE;
+
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "%s: error writing output: %s\n", RA_PROG, g_strerror(errno));
+		status = EXIT_USAGE;
+	}
+
+	roce_analyzer_destroy(ctx.an);
+	g_free(ctx.anoms);
+	g_free(ctx.files);
+	g_ptr_array_free(opt_files, TRUE);
+	return status;
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * analyze.h - state shared by roce-analyze's driver (main.c) and its output
+ * formatters (report.c): options, input files, collected anomalies.
+ *
+ * Frame numbers: the analyzer sees one global 1-based frame counter across
+ * all input files; everything the user sees is mapped back to the file and
+ * its own 1-based frame number (ra_frame_locate()).
+ */
+#ifndef ROCE_ANALYZE_H
+#define ROCE_ANALYZE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <roce/analyzer.h>
+#include <roce/pkt.h>
+
+#define RA_PROG "roce-analyze"
+
+struct ra_opts {
+	const char **files;         /* input paths in the order given; "-" = stdin */
+	unsigned n_files;
+	uint64_t count;             /* -c: stop after this many frames; 0 = all */
+	int json, csv, frames, quiet, no_icrc;  /* gboolean: set by GOption */
+	int progress;               /* -1 auto, 0 off, 1 on */
+	uint32_t fail_mask;         /* 1 << enum roce_anomaly_type */
+	uint32_t pmtu;              /* 0 = learn */
+	double link_speed_gbps;
+	uint64_t pfc_storm_ms;
+	uint32_t max_flows;
+	uint64_t max_anomalies;
+	uint16_t udp_ports[ROCE_MAX_UDP_PORTS];
+	unsigned n_udp_ports;
+};
+
+struct ra_file {
+	const char *path;           /* as given */
+	const char *name;           /* for messages and output ("-" -> "stdin") */
+	char format[32];            /* roce_cap_format(); "" if never opened */
+	int linktype;
+	uint64_t base;              /* global frame number before this file's first */
+	uint64_t frames;            /* frames analysed from this file */
+	bool opened, complete;
+};
+
+struct ra_ctx {
+	struct ra_opts o;
+	roce_analyzer_t *an;
+	struct ra_file *files;
+	unsigned n_files;           /* entries used in files[] (opened or attempted) */
+	unsigned cur_file;
+
+	/* anomalies: the first max_anomalies are kept, all are counted */
+	struct roce_anomaly *anoms;
+	uint64_t n_anoms, cap_anoms;
+	uint64_t anom_counts[ROCE_AN_COUNT];
+	uint64_t anom_total;
+
+	uint64_t frames;            /* global frame counter */
+	uint64_t first_ts_ns;       /* first frame's timestamp (for relative times) */
+	bool have_first_ts;
+	bool stopped_by_count;
+	bool input_error;
+};
+
+/* Global frame number -> file index and 1-based frame number in that file. */
+unsigned ra_frame_locate(const struct ra_ctx *ctx, uint64_t global, uint64_t *local);
+
+/* Report of the whole run (after roce_analyzer_finish()). */
+void ra_report_text(const struct ra_ctx *ctx, FILE *f);
+void ra_report_json(const struct ra_ctx *ctx, FILE *f, bool pretty);
+void ra_report_csv(const struct ra_ctx *ctx, FILE *f);
+
+/* One --frames line for a RoCE / PFC / PAUSE frame. */
+struct ra_frame {
+	uint64_t global_no, local_no;
+	unsigned file;
+	uint64_t ts_ns;
+	const struct roce_pkt *pkt;
+	int status;
+	const struct roce_frame_result *res;
+};
+void ra_frame_text(const struct ra_ctx *ctx, const struct ra_frame *fr, FILE *f);
+void ra_frame_json(const struct ra_ctx *ctx, const struct ra_frame *fr, FILE *f);
+
+/* True if an anomaly of type t occurred (anomaly callback or summary totals). */
+bool ra_anomaly_occurred(const struct ra_ctx *ctx, const struct roce_summary *s,
+			 enum roce_anomaly_type t);
+
+#endif /* ROCE_ANALYZE_H */

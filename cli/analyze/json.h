@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * json.h - a small streaming JSON writer for roce-analyze.
+ *
+ * Writes straight to a FILE, pretty-printed (2-space indent) or compact (one
+ * line, for JSON Lines).  Keys are ASCII literals chosen by the caller;
+ * string values are escaped per RFC 8259 and always valid UTF-8 (invalid
+ * bytes become U+FFFD).  Fixed-point helpers print integer quantities
+ * (nanoseconds, ...) as decimal numbers without going through floating
+ * point, so output is exact and locale-independent.
+ */
+#ifndef ROCE_ANALYZE_JSON_H
+#define ROCE_ANALYZE_JSON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define JW_MAX_DEPTH 16
+
+struct jw {
+	FILE *f;
+	bool pretty;
+	int depth;
+	bool need_comma[JW_MAX_DEPTH];
+};
+
+void jw_init(struct jw *w, FILE *f, bool pretty);
+/* Ends the document: a newline after the top-level value. */
+void jw_end(struct jw *w);
+
+/* key == NULL inside arrays (and for the top-level value). */
+void jw_obj_begin(struct jw *w, const char *key);
+void jw_obj_end(struct jw *w);
+void jw_arr_begin(struct jw *w, const char *key);
+void jw_arr_end(struct jw *w);
+
+void jw_str(struct jw *w, const char *key, const char *val);  /* NULL -> null */
+void jw_u64(struct jw *w, const char *key, uint64_t val);
+void jw_i64(struct jw *w, const char *key, int64_t val);
+void jw_bool(struct jw *w, const char *key, bool val);
+void jw_null(struct jw *w, const char *key);
+/* Finite doubles with %.*g-like precision; NaN/Inf -> null. */
+void jw_double(struct jw *w, const char *key, double val, int precision);
+/* val / 10^decimals as an exact decimal number, e.g. (12345, 3) -> 12.345. */
+void jw_fixed(struct jw *w, const char *key, uint64_t val, unsigned decimals);
+void jw_sfixed(struct jw *w, const char *key, int64_t val, unsigned decimals);
+
+/* Write s as a JSON string literal (with quotes) to f. */
+void json_write_string(FILE *f, const char *s);
+
+#endif /* ROCE_ANALYZE_JSON_H */
