@@ -108,7 +108,7 @@ int roce_icrc_compute(const struct roce_pkt *pkt, uint32_t *out)
 	bool v2 = pkt->version == 2;
 	uint32_t crc;
 
-	if (!pkt->frame || pkt->kind != ROCE_KIND_ROCE || l3 == 0 || bth == 0)
+	if (!pkt->frame || pkt->kind != ROCE_KIND_ROCE || bth == 0)
 		return ROCE_E_INVAL;
 	if (bth < l3 || icrc < bth + ROCE_BTH_LEN)
 		return ROCE_E_INVAL;
