@@ -352,9 +352,10 @@ static int mk_pfc(const char *dir)
  * malformed.pcap - one frame per validation finding, each otherwise valid:
  *   1 good RC SEND_ONLY; 2 TVer = 1; 3 PadCnt 2 on a SEND_FIRST; 4 reserved
  *   opcode 0x15; 5 IPv4 header checksum wrong; 6 IP total length larger than
- *   the frame (bad_length); 7 captured only 40 bytes (truncated before the
+ *   the frame (bad_length); 7 captured only 48 bytes (truncated inside the
  *   BTH); 8 snaplen cut after the headers (ICRC unverified, not malformed);
  *   9 CNP with BECN = 0; 10 PFC with reserved octet set; 11 bad ICRC.
+ * Each RoCE frame goes to its own dest QP (0x50 + PSN) so no PSN analysis links them.
  */
 static int mk_malformed(const char *dir)
 {
@@ -367,7 +368,7 @@ static int mk_malformed(const char *dir)
 	memset(pay, 0xee, sizeof pay);
 	if (open_out(&o, dir, "malformed.pcap"))
 		return -1;
-#define BASE(op, p) do { spec_v4(&s, 1, (op), 0x51, (p)); s.payload = pay; s.payload_len = 64; } while (0)
+#define BASE(op, p) do { spec_v4(&s, 1, (op), 0x50 + (p), (p)); s.payload = pay; s.payload_len = 64; } while (0)
 	BASE(ROCE_OP_RC_SEND_ONLY, 1);
 	emit(&o, &s, NS_PER_US);
 	BASE(ROCE_OP_RC_SEND_ONLY, 2);
@@ -407,11 +408,11 @@ static int mk_malformed(const char *dir)
 	}
 	o.ts += NS_PER_US;
 	emit_raw(&o, buf, len, len);
-	/* 7: only 40 bytes captured (snaplen 40): cut inside the UDP header */
+	/* 7: only 48 bytes captured: cut inside the BTH */
 	BASE(ROCE_OP_RC_SEND_ONLY, 7);
 	roce_build(&s, buf, sizeof buf, &len);
 	o.ts += NS_PER_US;
-	emit_raw(&o, buf, len, 40);
+	emit_raw(&o, buf, len, 48);
 	/* 8: headers captured, payload cut: analysed, ICRC unverified */
 	BASE(ROCE_OP_RC_SEND_ONLY, 8);
 	roce_build(&s, buf, sizeof buf, &len);
@@ -468,10 +469,65 @@ static int mk_all_opcodes(const char *dir)
 	return close_out(&o);
 }
 
+/*
+ * --bulk FILE MB: a large RC WRITE capture for benchmarks (bench/bench.sh):
+ * 64 QPs between 16 host pairs, 1024-byte payloads, messages of 16
+ * packets, one ACK per message, 1 us apart.  Not a committed sample.
+ */
+static int mk_bulk(const char *path, unsigned long mb)
+{
+	char err[ROCE_ERRBUF_SIZE];
+	roce_capwriter_t *w = roce_capw_open(path, ROCE_LINKTYPE_ETHERNET, 65535, 1, err);
+	uint8_t pay[1024], buf[2048];
+	uint32_t psn[64] = {0};
+	uint64_t ts = BASE_TS, bytes = 0, limit = (uint64_t)mb << 20;
+	struct roce_frame_spec s;
+	size_t len;
+
+	if (!w) {
+		fprintf(stderr, "roce-mkcaptures: %s\n", err);
+		return -1;
+	}
+	memset(pay, 0x3c, sizeof pay);
+	for (unsigned long n = 0; bytes < limit; n++) {
+		unsigned qp = (unsigned)(n % 64);
+		unsigned k = psn[qp] % 16;
+		static const uint8_t ops[3] = {ROCE_OP_RC_RDMA_WRITE_FIRST, ROCE_OP_RC_RDMA_WRITE_MIDDLE,
+			ROCE_OP_RC_RDMA_WRITE_LAST};
+
+		spec_v4(&s, 1, ops[k == 0 ? 0 : k == 15 ? 2 : 1], 0x1000 + qp, psn[qp]);
+		roce_addr_v4(s.src, 0x0a000001 + (qp % 16));
+		roce_addr_v4(s.dst, 0x0a000101 + (qp % 16));
+		s.payload = pay;
+		s.payload_len = sizeof pay;
+		s.reth.dma_len = 16 * 1024;
+		s.bth.ackreq = k == 15;
+		if (roce_build(&s, buf, sizeof buf, &len) || roce_capw_write(w, ts, buf, (uint32_t)len, (uint32_t)len) < 0)
+			return -1;
+		bytes += len + 16;
+		ts += 1000;
+		if (k == 15) {
+			spec_v4(&s, 0, ROCE_OP_RC_ACKNOWLEDGE, 0x2000 + qp, psn[qp]);
+			roce_addr_v4(s.src, 0x0a000101 + (qp % 16));
+			roce_addr_v4(s.dst, 0x0a000001 + (qp % 16));
+			s.aeth.syndrome = 0x1f;
+			s.aeth.msn = psn[qp] / 16 + 1;
+			if (roce_build(&s, buf, sizeof buf, &len) || roce_capw_write(w, ts, buf, (uint32_t)len, (uint32_t)len) < 0)
+				return -1;
+			bytes += len + 16;
+		}
+		psn[qp] = roce_psn_add(psn[qp], 1);
+	}
+	return roce_capw_close(w);
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 4 && strcmp(argv[1], "--bulk") == 0)
+		return mk_bulk(argv[2], strtoul(argv[3], NULL, 10)) ? 1 : 0;
 	if (argc != 2 || argv[1][0] == '-') {
-		fprintf(stderr, "usage: roce-mkcaptures OUTDIR\n");
+		fprintf(stderr, "usage: roce-mkcaptures OUTDIR\n"
+			"       roce-mkcaptures --bulk FILE MEGABYTES\n");
 		return 2;
 	}
 	if (mk_write_loss(argv[1]) || mk_ipv6_read(argv[1]) || mk_v1(argv[1]) || mk_pfc(argv[1]) ||
