@@ -918,8 +918,13 @@ static void gbn_maybe_recover(struct an_ctx *c, struct an_flow *f, struct an_req
 static bool gbn_classify(struct an_ctx *c, struct an_flow *f, struct an_req *r, uint32_t p,
 	uint32_t e, bool fill)
 {
-	struct an_pending *nak = r->nak.valid && roce_psn_cmp(p, r->nak.psn) >= 0 ? &r->nak : NULL;
-	struct an_pending *rnr = r->rnr.valid && roce_psn_cmp(p, r->rnr.psn) >= 0 ? &r->rnr : NULL;
+	/*
+	 * Any unanswered NAK counts, whatever its PSN: requesters go back to
+	 * the start of the oldest unfinished message (rxe restarts whole WQEs,
+	 * sometimes before the NAKed PSN), so p < NAK PSN is common.
+	 */
+	struct an_pending *nak = r->nak.valid ? &r->nak : NULL;
+	struct an_pending *rnr = r->rnr.valid ? &r->rnr : NULL;
 	struct an_pending *pend = NULL;
 	enum roce_retx_cause cause = ROCE_RETX_TIMEOUT;
 	bool new_gbn;
@@ -929,15 +934,19 @@ static bool gbn_classify(struct an_ctx *c, struct an_flow *f, struct an_req *r, 
 	} else {
 		pend = nak ? nak : rnr;
 	}
+	if (r->gbn_active) {
+		/*
+		 * Resends move forward from the go-back point; a NAK that
+		 * arrives meanwhile is answered by the next backward jump.
+		 */
+		new_gbn = roce_psn_cmp(p, r->prev) <= 0;
+	} else {
+		new_gbn = pend || !fill;
+	}
+	if (!new_gbn)
+		pend = NULL;
 	if (pend)
 		cause = pend == &r->rnr ? ROCE_RETX_RNR : ROCE_RETX_NAK;
-
-	if (pend)
-		new_gbn = true;
-	else if (!r->gbn_active)
-		new_gbn = !fill;
-	else
-		new_gbn = roce_psn_cmp(p, r->prev) <= 0;
 
 	if (!new_gbn && !r->gbn_active)
 		return false;           /* plain reordering */

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include <roce/analyzer.h>
+#include <roce/buf.h>
 #include <roce/pkt.h>
 
 #include "capread.h"
@@ -28,6 +29,10 @@ struct run {
 	uint64_t anomalies[ROCE_AN_COUNT];
 	uint64_t ev_retx, ev_gap, ev_dup, ev_ooo, ev_recovered, ev_rtt, ev_read_first;
 	uint64_t sport69;       /* frames whose UDP source port is 69 */
+	/* README-style PSN events on A->B requests: jumps vs the previous packet */
+	uint64_t fwd_jumps, back_jumps;
+	bool have_prev;
+	uint32_t prev_psn;
 	int ok;
 };
 
@@ -83,6 +88,17 @@ static int run_file(const char *path, struct run *r)
 		roce_analyzer_process(a, &pkt, st, rec.ts_ns, rec.frame_no, &res);
 		if (pkt.kind == ROCE_KIND_ROCE && pkt.sport == 69)
 			r->sport69++;
+		if (st == ROCE_OK && pkt.kind == ROCE_KIND_ROCE && pkt.op &&
+		    (pkt.op->flags & ROCE_F_REQ) && pkt.src[15] == 1) {
+			if (r->have_prev) {
+				int32_t d = roce_psn_cmp(pkt.bth.psn, r->prev_psn);
+
+				r->fwd_jumps += d > 1;
+				r->back_jumps += d < 0;
+			}
+			r->have_prev = true;
+			r->prev_psn = pkt.bth.psn;
+		}
 		r->ev_retx += !!(res.events & ROCE_EV_RETRANSMISSION);
 		r->ev_gap += !!(res.events & ROCE_EV_PSN_GAP);
 		r->ev_dup += !!(res.events & ROCE_EV_DUPLICATE);
@@ -101,7 +117,7 @@ static int run_file(const char *path, struct run *r)
 		return -1;
 	}
 	r->ok = 1;
-	if (getenv("ROCE_TEST_VERBOSE") || 1) {
+	if (getenv("ROCE_TEST_VERBOSE")) {
 		const struct roce_summary *s = &r->s;
 
 		printf("%s: frames %llu roce %llu icrc ok/bad/unv %llu/%llu/%llu malformed %llu "
@@ -295,6 +311,33 @@ static void test_rc_write_loss2(void)
 	CHECK_EQ_U(r.s.naks, 29);
 	CHECK_EQ_U(r.s.nak_codes[ROCE_NAK_PSN_SEQ_ERR], 29);
 	CHECK_EQ_U(r.s.rnr_naks, 0);
+	/*
+	 * The README's "req_psn_jump_forward(gap) x96" counts forward jumps
+	 * against the previous packet's PSN, and "backwards x30" backward ones.
+	 * Our psn_gaps counts jumps past the highest PSN seen (PSNs never seen
+	 * before): 31 gaps, 32 PSNs; the other 65 forward jumps are go-back-N
+	 * resends of already seen PSNs lost again by netem.  All 32 missing
+	 * PSNs are later retransmitted.
+	 */
+	CHECK_EQ_U(r.fwd_jumps, 96);
+	CHECK_EQ_U(r.back_jumps, 30);
+	CHECK_EQ_U(r.s.psn_gaps, 31);
+	CHECK_EQ_U(r.s.lost_psns, 32);
+	CHECK_EQ_U(r.s.unrecovered_psns, 0);
+	CHECK_EQ_U(r.s.out_of_order, 0);
+	/* 30 go-backs: 29 answer a NAK, one (frame 4397, 19.6 ms idle) is a timeout */
+	CHECK_EQ_U(r.s.gbn_episodes[ROCE_RETX_NAK], 29);
+	CHECK_EQ_U(r.s.gbn_episodes[ROCE_RETX_TIMEOUT], 1);
+	CHECK_EQ_U(r.s.gbn_episodes[ROCE_RETX_RNR], 0);
+	CHECK_EQ_U(r.anomalies[ROCE_AN_RETRANSMISSION], 30);
+	CHECK_EQ_U(r.anomalies[ROCE_AN_NAK], 29);
+	CHECK_EQ_U(r.anomalies[ROCE_AN_PSN_GAP], 31);
+	CHECK_EQ_U(r.anomalies[ROCE_AN_UNRECOVERED], 0);
+	CHECK(r.s.retransmissions >= r.s.duplicates && r.s.retransmissions > 1000);
+	REQUIRE(r.nflows == 2);
+	CHECK_EQ_U(r.f[0].nak_response.count, 29);
+	CHECK(r.f[0].recovery.count > 0);
+	CHECK(r.ev_recovered == r.f[0].recovery.count);
 }
 
 static void test_rc_send_rnr(void)
@@ -308,6 +351,16 @@ static void test_rc_send_rnr(void)
 	CHECK_EQ_U(r.s.rnr_naks, 29);
 	CHECK_EQ_U(r.s.nak_codes[ROCE_NAK_PSN_SEQ_ERR], 29);
 	CHECK_EQ_U(r.s.naks, 58);           /* naks counts RNR NAKs too */
+	/* 29 go-backs (README: backwards x29), each after an RNR NAK */
+	CHECK_EQ_U(r.back_jumps, 29);
+	CHECK_EQ_U(r.s.gbn_episodes[ROCE_RETX_RNR], 29);
+	CHECK_EQ_U(r.s.gbn_episodes[ROCE_RETX_NAK], 0);
+	CHECK_EQ_U(r.s.gbn_episodes[ROCE_RETX_TIMEOUT], 0);
+	CHECK_EQ_U(r.s.psn_gaps, 0);
+	CHECK_EQ_U(r.s.unrecovered_psns, 0);
+	CHECK(r.s.duplicates > 1000);       /* "many duplicate SEND packets" */
+	CHECK_EQ_U(r.anomalies[ROCE_AN_RNR_NAK], 29);
+	CHECK_EQ_U(r.anomalies[ROCE_AN_NAK], 29);
 }
 
 static void test_public_oferby(void)
@@ -319,6 +372,11 @@ static void test_public_oferby(void)
 	CHECK_EQ_U(r.s.icrc_ok, 105);
 	CHECK_EQ_U(r.s.icrc_bad, 0);
 	CHECK(r.sport69 > 0);
+	CHECK_EQ_U(r.s.malformed, 0);
+	CHECK_EQ_U(r.s.psn_gaps, 0);
+	CHECK_EQ_U(r.s.duplicates, 0);
+	CHECK_EQ_U(r.s.retransmissions, 0);
+	CHECK_EQ_U(r.s.flows, 2);
 }
 
 int main(void)
