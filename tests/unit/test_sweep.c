@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_sweep.c - decode every prefix (caplen 0..n, wirelen n) of every
+ * sample frame from an exactly-sized heap copy, so ASan catches any read
+ * past caplen; the status must always be one of the documented ones.
+ * Samples: V1..V9, PFC, PAUSE and built frames of every opcode (v1,
+ * v2/IPv4 with a VLAN tag, v2/IPv6), for Ethernet and re-framed as SLL,
+ * SLL2 and raw IP.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <roce/buf.h>
+#include <roce/build.h>
+#include <roce/pkt.h>
+
+#include "check.h"
+#include "roce_vectors.h"
+
+static unsigned long n_decodes;
+
+static int status_ok(int rc)
+{
+	return rc == ROCE_OK || rc == ROCE_E_TRUNC || rc == ROCE_E_MALFORMED ||
+		rc == ROCE_E_NOT_ROCE;
+}
+
+/*
+ * Sweep one frame; full_rc is the status of the complete frame.  Every
+ * prefix must decode to a documented status and the kind must never
+ * change from NONE to something else once the frame is complete.
+ */
+static void sweep(int linktype, const uint8_t *f, size_t n, const char *what)
+{
+	struct roce_decode_opts o;
+
+	roce_decode_opts_init(&o);
+	for (size_t k = 0; k <= n; k++) {
+		uint8_t *copy = malloc(k ? k : 1);
+		struct roce_pkt p;
+		int rc;
+
+		if (!copy) {
+			CHECK(copy != NULL);
+			return;
+		}
+		memcpy(copy, f, k);
+		rc = roce_decode(linktype, k ? copy : NULL, k, n, k & 1 ? &o : NULL, &p);
+		n_decodes++;
+		if (!status_ok(rc)) {
+			CHECK(status_ok(rc));
+			fprintf(stderr, "  %s link %d caplen %zu/%zu rc %d\n", what, linktype, k, n, rc);
+		}
+		/* invariants of the result */
+		CHECK(rc != ROCE_OK || p.kind != ROCE_KIND_NONE);
+		CHECK(rc != ROCE_E_NOT_ROCE || p.kind == ROCE_KIND_NONE);
+		CHECK(rc != ROCE_E_TRUNC || (p.findings & ROCE_FIND_TRUNCATED));
+		if (p.kind == ROCE_KIND_ROCE && p.icrc_status != ROCE_ICRC_UNVERIFIED)
+			CHECK(p.icrc_off + 4 <= k);
+		if (p.op) {
+			CHECK(p.bth_off + 12 <= k);
+			CHECK(p.op == &roce_opcodes[p.bth.opcode]);
+		}
+		if (p.hdrs && p.op)
+			CHECK(p.ext_off + p.op->hdr_len <= k);
+		free(copy);
+		if (check_cur_failed_) {
+			fprintf(stderr, "  %s link %d caplen %zu/%zu rc %d\n", what, linktype, k, n, rc);
+			return;
+		}
+	}
+}
+
+/* The frame as Ethernet, and re-framed for the other link types. */
+static void sweep_all_links(const uint8_t *f, size_t n, const char *what)
+{
+	uint8_t g[2048];
+	size_t l3 = 14;
+	uint16_t et = roce_get_be16(f + 12);
+
+	sweep(ROCE_LINKTYPE_ETHERNET, f, n, what);
+	while ((et == 0x8100 || et == 0x88a8) && l3 + 4 <= n) {
+		et = roce_get_be16(f + l3 + 2);
+		l3 += 4;
+	}
+	if (n - l3 + 20 > sizeof(g))
+		return;
+	/* SLL */
+	memset(g, 0, 16);
+	roce_put_be16(g + 4, 6);
+	memcpy(g + 6, f + 6, 6);
+	roce_put_be16(g + 14, et);
+	memcpy(g + 16, f + l3, n - l3);
+	sweep(ROCE_LINKTYPE_LINUX_SLL, g, n - l3 + 16, what);
+	/* SLL2 */
+	memset(g, 0, 20);
+	roce_put_be16(g, et);
+	g[11] = 6;
+	memcpy(g + 12, f + 6, 6);
+	memcpy(g + 20, f + l3, n - l3);
+	sweep(ROCE_LINKTYPE_LINUX_SLL2, g, n - l3 + 20, what);
+	if (et == 0x0800 || et == 0x86dd) {
+		sweep(ROCE_LINKTYPE_RAW, f + l3, n - l3, what);
+		sweep(et == 0x0800 ? ROCE_LINKTYPE_IPV4 : ROCE_LINKTYPE_IPV6, f + l3, n - l3,
+			what);
+	}
+}
+
+static void test_sweep_vectors(void)
+{
+	uint8_t f[256];
+
+	for (size_t i = 0; i < ROCE_TEST_VECTOR_COUNT; i++) {
+		size_t n = check_hex(roce_test_vectors[i].hex, f, sizeof(f));
+		struct roce_pkt p;
+
+		CHECK_EQ_I(roce_decode(ROCE_LINKTYPE_ETHERNET, f, n, n, NULL, &p), ROCE_OK);
+		sweep_all_links(f, n, roce_test_vectors[i].id);
+		/* with 4 bytes of FCS */
+		memset(f + n, 0xee, 4);
+		sweep(ROCE_LINKTYPE_ETHERNET, f, n + 4, roce_test_vectors[i].id);
+	}
+}
+
+static void test_sweep_pfc_pause(void)
+{
+	uint8_t f[128];
+	size_t n;
+
+	n = check_hex(ROCE_TEST_PFC_HEX, f, sizeof(f));
+	sweep_all_links(f, n, "PFC");
+	n = check_hex(ROCE_TEST_PAUSE_HEX, f, sizeof(f));
+	sweep_all_links(f, n, "PAUSE");
+}
+
+static void test_sweep_every_opcode(void)
+{
+	static const uint8_t payload[45] = "sweep payload sweep payload sweep payload 12";
+
+	for (unsigned op = 0; op < 256; op++) {
+		if (!roce_opcodes[op].name && op != 0x15)
+			continue;
+		for (unsigned v = 0; v < 3; v++) {
+			struct roce_frame_spec s;
+			uint8_t buf[512];
+			size_t len;
+
+			roce_frame_spec_init(&s);
+			s.version = v == 0 ? 1 : 2;
+			s.ip_version = v == 2 ? 6 : 4;
+			s.vlan_count = v == 1;
+			s.vlan_id[0] = 7;
+			s.bth.opcode = (uint8_t)op;
+			s.bth.becn = 1;
+			if (roce_opcodes[op].hdrs & ROCE_H_PAYLOAD || op == 0x15) {
+				s.payload = payload;
+				s.payload_len = (roce_opcodes[op].flags & ROCE_F_LAST) ? 45 : 44;
+			}
+			if (roce_build(&s, buf, sizeof(buf), &len) != ROCE_OK) {
+				CHECK(0);
+				return;
+			}
+			sweep_all_links(buf, len, roce_opcode_name((uint8_t)op));
+			if (check_cur_failed_)
+				return;
+		}
+	}
+}
+
+/* Hostile length fields on every vector: huge, zero, off by one. */
+static void test_sweep_hostile_lengths(void)
+{
+	static const uint16_t vals[] = { 0, 1, 7, 8, 19, 20, 0x7fff, 0xffff };
+	uint8_t f[256];
+
+	for (size_t i = 0; i < ROCE_TEST_VECTOR_COUNT; i++) {
+		size_t n = check_hex(roce_test_vectors[i].hex, f, sizeof(f));
+		size_t l3 = roce_get_be16(f + 12) == 0x8100 ? 18 : 14;
+		uint16_t et = roce_get_be16(f + l3 - 2);
+		size_t fields[3], nf = 0;
+
+		if (et == 0x0800) {
+			fields[nf++] = l3 + 2;                  /* total length */
+			fields[nf++] = l3 + (f[l3] & 0xf) * 4 + 4;  /* UDP length */
+		} else {
+			fields[nf++] = l3 + 4;                  /* payload length / PayLen */
+			if (et == 0x86dd)
+				fields[nf++] = l3 + 44;         /* UDP length */
+		}
+		for (size_t fi = 0; fi < nf; fi++) {
+			for (size_t vi = 0; vi < sizeof(vals) / sizeof(vals[0]); vi++) {
+				uint8_t g[256];
+
+				memcpy(g, f, n);
+				roce_put_be16(g + fields[fi], vals[vi]);
+				sweep(ROCE_LINKTYPE_ETHERNET, g, n, roce_test_vectors[i].id);
+			}
+		}
+		/* IHL 15 with a short frame */
+		if (et == 0x0800) {
+			uint8_t g[256];
+
+			memcpy(g, f, n);
+			g[l3] = 0x4f;
+			sweep(ROCE_LINKTYPE_ETHERNET, g, n, roce_test_vectors[i].id);
+		}
+	}
+}
+
+int main(void)
+{
+	RUN(test_sweep_vectors);
+	RUN(test_sweep_pfc_pause);
+	RUN(test_sweep_every_opcode);
+	RUN(test_sweep_hostile_lengths);
+	printf("%lu decodes\n", n_decodes);
+	return check_report();
+}
