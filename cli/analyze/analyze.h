@@ -37,7 +37,7 @@ struct ra_opts {
 
 struct ra_file {
 	const char *path;           /* as given */
-	const char *name;           /* for messages and output ("-" -> "stdin") */
+	const char *name;           /* for messages and output ("-" -> "<stdin>") */
 	char format[32];            /* roce_cap_format(); "" if never opened */
 	int linktype;
 	uint64_t base;              /* global frame number before this file's first */

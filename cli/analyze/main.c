@@ -266,7 +266,7 @@ static const char description[] =
 	"  tcpdump -i eth0 -w - udp port 4791 | roce-analyze --frames -\n"
 	"  roce-analyze -q --fail-on icrc,psn_gap,pfc_storm trace.pcap\n"
 	"\n"
-	"See roce-analyze(1) and docs/json.md.";
+	"See roce-analyze(1) and docs/json.md.\n";
 
 static void usage_error(const char *msg)
 {
@@ -380,7 +380,7 @@ static void progress_show(struct progress *p, roce_capfile_t *c, const struct ra
 	mbs = el ? (double)(p->bytes_before + done) / 1e6 / ((double)el / 1e9) : 0.0;
 	if (total)
 		snprintf(pct, sizeof(pct), "%5.1f%% ", 100.0 * (double)done / (double)total);
-	if (ctx.n_files > 1 || ctx.o.n_files > 1)
+	if (ctx.o.n_files > 1)
 		fprintf(stderr, "\r\033[K%s: [%u/%u] %s %s%" PRIu64 " frames %.1f MB/s",
 			RA_PROG, ctx.cur_file + 1, ctx.o.n_files, rf->name, pct, ctx.frames, mbs);
 	else
@@ -599,7 +599,7 @@ int main(int argc, char **argv)
 	ctx.files = g_new0(struct ra_file, ctx.o.n_files);
 	for (unsigned i = 0; i < ctx.o.n_files; i++) {
 		ctx.files[i].path = ctx.o.files[i];
-		ctx.files[i].name = strcmp(ctx.o.files[i], "-") ? ctx.o.files[i] : "stdin";
+		ctx.files[i].name = strcmp(ctx.o.files[i], "-") ? ctx.o.files[i] : "<stdin>";
 		ctx.files[i].linktype = -1;
 	}
 

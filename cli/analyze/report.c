@@ -267,7 +267,7 @@ static void text_anomaly_where(const struct ra_ctx *ctx, uint64_t global, char *
 	uint64_t local;
 	unsigned fi = ra_frame_locate(ctx, global, &local);
 
-	if (ctx->n_files > 1)
+	if (ctx->o.n_files > 1)
 		snprintf(buf, len, "%s:%" PRIu64, ctx->files[fi].name, local);
 	else
 		snprintf(buf, len, "%" PRIu64, local);
@@ -536,7 +536,7 @@ static void json_frame_ref(const struct ra_ctx *ctx, struct jw *w, const char *k
 	unsigned fi = ra_frame_locate(ctx, global, &local);
 
 	jw_u64(w, key, local);
-	if (ctx->n_files > 1)
+	if (ctx->o.n_files > 1)
 		jw_str(w, file_key, ctx->files[fi].name);
 }
 
@@ -893,7 +893,7 @@ void ra_frame_text(const struct ra_ctx *ctx, const struct ra_frame *fr, FILE *f)
 	char t[32], a[ADDR_LEN], b[ADDR_LEN], names[512];
 	size_t n;
 
-	if (ctx->n_files > 1)
+	if (ctx->o.n_files > 1)
 		fprintf(f, "%s:", ctx->files[fr->file].name);
 	rel_str(rel_ns(ctx, fr->ts_ns), t, sizeof(t));
 	fprintf(f, "%7" PRIu64 " %11s ", fr->local_no, t);
@@ -965,7 +965,7 @@ void ra_frame_json(const struct ra_ctx *ctx, const struct ra_frame *fr, FILE *f)
 	jw_init(&w, f, false);
 	jw_obj_begin(&w, NULL);
 	jw_u64(&w, "frame", fr->local_no);
-	if (ctx->n_files > 1)
+	if (ctx->o.n_files > 1)
 		jw_str(&w, "file", ctx->files[fr->file].name);
 	jw_fixed(&w, "ts", fr->ts_ns, 9);
 	jw_sfixed(&w, "time_relative", rel_ns(ctx, fr->ts_ns), 9);

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# analyze_usage.sh - roce-analyze command line: --help lists every option, -V, usage
+# errors (bad values, unknown options, no input) exit 2 with one message and a hint,
+# unreadable / non-capture inputs exit 2 naming the file.
+set -u
+build=$1 src=$2
+ra=$build/cli/roce-analyze
+[ -x "$ra" ] || { echo "SKIP: $ra not built"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0 pass=0
+
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+
+# expect_rc RC GREP-PATTERN ARGS... : exit status RC and stderr matching the pattern
+expect_rc() {
+	local want=$1 pat=$2
+	shift 2
+	"$ra" "$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		bad "roce-analyze $* exited $rc, expected $want: $(head -c 300 "$tmp/err")"
+		return
+	fi
+	if [ -n "$pat" ] && ! grep -qE -- "$pat" "$tmp/err"; then
+		bad "roce-analyze $*: stderr does not match '$pat': $(head -c 300 "$tmp/err")"
+		return
+	fi
+	ok
+}
+
+# --help: exit 0, every option of the contract is listed.
+"$ra" --help >"$tmp/help" 2>&1
+[ $? -eq 0 ] && ok || bad "--help exit status"
+for o in -r --read -c --count --json --csv --frames --fail-on --pmtu --link-speed \
+	 --pfc-storm-ms --max-flows --udp-port --no-icrc --max-anomalies -q --quiet \
+	 --progress --no-progress -V --version -h --help "Exit status" FILE; do
+	grep -qe "$o" "$tmp/help" && ok || bad "--help does not mention $o"
+done
+"$ra" -h >/dev/null 2>&1 && ok || bad "-h exit status"
+
+# -V: program and library version.
+out=$("$ra" -V 2>&1)
+[ $? -eq 0 ] && ok || bad "-V exit status"
+grep -q "^roce-analyze " <<<"$out" && grep -q "libroce" <<<"$out" && ok || bad "-V output: $out"
+
+# Usage errors: exit 2, one message naming the problem, hint to --help.
+hint="--help"
+expect_rc 2 "no input" 
+grep -q -- "$hint" "$tmp/err" && ok || bad "no --help hint: $(cat "$tmp/err")"
+expect_rc 2 "Unknown option" --bogus x.pcap
+expect_rc 2 "^roce-analyze: -c .abc.: not a number" -c abc x.pcap
+expect_rc 2 "count" --count 0 x.pcap
+expect_rc 2 "count" --count -5 x.pcap
+expect_rc 2 "count" --count 12x x.pcap
+expect_rc 2 "pmtu" --pmtu 300 x.pcap
+expect_rc 2 "pmtu" --pmtu 128 x.pcap
+expect_rc 2 "pmtu" --pmtu 8192 x.pcap
+expect_rc 2 "link-speed" --link-speed 0 x.pcap
+expect_rc 2 "link-speed" --link-speed fast x.pcap
+expect_rc 2 "link-speed" --link-speed -1 x.pcap
+expect_rc 2 "pfc-storm-ms" --pfc-storm-ms 0 x.pcap
+expect_rc 2 "max-flows" --max-flows 0 x.pcap
+expect_rc 2 "max-flows" --max-flows 99999999999 x.pcap
+expect_rc 2 "udp-port" --udp-port 0 x.pcap
+expect_rc 2 "udp-port" --udp-port 65536 x.pcap
+expect_rc 2 "udp-port" --udp-port 1 --udp-port 2 --udp-port 3 --udp-port 4 --udp-port 5 \
+	--udp-port 6 --udp-port 7 --udp-port 8 x.pcap
+expect_rc 2 "max-anomalies" --max-anomalies x x.pcap
+expect_rc 2 "unknown anomaly 'bogus'" --fail-on psn_gap,bogus x.pcap
+expect_rc 2 "fail-on" --fail-on , x.pcap
+expect_rc 2 "csv" --csv --json x.pcap
+expect_rc 2 "csv" --csv --frames x.pcap
+expect_rc 2 "stdin" - -
+for f in "$tmp/err"; do
+	[ "$(wc -l <"$f")" -le 2 ] && ok || bad "usage error is more than one line + hint: $(cat "$f")"
+done
+
+# Input errors: exit 2, message names the file; no report on stdout.
+expect_rc 2 "$tmp/does-not-exist.pcap" "$tmp/does-not-exist.pcap"
+[ ! -s "$tmp/out" ] && ok || bad "report printed for a missing file"
+printf 'hello, I am not a capture file\n' >"$tmp/notes.txt"
+expect_rc 2 "notes.txt" "$tmp/notes.txt"
+expect_rc 2 "notes.txt" -r "$tmp/notes.txt" --json
+[ ! -s "$tmp/out" ] && ok || bad "report printed for a text file"
+: >"$tmp/empty.pcap"
+expect_rc 2 "empty.pcap" "$tmp/empty.pcap"
+expect_rc 2 "stdin" - <"$tmp/notes.txt"
+mkdir "$tmp/dir.pcap"
+expect_rc 2 "dir.pcap" "$tmp/dir.pcap"
+
+# Valid option values are accepted (a missing file still exits 2, but not as a usage error).
+expect_rc 2 "missing.pcap" --pmtu 4096 --link-speed 25.5 --pfc-storm-ms 50 --max-flows 1 \
+	--udp-port 4791 --udp-port 5000 --no-icrc --max-anomalies 0 --progress --no-progress \
+	--fail-on any -c 10 -q "$tmp/missing.pcap"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
