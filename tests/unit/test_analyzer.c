@@ -1,0 +1,885 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_analyzer.c - analyzer semantics on frames from the frame builder,
+ * run through roce_decode + roce_analyzer_process: PSN order, gaps,
+ * duplicates, reordering, 24-bit wrap, READ PSN ranges (known and unknown
+ * PMTU), READ response gaps, ACK coalescing and RTT, go-back-N causes (NAK,
+ * RNR, timeout), CNP, ECN, PFC/PAUSE timing and storms, table eviction and
+ * first-seen order, malformed and bad-ICRC frames.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <roce/analyzer.h>
+#include <roce/build.h>
+#include <roce/pkt.h>
+
+#include "check.h"
+
+#define US 1000ull
+#define MS 1000000ull
+
+#define IP_A 0x0a000001u
+#define IP_B 0x0a000002u
+#define QP_B 0x11u      /* requests A -> B go to B's QP */
+#define QP_A 0x22u      /* responses B -> A go to A's QP */
+
+static const uint8_t mac_a[6] = { 0x02, 0, 0, 0, 0, 0x0a };
+static const uint8_t mac_b[6] = { 0x02, 0, 0, 0, 0, 0x0b };
+
+struct t {
+	roce_analyzer_t *a;
+	uint64_t frame;
+	struct roce_frame_result res;
+	uint64_t an[ROCE_AN_COUNT];
+	struct roce_anomaly last_an[ROCE_AN_COUNT];
+	int status;
+};
+
+static void on_an(void *user, const struct roce_anomaly *an)
+{
+	struct t *t = user;
+
+	if ((unsigned)an->type < ROCE_AN_COUNT) {
+		t->an[an->type]++;
+		t->last_an[an->type] = *an;
+	}
+}
+
+static void t_init_cfg(struct t *t, struct roce_analyzer_config *cfg)
+{
+	char err[ROCE_ERRBUF_SIZE];
+
+	memset(t, 0, sizeof(*t));
+	cfg->on_anomaly = on_an;
+	cfg->user = t;
+	t->a = roce_analyzer_create(cfg, err);
+	if (!t->a)
+		fprintf(stderr, "create: %s\n", err);
+}
+
+static void t_init(struct t *t, uint32_t pmtu)
+{
+	struct roce_analyzer_config cfg;
+
+	roce_analyzer_config_init(&cfg);
+	cfg.pmtu = pmtu;
+	t_init_cfg(t, &cfg);
+}
+
+static void t_done(struct t *t)
+{
+	roce_analyzer_destroy(t->a);
+	t->a = NULL;
+}
+
+static void feed_buf(struct t *t, const uint8_t *buf, size_t len, uint64_t ts)
+{
+	struct roce_pkt pkt;
+
+	t->status = roce_decode(ROCE_LINKTYPE_ETHERNET, buf, len, len, NULL, &pkt);
+	roce_analyzer_process(t->a, &pkt, t->status, ts, ++t->frame, &t->res);
+}
+
+static void feed(struct t *t, const struct roce_frame_spec *s, uint64_t ts)
+{
+	uint8_t buf[9000];
+	size_t len = 0;
+
+	if (roce_build(s, buf, sizeof(buf), &len) != ROCE_OK) {
+		fprintf(stderr, "roce_build failed\n");
+		check_cur_failed_ = 1;
+		return;
+	}
+	feed_buf(t, buf, len, ts);
+}
+
+static void spec_dir(struct roce_frame_spec *s, bool a_to_b, uint8_t opcode, uint32_t psn)
+{
+	roce_frame_spec_init(s);
+	memcpy(s->src_mac, a_to_b ? mac_a : mac_b, 6);
+	memcpy(s->dst_mac, a_to_b ? mac_b : mac_a, 6);
+	roce_addr_v4(s->src, a_to_b ? IP_A : IP_B);
+	roce_addr_v4(s->dst, a_to_b ? IP_B : IP_A);
+	s->bth.opcode = opcode;
+	s->bth.pkey = 0xffff;
+	s->bth.dqpn = a_to_b ? QP_B : QP_A;
+	s->bth.psn = psn & 0xffffff;
+}
+
+/* A -> B request. */
+static void req(struct t *t, uint8_t opcode, uint32_t psn, bool ackreq, uint32_t payload,
+	uint32_t dma_len, uint64_t ts)
+{
+	struct roce_frame_spec s;
+
+	spec_dir(&s, true, opcode, psn);
+	s.bth.ackreq = ackreq;
+	s.payload_len = payload;
+	s.reth.dma_len = dma_len;
+	s.deth.src_qp = 0x33;
+	s.deth.qkey = 0x11111111;
+	feed(t, &s, ts);
+}
+
+static void send_only(struct t *t, uint32_t psn, uint64_t ts)
+{
+	req(t, ROCE_OP_RC_SEND_ONLY, psn, true, 16, 0, ts);
+}
+
+/* B -> A response / ACK. */
+static void resp(struct t *t, uint8_t opcode, uint32_t psn, uint8_t syndrome, uint32_t payload,
+	uint64_t ts)
+{
+	struct roce_frame_spec s;
+
+	spec_dir(&s, false, opcode, psn);
+	s.aeth.syndrome = syndrome;
+	s.aeth.msn = 1;
+	s.payload_len = payload;
+	feed(t, &s, ts);
+}
+
+static void sum(struct t *t, struct roce_summary *s)
+{
+	roce_analyzer_summary(t->a, s);
+}
+
+struct flows {
+	struct roce_flow_stats f[8];
+	unsigned n;
+};
+
+static int collect(void *user, const struct roce_flow_stats *f)
+{
+	struct flows *fl = user;
+
+	if (fl->n < 8)
+		fl->f[fl->n++] = *f;
+	return 0;
+}
+
+static void flows_get(struct t *t, struct flows *fl)
+{
+	memset(fl, 0, sizeof(*fl));
+	roce_analyzer_foreach_flow(t->a, collect, fl);
+}
+
+static const struct roce_flow_stats *req_flow(const struct flows *fl)
+{
+	for (unsigned i = 0; i < fl->n; i++)
+		if (fl->f[i].key.dqpn == QP_B)
+			return &fl->f[i];
+	return NULL;
+}
+
+static const struct roce_flow_stats *resp_flow(const struct flows *fl)
+{
+	for (unsigned i = 0; i < fl->n; i++)
+		if (fl->f[i].key.dqpn == QP_A)
+			return &fl->f[i];
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ tests */
+
+static void test_in_order(void)
+{
+	struct t t;
+	struct roce_summary s;
+	uint32_t ev = 0;
+
+	t_init(&t, 0);
+	REQUIRE(t.a);
+	for (uint32_t i = 0; i < 10; i++) {
+		send_only(&t, 100 + i, i * US);
+		CHECK_EQ_I(t.status, ROCE_OK);
+		ev |= t.res.events;
+	}
+	CHECK_EQ_U(ev, 0);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.frames, 10);
+	CHECK_EQ_U(s.roce_frames, 10);
+	CHECK_EQ_U(s.rocev2_frames, 10);
+	CHECK_EQ_U(s.icrc_ok, 10);
+	CHECK_EQ_U(s.opcodes[ROCE_OP_RC_SEND_ONLY], 10);
+	CHECK_EQ_U(s.psn_gaps + s.duplicates + s.out_of_order + s.unrecovered_psns, 0);
+	CHECK_EQ_U(s.flows, 1);
+	CHECK_EQ_U(s.flows_active, 1);
+	CHECK_EQ_U(s.first_ts_ns, 0);
+	CHECK_EQ_U(s.last_ts_ns, 9 * US);
+	t_done(&t);
+}
+
+static void test_gap(void)
+{
+	struct t t;
+	struct roce_summary s;
+	struct flows fl;
+
+	t_init(&t, 0);
+	REQUIRE(t.a);
+	send_only(&t, 100, 0);
+	send_only(&t, 101, 1 * US);
+	send_only(&t, 105, 2 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_PSN_GAP);
+	CHECK_EQ_U(t.res.expected_psn, 102);
+	CHECK_EQ_U(t.res.lost_psns, 3);
+	CHECK_EQ_U(t.an[ROCE_AN_PSN_GAP], 1);
+	CHECK_EQ_U(t.last_an[ROCE_AN_PSN_GAP].expected_psn, 102);
+	CHECK_EQ_U(t.last_an[ROCE_AN_PSN_GAP].psn, 105);
+	CHECK_EQ_U(t.last_an[ROCE_AN_PSN_GAP].count, 3);
+	send_only(&t, 106, 3 * US);
+	CHECK_EQ_U(t.res.events, 0);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.psn_gaps, 1);
+	CHECK_EQ_U(s.lost_psns, 3);
+	CHECK_EQ_U(s.unrecovered_psns, 3);
+	CHECK_EQ_U(t.an[ROCE_AN_UNRECOVERED], 1);
+	CHECK_EQ_U(t.last_an[ROCE_AN_UNRECOVERED].count, 3);
+	flows_get(&t, &fl);
+	REQUIRE(fl.n == 1);
+	CHECK_EQ_U(fl.f[0].unrecovered_psns, 3);
+	CHECK_EQ_U(fl.f[0].first_psn, 100);
+	CHECK_EQ_U(fl.f[0].last_psn, 106);
+	/* idempotent */
+	roce_analyzer_finish(t.a);
+	CHECK_EQ_U(t.an[ROCE_AN_UNRECOVERED], 1);
+	t_done(&t);
+}
+
+static void test_duplicate_uc(void)
+{
+	struct t t;
+	struct roce_summary s;
+
+	t_init(&t, 0);
+	REQUIRE(t.a);
+	req(&t, ROCE_OP_UC_SEND_ONLY, 100, false, 8, 0, 0);
+	req(&t, ROCE_OP_UC_SEND_ONLY, 101, false, 8, 0, 1 * US);
+	req(&t, ROCE_OP_UC_SEND_ONLY, 101, false, 8, 0, 2 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_DUPLICATE);
+	CHECK_EQ_U(t.res.expected_psn, 102);
+	sum(&t, &s);
+	CHECK_EQ_U(s.duplicates, 1);
+	CHECK_EQ_U(s.retransmissions, 0);   /* UC never retransmits */
+	CHECK_EQ_U(t.an[ROCE_AN_DUPLICATE], 1);
+	t_done(&t);
+}
+
+static void test_out_of_order(void)
+{
+	struct t t;
+	struct roce_summary s;
+
+	t_init(&t, 0);
+	REQUIRE(t.a);
+	send_only(&t, 100, 0);
+	send_only(&t, 102, 1 * US);
+	CHECK(t.res.events & ROCE_EV_PSN_GAP);
+	send_only(&t, 101, 2 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_OUT_OF_ORDER);
+	CHECK_EQ_U(t.res.expected_psn, 103);
+	send_only(&t, 103, 3 * US);
+	CHECK_EQ_U(t.res.events, 0);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.out_of_order, 1);
+	CHECK_EQ_U(s.psn_gaps, 1);
+	CHECK_EQ_U(s.unrecovered_psns, 0);
+	CHECK_EQ_U(s.retransmissions, 0);
+	CHECK_EQ_U(s.duplicates, 0);
+	CHECK_EQ_U(t.an[ROCE_AN_OUT_OF_ORDER], 1);
+	t_done(&t);
+}
+
+static void test_wrap(void)
+{
+	struct t t;
+	struct roce_summary s;
+	uint32_t ev = 0;
+
+	t_init(&t, 0);
+	REQUIRE(t.a);
+	send_only(&t, 0xfffffe, 0);
+	send_only(&t, 0xffffff, 1 * US);
+	ev |= t.res.events;
+	send_only(&t, 0, 2 * US);
+	ev |= t.res.events;
+	send_only(&t, 1, 3 * US);
+	ev |= t.res.events;
+	CHECK_EQ_U(ev, 0);
+	sum(&t, &s);
+	CHECK_EQ_U(s.psn_gaps, 0);
+	t_done(&t);
+
+	/* a gap across the wrap */
+	t_init(&t, 0);
+	REQUIRE(t.a);
+	send_only(&t, 0xfffffe, 0);
+	send_only(&t, 1, 1 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_PSN_GAP);
+	CHECK_EQ_U(t.res.expected_psn, 0xffffff);
+	CHECK_EQ_U(t.res.lost_psns, 2);
+	send_only(&t, 0, 2 * US);       /* fills inside the wrapped hole */
+	CHECK_EQ_U(t.res.events, ROCE_EV_OUT_OF_ORDER);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.unrecovered_psns, 1);  /* 0xffffff still missing */
+	t_done(&t);
+}
+
+static void test_read_known_pmtu(void)
+{
+	struct t t;
+	struct roce_summary s;
+
+	t_init(&t, 1024);
+	REQUIRE(t.a);
+	req(&t, ROCE_OP_RC_RDMA_READ_REQUEST, 10, true, 0, 4096, 0);
+	CHECK_EQ_U(t.res.events, 0);
+	send_only(&t, 14, 1 * US);      /* READ consumed 10..13 */
+	CHECK_EQ_U(t.res.events, 0);
+	send_only(&t, 16, 2 * US);      /* 15 missing */
+	CHECK_EQ_U(t.res.events, ROCE_EV_PSN_GAP);
+	CHECK_EQ_U(t.res.expected_psn, 15);
+	CHECK_EQ_U(t.res.lost_psns, 1);
+	sum(&t, &s);
+	CHECK_EQ_U(s.pmtu, 1024);
+	t_done(&t);
+}
+
+static void test_read_unknown_pmtu(void)
+{
+	struct t t;
+	struct roce_summary s;
+
+	/* 4096 bytes: N somewhere in [1, 16]; next request at +4 pins N = 4 */
+	t_init(&t, 0);
+	REQUIRE(t.a);
+	req(&t, ROCE_OP_RC_RDMA_READ_REQUEST, 10, true, 0, 4096, 0);
+	send_only(&t, 14, 1 * US);
+	CHECK_EQ_U(t.res.events, 0);
+	send_only(&t, 15, 2 * US);
+	CHECK_EQ_U(t.res.events, 0);
+	send_only(&t, 17, 3 * US);      /* pinned: a later jump is a gap again */
+	CHECK_EQ_U(t.res.events, ROCE_EV_PSN_GAP);
+	CHECK_EQ_U(t.res.expected_psn, 16);
+	CHECK_EQ_U(t.res.lost_psns, 1);
+	sum(&t, &s);
+	CHECK_EQ_U(s.psn_gaps, 1);
+	t_done(&t);
+
+	/* beyond the largest possible N (16 at PMTU 256): gap counted from 26 */
+	t_init(&t, 0);
+	REQUIRE(t.a);
+	req(&t, ROCE_OP_RC_RDMA_READ_REQUEST, 10, true, 0, 4096, 0);
+	send_only(&t, 30, 1 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_PSN_GAP);
+	CHECK_EQ_U(t.res.expected_psn, 26);
+	CHECK_EQ_U(t.res.lost_psns, 4);
+	t_done(&t);
+
+	/* the READ's LAST response pins N too */
+	t_init(&t, 0);
+	REQUIRE(t.a);
+	req(&t, ROCE_OP_RC_RDMA_READ_REQUEST, 10, true, 0, 2048, 0);
+	resp(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_FIRST, 10, 0x1f, 1024, 10 * US);
+	CHECK(t.res.events & ROCE_EV_READ_FIRST_RESP);
+	CHECK_EQ_U(t.res.read_ns, 10 * US);
+	CHECK_EQ_U(t.res.ref_frame, 1);
+	resp(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_LAST, 11, 0x1f, 1024, 12 * US);
+	CHECK(t.res.events & ROCE_EV_READ_LAST_RESP);
+	CHECK_EQ_U(t.res.read_ns, 12 * US);
+	send_only(&t, 13, 20 * US);     /* N = 2: PSN 12 is missing */
+	CHECK_EQ_U(t.res.events, ROCE_EV_PSN_GAP);
+	CHECK_EQ_U(t.res.expected_psn, 12);
+	sum(&t, &s);
+	CHECK_EQ_U(s.pmtu, 1024);       /* learned from READ_RESPONSE_FIRST */
+	t_done(&t);
+}
+
+static void test_read_response_gap(void)
+{
+	struct t t;
+	struct roce_summary s;
+	struct flows fl;
+	const struct roce_flow_stats *rq, *rs;
+
+	t_init(&t, 1024);
+	REQUIRE(t.a);
+	req(&t, ROCE_OP_RC_RDMA_READ_REQUEST, 10, true, 0, 4096, 0);
+	resp(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_FIRST, 10, 0x1f, 1024, 5 * US);
+	CHECK_EQ_U(t.res.events & ~(ROCE_EV_READ_FIRST_RESP | ROCE_EV_ACK_RTT), 0);
+	resp(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE, 11, 0, 1024, 6 * US);
+	CHECK_EQ_U(t.res.events, 0);
+	resp(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_LAST, 13, 0x1f, 1024, 8 * US);
+	CHECK(t.res.events & ROCE_EV_PSN_GAP);
+	CHECK(t.res.events & ROCE_EV_READ_LAST_RESP);
+	CHECK_EQ_U(t.res.expected_psn, 12);
+	CHECK_EQ_U(t.res.lost_psns, 1);
+	sum(&t, &s);
+	CHECK_EQ_U(s.psn_gaps, 1);
+	CHECK_EQ_U(s.acks, 2);          /* AETH on FIRST and LAST */
+	flows_get(&t, &fl);
+	rq = req_flow(&fl);
+	rs = resp_flow(&fl);
+	REQUIRE(rq && rs);
+	CHECK(rq->has_peer && rs->has_peer);
+	CHECK_EQ_U(rq->peer.dqpn, QP_A);
+	CHECK_EQ_U(rs->psn_gaps, 1);
+	CHECK_EQ_U(rq->psn_gaps, 0);
+	CHECK_EQ_U(rq->read_first.count, 1);
+	CHECK_EQ_U(rq->read_first.min_ns, 5 * US);
+	CHECK_EQ_U(rq->read_last.count, 1);
+	CHECK_EQ_U(rq->read_last.max_ns, 8 * US);
+	t_done(&t);
+}
+
+static void test_ack_coalescing(void)
+{
+	struct t t;
+	struct roce_summary s;
+	struct flows fl;
+	const struct roce_flow_stats *rq;
+
+	t_init(&t, 0);
+	REQUIRE(t.a);
+	for (uint32_t i = 0; i < 10; i++)
+		req(&t, ROCE_OP_RC_RDMA_WRITE_ONLY, 100 + i, true, 64, 64, i * US);
+	resp(&t, ROCE_OP_RC_ACKNOWLEDGE, 109, 0x1f, 0, 20 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_ACK_RTT);
+	CHECK_EQ_U(t.res.ref_frame, 10);        /* the request that asked for it */
+	CHECK_EQ_U(t.res.rtt_ns, 11 * US);
+	CHECK_EQ_U(t.res.aeth_syndrome, 0x1f);
+	resp(&t, ROCE_OP_RC_ACKNOWLEDGE, 109, 0x1f, 0, 30 * US);  /* duplicate ACK */
+	CHECK_EQ_U(t.res.events, 0);
+	sum(&t, &s);
+	CHECK_EQ_U(s.psn_gaps + s.duplicates, 0);
+	CHECK_EQ_U(s.acks, 2);
+	flows_get(&t, &fl);
+	rq = req_flow(&fl);
+	REQUIRE(rq);
+	CHECK_EQ_U(rq->rtt.count, 10);
+	CHECK_EQ_U(rq->rtt.min_ns, 11 * US);
+	CHECK_EQ_U(rq->rtt.max_ns, 20 * US);
+	CHECK(rq->rtt.p50_ns >= 15 * US && rq->rtt.p50_ns <= 16 * US + 512);
+	CHECK(rq->rtt.p99_ns <= 20 * US && rq->rtt.p99_ns >= 19 * US);
+	CHECK_EQ_U(rq->messages, 10);
+	CHECK_EQ_U(rq->payload_bytes, 640);
+	t_done(&t);
+}
+
+static void test_nak_go_back(void)
+{
+	struct t t;
+	struct roce_summary s;
+	struct flows fl;
+	const struct roce_flow_stats *rq;
+	uint64_t nak_frame;
+
+	t_init(&t, 0);
+	REQUIRE(t.a);
+	send_only(&t, 100, 0);
+	send_only(&t, 101, 1 * US);
+	send_only(&t, 103, 2 * US);     /* 102 lost before the capture point */
+	send_only(&t, 104, 3 * US);
+	resp(&t, ROCE_OP_RC_ACKNOWLEDGE, 102, 0x60, 0, 4 * US);   /* NAK PSN seq error */
+	nak_frame = t.frame;
+	CHECK_EQ_U(t.res.events, ROCE_EV_NAK);
+	CHECK_EQ_U(t.res.aeth_syndrome, 0x60);
+	CHECK_EQ_U(t.an[ROCE_AN_NAK], 1);
+	send_only(&t, 102, 10 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_RETRANSMISSION);
+	CHECK_EQ_U(t.res.retx_cause, ROCE_RETX_NAK);
+	CHECK_EQ_U(t.res.ref_frame, nak_frame);
+	CHECK_EQ_U(t.res.expected_psn, 105);
+	send_only(&t, 103, 11 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_RETRANSMISSION | ROCE_EV_DUPLICATE);
+	CHECK_EQ_U(t.res.retx_cause, ROCE_RETX_NAK);
+	send_only(&t, 104, 12 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_RETRANSMISSION | ROCE_EV_DUPLICATE);
+	send_only(&t, 105, 13 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_GBN_RECOVERED);
+	CHECK_EQ_U(t.res.recovery_ns, 9 * US);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.retransmissions, 3);
+	CHECK_EQ_U(s.gbn_episodes[ROCE_RETX_NAK], 1);
+	CHECK_EQ_U(s.gbn_episodes[ROCE_RETX_TIMEOUT], 0);
+	CHECK_EQ_U(s.naks, 1);
+	CHECK_EQ_U(s.nak_codes[ROCE_NAK_PSN_SEQ_ERR], 1);
+	CHECK_EQ_U(s.psn_gaps, 1);
+	CHECK_EQ_U(s.out_of_order, 0);  /* the fill was a retransmission */
+	CHECK_EQ_U(s.duplicates, 2);
+	CHECK_EQ_U(s.unrecovered_psns, 0);
+	CHECK_EQ_U(t.an[ROCE_AN_RETRANSMISSION], 1);
+	CHECK(strstr(t.last_an[ROCE_AN_RETRANSMISSION].detail, "NAK at PSN 102") != NULL);
+	flows_get(&t, &fl);
+	rq = req_flow(&fl);
+	REQUIRE(rq);
+	CHECK_EQ_U(rq->nak_response.count, 1);
+	CHECK_EQ_U(rq->nak_response.min_ns, 6 * US);
+	CHECK_EQ_U(rq->recovery.count, 1);
+	CHECK_EQ_U(rq->recovery.max_ns, 9 * US);
+	CHECK_EQ_U(rq->gbn_episodes[ROCE_RETX_NAK], 1);
+	t_done(&t);
+}
+
+static void test_rnr(void)
+{
+	struct t t;
+	struct roce_summary s;
+
+	t_init(&t, 0);
+	REQUIRE(t.a);
+	send_only(&t, 100, 0);
+	resp(&t, ROCE_OP_RC_ACKNOWLEDGE, 100, 0x20 | 14, 0, 5 * US);   /* RNR, 1.28 ms */
+	CHECK_EQ_U(t.res.events, ROCE_EV_RNR_NAK);
+	CHECK_EQ_U(t.res.aeth_syndrome, 0x2e);
+	CHECK(strstr(t.last_an[ROCE_AN_RNR_NAK].detail, "1.28 ms") != NULL);
+	send_only(&t, 100, 2 * MS);
+	CHECK_EQ_U(t.res.events, ROCE_EV_RETRANSMISSION | ROCE_EV_DUPLICATE);
+	CHECK_EQ_U(t.res.retx_cause, ROCE_RETX_RNR);
+	send_only(&t, 101, 2 * MS + US);
+	CHECK(t.res.events & ROCE_EV_GBN_RECOVERED);
+	sum(&t, &s);
+	CHECK_EQ_U(s.rnr_naks, 1);
+	CHECK_EQ_U(s.naks, 1);          /* naks includes RNR NAKs */
+	CHECK_EQ_U(s.nak_codes[0], 0);
+	CHECK_EQ_U(s.gbn_episodes[ROCE_RETX_RNR], 1);
+	CHECK_EQ_U(s.retransmissions, 1);
+	CHECK_EQ_U(t.an[ROCE_AN_RNR_NAK], 1);
+	CHECK_EQ_U(t.an[ROCE_AN_NAK], 0);
+	t_done(&t);
+}
+
+static void test_timeout(void)
+{
+	struct t t;
+	struct roce_summary s;
+
+	t_init(&t, 0);
+	REQUIRE(t.a);
+	send_only(&t, 100, 0);
+	send_only(&t, 101, 1 * US);
+	send_only(&t, 100, 5 * MS);
+	CHECK_EQ_U(t.res.events, ROCE_EV_RETRANSMISSION | ROCE_EV_DUPLICATE);
+	CHECK_EQ_U(t.res.retx_cause, ROCE_RETX_TIMEOUT);
+	CHECK_EQ_U(t.res.ref_frame, 0);
+	send_only(&t, 101, 5 * MS + US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_RETRANSMISSION | ROCE_EV_DUPLICATE);
+	send_only(&t, 102, 5 * MS + 2 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_GBN_RECOVERED);
+	CHECK_EQ_U(t.res.recovery_ns, 2 * US);
+	sum(&t, &s);
+	CHECK_EQ_U(s.gbn_episodes[ROCE_RETX_TIMEOUT], 1);
+	CHECK_EQ_U(s.retransmissions, 2);
+	CHECK_EQ_U(t.an[ROCE_AN_RETRANSMISSION], 1);
+	CHECK(strstr(t.last_an[ROCE_AN_RETRANSMISSION].detail, "timeout") != NULL);
+	CHECK_STR(roce_retx_cause_name(ROCE_RETX_TIMEOUT), "timeout");
+	t_done(&t);
+}
+
+static void test_cnp_ecn(void)
+{
+	struct t t;
+	struct roce_summary s;
+	struct roce_frame_spec sp;
+	struct flows fl;
+	const struct roce_flow_stats *f;
+
+	t_init(&t, 0);
+	REQUIRE(t.a);
+	spec_dir(&sp, true, ROCE_OP_RC_SEND_ONLY, 1);
+	sp.tclass = 0x6b;               /* DSCP 26, CE */
+	feed(&t, &sp, 0);
+	CHECK_EQ_U(t.res.events, ROCE_EV_ECN_CE);
+	spec_dir(&sp, true, ROCE_OP_RC_SEND_ONLY, 2);
+	sp.tclass = 0x6a;               /* ECT(0) */
+	feed(&t, &sp, 1 * US);
+	CHECK_EQ_U(t.res.events, 0);
+	for (int i = 0; i < 3; i++) {
+		static const uint64_t when[3] = { 10 * US, 60 * US, 90 * US };
+
+		spec_dir(&sp, false, ROCE_OP_CNP, 0);
+		sp.bth.becn = 1;
+		sp.bth.dqpn = QP_A;
+		feed(&t, &sp, when[i]);
+		CHECK_EQ_I(t.status, ROCE_OK);
+		CHECK_EQ_U(t.res.events, ROCE_EV_CNP);
+	}
+	sum(&t, &s);
+	CHECK_EQ_U(s.ecn_ce, 1);
+	CHECK_EQ_U(s.ecn_capable, 2);
+	CHECK_EQ_U(s.cnps, 3);
+	CHECK_EQ_U(s.opcodes[ROCE_OP_CNP], 3);
+	CHECK_EQ_U(t.an[ROCE_AN_CNP], 3);
+	CHECK_EQ_U(t.an[ROCE_AN_ECN_CE], 1);
+	flows_get(&t, &fl);
+	f = resp_flow(&fl);
+	REQUIRE(f);
+	CHECK_EQ_U(f->cnps, 3);
+	CHECK_EQ_U(f->cnp_min_gap_ns, 30 * US);
+	CHECK_EQ_U(f->transport, ROCE_TRANSPORT_CNP);
+	f = req_flow(&fl);
+	REQUIRE(f);
+	CHECK_EQ_U(f->ecn_ce, 1);
+	CHECK_EQ_U(f->ecn_capable, 2);
+	t_done(&t);
+}
+
+struct pfcs {
+	struct roce_pfc_stats p[8];
+	unsigned n;
+};
+
+static int collect_pfc(void *user, const struct roce_pfc_stats *p)
+{
+	struct pfcs *v = user;
+
+	if (v->n < 8)
+		v->p[v->n++] = *p;
+	return 0;
+}
+
+static void pfc(struct t *t, const uint8_t mac[6], uint8_t enable, int prio, uint16_t q,
+	uint64_t ts)
+{
+	uint8_t buf[64];
+	uint16_t quanta[8] = { 0 };
+	size_t len;
+
+	quanta[prio] = q;
+	if (roce_build_pfc(mac, enable, quanta, buf, sizeof(buf), &len) != ROCE_OK) {
+		check_cur_failed_ = 1;
+		return;
+	}
+	feed_buf(t, buf, len, ts);
+}
+
+static void test_pfc_timing(void)
+{
+	struct t t;
+	struct roce_summary s;
+	struct pfcs v = { .n = 0 };
+	const uint64_t t0 = 1000 * MS;
+
+	/* 65535 * 512 bit / 100 Gb/s = 335539.2 ns (335544 would be 65536 quanta) */
+	CHECK_EQ_U(roce_pause_quanta_ns(100, 0xffff), 335539);
+	CHECK_EQ_U(roce_pause_quanta_ns(100, 3), 15);            /* 15.36 */
+	CHECK_EQ_U(roce_pause_quanta_ns(400, 3), 4);             /* 3.84 */
+	CHECK_EQ_U(roce_pause_quanta_ns(25, 1), 20);             /* 20.48 */
+	CHECK_EQ_U(roce_pause_quanta_ns(1, 0xffff), 33553920);
+	CHECK_EQ_U(roce_pause_quanta_ns(100, 0), 0);
+	CHECK_EQ_U(roce_pause_quanta_ns(0, 10), 0);
+
+	t_init(&t, 0);
+	REQUIRE(t.a);
+	pfc(&t, mac_a, 1u << 3, 3, 0xffff, t0);
+	CHECK_EQ_I(t.status, ROCE_OK);
+	CHECK_EQ_U(t.res.events, ROCE_EV_PFC);
+	CHECK_EQ_U(t.res.pause_ns[3], 335539);
+	pfc(&t, mac_a, 1u << 3, 3, 0xffff, t0 + 100 * US);  /* refresh before expiry */
+	pfc(&t, mac_a, 1u << 3, 3, 0, t0 + 200 * US);       /* XON */
+	CHECK_EQ_U(t.res.events, ROCE_EV_PFC | ROCE_EV_PFC_XON);
+	CHECK_EQ_U(t.res.pause_ns[3], 0);
+	/* an XOFF that simply expires, then another that is still open at the end */
+	pfc(&t, mac_a, 1u << 3, 3, 0xffff, t0 + 1 * MS);
+	pfc(&t, mac_a, 1u << 3, 3, 1000, t0 + 5 * MS);      /* 5120 ns */
+	/* 802.3x PAUSE is a separate entry with priority -1 */
+	{
+		uint8_t buf[64];
+		size_t len;
+
+		REQUIRE(roce_build_pause(mac_b, 0xffff, buf, sizeof(buf), &len) == ROCE_OK);
+		feed_buf(&t, buf, len, t0 + 6 * MS);
+		CHECK_EQ_U(t.res.events, ROCE_EV_PAUSE);
+		CHECK_EQ_U(t.res.pause_ns[0], 335539);
+	}
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.pfc_frames, 5);
+	CHECK_EQ_U(s.pause_frames, 1);
+	CHECK_EQ_U(s.pfc_storms, 0);
+	roce_analyzer_foreach_pfc(t.a, collect_pfc, &v);
+	REQUIRE(v.n == 2);
+	CHECK_EQ_I(v.p[0].priority, 3);
+	CHECK_EQ_U(v.p[0].first_frame, 1);
+	CHECK_EQ_U(v.p[0].frames, 5);
+	CHECK_EQ_U(v.p[0].xoff, 4);
+	CHECK_EQ_U(v.p[0].xon, 1);
+	CHECK_EQ_U(v.p[0].quanta, 3u * 0xffff + 1000);
+	CHECK_EQ_U(v.p[0].paused_ns, 200 * US + 335539 + 5120);
+	CHECK_EQ_U(v.p[0].longest_pause_ns, 335539);
+	CHECK_EQ_I(v.p[1].priority, -1);
+	CHECK(memcmp(v.p[1].src_mac, mac_b, 6) == 0);
+	CHECK_EQ_U(v.p[1].paused_ns, 335539);
+	t_done(&t);
+}
+
+static void test_pfc_storm(void)
+{
+	struct t t;
+	struct roce_summary s;
+	struct pfcs v = { .n = 0 };
+	uint64_t storm_frame = 0, storm_events = 0;
+
+	t_init(&t, 0);
+	REQUIRE(t.a);
+	/* XOFF refreshed every 100 us for 250 ms: one storm flagged at 200 ms */
+	for (uint64_t i = 0; i <= 2500; i++) {
+		pfc(&t, mac_a, 0x28, 5, 0xffff, i * 100 * US);
+		if (t.res.events & ROCE_EV_PFC_STORM) {
+			storm_events++;
+			if (!storm_frame)
+				storm_frame = t.frame;
+			CHECK_EQ_U(t.res.storm_mask, 1u << 5);
+		}
+	}
+	CHECK_EQ_U(storm_events, 1);
+	CHECK_EQ_U(storm_frame, 2001);      /* t = 200 ms after the first XOFF */
+	CHECK_EQ_U(t.an[ROCE_AN_PFC_STORM], 1);
+	CHECK(t.last_an[ROCE_AN_PFC_STORM].has_mac);
+	CHECK_EQ_I(t.last_an[ROCE_AN_PFC_STORM].priority, 5);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.pfc_storms, 1);
+	roce_analyzer_foreach_pfc(t.a, collect_pfc, &v);
+	REQUIRE(v.n == 2);              /* priorities 3 (quanta 0 = XON) and 5 */
+	CHECK_EQ_I(v.p[0].priority, 3);
+	CHECK_EQ_U(v.p[0].xon, 2501);
+	CHECK_EQ_U(v.p[0].paused_ns, 0);
+	CHECK_EQ_I(v.p[1].priority, 5);
+	CHECK_EQ_U(v.p[1].storms, 1);
+	CHECK_EQ_U(v.p[1].paused_ns, 250 * MS + 335539);
+	CHECK_EQ_U(v.p[1].longest_pause_ns, 250 * MS + 335539);
+	t_done(&t);
+}
+
+static void test_eviction_and_order(void)
+{
+	struct t t;
+	struct roce_analyzer_config cfg;
+	struct roce_summary s;
+	struct flows fl;
+
+	roce_analyzer_config_init(&cfg);
+	cfg.max_flows = 4;
+	t_init_cfg(&t, &cfg);
+	REQUIRE(t.a);
+	for (uint32_t i = 0; i < 6; i++) {
+		struct roce_frame_spec sp;
+
+		spec_dir(&sp, true, ROCE_OP_RC_SEND_ONLY, 1);
+		sp.bth.dqpn = 0x100 + i;
+		feed(&t, &sp, i * US);
+	}
+	sum(&t, &s);
+	CHECK_EQ_U(s.evicted_flows, 2);
+	CHECK_EQ_U(s.flows, 6);
+	CHECK_EQ_U(s.flows_active, 4);
+	CHECK_EQ_U(s.frames, 6);
+	CHECK_EQ_U(t.an[ROCE_AN_FLOW_EVICTED], 2);
+	CHECK(t.last_an[ROCE_AN_FLOW_EVICTED].has_flow);
+	CHECK_EQ_U(t.last_an[ROCE_AN_FLOW_EVICTED].flow.dqpn, 0x101);  /* least recent */
+	flows_get(&t, &fl);
+	REQUIRE(fl.n == 4);
+	for (unsigned i = 0; i < 4; i++) {
+		CHECK_EQ_U(fl.f[i].key.dqpn, 0x102 + i);
+		CHECK_EQ_U(fl.f[i].first_frame, 3 + i);
+	}
+	t_done(&t);
+}
+
+static void test_malformed_and_icrc(void)
+{
+	struct t t;
+	struct roce_summary s;
+	struct roce_frame_spec sp;
+	struct roce_pkt junk;
+	struct flows fl;
+
+	t_init(&t, 0);
+	REQUIRE(t.a);
+	spec_dir(&sp, true, ROCE_OP_RC_SEND_ONLY, 1);
+	sp.bad_icrc = true;
+	feed(&t, &sp, 0);
+	CHECK(t.res.events & ROCE_EV_ICRC_BAD);
+	spec_dir(&sp, true, ROCE_OP_RC_SEND_ONLY, 2);
+	sp.bth.tver = 1;
+	feed(&t, &sp, 1 * US);
+	CHECK(t.res.events & ROCE_EV_MALFORMED);
+	CHECK(t.res.findings & ROCE_FIND_BAD_TVER);
+	CHECK(t.last_an[ROCE_AN_MALFORMED].detail[0] != '\0');
+	CHECK(t.last_an[ROCE_AN_MALFORMED].has_psn);
+	/* a non-RoCE frame only counts */
+	memset(&junk, 0, sizeof(junk));
+	junk.wirelen = 100;
+	roce_analyzer_process(t.a, &junk, ROCE_E_NOT_ROCE, 2 * US, ++t.frame, NULL);
+	sum(&t, &s);
+	CHECK_EQ_U(s.frames, 3);
+	CHECK_EQ_U(s.roce_frames, 2);
+	CHECK_EQ_U(s.icrc_bad, 1);
+	CHECK_EQ_U(s.malformed, 1);
+	CHECK_EQ_U(s.findings[3], 1);       /* BAD_TVER is bit 3 */
+	CHECK_EQ_U(s.findings[8], 1);       /* BAD_ICRC is bit 8 */
+	CHECK_EQ_U(t.an[ROCE_AN_ICRC], 1);
+	CHECK_EQ_U(t.an[ROCE_AN_MALFORMED], 1);
+	flows_get(&t, &fl);
+	REQUIRE(fl.n == 1);
+	CHECK_EQ_U(fl.f[0].icrc_bad, 1);
+	CHECK_EQ_U(fl.f[0].malformed, 1);
+	t_done(&t);
+}
+
+static void test_names_and_config(void)
+{
+	struct roce_analyzer_config cfg;
+	char err[ROCE_ERRBUF_SIZE];
+	roce_analyzer_t *a;
+
+	CHECK_STR(roce_anomaly_name(ROCE_AN_PSN_GAP), "psn_gap");
+	CHECK_EQ_I(roce_anomaly_by_name("pfc_storm"), ROCE_AN_PFC_STORM);
+	CHECK_EQ_I(roce_anomaly_by_name("nope"), -1);
+	for (int i = 0; i < ROCE_AN_COUNT; i++)
+		CHECK_EQ_I(roce_anomaly_by_name(roce_anomaly_name(i)), i);
+	roce_analyzer_config_init(&cfg);
+	CHECK_EQ_U(cfg.max_flows, 65536);
+	CHECK_EQ_U(cfg.max_pfc, 4096);
+	CHECK_EQ_U(cfg.pfc_storm_ns, 200 * MS);
+	cfg.pmtu = 1000;
+	err[0] = 0;
+	a = roce_analyzer_create(&cfg, err);
+	CHECK(a == NULL);
+	CHECK(err[0] != 0);
+	cfg.pmtu = 0;
+	cfg.link_speed_gbps = -1;
+	CHECK(roce_analyzer_create(&cfg, err) == NULL);
+	roce_analyzer_destroy(NULL);
+}
+
+int main(void)
+{
+	RUN(test_in_order);
+	RUN(test_gap);
+	RUN(test_duplicate_uc);
+	RUN(test_out_of_order);
+	RUN(test_wrap);
+	RUN(test_read_known_pmtu);
+	RUN(test_read_unknown_pmtu);
+	RUN(test_read_response_gap);
+	RUN(test_ack_coalescing);
+	RUN(test_nak_go_back);
+	RUN(test_rnr);
+	RUN(test_timeout);
+	RUN(test_cnp_ecn);
+	RUN(test_pfc_timing);
+	RUN(test_pfc_storm);
+	RUN(test_eviction_and_order);
+	RUN(test_malformed_and_icrc);
+	RUN(test_names_and_config);
+	return check_report();
+}
