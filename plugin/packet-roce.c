@@ -1,0 +1,896 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * packet-roce.c - Wireshark epan plugin: RoCE v1/v2 ICRC validation, PSN /
+ * NAK / ECN / CNP analysis and PFC timing, as a post-dissector.
+ *
+ * The plugin is an adapter over libroce: it has no decoding or analysis
+ * logic of its own.  On the first (sequential) pass every frame goes
+ * through roce_decode() and roce_analyzer_process() exactly once; the
+ * decoded facts and the analyzer's struct roce_frame_result are stored with
+ * the frame (p_add_proto_data, file scope).  Every later dissection (GUI
+ * clicks, tshark -2, re-filtering) renders only from that stored copy, so
+ * one pass and two passes show the same thing.
+ *
+ * It runs as a post-dissector so the built-in "infiniband" (RoCE v1 on
+ * ethertype 0x8915, RRoCE on UDP 4791) and "macc" (PFC/PAUSE) trees stay
+ * as they are; the "roce" tree is added after them.
+ * Reasoning: ../shared/reference/wireshark-notes.md, section 4.5.
+ *
+ * Specs: IBTA Vol 1 (BTH, AETH, ICRC 9.8.2), Annex A16 (RoCE), Annex A17
+ * (RoCE v2, CNP), IEEE 802.1Qbb (PFC), IEEE 802.3 Annex 31B (PAUSE).
+ */
+
+#define WS_BUILD_DLL
+#include <wireshark.h>
+#include <ws_version.h>
+
+#include <epan/packet.h>
+#include <epan/expert.h>
+#include <epan/prefs.h>
+#include <epan/proto_data.h>
+#include <epan/range.h>
+#include <wiretap/wtap.h>
+
+#include <roce/analyzer.h>
+#include <roce/opcode.h>
+#include <roce/pkt.h>
+#include <roce/roce.h>
+
+#ifndef PLUGIN_VERSION
+#define PLUGIN_VERSION ROCE_VERSION_STRING
+#endif
+
+#define ROCE_WS_AT_LEAST(a, b) (WIRESHARK_VERSION_MAJOR > (a) || \
+	(WIRESHARK_VERSION_MAJOR == (a) && WIRESHARK_VERSION_MINOR >= (b)))
+
+#if ROCE_WS_AT_LEAST(4, 2)
+#include <wsutil/plugins.h>
+#endif
+
+/* Preference variable types changed from gboolean to bool in 4.3+. */
+#if ROCE_WS_AT_LEAST(4, 3)
+typedef bool roce_pref_bool_t;
+#else
+typedef gboolean roce_pref_bool_t;
+#endif
+
+/* ---- value tables ---- */
+
+/* THE opcode table (opcodes.def) as a value_string; sorted by value, so an
+ * extended value_string gives binary search. */
+static const value_string roce_opcode_vals[] = {
+#define ROCE_OP(sym, val, hdrs, flags) { (val), #sym },
+#include <roce/opcodes.def>
+#undef ROCE_OP
+	{ 0, NULL }
+};
+static value_string_ext roce_opcode_vals_ext = VALUE_STRING_EXT_INIT(roce_opcode_vals);
+
+/* enum roce_icrc_status */
+static const value_string roce_icrc_status_vals[] = {
+	{ ROCE_ICRC_UNVERIFIED, "Unverified" },
+	{ ROCE_ICRC_OK, "Good" },
+	{ ROCE_ICRC_BAD, "Bad" },
+	{ 0, NULL }
+};
+
+static const enum_val_t roce_pmtu_enum[] = {
+	{ "auto", "Auto (learn from the traffic)", 0 },
+	{ "256", "256", 256 },
+	{ "512", "512", 512 },
+	{ "1024", "1024", 1024 },
+	{ "2048", "2048", 2048 },
+	{ "4096", "4096", 4096 },
+	{ NULL, NULL, 0 }
+};
+
+/* ---- forward declarations ---- */
+
+void proto_register_roce(void);
+void proto_reg_handoff_roce(void);
+
+/* ---- protocol, fields, subtrees, expert infos ---- */
+
+static int proto_roce = -1;
+static dissector_handle_t roce_handle;
+
+static int hf_roce_version = -1;
+static int hf_roce_kind = -1;
+static int hf_roce_opcode = -1;
+static int hf_roce_opcode_name = -1;
+static int hf_roce_transport = -1;
+static int hf_roce_bth_fecn = -1;
+static int hf_roce_bth_becn = -1;
+static int hf_roce_bth_ackreq = -1;
+static int hf_roce_dqpn = -1;
+static int hf_roce_psn = -1;
+static int hf_roce_xrc_srq = -1;
+static int hf_roce_aeth_syndrome = -1;
+static int hf_roce_aeth_kind = -1;
+static int hf_roce_aeth_msn = -1;
+static int hf_roce_ecn = -1;
+static int hf_roce_icrc = -1;
+static int hf_roce_icrc_computed = -1;
+static int hf_roce_icrc_status = -1;
+static int hf_roce_finding = -1;
+static int hf_roce_an_expected_psn = -1;
+static int hf_roce_an_lost_psns = -1;
+static int hf_roce_an_retx_cause = -1;
+static int hf_roce_an_nak = -1;
+static int hf_roce_an_nak_syndrome = -1;
+static int hf_roce_an_rtt = -1;
+static int hf_roce_an_acks_frame = -1;
+static int hf_roce_an_read_time = -1;
+static int hf_roce_an_request_frame = -1;
+static int hf_roce_an_ref_frame = -1;
+static int hf_roce_an_recovery_time = -1;
+static int hf_roce_pfc_enable = -1;
+static int hf_roce_pfc_priority = -1;
+static int hf_roce_pfc_quanta = -1;
+static int hf_roce_pfc_pause_us = -1;
+static int hf_roce_pfc_xon = -1;
+static int hf_roce_pfc_storm_priority = -1;
+static int hf_roce_pause_quanta = -1;
+static int hf_roce_pause_us = -1;
+
+static gint ett_roce = -1;
+static gint ett_roce_bth = -1;
+static gint ett_roce_icrc = -1;
+static gint ett_roce_analysis = -1;
+static gint ett_roce_pfc = -1;
+static gint ett_roce_pfc_prio = -1;
+static gint ett_roce_findings = -1;
+
+static expert_field ei_roce_icrc_bad = EI_INIT;
+static expert_field ei_roce_psn_gap = EI_INIT;
+static expert_field ei_roce_duplicate = EI_INIT;
+static expert_field ei_roce_out_of_order = EI_INIT;
+static expert_field ei_roce_retransmission = EI_INIT;
+static expert_field ei_roce_nak = EI_INIT;
+static expert_field ei_roce_rnr_nak = EI_INIT;
+static expert_field ei_roce_ecn_ce = EI_INIT;
+static expert_field ei_roce_cnp = EI_INIT;
+static expert_field ei_roce_pfc_storm = EI_INIT;
+static expert_field ei_roce_malformed = EI_INIT;
+
+/* ---- preferences ---- */
+
+static roce_pref_bool_t pref_validate_icrc = TRUE;
+static guint pref_link_speed_gbps = 100;
+static gint pref_pmtu = 0;
+static guint pref_storm_ms = 200;
+static range_t *pref_udp_ports = NULL;
+
+/* ---- per-capture state ---- */
+
+static roce_analyzer_t *roce_an = NULL;
+static struct roce_decode_opts roce_opts;
+
+/*
+ * What is kept per frame (file scope).  A compact copy of the roce_pkt
+ * facts the tree shows, plus the analyzer's result when it has events.
+ */
+typedef struct {
+	int status;                 /* roce_decode() return */
+	uint8_t kind;               /* enum roce_kind */
+	uint8_t version;
+	uint8_t ip_version;
+	uint8_t icrc_status;        /* enum roce_icrc_status */
+	uint8_t ecn;
+	uint8_t pfc_enable;
+	uint16_t mac_opcode;
+	uint32_t findings;
+	uint32_t l3_off, bth_off, icrc_off, roce_end;
+	uint32_t hdrs;
+	struct roce_bth bth;
+	uint32_t xrc_srq;
+	struct roce_aeth aeth;
+	uint32_t icrc_wire, icrc_computed;
+	uint16_t pfc_quanta[8];
+	struct roce_frame_result *res;  /* NULL when the analyzer reported no event */
+} roce_frame_data_t;
+
+/* ---- helpers ---- */
+
+/* WTAP_ENCAP_* of this record -> LINKTYPE_* for roce_decode(); -1 if unsupported. */
+static int roce_linktype_of(const packet_info *pinfo)
+{
+	int encap;
+
+	if (pinfo->rec == NULL || pinfo->rec->rec_type != REC_TYPE_PACKET)
+		return -1;
+	encap = pinfo->rec->rec_header.packet_header.pkt_encap;
+	switch (encap) {
+	case WTAP_ENCAP_ETHERNET:
+		return ROCE_LINKTYPE_ETHERNET;
+	case WTAP_ENCAP_SLL:
+		return ROCE_LINKTYPE_LINUX_SLL;
+	case WTAP_ENCAP_SLL2:
+		return ROCE_LINKTYPE_LINUX_SLL2;
+	case WTAP_ENCAP_RAW_IP:
+		return ROCE_LINKTYPE_RAW;
+	case WTAP_ENCAP_RAW_IP4:
+		return ROCE_LINKTYPE_IPV4;
+	case WTAP_ENCAP_RAW_IP6:
+		return ROCE_LINKTYPE_IPV6;
+	default:
+		return -1;
+	}
+}
+
+static void roce_ns_to_nstime(uint64_t ns, nstime_t *t)
+{
+	t->secs = (time_t)(ns / 1000000000u);
+	t->nsecs = (int)(ns % 1000000000u);
+}
+
+/* Build decode options and the analyzer from the current preferences. */
+static void roce_apply_prefs_to_opts(void)
+{
+	unsigned n = 0;
+
+	roce_decode_opts_init(&roce_opts);
+	roce_opts.verify_icrc = pref_validate_icrc ? true : false;
+	/* roce_decode_opts_init() put 4791 first; keep it, then the extra ports. */
+	while (n < ROCE_MAX_UDP_PORTS && roce_opts.udp_ports[n] != 0)
+		n++;
+	if (pref_udp_ports != NULL) {
+		for (guint r = 0; r < pref_udp_ports->nranges && n < ROCE_MAX_UDP_PORTS; r++) {
+			guint32 lo = pref_udp_ports->ranges[r].low;
+			guint32 hi = pref_udp_ports->ranges[r].high;
+			for (guint32 p = lo; p <= hi && p <= 0xffff && n < ROCE_MAX_UDP_PORTS; p++) {
+				bool dup = false;
+				if (p == 0)
+					continue;
+				for (unsigned i = 0; i < n; i++)
+					if (roce_opts.udp_ports[i] == p)
+						dup = true;
+				if (!dup)
+					roce_opts.udp_ports[n++] = (uint16_t)p;
+			}
+		}
+	}
+	if (n < ROCE_MAX_UDP_PORTS)
+		roce_opts.udp_ports[n] = 0;
+}
+
+static void roce_init_routine(void)
+{
+	struct roce_analyzer_config cfg;
+	char errbuf[ROCE_ERRBUF_SIZE];
+
+	roce_apply_prefs_to_opts();
+	roce_analyzer_config_init(&cfg);
+	cfg.pmtu = (uint32_t)pref_pmtu;
+	cfg.link_speed_gbps = pref_link_speed_gbps ? (double)pref_link_speed_gbps : 100.0;
+	cfg.pfc_storm_ns = (uint64_t)pref_storm_ms * 1000000u;
+	if (roce_an != NULL)
+		roce_analyzer_destroy(roce_an);
+	errbuf[0] = '\0';
+	roce_an = roce_analyzer_create(&cfg, errbuf);
+	if (roce_an == NULL)
+		ws_warning("roce: cannot create the analyzer: %s", errbuf);
+}
+
+static void roce_cleanup_routine(void)
+{
+	if (roce_an != NULL) {
+		roce_analyzer_destroy(roce_an);
+		roce_an = NULL;
+	}
+}
+
+/* First pass: decode + analyse once, keep the result with the frame. */
+static roce_frame_data_t *roce_first_pass(tvbuff_t *tvb, packet_info *pinfo)
+{
+	struct roce_pkt pkt;
+	struct roce_frame_result res;
+	roce_frame_data_t *fd;
+	int linktype, status;
+	guint caplen, wirelen;
+	const guint8 *frame;
+
+	linktype = roce_linktype_of(pinfo);
+	if (linktype < 0)
+		return NULL;
+	caplen = tvb_captured_length(tvb);
+	wirelen = tvb_reported_length(tvb);
+	frame = caplen ? tvb_get_ptr(tvb, 0, caplen) : NULL;
+	memset(&pkt, 0, sizeof pkt);
+	status = roce_decode(linktype, frame, caplen, wirelen, &roce_opts, &pkt);
+	if (status == ROCE_E_LINKTYPE || status == ROCE_E_INVAL)
+		return NULL;
+
+	memset(&res, 0, sizeof res);
+	if (roce_an != NULL) {
+		uint64_t ts = (uint64_t)pinfo->abs_ts.secs * 1000000000u + (uint64_t)pinfo->abs_ts.nsecs;
+		roce_analyzer_process(roce_an, &pkt, status, ts, pinfo->num, &res);
+	}
+	if (pkt.kind == ROCE_KIND_NONE && res.events == 0)
+		return NULL;
+
+	fd = wmem_new0(wmem_file_scope(), roce_frame_data_t);
+	fd->status = status;
+	fd->kind = (uint8_t)pkt.kind;
+	fd->version = pkt.version;
+	fd->ip_version = pkt.ip_version;
+	fd->icrc_status = (uint8_t)pkt.icrc_status;
+	fd->ecn = pkt.ecn;
+	fd->pfc_enable = pkt.pfc_enable;
+	fd->mac_opcode = pkt.mac_opcode;
+	fd->findings = pkt.findings;
+	fd->l3_off = pkt.l3_off;
+	fd->bth_off = pkt.bth_off;
+	fd->icrc_off = pkt.icrc_off;
+	fd->roce_end = pkt.roce_end;
+	fd->hdrs = pkt.hdrs;
+	fd->bth = pkt.bth;
+	fd->xrc_srq = pkt.xrc_srq;
+	fd->aeth = pkt.aeth;
+	fd->icrc_wire = pkt.icrc_wire;
+	fd->icrc_computed = pkt.icrc_computed;
+	memcpy(fd->pfc_quanta, pkt.pfc_quanta, sizeof fd->pfc_quanta);
+	if (res.events != 0) {
+		fd->res = wmem_new(wmem_file_scope(), struct roce_frame_result);
+		*fd->res = res;
+	}
+	return fd;
+}
+
+/* True when [off, off+len) is inside the captured bytes (and off is set). */
+static gboolean roce_have(tvbuff_t *tvb, uint32_t off, int len)
+{
+	return off != 0 && tvb_bytes_exist(tvb, (gint)off, len);
+}
+
+static proto_item *roce_add_gen_uint(proto_tree *tree, int hf, tvbuff_t *tvb, uint32_t v)
+{
+	proto_item *it = proto_tree_add_uint(tree, hf, tvb, 0, 0, v);
+	proto_item_set_generated(it);
+	return it;
+}
+
+/* ---- rendering (every pass, from the stored data only) ---- */
+
+static void roce_render_bth(proto_tree *rt, tvbuff_t *tvb, const roce_frame_data_t *fd)
+{
+	const char *opname = roce_opcode_name(fd->bth.opcode);
+	const char *tname = roce_transport_name(roce_opcode_transport(fd->bth.opcode));
+	uint32_t b = fd->bth_off;
+	proto_item *it;
+
+	if (roce_have(tvb, b, ROCE_BTH_LEN)) {
+		proto_tree_add_item(rt, hf_roce_opcode, tvb, b, 1, ENC_BIG_ENDIAN);
+		it = proto_tree_add_string(rt, hf_roce_opcode_name, tvb, b, 1, opname);
+		proto_item_set_generated(it);
+		it = proto_tree_add_string(rt, hf_roce_transport, tvb, b, 1, tname);
+		proto_item_set_generated(it);
+		proto_tree_add_item(rt, hf_roce_bth_fecn, tvb, b + 4, 1, ENC_BIG_ENDIAN);
+		proto_tree_add_item(rt, hf_roce_bth_becn, tvb, b + 4, 1, ENC_BIG_ENDIAN);
+		proto_tree_add_item(rt, hf_roce_dqpn, tvb, b + 5, 3, ENC_BIG_ENDIAN);
+		proto_tree_add_item(rt, hf_roce_bth_ackreq, tvb, b + 8, 1, ENC_BIG_ENDIAN);
+		proto_tree_add_item(rt, hf_roce_psn, tvb, b + 9, 3, ENC_BIG_ENDIAN);
+	}
+	if (fd->hdrs & ROCE_H_XRCETH) {
+		it = proto_tree_add_uint(rt, hf_roce_xrc_srq, tvb, 0, 0, fd->xrc_srq);
+		proto_item_set_generated(it);
+	}
+	if (fd->hdrs & ROCE_H_AETH) {
+		roce_add_gen_uint(rt, hf_roce_aeth_syndrome, tvb, fd->aeth.syndrome);
+		it = proto_tree_add_string(rt, hf_roce_aeth_kind, tvb, 0, 0,
+			roce_aeth_syndrome_text(fd->aeth.syndrome));
+		proto_item_set_generated(it);
+		roce_add_gen_uint(rt, hf_roce_aeth_msn, tvb, fd->aeth.msn);
+	}
+	if (fd->version == 2 || fd->version == 1) {
+		it = proto_tree_add_uint(rt, hf_roce_ecn, tvb, 0, 0, fd->ecn);
+		proto_item_set_generated(it);
+	}
+}
+
+static void roce_render_icrc(proto_tree *rt, tvbuff_t *tvb, packet_info *pinfo,
+	const roce_frame_data_t *fd)
+{
+	proto_item *it, *ti;
+	proto_tree *t;
+
+	if (fd->icrc_off == 0)
+		return;
+	if (roce_have(tvb, fd->icrc_off, ROCE_ICRC_LEN)) {
+		/* stored least-significant byte first */
+		ti = proto_tree_add_item(rt, hf_roce_icrc, tvb, fd->icrc_off, 4, ENC_LITTLE_ENDIAN);
+	} else {
+		ti = proto_tree_add_uint_format_value(rt, hf_roce_icrc, tvb, 0, 0, 0,
+			"[not captured]");
+		proto_item_set_generated(ti);
+	}
+	t = proto_item_add_subtree(ti, ett_roce_icrc);
+	if (fd->icrc_status != ROCE_ICRC_UNVERIFIED) {
+		it = proto_tree_add_uint(t, hf_roce_icrc_computed, tvb, 0, 0, fd->icrc_computed);
+		proto_item_set_generated(it);
+	}
+	it = proto_tree_add_uint(t, hf_roce_icrc_status, tvb, 0, 0, fd->icrc_status);
+	proto_item_set_generated(it);
+	if (fd->icrc_status == ROCE_ICRC_BAD) {
+		proto_item_append_text(ti, " incorrect, should be 0x%08x", fd->icrc_computed);
+		expert_add_info_format(pinfo, ti, &ei_roce_icrc_bad,
+			"Bad ICRC: 0x%08x on the wire, computed 0x%08x", fd->icrc_wire, fd->icrc_computed);
+		col_append_str(pinfo->cinfo, COL_INFO, " [ICRC BAD]");
+	} else if (fd->icrc_status == ROCE_ICRC_OK) {
+		proto_item_append_text(ti, " [correct]");
+	} else {
+		proto_item_append_text(ti, " [unverified]");
+	}
+}
+
+static void roce_render_findings(proto_tree *rt, tvbuff_t *tvb, packet_info *pinfo,
+	const roce_frame_data_t *fd)
+{
+	for (unsigned i = 0; i < ROCE_FIND_COUNT; i++) {
+		uint32_t bit = 1u << i;
+		const char *name, *text;
+		proto_item *it;
+
+		if (!(fd->findings & bit))
+			continue;
+		name = roce_finding_name(bit);
+		text = roce_finding_text(bit);
+		if (name == NULL)
+			name = "unknown";
+		if (text == NULL)
+			text = name;
+		it = proto_tree_add_string_format_value(rt, hf_roce_finding, tvb, 0, 0, name,
+			"%s (%s)", text, name);
+		proto_item_set_generated(it);
+		if (bit & ROCE_FIND_MALFORMED_MASK)
+			expert_add_info_format(pinfo, it, &ei_roce_malformed, "Malformed RoCE frame: %s", text);
+	}
+	if (fd->findings & ROCE_FIND_MALFORMED_MASK)
+		col_append_str(pinfo->cinfo, COL_INFO, " [RoCE malformed]");
+}
+
+static void roce_render_analysis(proto_tree *rt, tvbuff_t *tvb, packet_info *pinfo,
+	const roce_frame_data_t *fd)
+{
+	const struct roce_frame_result *r = fd->res;
+	proto_item *ai, *it;
+	proto_tree *at;
+	nstime_t t;
+
+	if (r == NULL || (r->events & ~(ROCE_EV_PFC | ROCE_EV_PFC_XON | ROCE_EV_PFC_STORM |
+			ROCE_EV_PAUSE | ROCE_EV_ICRC_BAD | ROCE_EV_MALFORMED)) == 0)
+		return;
+	at = proto_tree_add_subtree(rt, tvb, 0, 0, ett_roce_analysis, &ai, "PSN/ACK analysis");
+	proto_item_set_generated(ai);
+
+	if (r->events & ROCE_EV_PSN_GAP) {
+		roce_add_gen_uint(at, hf_roce_an_expected_psn, tvb, r->expected_psn);
+		it = roce_add_gen_uint(at, hf_roce_an_lost_psns, tvb, r->lost_psns);
+		expert_add_info_format(pinfo, it, &ei_roce_psn_gap,
+			"PSN gap: expected %u, got %u (%u PSN%s lost)", r->expected_psn, fd->bth.psn,
+			r->lost_psns, r->lost_psns == 1 ? "" : "s");
+		col_append_fstr(pinfo->cinfo, COL_INFO, " [PSN gap, %u lost]", r->lost_psns);
+	}
+	if (r->events & ROCE_EV_DUPLICATE) {
+		it = roce_add_gen_uint(at, hf_roce_an_expected_psn, tvb, r->expected_psn);
+		expert_add_info_format(pinfo, it, &ei_roce_duplicate,
+			"Duplicate PSN %u (expected %u)", fd->bth.psn, r->expected_psn);
+		col_append_str(pinfo->cinfo, COL_INFO, " [Duplicate PSN]");
+	}
+	if (r->events & ROCE_EV_OUT_OF_ORDER) {
+		it = roce_add_gen_uint(at, hf_roce_an_expected_psn, tvb, r->expected_psn);
+		expert_add_info_format(pinfo, it, &ei_roce_out_of_order,
+			"Out-of-order PSN %u (expected %u)", fd->bth.psn, r->expected_psn);
+		col_append_str(pinfo->cinfo, COL_INFO, " [Out-of-order PSN]");
+	}
+	if (r->events & ROCE_EV_RETRANSMISSION) {
+		const char *cause = roce_retx_cause_name(r->retx_cause);
+		if (cause == NULL)
+			cause = "unknown";
+		if (!(r->events & (ROCE_EV_PSN_GAP | ROCE_EV_DUPLICATE | ROCE_EV_OUT_OF_ORDER)))
+			roce_add_gen_uint(at, hf_roce_an_expected_psn, tvb, r->expected_psn);
+		it = proto_tree_add_string(at, hf_roce_an_retx_cause, tvb, 0, 0, cause);
+		proto_item_set_generated(it);
+		expert_add_info_format(pinfo, it, &ei_roce_retransmission,
+			"Retransmission of PSN %u (cause: %s)", fd->bth.psn, cause);
+		col_append_fstr(pinfo->cinfo, COL_INFO, " [Retransmission (%s)]", cause);
+	}
+	if (r->events & (ROCE_EV_NAK | ROCE_EV_RNR_NAK)) {
+		const char *kind = roce_aeth_syndrome_text(r->aeth_syndrome);
+		it = proto_tree_add_string(at, hf_roce_an_nak, tvb, 0, 0, kind);
+		proto_item_set_generated(it);
+		roce_add_gen_uint(at, hf_roce_an_nak_syndrome, tvb, r->aeth_syndrome);
+		if (r->events & ROCE_EV_NAK) {
+			expert_add_info_format(pinfo, it, &ei_roce_nak, "NAK for PSN %u: %s",
+				fd->bth.psn, kind);
+			col_append_fstr(pinfo->cinfo, COL_INFO, " [%s]", kind);
+		}
+		if (r->events & ROCE_EV_RNR_NAK) {
+			expert_add_info_format(pinfo, it, &ei_roce_rnr_nak, "RNR NAK for PSN %u: %s (%u us)",
+				fd->bth.psn, kind, roce_rnr_timer_us(r->aeth_syndrome & 0x1f));
+			if (!(r->events & ROCE_EV_NAK))
+				col_append_str(pinfo->cinfo, COL_INFO, " [RNR NAK]");
+		}
+	}
+	if (r->events & ROCE_EV_ACK_RTT) {
+		roce_ns_to_nstime(r->rtt_ns, &t);
+		it = proto_tree_add_time(at, hf_roce_an_rtt, tvb, 0, 0, &t);
+		proto_item_set_generated(it);
+		if (r->ref_frame != 0 && r->ref_frame <= G_MAXUINT32) {
+			it = proto_tree_add_uint(at, hf_roce_an_acks_frame, tvb, 0, 0, (guint32)r->ref_frame);
+			proto_item_set_generated(it);
+		}
+	}
+	if (r->events & (ROCE_EV_READ_FIRST_RESP | ROCE_EV_READ_LAST_RESP)) {
+		roce_ns_to_nstime(r->read_ns, &t);
+		it = proto_tree_add_time(at, hf_roce_an_read_time, tvb, 0, 0, &t);
+		proto_item_set_generated(it);
+		if (r->ref_frame != 0 && r->ref_frame <= G_MAXUINT32) {
+			it = proto_tree_add_uint(at, hf_roce_an_request_frame, tvb, 0, 0, (guint32)r->ref_frame);
+			proto_item_set_generated(it);
+		}
+	}
+	if (!(r->events & (ROCE_EV_ACK_RTT | ROCE_EV_READ_FIRST_RESP | ROCE_EV_READ_LAST_RESP)) &&
+			r->ref_frame != 0 && r->ref_frame <= G_MAXUINT32) {
+		it = proto_tree_add_uint(at, hf_roce_an_ref_frame, tvb, 0, 0, (guint32)r->ref_frame);
+		proto_item_set_generated(it);
+	}
+	if (r->events & ROCE_EV_GBN_RECOVERED) {
+		roce_ns_to_nstime(r->recovery_ns, &t);
+		it = proto_tree_add_time(at, hf_roce_an_recovery_time, tvb, 0, 0, &t);
+		proto_item_set_generated(it);
+	}
+	if (r->events & ROCE_EV_ECN_CE) {
+		it = proto_tree_add_expert(at, pinfo, &ei_roce_ecn_ce, tvb, 0, 0);
+		proto_item_set_generated(it);
+		col_append_str(pinfo->cinfo, COL_INFO, " [ECN CE]");
+	}
+	if (r->events & ROCE_EV_CNP) {
+		it = proto_tree_add_expert(at, pinfo, &ei_roce_cnp, tvb, 0, 0);
+		proto_item_set_generated(it);
+	}
+}
+
+static void roce_render_pfc(proto_tree *rt, tvbuff_t *tvb, packet_info *pinfo,
+	const roce_frame_data_t *fd)
+{
+	const struct roce_frame_result *r = fd->res;
+	/* l3_off is the MAC Control opcode for PFC/PAUSE frames when the decoder sets it. */
+	gboolean at_tvb = roce_have(tvb, fd->l3_off, 20);
+	proto_item *it;
+	proto_tree *pt;
+
+	if (fd->kind == ROCE_KIND_PAUSE) {
+		if (at_tvb)
+			it = proto_tree_add_item(rt, hf_roce_pause_quanta, tvb, fd->l3_off + 2, 2, ENC_BIG_ENDIAN);
+		else
+			it = roce_add_gen_uint(rt, hf_roce_pause_quanta, tvb, fd->pfc_quanta[0]);
+		if (r != NULL && (r->events & ROCE_EV_PAUSE)) {
+			it = proto_tree_add_double_format_value(rt, hf_roce_pause_us, tvb, 0, 0,
+				(double)r->pause_ns[0] / 1000.0, "%.3f µs at %u Gb/s",
+				(double)r->pause_ns[0] / 1000.0, pref_link_speed_gbps);
+			proto_item_set_generated(it);
+		}
+		if (r != NULL && (r->events & ROCE_EV_PFC_STORM) && r->storm_mask) {
+			expert_add_info_format(pinfo, it, &ei_roce_pfc_storm,
+				"PAUSE storm: continuously paused for at least %u ms", pref_storm_ms);
+			col_append_str(pinfo->cinfo, COL_INFO, " [PAUSE storm]");
+		}
+		return;
+	}
+	if (fd->kind != ROCE_KIND_PFC)
+		return;
+
+	if (at_tvb)
+		it = proto_tree_add_item(rt, hf_roce_pfc_enable, tvb, fd->l3_off + 2, 2, ENC_BIG_ENDIAN);
+	else
+		it = roce_add_gen_uint(rt, hf_roce_pfc_enable, tvb, fd->pfc_enable);
+	(void)it;
+	for (int p = 0; p < 8; p++) {
+		double us;
+		if (!(fd->pfc_enable & (1u << p)))
+			continue;
+		us = (r != NULL && (r->events & ROCE_EV_PFC)) ? (double)r->pause_ns[p] / 1000.0 : 0.0;
+		pt = proto_tree_add_subtree_format(rt, tvb, at_tvb ? fd->l3_off + 4 + 2 * p : 0,
+			at_tvb ? 2 : 0, ett_roce_pfc_prio, NULL,
+			"Priority %d: %u quanta = %.3f µs", p, fd->pfc_quanta[p], us);
+		it = proto_tree_add_uint(pt, hf_roce_pfc_priority, tvb, 0, 0, (guint32)p);
+		proto_item_set_generated(it);
+		if (at_tvb)
+			proto_tree_add_item(pt, hf_roce_pfc_quanta, tvb, fd->l3_off + 4 + 2 * p, 2, ENC_BIG_ENDIAN);
+		else
+			roce_add_gen_uint(pt, hf_roce_pfc_quanta, tvb, fd->pfc_quanta[p]);
+		if (r != NULL && (r->events & ROCE_EV_PFC)) {
+			it = proto_tree_add_double_format_value(pt, hf_roce_pfc_pause_us, tvb, 0, 0, us,
+				"%.3f µs at %u Gb/s", us, pref_link_speed_gbps);
+			proto_item_set_generated(it);
+		}
+		if (fd->pfc_quanta[p] == 0) {
+			it = proto_tree_add_boolean(pt, hf_roce_pfc_xon, tvb, 0, 0, TRUE);
+			proto_item_set_generated(it);
+		}
+		if (r != NULL && (r->events & ROCE_EV_PFC_STORM) && (r->storm_mask & (1u << p))) {
+			it = proto_tree_add_uint(pt, hf_roce_pfc_storm_priority, tvb, 0, 0, (guint32)p);
+			proto_item_set_generated(it);
+			expert_add_info_format(pinfo, it, &ei_roce_pfc_storm,
+				"PFC storm on priority %d: continuously paused for at least %u ms", p, pref_storm_ms);
+		}
+	}
+	/* storm on a priority not enabled in this frame (should not happen, but show it) */
+	if (r != NULL && (r->events & ROCE_EV_PFC_STORM) && (r->storm_mask & (uint8_t)~fd->pfc_enable)) {
+		for (int p = 0; p < 8; p++) {
+			if (!((r->storm_mask & (uint8_t)~fd->pfc_enable) & (1u << p)))
+				continue;
+			it = proto_tree_add_uint(rt, hf_roce_pfc_storm_priority, tvb, 0, 0, (guint32)p);
+			proto_item_set_generated(it);
+			expert_add_info_format(pinfo, it, &ei_roce_pfc_storm,
+				"PFC storm on priority %d: continuously paused for at least %u ms", p, pref_storm_ms);
+		}
+	}
+	if (r != NULL && (r->events & ROCE_EV_PFC_STORM) && r->storm_mask)
+		col_append_str(pinfo->cinfo, COL_INFO, " [PFC storm]");
+}
+
+static int dissect_roce_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data _U_)
+{
+	roce_frame_data_t *fd;
+	proto_item *ti, *it;
+	proto_tree *rt;
+	guint caplen = tvb_captured_length(tvb);
+	uint32_t start = 0, len = 0;
+
+	if (!PINFO_FD_VISITED(pinfo)) {
+		fd = roce_first_pass(tvb, pinfo);
+		if (fd != NULL)
+			p_add_proto_data(wmem_file_scope(), pinfo, proto_roce, 0, fd);
+	} else {
+		fd = (roce_frame_data_t *)p_get_proto_data(wmem_file_scope(), pinfo, proto_roce, 0);
+	}
+	if (fd == NULL || fd->kind == ROCE_KIND_NONE)
+		return 0;
+
+	/* The roce item spans the RoCE part (BTH..ICRC) or the MAC Control payload. */
+	if (fd->kind == ROCE_KIND_ROCE && fd->bth_off != 0 && fd->bth_off < caplen) {
+		start = fd->bth_off;
+		len = (fd->roce_end > start ? fd->roce_end : caplen) - start;
+	} else if (fd->kind != ROCE_KIND_ROCE && fd->l3_off != 0 && fd->l3_off < caplen) {
+		start = fd->l3_off;
+		len = caplen - start;
+	}
+	if (start + len > caplen)
+		len = caplen - start;
+
+	ti = proto_tree_add_item(tree, proto_roce, tvb, start, len, ENC_NA);
+	rt = proto_item_add_subtree(ti, ett_roce);
+
+	switch (fd->kind) {
+	case ROCE_KIND_ROCE:
+		proto_item_append_text(ti, ", RoCE v%u, %s, QP 0x%06x, PSN %u", fd->version,
+			roce_opcode_name(fd->bth.opcode), fd->bth.dqpn, fd->bth.psn);
+		break;
+	case ROCE_KIND_PFC:
+		proto_item_append_text(ti, ", PFC");
+		break;
+	case ROCE_KIND_PAUSE:
+		proto_item_append_text(ti, ", PAUSE");
+		break;
+	default:
+		proto_item_append_text(ti, ", MAC Control 0x%04x", fd->mac_opcode);
+		break;
+	}
+	it = proto_tree_add_string(rt, hf_roce_kind, tvb, 0, 0,
+		fd->kind == ROCE_KIND_ROCE ? "roce" : fd->kind == ROCE_KIND_PFC ? "pfc" :
+		fd->kind == ROCE_KIND_PAUSE ? "pause" : "mac_control");
+	proto_item_set_generated(it);
+
+	if (fd->kind == ROCE_KIND_ROCE) {
+		it = proto_tree_add_uint(rt, hf_roce_version, tvb, 0, 0, fd->version);
+		proto_item_set_generated(it);
+		if (fd->bth_off != 0)
+			roce_render_bth(rt, tvb, fd);   /* items only where the bytes exist */
+		roce_render_icrc(rt, tvb, pinfo, fd);
+		/* the built-in dissector has no name for these: "Unknown OpCode" */
+		if (fd->bth_off != 0) {
+			enum roce_transport tr = roce_opcode_transport(fd->bth.opcode);
+			if (tr == ROCE_TRANSPORT_CNP || tr == ROCE_TRANSPORT_XRC)
+				col_append_fstr(pinfo->cinfo, COL_INFO, " [%s]", roce_opcode_name(fd->bth.opcode));
+		}
+	}
+	roce_render_findings(rt, tvb, pinfo, fd);
+	if (fd->kind == ROCE_KIND_ROCE)
+		roce_render_analysis(rt, tvb, pinfo, fd);
+	else
+		roce_render_pfc(rt, tvb, pinfo, fd);
+	return (int)caplen;
+}
+
+/* ---- registration ---- */
+
+void proto_register_roce(void)
+{
+	static hf_register_info hf[] = {
+		{ &hf_roce_version, { "RoCE version", "roce.version", FT_UINT8, BASE_DEC,
+			NULL, 0x0, "1 = RoCE (ethertype 0x8915), 2 = RoCE v2 (UDP)", HFILL } },
+		{ &hf_roce_kind, { "Frame kind", "roce.kind", FT_STRING, BASE_NONE,
+			NULL, 0x0, "roce, pfc, pause or mac_control", HFILL } },
+		{ &hf_roce_opcode, { "Opcode", "roce.opcode", FT_UINT8, BASE_HEX | BASE_EXT_STRING,
+			&roce_opcode_vals_ext, 0x0, "BTH opcode (names from opcodes.def)", HFILL } },
+		{ &hf_roce_opcode_name, { "Opcode name", "roce.opcode.name", FT_STRING, BASE_NONE,
+			NULL, 0x0, "BTH opcode name (CNP is 0x81, XRC 0xA0..0xB7)", HFILL } },
+		{ &hf_roce_transport, { "Transport", "roce.transport", FT_STRING, BASE_NONE,
+			NULL, 0x0, "RC, UC, RD, UD, CNP, XRC or VENDOR", HFILL } },
+		{ &hf_roce_bth_fecn, { "FECN", "roce.bth.fecn", FT_BOOLEAN, 8,
+			NULL, 0x80, "Forward explicit congestion notification", HFILL } },
+		{ &hf_roce_bth_becn, { "BECN", "roce.bth.becn", FT_BOOLEAN, 8,
+			NULL, 0x40, "Backward explicit congestion notification", HFILL } },
+		{ &hf_roce_bth_ackreq, { "AckReq", "roce.bth.ackreq", FT_BOOLEAN, 8,
+			NULL, 0x80, "Acknowledge request", HFILL } },
+		{ &hf_roce_dqpn, { "Destination QP", "roce.dqpn", FT_UINT24, BASE_HEX,
+			NULL, 0x0, NULL, HFILL } },
+		{ &hf_roce_psn, { "PSN", "roce.psn", FT_UINT24, BASE_DEC,
+			NULL, 0x0, "Packet sequence number", HFILL } },
+		{ &hf_roce_xrc_srq, { "XRC SRQ", "roce.xrc_srq", FT_UINT24, BASE_HEX,
+			NULL, 0x0, "XRCETH shared receive queue", HFILL } },
+		{ &hf_roce_aeth_syndrome, { "AETH syndrome", "roce.aeth.syndrome", FT_UINT8, BASE_HEX,
+			NULL, 0x0, NULL, HFILL } },
+		{ &hf_roce_aeth_kind, { "AETH kind", "roce.aeth.kind", FT_STRING, BASE_NONE,
+			NULL, 0x0, "ACK, RNR NAK or NAK with its code", HFILL } },
+		{ &hf_roce_aeth_msn, { "MSN", "roce.aeth.msn", FT_UINT24, BASE_DEC,
+			NULL, 0x0, "Message sequence number", HFILL } },
+		{ &hf_roce_ecn, { "IP ECN", "roce.ecn", FT_UINT8, BASE_DEC,
+			NULL, 0x0, "ECN bits of the IP/GRH traffic class (3 = CE)", HFILL } },
+		{ &hf_roce_icrc, { "ICRC", "roce.icrc", FT_UINT32, BASE_HEX,
+			NULL, 0x0, "Invariant CRC as on the wire (least significant byte first)", HFILL } },
+		{ &hf_roce_icrc_computed, { "Computed ICRC", "roce.icrc.computed", FT_UINT32, BASE_HEX,
+			NULL, 0x0, NULL, HFILL } },
+		{ &hf_roce_icrc_status, { "ICRC status", "roce.icrc.status", FT_UINT8, BASE_NONE,
+			VALS(roce_icrc_status_vals), 0x0, "Unverified, Good or Bad", HFILL } },
+		{ &hf_roce_finding, { "Finding", "roce.finding", FT_STRING, BASE_NONE,
+			NULL, 0x0, "Decoder finding (malformed / suspicious frame)", HFILL } },
+		{ &hf_roce_an_expected_psn, { "Expected PSN", "roce.analysis.expected_psn", FT_UINT24, BASE_DEC,
+			NULL, 0x0, NULL, HFILL } },
+		{ &hf_roce_an_lost_psns, { "Lost PSNs", "roce.analysis.lost_psns", FT_UINT32, BASE_DEC,
+			NULL, 0x0, "PSNs skipped by this gap", HFILL } },
+		{ &hf_roce_an_retx_cause, { "Retransmission cause", "roce.analysis.retransmission.cause",
+			FT_STRING, BASE_NONE, NULL, 0x0, "nak, rnr or timeout", HFILL } },
+		{ &hf_roce_an_nak, { "NAK", "roce.analysis.nak", FT_STRING, BASE_NONE,
+			NULL, 0x0, "NAK kind", HFILL } },
+		{ &hf_roce_an_nak_syndrome, { "NAK syndrome", "roce.analysis.nak.syndrome", FT_UINT8, BASE_HEX,
+			NULL, 0x0, NULL, HFILL } },
+		{ &hf_roce_an_rtt, { "ACK RTT", "roce.analysis.rtt", FT_RELATIVE_TIME, BASE_NONE,
+			NULL, 0x0, "Time from the acknowledged request to this ACK", HFILL } },
+		{ &hf_roce_an_acks_frame, { "This is an ACK to the request in frame", "roce.analysis.acks_frame",
+			FT_FRAMENUM, BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_ACK), 0x0, NULL, HFILL } },
+		{ &hf_roce_an_read_time, { "READ response time", "roce.analysis.read_time", FT_RELATIVE_TIME,
+			BASE_NONE, NULL, 0x0, "Time from the RDMA READ request to this response", HFILL } },
+		{ &hf_roce_an_request_frame, { "Response to the READ request in frame",
+			"roce.analysis.request_frame", FT_FRAMENUM, BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_RESPONSE),
+			0x0, NULL, HFILL } },
+		{ &hf_roce_an_ref_frame, { "Related frame", "roce.analysis.ref_frame", FT_FRAMENUM, BASE_NONE,
+			NULL, 0x0, "Frame this event refers to (NAK, original transmission, ...)", HFILL } },
+		{ &hf_roce_an_recovery_time, { "Recovery time", "roce.analysis.recovery_time", FT_RELATIVE_TIME,
+			BASE_NONE, NULL, 0x0, "NAK/timeout to go-back-N recovery", HFILL } },
+		{ &hf_roce_pfc_enable, { "PFC priority enable vector", "roce.pfc.enable", FT_UINT16, BASE_HEX,
+			NULL, 0x0, NULL, HFILL } },
+		{ &hf_roce_pfc_priority, { "Priority", "roce.pfc.priority", FT_UINT8, BASE_DEC,
+			NULL, 0x0, NULL, HFILL } },
+		{ &hf_roce_pfc_quanta, { "Pause quanta", "roce.pfc.quanta", FT_UINT16, BASE_DEC,
+			NULL, 0x0, NULL, HFILL } },
+		{ &hf_roce_pfc_pause_us, { "Pause time (µs)", "roce.pfc.pause_us", FT_DOUBLE, BASE_NONE,
+			NULL, 0x0, "Requested pause at the configured link speed", HFILL } },
+		{ &hf_roce_pfc_xon, { "XON (resume)", "roce.pfc.xon", FT_BOOLEAN, BASE_NONE,
+			NULL, 0x0, "Quanta 0: resume now", HFILL } },
+		{ &hf_roce_pfc_storm_priority, { "Storm on priority", "roce.pfc.storm.priority", FT_UINT8,
+			BASE_DEC, NULL, 0x0, NULL, HFILL } },
+		{ &hf_roce_pause_quanta, { "PAUSE quanta", "roce.pause.quanta", FT_UINT16, BASE_DEC,
+			NULL, 0x0, NULL, HFILL } },
+		{ &hf_roce_pause_us, { "PAUSE time (µs)", "roce.pause.pause_us", FT_DOUBLE, BASE_NONE,
+			NULL, 0x0, "802.3x pause at the configured link speed", HFILL } },
+	};
+
+	static gint *ett[] = {
+		&ett_roce, &ett_roce_bth, &ett_roce_icrc, &ett_roce_analysis,
+		&ett_roce_pfc, &ett_roce_pfc_prio, &ett_roce_findings,
+	};
+
+	static ei_register_info ei[] = {
+		{ &ei_roce_icrc_bad, { "roce.icrc.bad", PI_CHECKSUM, PI_ERROR,
+			"Bad ICRC", EXPFILL } },
+		{ &ei_roce_psn_gap, { "roce.analysis.psn_gap", PI_SEQUENCE, PI_WARN,
+			"PSN gap (packets lost before the capture point)", EXPFILL } },
+		{ &ei_roce_duplicate, { "roce.analysis.duplicate", PI_SEQUENCE, PI_NOTE,
+			"Duplicate PSN", EXPFILL } },
+		{ &ei_roce_out_of_order, { "roce.analysis.out_of_order", PI_SEQUENCE, PI_WARN,
+			"Out-of-order PSN", EXPFILL } },
+		{ &ei_roce_retransmission, { "roce.analysis.retransmission", PI_SEQUENCE, PI_NOTE,
+			"Retransmission", EXPFILL } },
+		{ &ei_roce_nak, { "roce.analysis.nak.expert", PI_SEQUENCE, PI_WARN,
+			"NAK", EXPFILL } },
+		{ &ei_roce_rnr_nak, { "roce.analysis.rnr_nak", PI_SEQUENCE, PI_NOTE,
+			"RNR NAK", EXPFILL } },
+		{ &ei_roce_ecn_ce, { "roce.analysis.ecn_ce", PI_SEQUENCE, PI_CHAT,
+			"ECN Congestion Experienced (CE) mark", EXPFILL } },
+		{ &ei_roce_cnp, { "roce.analysis.cnp", PI_SEQUENCE, PI_CHAT,
+			"Congestion notification packet (CNP)", EXPFILL } },
+		{ &ei_roce_pfc_storm, { "roce.pfc.storm", PI_SEQUENCE, PI_WARN,
+			"PFC storm", EXPFILL } },
+		{ &ei_roce_malformed, { "roce.malformed", PI_MALFORMED, PI_ERROR,
+			"Malformed RoCE frame", EXPFILL } },
+	};
+
+	module_t *m;
+	expert_module_t *em;
+
+	proto_roce = proto_register_protocol("RoCE Analysis (roce-tools)", "RoCE", "roce");
+	proto_register_field_array(proto_roce, hf, array_length(hf));
+	proto_register_subtree_array(ett, array_length(ett));
+	em = expert_register_protocol(proto_roce);
+	expert_register_field_array(em, ei, array_length(ei));
+
+	m = prefs_register_protocol(proto_roce, NULL);
+	prefs_register_bool_preference(m, "validate_icrc", "Validate the ICRC",
+		"Compute the RoCE Invariant CRC and compare it with the one in the frame",
+		&pref_validate_icrc);
+	prefs_register_uint_preference(m, "link_speed", "Link speed (Gb/s)",
+		"Link speed used to turn PFC/PAUSE quanta into time (1 quantum = 512 bit times)",
+		10, &pref_link_speed_gbps);
+	prefs_register_enum_preference(m, "pmtu", "Path MTU",
+		"RoCE path MTU used to size RDMA READ responses; Auto learns it from the traffic",
+		&pref_pmtu, roce_pmtu_enum, FALSE);
+	prefs_register_uint_preference(m, "pfc_storm_ms", "PFC storm threshold (ms)",
+		"Continuous pause time on one priority that is reported as a PFC storm",
+		10, &pref_storm_ms);
+	pref_udp_ports = range_empty(wmem_epan_scope());
+	prefs_register_range_preference(m, "udp_ports", "Extra RoCE v2 UDP ports",
+		"UDP destination ports carrying RoCE v2 besides 4791 (at most 7 are used)",
+		&pref_udp_ports, 65535);
+
+	register_init_routine(roce_init_routine);
+	register_cleanup_routine(roce_cleanup_routine);
+
+	roce_handle = create_dissector_handle(dissect_roce_post, proto_roce);
+}
+
+void proto_reg_handoff_roce(void)
+{
+	register_postdissector(roce_handle);
+}
+
+/* ---- plugin entry points (4.0 .. 4.4+, see wireshark-notes.md 4.4) ---- */
+
+#ifndef WIRESHARK_PLUGIN_REGISTER
+WS_DLL_PUBLIC_DEF const char plugin_version[] = PLUGIN_VERSION;
+WS_DLL_PUBLIC_DEF const int plugin_want_major = WIRESHARK_VERSION_MAJOR;
+WS_DLL_PUBLIC_DEF const int plugin_want_minor = WIRESHARK_VERSION_MINOR;
+WS_DLL_PUBLIC void plugin_register(void);
+#ifdef WS_PLUGIN_DESC_DISSECTOR
+WS_DLL_PUBLIC uint32_t plugin_describe(void);
+#endif
+void plugin_register(void)
+#else
+static void plugin_register(void)
+#endif
+{
+	static proto_plugin plug;
+
+	plug.register_protoinfo = proto_register_roce;
+	plug.register_handoff = proto_reg_handoff_roce;
+	proto_register_plugin(&plug);
+}
+
+#ifdef WIRESHARK_PLUGIN_REGISTER
+static struct ws_module roce_module = {
+	.flags = WS_PLUGIN_DESC_DISSECTOR,
+	.version = PLUGIN_VERSION,
+	.spdx_id = "GPL-2.0-or-later",
+	.home_url = "",
+	.blurb = "RoCE ICRC, PSN/NAK/CNP and PFC analysis (roce-tools)",
+	.register_cb = &plugin_register,
+};
+WIRESHARK_PLUGIN_REGISTER_EPAN(&roce_module, 0)
+#elif defined(WS_PLUGIN_DESC_DISSECTOR)
+uint32_t plugin_describe(void)
+{
+	return WS_PLUGIN_DESC_DISSECTOR;
+}
+#endif
