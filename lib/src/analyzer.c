@@ -41,13 +41,18 @@
  *
  * Go-back-N (RC, XRC, RD only; UC/UD never retransmit)
  *   A request behind the newest PSN is a retransmission when an episode is
- *   active or starts at it.  A new go-back starts when a pending NAK/RNR NAK
- *   (seen on the paired stream, not yet answered) covers p (its PSN <= p),
- *   or when no episode is active and p is not a hole fill (TIMEOUT), or when
- *   an episode is active and p does not advance past the previous packet's
- *   PSN (another go-back without NAK: TIMEOUT).  A hole fill with no episode
- *   and no NAK pending is plain reordering.  If both a sequence-error NAK and
- *   an RNR NAK are pending, the older one names the cause (an RNR NAK is
+ *   active or starts at it.  With no episode active, a go-back starts at the
+ *   first such packet when a NAK / RNR NAK seen on the paired stream is
+ *   still unanswered (cause NAK / RNR), or when the packet is not a hole
+ *   fill (cause TIMEOUT).  While an episode is active, resends move forward;
+ *   a packet that does not advance past the previous packet's PSN is a new
+ *   go-back (cause: the unanswered NAK, else TIMEOUT).  The NAK's PSN is not
+ *   required to be <= p: rxe restarts whole messages, sometimes before the
+ *   NAKed PSN (rc_send_rnr.pcap).  A NAK that arrives while resends move
+ *   forward is answered by the next backward jump, not by them.  A hole
+ *   fill with no episode and no NAK pending is plain reordering.  If both a
+ *   sequence-error NAK and an RNR NAK are pending, the older one names the
+ *   cause (an RNR NAK is
  *   normally followed by sequence-error NAKs for the packets that were in
  *   flight behind it; the requester's reaction is the RNR wait).  Each go-back
  *   counts once in gbn_episodes[cause] and raises one ROCE_AN_RETRANSMISSION

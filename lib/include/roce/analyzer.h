@@ -167,9 +167,9 @@ struct roce_summary {
 	uint64_t psn_gaps, lost_psns, duplicates, out_of_order, unrecovered_psns;
 	uint64_t retransmissions;
 	uint64_t gbn_episodes[4];            /* by enum roce_retx_cause (index 0 unused) */
-	uint64_t naks, rnr_naks;
+	uint64_t naks, rnr_naks;             /* naks: every NAK-type AETH incl. RNR; rnr_naks: the RNR subset */
 	uint64_t nak_codes[5];               /* by enum roce_nak_code */
-	uint64_t acks;
+	uint64_t acks;                       /* ACK-type AETHs (ACK, ATOMIC_ACK, READ responses) */
 	uint64_t cnps;
 	uint64_t ecn_ce, ecn_capable;        /* CE-marked; ECT(0)/ECT(1)/CE RoCE frames */
 	uint64_t pfc_frames, pause_frames, pfc_storms;
