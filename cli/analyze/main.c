@@ -348,7 +348,6 @@ static void on_anomaly(void *user, const struct roce_anomaly *a)
 struct progress {
 	bool on, shown;
 	uint64_t start_ns, last_ns;
-	uint64_t bytes_before;      /* input bytes of files already finished */
 };
 
 static uint64_t mono_ns(void)
@@ -371,13 +370,16 @@ static void progress_erase(struct progress *p)
 static void progress_show(struct progress *p, roce_capfile_t *c, const struct ra_file *rf,
 			  uint64_t now)
 {
+	struct roce_summary s;
 	uint64_t done = 0, total = 0, el;
 	double mbs;
 	char pct[16] = "";
 
+	/* percent of the (possibly compressed) file, rate of captured data */
 	roce_cap_progress(c, &done, &total);
+	roce_analyzer_summary(ctx.an, &s);
 	el = now - p->start_ns;
-	mbs = el ? (double)(p->bytes_before + done) / 1e6 / ((double)el / 1e9) : 0.0;
+	mbs = el ? (double)s.bytes / 1e6 / ((double)el / 1e9) : 0.0;
 	if (total)
 		snprintf(pct, sizeof(pct), "%5.1f%% ", 100.0 * (double)done / (double)total);
 	if (ctx.o.n_files > 1)
@@ -455,7 +457,7 @@ static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopt
 	roce_capfile_t *c;
 	const bool print_frames = ctx.o.frames && !ctx.o.quiet;
 	const uint64_t count = ctx.o.count;
-	int cur_lt = -1, lt, r;
+	int cur_lt = -1, lt, r = 0;
 	bool warned_lt = false;
 
 	c = roce_cap_open(rf->path, errbuf);
@@ -543,12 +545,6 @@ static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopt
 	}
 	if (!ctx.input_error && !ctx.stopped_by_count)
 		rf->complete = true;
-	if (pg->on) {
-		uint64_t done = 0, total = 0;
-
-		roce_cap_progress(c, &done, &total);
-		pg->bytes_before += done;
-	}
 	roce_cap_close(c);
 	return !ctx.input_error && !ctx.stopped_by_count;
 }
