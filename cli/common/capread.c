@@ -204,6 +204,8 @@ static const uint8_t *stream_fill(struct roce_capfile *c, size_t n, size_t *avai
 
 		while (ncap < n)
 			ncap *= 2;
+		if (ncap > ROCE_CAP_MAX_RECORD)
+			ncap = n; /* near the cap: no doubling past it */
 		nb = realloc(c->buf, ncap);
 		if (!nb) {
 			c->src_status = ROCE_E_NOMEM;

@@ -754,6 +754,46 @@ static void test_stdin(void)
 	waitpid(writer, NULL, 0);
 }
 
+/* Records beyond the stream buffer's initial size, and at the size limit. */
+static void test_big_records(void)
+{
+	size_t len = 24 + 2 * 16 + 200000 + ROCE_CAP_MAX_RECORD;
+	uint8_t *f = calloc(1, len + 16);
+	struct result m, s;
+	size_t at;
+
+	REQUIRE(f);
+	memcpy(f, "\xd4\xc3\xb2\xa1\x02\x00\x04\x00", 8);
+	f[20] = 1; /* snaplen 0, Ethernet */
+	at = 24;
+	for (int i = 0; i < 2; i++) {
+		uint32_t l = i ? ROCE_CAP_MAX_RECORD : 200000;
+
+		for (int k = 0; k < 4; k++)
+			f[at + 8 + k] = f[at + 12 + k] = (uint8_t)(l >> (8 * k));
+		at += 16;
+		f[at + l - 1] = (uint8_t)(0x55 + i);
+		at += l;
+	}
+	read_mem(f, at, "big", &m);
+	read_stream(f, at, "big", &s);
+	CHECK_EQ_I(m.status, 0);
+	CHECK_EQ_I(m.n, 2);
+	CHECK(same_records(&m, &s));
+	CHECK_EQ_I(s.status, 0);
+	CHECK_EQ_U(m.r[1].caplen, ROCE_CAP_MAX_RECORD);
+
+	/* one byte more than the limit */
+	for (int k = 0; k < 4; k++)
+		f[24 + 16 + 200000 + 8 + k] = f[24 + 16 + 200000 + 12 + k] =
+			(uint8_t)((ROCE_CAP_MAX_RECORD + 1) >> (8 * k));
+	read_stream(f, at, "big", &s);
+	CHECK_EQ_I(s.n, 1);
+	CHECK_EQ_I(s.status, ROCE_E_MALFORMED);
+	CHECK(strstr(s.err, "big: frame 2: record length 16777217 exceeds limit") != NULL);
+	free(f);
+}
+
 /* ---- errors ---------------------------------------------------------------- */
 
 /*
@@ -1140,6 +1180,7 @@ int main(void)
 	RUN(test_pcapng);
 	RUN(test_gzip);
 	RUN(test_stdin);
+	RUN(test_big_records);
 	RUN(test_errors_pcap);
 	RUN(test_errors_pcapng);
 	RUN(test_truncate_everywhere);
