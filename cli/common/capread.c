@@ -627,6 +627,9 @@ static struct roce_capfile *cap_alloc(const char *name, char *errbuf)
 		errbuf_printf(errbuf, "%s: out of memory", name ? name : "(capture)");
 		return NULL;
 	}
+	for (char *q = c->name; *q; q++)
+		if ((unsigned char)*q < 0x20 || *q == 0x7f)
+			*q = '?'; /* messages stay on one line */
 	c->fd = -1;
 	c->linktype = -1;
 	return c;
