@@ -599,10 +599,20 @@ static int ng_next(struct roce_capfile *c, struct roce_cap_record *rec, bool pre
 
 /* ---- open / close ---------------------------------------------------------- */
 
+/* Copy a message to a caller's errbuf; if too long, keep its end ("...tail"). */
 static void copy_err(char *errbuf, const char *msg)
 {
-	if (errbuf)
-		snprintf(errbuf, ROCE_ERRBUF_SIZE, "%s", msg);
+	size_t n = strlen(msg);
+
+	if (!errbuf)
+		return;
+	if (n < ROCE_ERRBUF_SIZE) {
+		memcpy(errbuf, msg, n + 1);
+		return;
+	}
+	memcpy(errbuf, "...", 3);
+	memcpy(errbuf + 3, msg + n - (ROCE_ERRBUF_SIZE - 4), ROCE_ERRBUF_SIZE - 4);
+	errbuf[ROCE_ERRBUF_SIZE - 1] = '\0';
 }
 
 static void errbuf_printf(char *errbuf, const char *fmt, ...)

@@ -1146,6 +1146,19 @@ static void test_writer_errors(void)
 			(void)roce_capw_write(w, 0, payload, 4000, 4000);
 		CHECK_EQ_I(roce_capw_close(w), ROCE_CAP_E_IO);
 	}
+	{
+		/* over-long names: errbuf keeps the end of the message */
+		char name[600];
+
+		memset(name, 'x', sizeof(name) - 1);
+		name[sizeof(name) - 1] = '\0';
+		name[10] = '\n';
+		CHECK(roce_cap_open_mem((const uint8_t *)"hello", 5, name, eb) == NULL);
+		CHECK_EQ_U(strlen(eb), ROCE_ERRBUF_SIZE - 1);
+		CHECK(strncmp(eb, "...", 3) == 0);
+		CHECK(strstr(eb, "xx: not a pcap or pcapng file (magic 0x68656c6c)") != NULL);
+		CHECK(strchr(eb, '\n') == NULL);
+	}
 	CHECK(roce_cap_open(tpath("does-not-exist"), eb) == NULL);
 	CHECK(strstr(eb, "does-not-exist: No such file") != NULL);
 }
