@@ -903,11 +903,21 @@ void ra_frame_text(const struct ra_ctx *ctx, const struct ra_frame *fr, FILE *f)
 		mac_str(p->dst_mac, b);
 		fprintf(f, "%-5s %s -> %s", p->kind == ROCE_KIND_PFC ? "PFC" : "PAUSE", a, b);
 		if (p->kind == ROCE_KIND_PFC) {
-			for (int i = 0; i < 8; i++)
-				if (p->pfc_enable & (1u << i))
-					fprintf(f, " p%d=%u", i, p->pfc_quanta[i]);
+			for (int i = 0; i < 8; i++) {
+				if (!(p->pfc_enable & (1u << i)))
+					continue;
+				fprintf(f, " p%d=%u", i, p->pfc_quanta[i]);
+				if ((events & ROCE_EV_PFC) && p->pfc_quanta[i]) {
+					us_str(r->pause_ns[i], t, sizeof(t));
+					fprintf(f, "(%sus)", t);
+				}
+			}
 		} else {
 			fprintf(f, " quanta=%u", p->pfc_quanta[0]);
+			if ((events & ROCE_EV_PAUSE) && p->pfc_quanta[0]) {
+				us_str(r->pause_ns[0], t, sizeof(t));
+				fprintf(f, "(%sus)", t);
+			}
 		}
 	} else {
 		addr_str(p->src, a);

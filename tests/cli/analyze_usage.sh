@@ -41,6 +41,24 @@ for o in -r --read -c --count --json --csv --frames --fail-on --pmtu --link-spee
 done
 "$ra" -h >/dev/null 2>&1 && ok || bad "-h exit status"
 
+# The man page documents every long option --help lists, and the exit codes.
+man=$src/docs/man/roce-analyze.1
+if [ -f "$man" ]; then
+	for o in $(grep -oE -- '--[a-z][a-z-]+' "$tmp/help" | sort -u); do
+		[ "$o" = --help-all ] && continue
+		grep -qF -- "$(sed 's/-/\\-/g' <<<"$o")" "$man" && ok || bad "man page does not document $o"
+	done
+	for s in NAME SYNOPSIS DESCRIPTION OPTIONS OUTPUT "EXIT STATUS" EXAMPLES "SEE ALSO" BUGS; do
+		grep -q "^\.SH \"\?$s" "$man" && ok || bad "man page has no $s section"
+	done
+	if command -v groff >/dev/null; then
+		w=$(groff -man -Tutf8 -ww -z "$man" 2>&1)
+		[ -z "$w" ] && ok || bad "groff warnings: $w"
+	fi
+else
+	bad "no man page $man"
+fi
+
 # -V: program and library version.
 out=$("$ra" -V 2>&1)
 [ $? -eq 0 ] && ok || bad "-V exit status"
