@@ -33,9 +33,13 @@
  *   fill of such a PSN then counts as a duplicate).
  *     p == e           in order
  *     p ahead of e     gap: psn_gaps++, lost_psns += p - e, new hole [e, p)
- *     p behind e       in a hole: a fill (out_of_order unless it is a
- *                      retransmission), else duplicates++ (every re-seen PSN,
- *                      retransmitted or not, like a NIC's duplicate_request)
+ *     p behind e       in a hole: a fill, out_of_order++ (retransmitted or
+ *                      not: the issue's definition), else duplicates++ (every
+ *                      re-seen PSN, like a NIC's duplicate_request)
+ *   Inside a go-back-N resend run the PSN expected after the previous packet
+ *   (pnext) trails e; a forward jump against pnext is a gap as well
+ *   (lost_psns += the jump): a resent packet lost again.  This is what the
+ *   Soft-RoCE capture README counts as "req_psn_jump_forward".
  *   A forward or backward jump of more than 2^22 PSNs is taken as a new
  *   connection on a reused QPN: the sequence state restarts, no event.
  *
@@ -419,6 +423,7 @@ struct an_pending {
 struct an_req {
 	bool init, off;
 	uint32_t first_psn, next, slack, slack_read_psn, prev;
+	uint32_t pnext;         /* PSN expected after the previous packet (== next outside resends) */
 	struct an_hole holes[AN_HOLES];
 	unsigned nholes;
 	uint64_t dropped_unrec;
@@ -1100,6 +1105,24 @@ static void req_process(struct an_ctx *c, struct an_flow *f)
 		r->first_psn = p;
 		goto advance;
 	}
+	/*
+	 * Gaps are forward jumps against the previous packet (pnext), as seen
+	 * on the wire: inside a go-back-N resend run pnext trails the newest
+	 * PSN, and a resent packet that is lost again is a gap too (the
+	 * Soft-RoCE README's "req_psn_jump_forward").  Outside a go-back run a
+	 * jump back to the newest PSN after a reordered fill is not a loss.
+	 * Holes (PSNs never seen) are tracked against the newest PSN (next).
+	 */
+	bool gap_done = false;
+
+	if (r->gbn_active && r->pnext != e) {
+		int32_t dp = roce_psn_cmp(p, r->pnext);
+
+		if (dp > 0) {
+			gap_report(c, f, p, r->pnext, (uint32_t)dp);
+			gap_done = true;
+		}
+	}
 	if (d == 0) {
 		if (r->slack)
 			read_pin(r, p);
@@ -1116,7 +1139,8 @@ static void req_process(struct an_ctx *c, struct an_flow *f)
 			uint32_t lost = (p - from) & 0xffffffu;
 
 			hole_add(r, from, lost);
-			gap_report(c, f, p, from, lost);
+			if (!gap_done)
+				gap_report(c, f, p, from, lost);
 		}
 	} else {
 		/* behind: a fill, a duplicate and/or a retransmission */
@@ -1125,13 +1149,16 @@ static void req_process(struct an_ctx *c, struct an_flow *f)
 		c->res->expected_psn = e;
 		if (reliable)
 			retx = gbn_classify(c, f, r, p, e, fill);
+		r->pnext = roce_psn_add(p, n);
+		if (roce_psn_cmp(r->pnext, e) > 0)
+			r->pnext = e;
 		if (fill) {
-			if (!retx) {
-				f->st.out_of_order++;
-				c->a->sum.out_of_order++;
-				c->res->events |= ROCE_EV_OUT_OF_ORDER;
+			/* a PSN behind the newest that had not been seen: it fills a gap */
+			f->st.out_of_order++;
+			c->a->sum.out_of_order++;
+			c->res->events |= ROCE_EV_OUT_OF_ORDER;
+			if (!retx)
 				simple_anomaly(c, f, ROCE_AN_OUT_OF_ORDER, p, e, "PSN fills an earlier gap");
-			}
 		} else {
 			f->st.duplicates++;
 			c->a->sum.duplicates++;
@@ -1147,6 +1174,7 @@ static void req_process(struct an_ctx *c, struct an_flow *f)
 advance:
 	gbn_maybe_recover(c, f, r, p);
 	r->next = roce_psn_add(p, n);
+	r->pnext = r->next;
 	r->slack = nmax - n;
 	r->slack_read_psn = p;
 	r->prev = p;
@@ -1327,6 +1355,7 @@ static void read_resp_process(struct an_ctx *c, struct an_flow *f, struct an_req
 		/* the last response pins N; fix the request stream's expectation */
 		if (e->n != e->nmax && r->slack && r->slack_read_psn == e->psn) {
 			r->next = roce_psn_add(e->psn, n);
+			r->pnext = r->next;
 			r->slack = 0;
 		}
 		e->n = e->nmax = n;
