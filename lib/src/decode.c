@@ -293,15 +293,18 @@ static bool roce_port_match(const struct roce_decode_opts *o, uint16_t port)
 	return false;
 }
 
-/* RFC 1071 checksum over an IPv4 header; 0 when correct. */
+/* RFC 1071 checksum over an IPv4 header (n a multiple of 4); 0 when correct. */
 static uint16_t roce_ip_csum(const uint8_t *p, size_t n)
 {
-	uint32_t sum = 0;
+	uint64_t sum = 0;
 
-	for (size_t i = 0; i + 1 < n; i += 2)
-		sum += roce_get_be16(p + i);
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
+	/* 32-bit words summed in 64 bits: one fold at the end (RFC 1071 2(B)) */
+	for (size_t i = 0; i < n; i += 4)
+		sum += roce_get_be32(p + i);
+	sum = (sum & 0xffffffffu) + (sum >> 32);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
 	return (uint16_t)~sum;
 }
 
