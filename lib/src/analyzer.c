@@ -1723,9 +1723,10 @@ static void roce_process(struct an_ctx *c, int status)
 	learn_pmtu(a, f, pkt);
 	if (op->flags & ROCE_F_REQ) {
 		f->st.is_request = true;
-		if (op->flags & ROCE_F_LAST)
-			f->st.messages++;
 		req_process(c, f);
+		/* a message ends with LAST/ONLY; a LAST seen again is not a new message */
+		if ((op->flags & ROCE_F_LAST) && !(c->res->events & ROCE_EV_DUPLICATE))
+			f->st.messages++;
 	} else {
 		resp_process(c, f);
 	}

@@ -164,7 +164,8 @@ struct roce_pkt {
 	uint16_t sport, dport;      /* v2 only */
 	uint16_t ip_id;
 
-	/* offsets into frame; 0 means absent (frame offset 0 is never one of these) */
+	/* offsets into frame; 0 means absent, except l3_off, which is 0 for raw-IP
+	 * link types (check ip_version / version instead) */
 	uint32_t l3_off;            /* IPv4/IPv6/GRH header */
 	uint32_t l3_hdr_len;        /* IPv4 IHL*4, 40 for IPv6/GRH */
 	uint32_t udp_off;           /* v2 only */
