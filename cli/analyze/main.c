@@ -431,19 +431,17 @@ static const char *linktype_name(int lt)
 	return NULL;
 }
 
-static void report_linktype(const struct ra_file *rf, uint64_t frame_no, int lt)
+static void report_linktype(const struct ra_file *rf, uint64_t frame_no, int lt, const char *more)
 {
 	const char *n = linktype_name(lt);
-	char where[64] = "";
+	char where[64] = "", name[32] = "";
 
 	if (frame_no)
 		snprintf(where, sizeof(where), "frame %" PRIu64 ": ", frame_no);
 	if (n)
-		fprintf(stderr, "%s: %s: %sunsupported link-layer type %d (%s)\n",
-			RA_PROG, rf->name, where, lt, n);
-	else
-		fprintf(stderr, "%s: %s: %sunsupported link-layer type %d\n",
-			RA_PROG, rf->name, where, lt);
+		snprintf(name, sizeof(name), " (%s)", n);
+	fprintf(stderr, "%s: %s: %sunsupported link-layer type %d%s%s\n",
+		RA_PROG, rf->name, where, lt, name, more);
 }
 
 /* Returns false when the whole run must stop (input error or -c reached). */
@@ -472,9 +470,10 @@ static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopt
 	rf->base = ctx.frames;
 	lt = roce_cap_linktype(c);
 	rf->linktype = lt;
-	if (lt >= 0 && !roce_linktype_supported(lt)) {
+	/* pcapng: interfaces may differ, the first record decides (below) */
+	if (lt >= 0 && strncmp(rf->format, "pcapng", 6) && !roce_linktype_supported(lt)) {
 		progress_erase(pg);
-		report_linktype(rf, 0, lt);
+		report_linktype(rf, 0, lt, "");
 		ctx.input_error = true;
 		roce_cap_close(c);
 		rf->format[0] = '\0';
@@ -496,15 +495,14 @@ static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopt
 			if (!roce_linktype_supported(cur_lt)) {
 				if (!rf->frames) {
 					progress_erase(pg);
-					report_linktype(rf, rec.frame_no, cur_lt);
+					report_linktype(rf, rec.frame_no, cur_lt, "");
 					ctx.input_error = true;
 					break;
 				}
 				if (!warned_lt) {
 					progress_erase(pg);
-					report_linktype(rf, rec.frame_no, cur_lt);
-					fprintf(stderr, "%s: %s: such frames are counted, not decoded\n",
-						RA_PROG, rf->name);
+					report_linktype(rf, rec.frame_no, cur_lt,
+							"; frames of this type are counted, not decoded");
 					warned_lt = true;
 				}
 			}

@@ -370,7 +370,7 @@ void ra_report_text(const struct ra_ctx *ctx, FILE *f)
 		fprintf(f, " (%.2f%%)", 100.0 * (double)s.ecn_ce / (double)ecn_base);
 	fputc('\n', f);
 
-	fprintf(f, "\nQueue pairs (%u streams)\n", t.flows->len);
+	fprintf(f, "\nQueue pairs (streams: %u)\n", t.flows->len);
 	if (t.flows->len) {
 		tbl_init(&tb, "<VER|<SRC -> DST|>DQPN|<TYPE|>FRAMES|>BYTES|>MSGS|>GAPS|>LOST|>DUPS|"
 			 ">OOO|>RETX|>NAKS|>RNR|>CNPS|>CE|>RTT p50 us|>RTT p99 us");
