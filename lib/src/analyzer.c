@@ -1471,7 +1471,7 @@ static void pfc_storm(struct roce_analyzer *a, struct an_pfc *e, uint64_t frame,
 		an.has_mac = true;
 		memcpy(an.mac, e->st.src_mac, 6);
 		an.priority = e->st.priority;
-		an.count = len;
+		an.count = 0;   /* the duration is in detail; count is for PSNs */
 		if (e->st.priority < 0)
 			snprintf(an.detail, sizeof(an.detail),
 				"802.3x PAUSE: link paused continuously for %.3f ms", (double)len / 1e6);
