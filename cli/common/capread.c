@@ -58,6 +58,7 @@ struct roce_capfile {
 	uint64_t pos;        /* bytes consumed (uncompressed offset) */
 	void *map;           /* mmap()ed region to unmap, or NULL */
 	size_t map_len;
+	size_t map_released; /* bytes at the start of map already given back */
 	int fd;              /* owned descriptor not (yet) handed to zlib */
 	gzFile gz;
 	uint8_t *buf;        /* stream: bytes of the current record, from buf[0] */
@@ -250,10 +251,32 @@ static inline const uint8_t *src_need(struct roce_capfile *c, size_t n, size_t *
 	return stream_fill(c, n, avail);
 }
 
+/*
+ * Give read pages of a mapped file back to the kernel as the reader moves
+ * on, so that resident memory stays flat however large the file is.  The
+ * window kept behind the position is larger than any record, so the record
+ * handed out last (valid until the next call) is never affected.
+ */
+#define CAP_RELEASE_STEP (16u << 20)
+#define CAP_RELEASE_KEEP (2u * ROCE_CAP_MAX_RECORD)
+
+static void map_release(struct roce_capfile *c)
+{
+	size_t upto = (size_t)c->pos - CAP_RELEASE_KEEP;
+
+	upto &= ~(size_t)(CAP_RELEASE_STEP - 1);
+	if (upto > c->map_released) {
+		madvise((uint8_t *)c->map + c->map_released, upto - c->map_released, MADV_DONTNEED);
+		c->map_released = upto;
+	}
+}
+
 static inline void src_consume(struct roce_capfile *c, size_t n)
 {
 	c->pos += n;
 	c->have = 0;
+	if (c->map && c->pos >= c->map_released + CAP_RELEASE_STEP + CAP_RELEASE_KEEP)
+		map_release(c);
 }
 
 /* ---- timestamps ----------------------------------------------------------- */
