@@ -113,6 +113,7 @@ static int hf_roce_icrc = -1;
 static int hf_roce_icrc_computed = -1;
 static int hf_roce_icrc_status = -1;
 static int hf_roce_finding = -1;
+static int hf_roce_analysis = -1;
 static int hf_roce_an_expected_psn = -1;
 static int hf_roce_an_lost_psns = -1;
 static int hf_roce_an_retx_cause = -1;
@@ -460,8 +461,9 @@ static void roce_render_analysis(proto_tree *rt, tvbuff_t *tvb, packet_info *pin
 	if (r == NULL || (r->events & ~(ROCE_EV_PFC | ROCE_EV_PFC_XON | ROCE_EV_PFC_STORM |
 			ROCE_EV_PAUSE | ROCE_EV_ICRC_BAD | ROCE_EV_MALFORMED)) == 0)
 		return;
-	at = proto_tree_add_subtree(rt, tvb, 0, 0, ett_roce_analysis, &ai, "PSN/ACK analysis");
+	ai = proto_tree_add_item(rt, hf_roce_analysis, tvb, 0, 0, ENC_NA);
 	proto_item_set_generated(ai);
+	at = proto_item_add_subtree(ai, ett_roce_analysis);
 
 	if (r->events & ROCE_EV_PSN_GAP) {
 		roce_add_gen_uint(at, hf_roce_an_expected_psn, tvb, r->expected_psn);
@@ -747,6 +749,8 @@ void proto_register_roce(void)
 			VALS(roce_icrc_status_vals), 0x0, "Unverified, Good or Bad", HFILL } },
 		{ &hf_roce_finding, { "Finding", "roce.finding", FT_STRING, BASE_NONE,
 			NULL, 0x0, "Decoder finding (malformed / suspicious frame)", HFILL } },
+		{ &hf_roce_analysis, { "PSN/ACK analysis", "roce.analysis", FT_NONE, BASE_NONE,
+			NULL, 0x0, "Results of the per-QP PSN/ACK analysis (like tcp.analysis)", HFILL } },
 		{ &hf_roce_an_expected_psn, { "Expected PSN", "roce.analysis.expected_psn", FT_UINT24, BASE_DEC,
 			NULL, 0x0, NULL, HFILL } },
 		{ &hf_roce_an_lost_psns, { "Lost PSNs", "roce.analysis.lost_psns", FT_UINT32, BASE_DEC,
