@@ -38,7 +38,11 @@ int main(void)
 C
 export PKG_CONFIG_PATH=$tmp/root/opt/roce/lib/pkgconfig
 flags=$(pkg-config --cflags --libs --static libroce) || { echo "FAIL: pkg-config libroce"; exit 1; }
-check cc -std=c11 -o "$tmp/use" "$tmp/use.c" $flags
+# a sanitizer build's archive needs the sanitizer runtimes at link time
+san=""
+grep -q '^ROCE_SANITIZE:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null && san="-fsanitize=address,undefined"
+cc_bin=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null)
+check "${cc_bin:-cc}" -std=c11 $san -o "$tmp/use" "$tmp/use.c" $flags
 check test "$("$tmp/use")" = "RC_SEND_ONLY ok"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
