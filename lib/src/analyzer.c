@@ -9,7 +9,7 @@
  *   probing, backward-shift deletion, capacity a power of two >= 2 * cap).
  *   Each slot points to an entry calloc'ed when the stream first appears; a
  *   dense array of the live entries makes scans and iteration O(live).
- *   Stream key: (RoCE version, src, dst, dqpn), FNV-1a over its 37 bytes.
+ *   Stream key: (RoCE version, src, dst, dqpn), hashed word-wise (flow_hash).
  *   When a table is full, the least recently active entry among the first
  *   16 occupied slots probed from the new key's home slot is evicted
  *   (ROCE_AN_FLOW_EVICTED, evicted_flows / evicted_pfc).  Summary counters
@@ -595,20 +595,33 @@ struct an_ctx {
 
 /* ---------------------------------------------------------- flow lookup */
 
+static inline uint64_t hash_round(uint64_t h, uint64_t w)
+{
+	h ^= w * 0x9e3779b97f4a7c15ull;
+	h = (h << 31 | h >> 33) * 0xc2b2ae3d27d4eb4full;
+	return h;
+}
+
+/* Word-wise multiply/rotate hash of the 37-byte key with a murmur3 finaliser. */
 static uint32_t flow_hash(const struct roce_flow_key *k)
 {
-	uint32_t h = 2166136261u;
-	uint8_t q[3] = { (uint8_t)(k->dqpn >> 16), (uint8_t)(k->dqpn >> 8), (uint8_t)k->dqpn };
+	uint64_t w[4];
+	uint64_t h = (uint64_t)k->version << 32 | (k->dqpn & 0xffffffu);
 
-	h = fnv1a(h, &k->version, 1);
-	h = fnv1a(h, k->src, 16);
-	h = fnv1a(h, k->dst, 16);
-	h = fnv1a(h, q, 3);
-	/* final avalanche so that the low bits (the home slot) mix well */
-	h ^= h >> 16;
-	h *= 0x7feb352du;
-	h ^= h >> 15;
-	return h;
+	memcpy(&w[0], k->src, 8);
+	memcpy(&w[1], k->src + 8, 8);
+	memcpy(&w[2], k->dst, 8);
+	memcpy(&w[3], k->dst + 8, 8);
+	h = hash_round(h, w[0]);
+	h = hash_round(h, w[1]);
+	h = hash_round(h, w[2]);
+	h = hash_round(h, w[3]);
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 33;
+	return (uint32_t)h;
 }
 
 static bool key_eq(const struct roce_flow_key *x, const struct roce_flow_key *y)
@@ -1383,7 +1396,7 @@ static void resp_process(struct an_ctx *c, struct an_flow *f)
 		return;
 	/* ACK-type AETH or a READ response completes requests up to P */
 	if (!(pkt->hdrs & ROCE_H_AETH) || roce_aeth_type(pkt->aeth.syndrome) == ROCE_AETH_ACK) {
-		struct an_ackent last;
+		struct an_ackent last = {0};
 
 		if (ack_complete(r, P, true, &f->peer->rtt, c->ts, &last)) {
 			c->res->events |= ROCE_EV_ACK_RTT;
