@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# bench.sh - roce-analyze against tshark and a bare libpcap read loop, same file, one run.
+# bench.sh - roce-analyze against tshark and a bare libpcap read loop, same files, one run.
 #
 #   bench/bench.sh [MEGABYTES]      (default 512)
 #
-# Builds a Release tree in out/bench, generates a MEGABYTES-sized RC WRITE capture with
-# roce-mkcaptures --bulk (64 QPs, 1 KiB payloads) in a temp dir, then times:
-#   1. bare libpcap read loop (bench/pcap_loop.c)
-#   2. roce-analyze --json            (ICRC verification on, ISA-L CRC)
+# Builds a Release tree in out/bench and generates, in a temp dir, two RC WRITE captures of
+# MEGABYTES each with roce-mkcaptures --bulk (64 QPs, one ACK per 16 packets):
+#   large   1024-byte payloads (~1.1 KB frames: bandwidth-bound)
+#   small     64-byte payloads (~130 B frames: per-frame cost dominates)
+# On each it times, page cache warm, best of 3 (tshark: 1 run):
+#   1. a bare libpcap read loop (bench/pcap_loop.c, pcap_next_ex)
+#   2. roce-analyze --json              (ICRC verified, ISA-L CRC)
 #   3. roce-analyze --json --no-icrc
-#   4. tshark -q -z conv,udp          (on a 1/8 slice when the file is large, scaled up)
-# and the peak RSS of roce-analyze at MEGABYTES/4 and MEGABYTES (memory must stay flat).
-# Prints a Markdown table with ratios; paste it into docs/performance.md.
-# Each timing is the best of 3 runs (tshark: 1 run).  Requires: tshark, libpcap-dev, GNU time
-# is not needed (peak RSS comes from /proc via python3).
+#   4. tshark -q -z conv,udp
+# and the peak RSS of roce-analyze on MEGABYTES/4 and MEGABYTES (must stay flat).
+# Prints Markdown for docs/performance.md.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -24,62 +25,56 @@ trap 'rm -rf "$tmp"' EXIT
 
 "$here/scripts/setup.sh" "$build" -DCMAKE_BUILD_TYPE=Release -DROCE_BUILD_PLUGIN=OFF >/dev/null
 cc -O2 -o "$tmp/pcap_loop" "$here/bench/pcap_loop.c" -lpcap
+ra=$build/cli/roce-analyze
+mk=$build/captures/roce-mkcaptures
 
-"$build/captures/roce-mkcaptures" --bulk "$tmp/big.pcap" "$mb"
-"$build/captures/roce-mkcaptures" --bulk "$tmp/quarter.pcap" $((mb / 4))
-slice_mb=$(( mb > 128 ? mb / 8 : mb ))
-"$build/captures/roce-mkcaptures" --bulk "$tmp/slice.pcap" "$slice_mb"
-size=$(stat -c %s "$tmp/big.pcap")
-frames=$("$tmp/pcap_loop" "$tmp/big.pcap" | awk '{print $1}')
-
-# best-of-N wall time in seconds
-best() {
+now() { date +%s.%N; }
+best() { # runs: best wall seconds of N runs of a command (output discarded)
 	local n=$1; shift
-	local best=
+	local b=""
 	for _ in $(seq "$n"); do
 		local t0 t1 t
-		cat "${@: -1}" >/dev/null 2>&1 || true   # warm the page cache
-		t0=$(date +%s.%N)
-		"$@" >/dev/null
-		t1=$(date +%s.%N)
+		t0=$(now); "$@" >/dev/null 2>&1; t1=$(now)
 		t=$(echo "$t1 - $t0" | bc -l)
-		if [ -z "$best" ] || (( $(echo "$t < $best" | bc -l) )); then best=$t; fi
+		if [ -z "$b" ] || (( $(echo "$t < $b" | bc -l) )); then b=$t; fi
 	done
-	echo "$best"
+	echo "$b"
 }
-
-peak_rss_kb() { # command...: runs it, prints its peak RSS in KiB
+peak_rss_mib() {
 	python3 - "$@" <<'PY'
 import resource, subprocess, sys
-subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=False)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)
 PY
 }
+r2() { printf '%.2f' "$(echo "$1 / $2" | bc -l)"; }
 
-ra=$build/cli/roce-analyze
-t_pcap=$(best 3 "$tmp/pcap_loop" "$tmp/big.pcap")
-t_ra=$(best 3 "$ra" --json "$tmp/big.pcap")
-t_ra_noicrc=$(best 3 "$ra" --json --no-icrc "$tmp/big.pcap")
-t_ts_slice=$(best 1 tshark -q -z conv,udp -r "$tmp/slice.pcap")
-t_ts=$(echo "$t_ts_slice * $mb / $slice_mb" | bc -l)
-rss_q=$(peak_rss_kb "$ra" --json "$tmp/quarter.pcap")
-rss_b=$(peak_rss_kb "$ra" --json "$tmp/big.pcap")
-
-gbps() { echo "scale=2; $size * 8 / $1 / 1000000000" | bc -l; }
-ratio() { echo "scale=2; $1 / $2" | bc -l; }
-
-cat <<MD
-Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(uname -r)
-File: $((size / 1048576)) MiB, $frames frames (RC WRITE, 64 QPs, 1 KiB payloads), page cache warm.
-$(tshark --version | head -1); libpcap $(pkg-config --modversion libpcap); $("$ra" --version | head -1)
-
-| tool | seconds | Gbit/s of capture | relative |
-|---|---:|---:|---:|
-| bare libpcap loop (pcap_next_ex) | $(printf %.3f "$t_pcap") | $(gbps "$t_pcap") | 1.00 |
-| roce-analyze --json (ICRC on) | $(printf %.3f "$t_ra") | $(gbps "$t_ra") | $(ratio "$t_ra" "$t_pcap") x libpcap time |
-| roce-analyze --json --no-icrc | $(printf %.3f "$t_ra_noicrc") | $(gbps "$t_ra_noicrc") | $(ratio "$t_ra_noicrc" "$t_pcap") x libpcap time |
-| tshark -q -z conv,udp (from a ${slice_mb} MiB slice, scaled) | $(printf %.1f "$t_ts") | $(gbps "$t_ts") | $(ratio "$t_ts" "$t_pcap") x libpcap time |
-
-- roce-analyze is **$(ratio "$t_ts" "$t_ra")x faster than tshark** and runs in **$(ratio "$t_ra" "$t_pcap")x the time of a bare libpcap read loop** with ICRC verification on.
-- Peak RSS of roce-analyze: $((rss_q / 1024)) MiB on $((mb / 4)) MiB of capture, $((rss_b / 1024)) MiB on $mb MiB (file pages of the mmap'd capture count toward RSS).
-MD
+echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), kernel $(uname -r)"
+echo "$(tshark --version 2>/dev/null | head -1 | sed 's/ (Git.*//'); libpcap $(pkg-config --modversion libpcap); $("$ra" --version | head -1)"
+echo
+echo "| capture | frames | tool | seconds | Gbit/s | vs libpcap loop | tshark / tool |"
+echo "|---|---:|---|---:|---:|---:|---:|"
+for mix in large:1024 small:64; do
+	name=${mix%%:*} pay=${mix##*:}
+	f=$tmp/$name.pcap
+	"$mk" --bulk "$f" "$mb" "$pay"
+	size=$(stat -c %s "$f")
+	frames=$("$tmp/pcap_loop" "$f" | awk '{print $1}')
+	cat "$f" >/dev/null
+	t_pcap=$(best 3 "$tmp/pcap_loop" "$f")
+	t_ra=$(best 3 "$ra" --json "$f")
+	t_nc=$(best 3 "$ra" --json --no-icrc "$f")
+	t_ts=$(best 1 tshark -q -z conv,udp -r "$f")
+	for row in "bare libpcap loop:$t_pcap" "roce-analyze --json:$t_ra" \
+	           "roce-analyze --json --no-icrc:$t_nc" "tshark -q -z conv,udp:$t_ts"; do
+		tool=${row%%:*} t=${row##*:}
+		printf '| %s (%d MiB, %d B payload) | %d | %s | %.3f | %.2f | %s | %s |\n' "$name" \
+			$((size >> 20)) "$pay" "$frames" "$tool" "$t" \
+			"$(echo "$size * 8 / $t / 1000000000" | bc -l)" "$(r2 "$t" "$t_pcap")" "$(r2 "$t_ts" "$t")"
+	done
+done
+"$mk" --bulk "$tmp/q.pcap" $((mb / 4)) 1024
+rq=$(peak_rss_mib "$ra" --json "$tmp/q.pcap")
+rf=$(peak_rss_mib "$ra" --json "$tmp/large.pcap")
+echo
+echo "Peak RSS of roce-analyze --json: $rq MiB on a $((mb / 4)) MiB capture, $rf MiB on $mb MiB."

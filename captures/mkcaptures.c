@@ -470,11 +470,12 @@ static int mk_all_opcodes(const char *dir)
 }
 
 /*
- * --bulk FILE MB: a large RC WRITE capture for benchmarks (bench/bench.sh):
- * 64 QPs between 16 host pairs, 1024-byte payloads, messages of 16
- * packets, one ACK per message, 1 us apart.  Not a committed sample.
+ * --bulk FILE MB [PAYLOAD]: a large RC WRITE capture for benchmarks
+ * (bench/bench.sh): 64 QPs between 16 host pairs, PAYLOAD-byte payloads
+ * (default 1024, at most 1024), messages of 16 packets, one ACK per
+ * message, 1 us apart.  Not a committed sample.
  */
-static int mk_bulk(const char *path, unsigned long mb)
+static int mk_bulk(const char *path, unsigned long mb, unsigned payload)
 {
 	char err[ROCE_ERRBUF_SIZE];
 	roce_capwriter_t *w = roce_capw_open(path, ROCE_LINKTYPE_ETHERNET, 65535, 1, err);
@@ -499,8 +500,8 @@ static int mk_bulk(const char *path, unsigned long mb)
 		roce_addr_v4(s.src, 0x0a000001 + (qp % 16));
 		roce_addr_v4(s.dst, 0x0a000101 + (qp % 16));
 		s.payload = pay;
-		s.payload_len = sizeof pay;
-		s.reth.dma_len = 16 * 1024;
+		s.payload_len = payload;
+		s.reth.dma_len = 16 * payload;
 		s.bth.ackreq = k == 15;
 		if (roce_build(&s, buf, sizeof buf, &len) || roce_capw_write(w, ts, buf, (uint32_t)len, (uint32_t)len) < 0)
 			return -1;
@@ -523,11 +524,18 @@ static int mk_bulk(const char *path, unsigned long mb)
 
 int main(int argc, char **argv)
 {
-	if (argc == 4 && strcmp(argv[1], "--bulk") == 0)
-		return mk_bulk(argv[2], strtoul(argv[3], NULL, 10)) ? 1 : 0;
+	if ((argc == 4 || argc == 5) && strcmp(argv[1], "--bulk") == 0) {
+		unsigned long payload = argc == 5 ? strtoul(argv[4], NULL, 10) : 1024;
+
+		if (payload < 4 || payload > 1024 || payload % 4) {
+			fprintf(stderr, "roce-mkcaptures: PAYLOAD must be a multiple of 4 in 4..1024\n");
+			return 2;
+		}
+		return mk_bulk(argv[2], strtoul(argv[3], NULL, 10), (unsigned)payload) ? 1 : 0;
+	}
 	if (argc != 2 || argv[1][0] == '-') {
 		fprintf(stderr, "usage: roce-mkcaptures OUTDIR\n"
-			"       roce-mkcaptures --bulk FILE MEGABYTES\n");
+			"       roce-mkcaptures --bulk FILE MEGABYTES [PAYLOAD]\n");
 		return 2;
 	}
 	if (mk_write_loss(argv[1]) || mk_ipv6_read(argv[1]) || mk_v1(argv[1]) || mk_pfc(argv[1]) ||
