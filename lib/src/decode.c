@@ -543,6 +543,26 @@ static size_t roce_clamp_end(struct roce_pkt *pkt, size_t end)
 }
 
 /*
+ * The GRH and the IPv6 header share one layout: version/traffic class/flow
+ * label word, payload length, next header, hop limit, two 128-bit addresses.
+ * Takes the fields the analysis uses from the 40 bytes at h (frame + l3).
+ */
+static void roce_take_ip6_hdr(struct roce_pkt *pkt, size_t l3, const uint8_t *h)
+{
+	uint32_t w0 = roce_get_be32(h);
+
+	pkt->kind = ROCE_KIND_ROCE;
+	pkt->l3_off = (uint32_t)l3;
+	pkt->l3_hdr_len = ROCE_IPV6_HLEN;
+	pkt->tclass = (uint8_t)(w0 >> 20);
+	pkt->ecn = pkt->tclass & 3;
+	pkt->flow_label = w0 & 0xfffff;
+	pkt->ttl = h[7];
+	memcpy(pkt->src, h + 8, 16);
+	memcpy(pkt->dst, h + 24, 16);
+}
+
+/*
  * RoCE v1: GRH (40) then BTH.
  *
  *   IPVer(4) TClass(8) FlowLabel(20) | PayLen(16) NxtHdr(8) HopLmt(8)
@@ -551,7 +571,6 @@ static size_t roce_clamp_end(struct roce_pkt *pkt, size_t end)
 static int roce_decode_v1(struct roce_pkt *pkt, size_t l3, const struct roce_decode_opts *opts)
 {
 	const uint8_t *g = pkt->frame + l3;
-	uint32_t w0;
 
 	if (!ROCE_SPAN_OK(pkt->caplen, l3, ROCE_GRH_LEN)) {
 		pkt->kind = ROCE_KIND_ROCE;
@@ -562,17 +581,8 @@ static int roce_decode_v1(struct roce_pkt *pkt, size_t l3, const struct roce_dec
 	}
 	if (g[6] != ROCE_GRH_NXT_BTH)
 		return ROCE_E_NOT_ROCE;
-	pkt->kind = ROCE_KIND_ROCE;
 	pkt->version = 1;
-	pkt->l3_off = (uint32_t)l3;
-	pkt->l3_hdr_len = ROCE_GRH_LEN;
-	w0 = roce_get_be32(g);
-	pkt->tclass = (uint8_t)(w0 >> 20);
-	pkt->ecn = pkt->tclass & 3;
-	pkt->flow_label = w0 & 0xfffff;
-	pkt->ttl = g[7];
-	memcpy(pkt->src, g + 8, 16);
-	memcpy(pkt->dst, g + 24, 16);
+	roce_take_ip6_hdr(pkt, l3, g);
 	pkt->bth_off = (uint32_t)(l3 + ROCE_GRH_LEN);
 	return roce_decode_transport(pkt,
 		roce_clamp_end(pkt, l3 + ROCE_GRH_LEN + roce_get_be16(g + 4)), opts);
@@ -658,7 +668,6 @@ static int roce_decode_ipv6(struct roce_pkt *pkt, size_t l3, const struct roce_d
 {
 	const uint8_t *ip = pkt->frame + l3;
 	size_t udp = l3 + ROCE_IPV6_HLEN;
-	uint32_t w0;
 	uint16_t dport;
 
 	if (!ROCE_SPAN_OK(pkt->caplen, l3, ROCE_IPV6_HLEN + ROCE_UDP_HLEN))
@@ -669,18 +678,9 @@ static int roce_decode_ipv6(struct roce_pkt *pkt, size_t l3, const struct roce_d
 	if (!roce_port_match(opts, dport))
 		return ROCE_E_NOT_ROCE;
 
-	pkt->kind = ROCE_KIND_ROCE;
 	pkt->version = 2;
 	pkt->ip_version = 6;
-	pkt->l3_off = (uint32_t)l3;
-	pkt->l3_hdr_len = ROCE_IPV6_HLEN;
-	w0 = roce_get_be32(ip);
-	pkt->tclass = (uint8_t)(w0 >> 20);
-	pkt->ecn = pkt->tclass & 3;
-	pkt->flow_label = w0 & 0xfffff;
-	pkt->ttl = ip[7];
-	memcpy(pkt->src, ip + 8, 16);
-	memcpy(pkt->dst, ip + 24, 16);
+	roce_take_ip6_hdr(pkt, l3, ip);
 	pkt->sport = roce_get_be16(pkt->frame + udp);
 	pkt->dport = dport;
 	return roce_decode_udp(pkt, udp, udp + roce_get_be16(ip + 4), opts);
