@@ -17,6 +17,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=$here/out
 mkdir -p "$out"
 failed=()
+npass=0 nfail=0
 
 run() { # name, then the command
 	local name=$1; shift
@@ -27,7 +28,23 @@ run() { # name, then the command
 	fi
 }
 
-ctest_in() { (cd "$1" && shift && ctest --output-on-failure "$@"); }
+# ctest in a build dir; adds its counts to the totals printed at the end
+ctest_in() {
+	local dir=$1 log rc total bad
+	shift
+	log=$(mktemp)
+	(cd "$dir" && ctest --output-on-failure "$@") 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	read -r bad total < <(sed -n 's/.* tests passed, \([0-9]*\) tests failed out of \([0-9]*\).*/\1 \2/p' "$log" | tail -n 1)
+	rm -f "$log"
+	if [ -n "${total:-}" ]; then
+		npass=$((npass + total - bad))
+		nfail=$((nfail + bad))
+	elif [ "$rc" != 0 ]; then
+		nfail=$((nfail + 1))
+	fi
+	return "$rc"
+}
 
 run main-build "$here/scripts/setup.sh" "$out/main" -DROCE_WERROR=ON
 run main-test ctest_in "$out/main" -j2
@@ -53,6 +70,8 @@ fi
 
 if ((${#failed[@]})); then
 	echo "test.sh: FAILED: ${failed[*]}"
+	echo "test.sh: $npass passed, $((nfail > 0 ? nfail : 1)) failed"
 	exit 1
 fi
 echo "test.sh: all configurations passed"
+echo "test.sh: $npass passed, $nfail failed"
