@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -59,6 +60,13 @@ struct roce_capfile {
 	void *map;           /* mmap()ed region to unmap, or NULL */
 	size_t map_len;
 	size_t map_released; /* bytes at the start of map already given back */
+	/* page helper thread for large mapped files (see map_helper) */
+	bool helper_on;
+	pthread_t helper;
+	pthread_mutex_t helper_mu;
+	pthread_cond_t helper_cv;
+	size_t helper_pos;   /* reader position as last told to the helper */
+	bool helper_stop;
 	int fd;              /* owned descriptor not (yet) handed to zlib */
 	gzFile gz;
 	uint8_t *buf;        /* stream: bytes of the current record, from buf[0] */
@@ -290,6 +298,104 @@ static void map_release(struct roce_capfile *c)
 	}
 }
 
+/*
+ * For large mapped files a helper thread does the kernel's share of the
+ * work off the reader's core: it maps the page-cache pages of the next
+ * windows ahead of the reader (MADV_POPULATE_READ) and gives the pages
+ * behind it back (MADV_DONTNEED).  The reader only tells it where it is,
+ * once per 16 MiB window.
+ */
+#define CAP_HELPER_MIN (64u << 20)      /* files smaller than this: no thread */
+#define CAP_HELPER_AHEAD 3u             /* windows populated ahead */
+
+static void *map_helper(void *arg)
+{
+	struct roce_capfile *c = arg;
+	size_t populated = 0;
+
+	pthread_mutex_lock(&c->helper_mu);
+	for (;;) {
+		size_t pos = c->helper_pos, want;
+
+		if (c->helper_stop)
+			break;
+		want = pos + CAP_HELPER_AHEAD * CAP_RELEASE_STEP;
+		if (want > c->map_len)
+			want = c->map_len;
+		if (populated < want || (pos >= CAP_RELEASE_KEEP + CAP_RELEASE_STEP &&
+					 ((pos - CAP_RELEASE_KEEP) & ~(size_t)(CAP_RELEASE_STEP - 1)) >
+					 c->map_released)) {
+			pthread_mutex_unlock(&c->helper_mu);
+			while (populated < want) {
+				map_prefetch(c, populated);
+				populated += CAP_RELEASE_STEP;
+			}
+			if (pos >= CAP_RELEASE_KEEP + CAP_RELEASE_STEP) {
+				size_t upto = (pos - CAP_RELEASE_KEEP) & ~(size_t)(CAP_RELEASE_STEP - 1);
+
+				if (upto > c->map_released) {
+					madvise((uint8_t *)c->map + c->map_released,
+						upto - c->map_released, MADV_DONTNEED);
+					c->map_released = upto;   /* only the helper writes it */
+				}
+			}
+			pthread_mutex_lock(&c->helper_mu);
+			continue;
+		}
+		pthread_cond_wait(&c->helper_cv, &c->helper_mu);
+	}
+	pthread_mutex_unlock(&c->helper_mu);
+	return NULL;
+}
+
+static void map_helper_start(struct roce_capfile *c)
+{
+	if (c->map_len < CAP_HELPER_MIN)
+		return;
+	if (pthread_mutex_init(&c->helper_mu, NULL) != 0)
+		return;
+	if (pthread_cond_init(&c->helper_cv, NULL) != 0) {
+		pthread_mutex_destroy(&c->helper_mu);
+		return;
+	}
+	c->helper_pos = 0;
+	c->helper_stop = false;
+	if (pthread_create(&c->helper, NULL, map_helper, c) != 0) {
+		pthread_cond_destroy(&c->helper_cv);
+		pthread_mutex_destroy(&c->helper_mu);
+		return;
+	}
+	c->helper_on = true;
+}
+
+static void map_helper_stop(struct roce_capfile *c)
+{
+	if (!c->helper_on)
+		return;
+	pthread_mutex_lock(&c->helper_mu);
+	c->helper_stop = true;
+	pthread_cond_signal(&c->helper_cv);
+	pthread_mutex_unlock(&c->helper_mu);
+	pthread_join(c->helper, NULL);
+	pthread_cond_destroy(&c->helper_cv);
+	pthread_mutex_destroy(&c->helper_mu);
+	c->helper_on = false;
+}
+
+static void map_moved(struct roce_capfile *c)
+{
+	if (c->helper_on) {
+		pthread_mutex_lock(&c->helper_mu);
+		c->helper_pos = (size_t)c->pos;
+		pthread_cond_signal(&c->helper_cv);
+		pthread_mutex_unlock(&c->helper_mu);
+		return;
+	}
+	map_prefetch(c, (size_t)c->pos + CAP_RELEASE_STEP);
+	if (c->pos >= c->map_released + CAP_RELEASE_STEP + CAP_RELEASE_KEEP)
+		map_release(c);
+}
+
 static inline void src_consume(struct roce_capfile *c, size_t n)
 {
 	uint64_t before = c->pos;
@@ -297,9 +403,7 @@ static inline void src_consume(struct roce_capfile *c, size_t n)
 	c->pos += n;
 	c->have = 0;
 	if (c->map && before / CAP_RELEASE_STEP != c->pos / CAP_RELEASE_STEP)
-		map_prefetch(c, (size_t)c->pos + CAP_RELEASE_STEP);
-	if (c->map && c->pos >= c->map_released + CAP_RELEASE_STEP + CAP_RELEASE_KEEP)
-		map_release(c);
+		map_moved(c);
 }
 
 /* ---- timestamps ----------------------------------------------------------- */
@@ -840,6 +944,7 @@ roce_capfile_t *roce_cap_open_fd(int fd, const char *name, int stream, char *err
 				c->map_len = (size_t)st.st_size;
 				map_prefetch(c, 0);
 				map_prefetch(c, CAP_RELEASE_STEP);
+				map_helper_start(c);
 				c->mem = true;
 				c->base = map;
 				c->len = c->map_len;
@@ -951,6 +1056,7 @@ void roce_cap_close(roce_capfile_t *c)
 {
 	if (!c)
 		return;
+	map_helper_stop(c);
 	if (c->map)
 		munmap(c->map, c->map_len);
 	if (c->gz)
