@@ -21,11 +21,11 @@ static char tmpdir[64];
 
 static const char *tpath(const char *name)
 {
-	static char bufs[4][256];
+	static char bufs[4][512];
 	static int i;
 	char *p = bufs[i++ & 3];
 
-	snprintf(p, 256, "%s/%s", tmpdir, name);
+	snprintf(p, 512, "%s/%.400s", tmpdir, name);
 	return p;
 }
 
