@@ -337,6 +337,7 @@ static int roce_decode_macctrl(struct roce_pkt *pkt, size_t off)
 	size_t need;
 
 	pkt->kind = ROCE_KIND_MACCTRL;
+	pkt->l3_off = (uint32_t)off;    /* the MAC Control opcode (see pkt.h) */
 	if (!ROCE_SPAN_OK(pkt->caplen, off, 2)) {
 		pkt->findings |= ROCE_FIND_TRUNCATED;
 		return ROCE_E_TRUNC;
@@ -514,9 +515,15 @@ static int roce_decode_transport(struct roce_pkt *pkt, size_t end,
 
 	/* ---- ICRC ---- */
 	if (ROCE_SPAN_OK(pkt->caplen, pkt->icrc_off, ROCE_ICRC_LEN)) {
+		/*
+		 * CRC first, then read the stored value: the CRC streams the
+		 * frame through the cache, so the read of its last line hits.
+		 */
+		bool ok = opts->verify_icrc && !(pkt->findings & ROCE_FIND_BAD_LENGTH) &&
+			roce_icrc_compute(pkt, &pkt->icrc_computed) == ROCE_OK;
+
 		pkt->icrc_wire = roce_get_le32(f + pkt->icrc_off);
-		if (opts->verify_icrc && !(pkt->findings & ROCE_FIND_BAD_LENGTH) &&
-		    roce_icrc_compute(pkt, &pkt->icrc_computed) == ROCE_OK) {
+		if (ok) {
 			if (pkt->icrc_computed == pkt->icrc_wire) {
 				pkt->icrc_status = ROCE_ICRC_OK;
 			} else {
