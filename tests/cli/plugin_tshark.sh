@@ -115,6 +115,18 @@ else
 	STORM=$(count "$FT" roce.pfc.storm)
 	expect "PFC storm flagged" "$STORM" 1
 	expect "PAUSE pause_us" "$(awk -F'\t' 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} $c["roce.kind"]=="pause"{print $c["roce.pause.pause_us"]}' "$FT")" 335.539
+	# PFC/PAUSE items sit on the MAC Control bytes (libroce sets l3_off to
+	# the MAC Control opcode): same positions as the built-in macc fields
+	pos() { # pos FILTER FIELD: pdml position of FIELD in the first matching frame
+		ts -r "$F" -Y "$1" -T pdml 2>/dev/null |
+			awk -v f="$2" 'index($0, "name=\"" f "\"") { if (match($0, / pos="[0-9]+"/)) { print substr($0, RSTART + 6, RLENGTH - 7); exit } }'
+	}
+	P1=$(pos frame.number==32 macc.cbfc.enbv)
+	[ -n "$P1" ] && expect "PFC enable vector on the frame bytes" "$(pos frame.number==32 roce.pfc.enable)" "$P1"
+	P1=$(pos frame.number==32 macc.cbfc.pause_time.c3)
+	[ -n "$P1" ] && expect "PFC priority 3 quanta on the frame bytes" "$(pos frame.number==32 roce.pfc.quanta)" "$P1"
+	P1=$(pos 'roce.kind == "pause"' macc.pause_time)
+	[ -n "$P1" ] && expect "PAUSE quanta on the frame bytes" "$(pos 'roce.kind == "pause"' roce.pause.quanta)" "$P1"
 	# expert summary
 	ts -r "$F" -q -z expert >"$T/work/expert.txt" 2>&1
 	for m in "Bad ICRC" "PSN gap" "NAK for PSN" "RNR NAK" "Retransmission" "PFC storm"; do

@@ -166,7 +166,11 @@ struct roce_pkt {
 
 	/* offsets into frame; 0 means absent, except l3_off, which is 0 for raw-IP
 	 * link types (check ip_version / version instead) */
-	uint32_t l3_off;            /* IPv4/IPv6/GRH header */
+	uint32_t l3_off;            /* IPv4/IPv6/GRH header; for MAC Control frames
+	                             * (kind PFC, PAUSE, MACCTRL) the 2-byte MAC
+	                             * Control opcode after the ethertype 0x8808
+	                             * (and any VLAN tags): PFC enable vector at
+	                             * l3_off + 2, quanta at l3_off + 4 + 2 * prio */
 	uint32_t l3_hdr_len;        /* IPv4 IHL*4, 40 for IPv6/GRH */
 	uint32_t udp_off;           /* v2 only */
 	uint32_t bth_off;
