@@ -84,6 +84,8 @@ static const enum_val_t roce_pmtu_enum[] = {
 	{ NULL, NULL, 0 }
 };
 
+#define ROCE_PROTO_NAME "RoCE Analysis (roce-tools)"
+
 /* ---- forward declarations ---- */
 
 void proto_register_roce(void);
@@ -168,6 +170,46 @@ static roce_analyzer_t *roce_an = NULL;
 static struct roce_decode_opts roce_opts;
 
 /*
+ * The stored result of each frame, indexed by frame number (frames are
+ * numbered from 1, and the first pass sees them in order).  A plain array
+ * is cheaper per frame than p_add_proto_data() (a list node and a record
+ * per frame, and a list walk per lookup); NULL = nothing stored.  The
+ * entries are file-scope wmem blocks; the array is freed by the cleanup
+ * routine, like them at the end of the file.
+ */
+static void **roce_frames = NULL;
+static guint32 roce_frames_cap = 0;
+
+static void roce_frames_set(guint32 num, void *fd)
+{
+	if (num >= roce_frames_cap) {
+		guint32 cap = roce_frames_cap ? roce_frames_cap : 4096;
+
+		while (cap <= num && cap < G_MAXUINT32 / 2)
+			cap *= 2;
+		if (cap <= num)
+			return;
+		roce_frames = (void **)g_realloc(roce_frames, (gsize)cap * sizeof *roce_frames);
+		memset(roce_frames + roce_frames_cap, 0,
+			(gsize)(cap - roce_frames_cap) * sizeof *roce_frames);
+		roce_frames_cap = cap;
+	}
+	roce_frames[num] = fd;
+}
+
+static void *roce_frames_get(guint32 num)
+{
+	return num < roce_frames_cap ? roce_frames[num] : NULL;
+}
+
+static void roce_frames_free(void)
+{
+	g_free(roce_frames);
+	roce_frames = NULL;
+	roce_frames_cap = 0;
+}
+
+/*
  * What is kept per frame (file scope).  A compact copy of the roce_pkt
  * facts the tree shows, plus the analyzer's result when it has events.
  */
@@ -190,6 +232,17 @@ typedef struct {
 	uint16_t pfc_quanta[8];
 	struct roce_frame_result *res;  /* NULL when the analyzer reported no event */
 } roce_frame_data_t;
+
+/* A frame with analyzer events: the result lives in the same allocation. */
+typedef struct {
+	roce_frame_data_t fd;
+	struct roce_frame_result res;
+} roce_frame_data_ev_t;
+
+/* Events that raise an expert info (the others only add tree items). */
+#define ROCE_EXPERT_EVENTS (ROCE_EV_PSN_GAP | ROCE_EV_DUPLICATE | ROCE_EV_OUT_OF_ORDER | \
+	ROCE_EV_RETRANSMISSION | ROCE_EV_NAK | ROCE_EV_RNR_NAK | ROCE_EV_ECN_CE | ROCE_EV_CNP | \
+	ROCE_EV_PFC_STORM)
 
 /* ---- helpers ---- */
 
@@ -260,6 +313,7 @@ static void roce_init_routine(void)
 	struct roce_analyzer_config cfg;
 	char errbuf[ROCE_ERRBUF_SIZE];
 
+	roce_frames_free();      /* nothing may survive from an earlier file */
 	roce_apply_prefs_to_opts();
 	roce_analyzer_config_init(&cfg);
 	cfg.pmtu = (uint32_t)pref_pmtu;
@@ -275,6 +329,7 @@ static void roce_init_routine(void)
 
 static void roce_cleanup_routine(void)
 {
+	roce_frames_free();
 	if (roce_an != NULL) {
 		roce_analyzer_destroy(roce_an);
 		roce_an = NULL;
@@ -302,15 +357,27 @@ static roce_frame_data_t *roce_first_pass(tvbuff_t *tvb, packet_info *pinfo)
 	if (status == ROCE_E_LINKTYPE || status == ROCE_E_INVAL)
 		return NULL;
 
-	memset(&res, 0, sizeof res);
 	if (roce_an != NULL) {
 		uint64_t ts = (uint64_t)pinfo->abs_ts.secs * 1000000000u + (uint64_t)pinfo->abs_ts.nsecs;
 		roce_analyzer_process(roce_an, &pkt, status, ts, pinfo->num, &res);
+	} else {
+		memset(&res, 0, sizeof res);
 	}
-	if (pkt.kind == ROCE_KIND_NONE && res.events == 0)
+	/* Nothing is stored (or shown) for frames that are not RoCE/PFC/PAUSE/MAC Control. */
+	if (pkt.kind == ROCE_KIND_NONE)
 		return NULL;
 
-	fd = wmem_new0(wmem_file_scope(), roce_frame_data_t);
+	/* One file-scope allocation per frame; the analyzer result rides along
+	 * only when it has events. */
+	if (res.events != 0) {
+		roce_frame_data_ev_t *fe = wmem_new(wmem_file_scope(), roce_frame_data_ev_t);
+		fe->res = res;
+		fd = &fe->fd;
+		fd->res = &fe->res;
+	} else {
+		fd = wmem_new(wmem_file_scope(), roce_frame_data_t);
+		fd->res = NULL;
+	}
 	fd->status = status;
 	fd->kind = (uint8_t)pkt.kind;
 	fd->version = pkt.version;
@@ -331,11 +398,53 @@ static roce_frame_data_t *roce_first_pass(tvbuff_t *tvb, packet_info *pinfo)
 	fd->icrc_wire = pkt.icrc_wire;
 	fd->icrc_computed = pkt.icrc_computed;
 	memcpy(fd->pfc_quanta, pkt.pfc_quanta, sizeof fd->pfc_quanta);
-	if (res.events != 0) {
-		fd->res = wmem_new(wmem_file_scope(), struct roce_frame_result);
-		*fd->res = res;
-	}
 	return fd;
+}
+
+/*
+ * Labels.  With a visible tree (GUI details, -V, but also -T fields, which
+ * prints none of it) a custom label is formatted eagerly for every frame,
+ * and printf-style formatting was most of the plugin's cost there; so the
+ * one per-frame label is put together with these instead, and the label
+ * is set with a plain "%s".
+ */
+typedef struct {
+	char buf[ITEM_LABEL_LENGTH];
+	size_t n;
+} roce_label_t;
+
+static void roce_label_str(roce_label_t *l, const char *s)
+{
+	while (*s != '\0' && l->n + 1 < sizeof l->buf)
+		l->buf[l->n++] = *s++;
+	l->buf[l->n] = '\0';
+}
+
+static void roce_label_dec(roce_label_t *l, uint32_t v)
+{
+	char tmp[11];
+	int i = (int)sizeof tmp - 1;
+
+	tmp[i] = '\0';
+	do {
+		tmp[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	roce_label_str(l, tmp + i);
+}
+
+/* "0x" and exactly digits hex digits */
+static void roce_label_hex(roce_label_t *l, uint32_t v, int digits)
+{
+	static const char hex[] = "0123456789abcdef";
+	char tmp[11];
+
+	tmp[0] = '0';
+	tmp[1] = 'x';
+	for (int i = 0; i < digits; i++)
+		tmp[2 + i] = hex[(v >> (4 * (digits - 1 - i))) & 0xf];
+	tmp[2 + digits] = '\0';
+	roce_label_str(l, tmp);
 }
 
 /* True when [off, off+len) is inside the captured bytes (and off is set). */
@@ -355,22 +464,25 @@ static proto_item *roce_add_gen_uint(proto_tree *tree, int hf, tvbuff_t *tvb, ui
 
 static void roce_render_bth(proto_tree *rt, tvbuff_t *tvb, const roce_frame_data_t *fd)
 {
-	const char *opname = roce_opcode_name(fd->bth.opcode);
-	const char *tname = roce_transport_name(roce_opcode_transport(fd->bth.opcode));
 	uint32_t b = fd->bth_off;
 	proto_item *it;
 
+	/* Values from the stored decode (the same bytes), placed on the BTH bytes;
+	 * cheaper than having Wireshark fetch and decode them again. */
 	if (roce_have(tvb, b, ROCE_BTH_LEN)) {
-		proto_tree_add_item(rt, hf_roce_opcode, tvb, b, 1, ENC_BIG_ENDIAN);
-		it = proto_tree_add_string(rt, hf_roce_opcode_name, tvb, b, 1, opname);
+		proto_tree_add_uint(rt, hf_roce_opcode, tvb, b, 1, fd->bth.opcode);
+		it = proto_tree_add_string(rt, hf_roce_opcode_name, tvb, b, 1,
+			roce_opcode_name(fd->bth.opcode));
 		proto_item_set_generated(it);
-		it = proto_tree_add_string(rt, hf_roce_transport, tvb, b, 1, tname);
+		it = proto_tree_add_string(rt, hf_roce_transport, tvb, b, 1,
+			roce_transport_name(roce_opcode_transport(fd->bth.opcode)));
 		proto_item_set_generated(it);
-		proto_tree_add_item(rt, hf_roce_bth_fecn, tvb, b + 4, 1, ENC_BIG_ENDIAN);
-		proto_tree_add_item(rt, hf_roce_bth_becn, tvb, b + 4, 1, ENC_BIG_ENDIAN);
-		proto_tree_add_item(rt, hf_roce_dqpn, tvb, b + 5, 3, ENC_BIG_ENDIAN);
-		proto_tree_add_item(rt, hf_roce_bth_ackreq, tvb, b + 8, 1, ENC_BIG_ENDIAN);
-		proto_tree_add_item(rt, hf_roce_psn, tvb, b + 9, 3, ENC_BIG_ENDIAN);
+		/* booleans take the byte; their bitmask picks the bit */
+		proto_tree_add_boolean(rt, hf_roce_bth_fecn, tvb, b + 4, 1, fd->bth.fecn ? 0x80u : 0u);
+		proto_tree_add_boolean(rt, hf_roce_bth_becn, tvb, b + 4, 1, fd->bth.becn ? 0x40u : 0u);
+		proto_tree_add_uint(rt, hf_roce_dqpn, tvb, b + 5, 3, fd->bth.dqpn);
+		proto_tree_add_boolean(rt, hf_roce_bth_ackreq, tvb, b + 8, 1, fd->bth.ackreq ? 0x80u : 0u);
+		proto_tree_add_uint(rt, hf_roce_psn, tvb, b + 9, 3, fd->bth.psn);
 	}
 	if (fd->hdrs & ROCE_H_XRCETH) {
 		it = proto_tree_add_uint(rt, hf_roce_xrc_srq, tvb, 0, 0, fd->xrc_srq);
@@ -397,9 +509,22 @@ static void roce_render_icrc(proto_tree *rt, tvbuff_t *tvb, packet_info *pinfo,
 
 	if (fd->icrc_off == 0)
 		return;
+	if (rt == NULL) {       /* no tree: only what the columns and experts need */
+		if (fd->icrc_status == ROCE_ICRC_BAD) {
+			expert_add_info_format(pinfo, NULL, &ei_roce_icrc_bad,
+				"Bad ICRC: 0x%08x on the wire, computed 0x%08x", fd->icrc_wire, fd->icrc_computed);
+			col_append_str(pinfo->cinfo, COL_INFO, " [ICRC BAD]");
+		}
+		return;
+	}
 	if (roce_have(tvb, fd->icrc_off, ROCE_ICRC_LEN)) {
-		/* stored least-significant byte first */
-		ti = proto_tree_add_item(rt, hf_roce_icrc, tvb, fd->icrc_off, 4, ENC_LITTLE_ENDIAN);
+		/* stored least-significant byte first.  The verdict is in
+		 * roce.icrc.status below; only a bad one is also spelled out on
+		 * this line (a label costs a printf per frame on a visible tree). */
+		ti = proto_tree_add_uint(rt, hf_roce_icrc, tvb, fd->icrc_off, 4,
+			tvb_get_letohl(tvb, fd->icrc_off));
+		if (fd->icrc_status == ROCE_ICRC_BAD)
+			proto_item_append_text(ti, " incorrect, should be 0x%08x", fd->icrc_computed);
 	} else {
 		ti = proto_tree_add_uint_format_value(rt, hf_roce_icrc, tvb, 0, 0, 0,
 			"[not captured]");
@@ -413,20 +538,18 @@ static void roce_render_icrc(proto_tree *rt, tvbuff_t *tvb, packet_info *pinfo,
 	it = proto_tree_add_uint(t, hf_roce_icrc_status, tvb, 0, 0, fd->icrc_status);
 	proto_item_set_generated(it);
 	if (fd->icrc_status == ROCE_ICRC_BAD) {
-		proto_item_append_text(ti, " incorrect, should be 0x%08x", fd->icrc_computed);
 		expert_add_info_format(pinfo, ti, &ei_roce_icrc_bad,
 			"Bad ICRC: 0x%08x on the wire, computed 0x%08x", fd->icrc_wire, fd->icrc_computed);
 		col_append_str(pinfo->cinfo, COL_INFO, " [ICRC BAD]");
-	} else if (fd->icrc_status == ROCE_ICRC_OK) {
-		proto_item_append_text(ti, " [correct]");
-	} else {
-		proto_item_append_text(ti, " [unverified]");
 	}
 }
 
 static void roce_render_findings(proto_tree *rt, tvbuff_t *tvb, packet_info *pinfo,
 	const roce_frame_data_t *fd)
 {
+	/* without a tree only the malformed ones matter (expert + column) */
+	if ((rt != NULL ? fd->findings : fd->findings & ROCE_FIND_MALFORMED_MASK) == 0)
+		return;
 	for (unsigned i = 0; i < ROCE_FIND_COUNT; i++) {
 		uint32_t bit = 1u << i;
 		const char *name, *text;
@@ -461,6 +584,8 @@ static void roce_render_analysis(proto_tree *rt, tvbuff_t *tvb, packet_info *pin
 	if (r == NULL || (r->events & ~(ROCE_EV_PFC | ROCE_EV_PFC_XON | ROCE_EV_PFC_STORM |
 			ROCE_EV_PAUSE | ROCE_EV_ICRC_BAD | ROCE_EV_MALFORMED)) == 0)
 		return;
+	if (rt == NULL && (r->events & ROCE_EXPERT_EVENTS) == 0)
+		return;         /* no tree, and nothing for the experts or the columns */
 	ai = proto_tree_add_item(rt, hf_roce_analysis, tvb, 0, 0, ENC_NA);
 	proto_item_set_generated(ai);
 	at = proto_item_add_subtree(ai, ett_roce_analysis);
@@ -557,11 +682,32 @@ static void roce_render_pfc(proto_tree *rt, tvbuff_t *tvb, packet_info *pinfo,
 	const roce_frame_data_t *fd)
 {
 	const struct roce_frame_result *r = fd->res;
-	/* l3_off is the MAC Control opcode for PFC/PAUSE frames when the decoder sets it. */
-	gboolean at_tvb = roce_have(tvb, fd->l3_off, 20);
+	/* l3_off is the MAC Control opcode for PFC/PAUSE frames (roce_decode()
+	 * sets it): PFC opcode(2) enable(2) 8 x quanta(2); PAUSE opcode(2) quanta(2). */
+	gboolean at_tvb = roce_have(tvb, fd->l3_off, fd->kind == ROCE_KIND_PAUSE ? 4 : 20);
 	proto_item *it;
 	proto_tree *pt;
 
+	if (rt == NULL) {       /* no tree: only what the columns and experts need */
+		if (r == NULL || !(r->events & ROCE_EV_PFC_STORM) || r->storm_mask == 0)
+			return;
+		if (fd->kind == ROCE_KIND_PAUSE) {
+			expert_add_info_format(pinfo, NULL, &ei_roce_pfc_storm,
+				"PAUSE storm: continuously paused for at least %u ms", pref_storm_ms);
+			col_append_str(pinfo->cinfo, COL_INFO, " [PAUSE storm]");
+		} else if (fd->kind == ROCE_KIND_PFC) {
+			/* same order as with a tree: enabled priorities, then the others */
+			for (int pass = 0; pass < 2; pass++)
+				for (int p = 0; p < 8; p++)
+					if ((r->storm_mask & (1u << p)) &&
+							!(fd->pfc_enable & (1u << p)) == (pass == 1))
+						expert_add_info_format(pinfo, NULL, &ei_roce_pfc_storm,
+							"PFC storm on priority %d: continuously paused for at least %u ms",
+							p, pref_storm_ms);
+			col_append_str(pinfo->cinfo, COL_INFO, " [PFC storm]");
+		}
+		return;
+	}
 	if (fd->kind == ROCE_KIND_PAUSE) {
 		if (at_tvb)
 			it = proto_tree_add_item(rt, hf_roce_pause_quanta, tvb, fd->l3_off + 2, 2, ENC_BIG_ENDIAN);
@@ -633,63 +779,95 @@ static void roce_render_pfc(proto_tree *rt, tvbuff_t *tvb, packet_info *pinfo,
 		col_append_str(pinfo->cinfo, COL_INFO, " [PFC storm]");
 }
 
+/* True when the frame raises an expert info (rare: such frames always get the tree). */
+static gboolean roce_has_expert(const roce_frame_data_t *fd)
+{
+	return fd->icrc_status == ROCE_ICRC_BAD || (fd->findings & ROCE_FIND_MALFORMED_MASK) ||
+		(fd->res != NULL && (fd->res->events & ROCE_EXPERT_EVENTS));
+}
+
 static int dissect_roce_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data _U_)
 {
 	roce_frame_data_t *fd;
 	proto_item *ti, *it;
-	proto_tree *rt;
+	proto_tree *rt = NULL;
 	guint caplen = tvb_captured_length(tvb);
 	uint32_t start = 0, len = 0;
 
 	if (!PINFO_FD_VISITED(pinfo)) {
 		fd = roce_first_pass(tvb, pinfo);
 		if (fd != NULL)
-			p_add_proto_data(wmem_file_scope(), pinfo, proto_roce, 0, fd);
+			roce_frames_set(pinfo->num, fd);
 	} else {
-		fd = (roce_frame_data_t *)p_get_proto_data(wmem_file_scope(), pinfo, proto_roce, 0);
+		fd = (roce_frame_data_t *)roce_frames_get(pinfo->num);
 	}
-	if (fd == NULL || fd->kind == ROCE_KIND_NONE)
+	if (fd == NULL)
 		return 0;
 
-	/* The roce item spans the RoCE part (BTH..ICRC) or the MAC Control payload. */
-	if (fd->kind == ROCE_KIND_ROCE && fd->bth_off != 0 && fd->bth_off < caplen) {
-		start = fd->bth_off;
-		len = (fd->roce_end > start ? fd->roce_end : caplen) - start;
-	} else if (fd->kind != ROCE_KIND_ROCE && fd->l3_off != 0 && fd->l3_off < caplen) {
-		start = fd->l3_off;
-		len = caplen - start;
-	}
-	if (start + len > caplen)
-		len = caplen - start;
+	/*
+	 * The tree is built only when somebody can see it or filter on it: the
+	 * tree is visible (GUI details, -V, -T pdml/json), a roce field is
+	 * referenced (display filter, -e, a tap filter, "roce" itself), protocol
+	 * items are not faked (protocol hierarchy), or the frame raises an expert
+	 * info (so that _ws.expert filters find it).  Otherwise the frame only
+	 * gets its Info-column tags and expert infos, as with no tree at all.
+	 */
+	if (tree != NULL && (proto_field_is_referenced(tree, proto_roce) || roce_has_expert(fd))) {
+		gboolean visible = PTREE_DATA(tree)->visible;
 
-	ti = proto_tree_add_item(tree, proto_roce, tvb, start, len, ENC_NA);
-	rt = proto_item_add_subtree(ti, ett_roce);
+		/* The roce item spans the RoCE part (BTH..ICRC) or the MAC Control payload. */
+		if (fd->kind == ROCE_KIND_ROCE && fd->bth_off != 0 && fd->bth_off < caplen) {
+			start = fd->bth_off;
+			len = (fd->roce_end > start ? fd->roce_end : caplen) - start;
+		} else if (fd->kind != ROCE_KIND_ROCE && fd->l3_off != 0 && fd->l3_off < caplen) {
+			start = fd->l3_off;
+			len = caplen - start;
+		}
+		if (start + len > caplen)
+			len = caplen - start;
 
-	switch (fd->kind) {
-	case ROCE_KIND_ROCE:
-		proto_item_append_text(ti, ", RoCE v%u, %s, QP 0x%06x, PSN %u", fd->version,
-			roce_opcode_name(fd->bth.opcode), fd->bth.dqpn, fd->bth.psn);
-		break;
-	case ROCE_KIND_PFC:
-		proto_item_append_text(ti, ", PFC");
-		break;
-	case ROCE_KIND_PAUSE:
-		proto_item_append_text(ti, ", PAUSE");
-		break;
-	default:
-		proto_item_append_text(ti, ", MAC Control 0x%04x", fd->mac_opcode);
-		break;
+		ti = proto_tree_add_item(tree, proto_roce, tvb, start, len, ENC_NA);
+		/* The summary is put together only for a visible tree. */
+		if (visible && fd->kind != ROCE_KIND_ROCE) {
+			roce_label_t l;
+
+			l.n = 0;
+			roce_label_str(&l, ", ");
+			if (fd->kind == ROCE_KIND_ROCE) {
+				roce_label_str(&l, "RoCE v");
+				roce_label_dec(&l, fd->version);
+				if (fd->bth_off != 0) {
+					roce_label_str(&l, ", ");
+					roce_label_str(&l, roce_opcode_name(fd->bth.opcode));
+					roce_label_str(&l, ", QP ");
+					roce_label_hex(&l, fd->bth.dqpn, 6);
+					roce_label_str(&l, ", PSN ");
+					roce_label_dec(&l, fd->bth.psn);
+				}
+			} else if (fd->kind == ROCE_KIND_PFC) {
+				roce_label_str(&l, "PFC");
+			} else if (fd->kind == ROCE_KIND_PAUSE) {
+				roce_label_str(&l, "PAUSE");
+			} else {
+				roce_label_str(&l, "MAC Control ");
+				roce_label_hex(&l, fd->mac_opcode, 4);
+			}
+			proto_item_append_text(ti, "%s", l.buf);
+		}
+		rt = proto_item_add_subtree(ti, ett_roce);
+		it = proto_tree_add_string(rt, hf_roce_kind, tvb, 0, 0,
+			fd->kind == ROCE_KIND_ROCE ? "roce" : fd->kind == ROCE_KIND_PFC ? "pfc" :
+			fd->kind == ROCE_KIND_PAUSE ? "pause" : "mac_control");
+		proto_item_set_generated(it);
+		if (fd->kind == ROCE_KIND_ROCE) {
+			it = proto_tree_add_uint(rt, hf_roce_version, tvb, 0, 0, fd->version);
+			proto_item_set_generated(it);
+			if (fd->bth_off != 0)
+				roce_render_bth(rt, tvb, fd);   /* items only where the bytes exist */
+		}
 	}
-	it = proto_tree_add_string(rt, hf_roce_kind, tvb, 0, 0,
-		fd->kind == ROCE_KIND_ROCE ? "roce" : fd->kind == ROCE_KIND_PFC ? "pfc" :
-		fd->kind == ROCE_KIND_PAUSE ? "pause" : "mac_control");
-	proto_item_set_generated(it);
 
 	if (fd->kind == ROCE_KIND_ROCE) {
-		it = proto_tree_add_uint(rt, hf_roce_version, tvb, 0, 0, fd->version);
-		proto_item_set_generated(it);
-		if (fd->bth_off != 0)
-			roce_render_bth(rt, tvb, fd);   /* items only where the bytes exist */
 		roce_render_icrc(rt, tvb, pinfo, fd);
 		/* the built-in dissector has no name for these: "Unknown OpCode" */
 		if (fd->bth_off != 0) {
@@ -825,7 +1003,7 @@ void proto_register_roce(void)
 	module_t *m;
 	expert_module_t *em;
 
-	proto_roce = proto_register_protocol("RoCE Analysis (roce-tools)", "RoCE", "roce");
+	proto_roce = proto_register_protocol(ROCE_PROTO_NAME, "RoCE", "roce");
 	proto_register_field_array(proto_roce, hf, array_length(hf));
 	proto_register_subtree_array(ett, array_length(ett));
 	em = expert_register_protocol(proto_roce);
