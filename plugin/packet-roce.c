@@ -100,17 +100,14 @@ static int hf_roce_version = -1;
 static int hf_roce_kind = -1;
 static int hf_roce_opcode = -1;
 static int hf_roce_opcode_name = -1;
-static int hf_roce_transport = -1;
 static int hf_roce_bth_fecn = -1;
 static int hf_roce_bth_becn = -1;
-static int hf_roce_bth_ackreq = -1;
 static int hf_roce_dqpn = -1;
 static int hf_roce_psn = -1;
 static int hf_roce_xrc_srq = -1;
 static int hf_roce_aeth_syndrome = -1;
 static int hf_roce_aeth_kind = -1;
 static int hf_roce_aeth_msn = -1;
-static int hf_roce_ecn = -1;
 static int hf_roce_icrc = -1;
 static int hf_roce_icrc_computed = -1;
 static int hf_roce_icrc_status = -1;
@@ -474,14 +471,10 @@ static void roce_render_bth(proto_tree *rt, tvbuff_t *tvb, const roce_frame_data
 		it = proto_tree_add_string(rt, hf_roce_opcode_name, tvb, b, 1,
 			roce_opcode_name(fd->bth.opcode));
 		proto_item_set_generated(it);
-		it = proto_tree_add_string(rt, hf_roce_transport, tvb, b, 1,
-			roce_transport_name(roce_opcode_transport(fd->bth.opcode)));
-		proto_item_set_generated(it);
 		/* booleans take the byte; their bitmask picks the bit */
 		proto_tree_add_boolean(rt, hf_roce_bth_fecn, tvb, b + 4, 1, fd->bth.fecn ? 0x80u : 0u);
 		proto_tree_add_boolean(rt, hf_roce_bth_becn, tvb, b + 4, 1, fd->bth.becn ? 0x40u : 0u);
 		proto_tree_add_uint(rt, hf_roce_dqpn, tvb, b + 5, 3, fd->bth.dqpn);
-		proto_tree_add_boolean(rt, hf_roce_bth_ackreq, tvb, b + 8, 1, fd->bth.ackreq ? 0x80u : 0u);
 		proto_tree_add_uint(rt, hf_roce_psn, tvb, b + 9, 3, fd->bth.psn);
 	}
 	if (fd->hdrs & ROCE_H_XRCETH) {
@@ -494,10 +487,6 @@ static void roce_render_bth(proto_tree *rt, tvbuff_t *tvb, const roce_frame_data
 			roce_aeth_syndrome_text(fd->aeth.syndrome));
 		proto_item_set_generated(it);
 		roce_add_gen_uint(rt, hf_roce_aeth_msn, tvb, fd->aeth.msn);
-	}
-	if (fd->version == 2 || fd->version == 1) {
-		it = proto_tree_add_uint(rt, hf_roce_ecn, tvb, 0, 0, fd->ecn);
-		proto_item_set_generated(it);
 	}
 }
 
@@ -897,14 +886,10 @@ void proto_register_roce(void)
 			&roce_opcode_vals_ext, 0x0, "BTH opcode (names from opcodes.def)", HFILL } },
 		{ &hf_roce_opcode_name, { "Opcode name", "roce.opcode.name", FT_STRING, BASE_NONE,
 			NULL, 0x0, "BTH opcode name (CNP is 0x81, XRC 0xA0..0xB7)", HFILL } },
-		{ &hf_roce_transport, { "Transport", "roce.transport", FT_STRING, BASE_NONE,
-			NULL, 0x0, "RC, UC, RD, UD, CNP, XRC or VENDOR", HFILL } },
 		{ &hf_roce_bth_fecn, { "FECN", "roce.bth.fecn", FT_BOOLEAN, 8,
 			NULL, 0x80, "Forward explicit congestion notification", HFILL } },
 		{ &hf_roce_bth_becn, { "BECN", "roce.bth.becn", FT_BOOLEAN, 8,
 			NULL, 0x40, "Backward explicit congestion notification", HFILL } },
-		{ &hf_roce_bth_ackreq, { "AckReq", "roce.bth.ackreq", FT_BOOLEAN, 8,
-			NULL, 0x80, "Acknowledge request", HFILL } },
 		{ &hf_roce_dqpn, { "Destination QP", "roce.dqpn", FT_UINT24, BASE_HEX,
 			NULL, 0x0, NULL, HFILL } },
 		{ &hf_roce_psn, { "PSN", "roce.psn", FT_UINT24, BASE_DEC,
@@ -917,8 +902,6 @@ void proto_register_roce(void)
 			NULL, 0x0, "ACK, RNR NAK or NAK with its code", HFILL } },
 		{ &hf_roce_aeth_msn, { "MSN", "roce.aeth.msn", FT_UINT24, BASE_DEC,
 			NULL, 0x0, "Message sequence number", HFILL } },
-		{ &hf_roce_ecn, { "IP ECN", "roce.ecn", FT_UINT8, BASE_DEC,
-			NULL, 0x0, "ECN bits of the IP/GRH traffic class (3 = CE)", HFILL } },
 		{ &hf_roce_icrc, { "ICRC", "roce.icrc", FT_UINT32, BASE_HEX,
 			NULL, 0x0, "Invariant CRC as on the wire (least significant byte first)", HFILL } },
 		{ &hf_roce_icrc_computed, { "Computed ICRC", "roce.icrc.computed", FT_UINT32, BASE_HEX,
