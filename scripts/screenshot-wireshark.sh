@@ -50,7 +50,7 @@ cleanup() {
 	for pid in $pids; do
 		kill "$pid" 2>/dev/null || true
 		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-		kill -9 "$pid" 2>/dev/null || true
+		kill -0 "$pid" 2>/dev/null && kill -9 "$pid" 2>/dev/null || true
 	done
 	for pid in $WS_PID $XVFB_PID; do wait "$pid" 2>/dev/null || true; done
 	if [ -n "$T" ]; then rm -rf "$T"; fi
