@@ -336,7 +336,8 @@ void ra_report_text(const struct ra_ctx *ctx, FILE *f)
 	for (unsigned i = 0; i < ROCE_FIND_COUNT; i++) {
 		const char *n = roce_finding_name(1u << i);
 
-		if (s.findings[i] && n)
+		/* bad_icrc is reported in the ICRC section above */
+		if (s.findings[i] && n && ((1u << i) & ROCE_FIND_MALFORMED_MASK))
 			fprintf(f, "  %-20s%" PRIu64 "  %s\n", n, s.findings[i],
 				roce_finding_text(1u << i));
 	}
