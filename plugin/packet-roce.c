@@ -510,8 +510,7 @@ static void roce_render_icrc(proto_tree *rt, tvbuff_t *tvb, packet_info *pinfo,
 		/* stored least-significant byte first.  The verdict is in
 		 * roce.icrc.status below; only a bad one is also spelled out on
 		 * this line (a label costs a printf per frame on a visible tree). */
-		ti = proto_tree_add_uint(rt, hf_roce_icrc, tvb, fd->icrc_off, 4,
-			tvb_get_letohl(tvb, fd->icrc_off));
+		ti = proto_tree_add_uint(rt, hf_roce_icrc, tvb, fd->icrc_off, 4, fd->icrc_wire);
 		if (fd->icrc_status == ROCE_ICRC_BAD)
 			proto_item_append_text(ti, " incorrect, should be 0x%08x", fd->icrc_computed);
 	} else {
