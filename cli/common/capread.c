@@ -171,6 +171,20 @@ static int fail(struct roce_capfile *c, int status, const char *fmt, ...)
 	return status;
 }
 
+/* A record's captured length must fit its snapshot length (0 = none) and its wire length. */
+static bool lengths_ok(struct roce_capfile *c, uint32_t caplen, uint32_t snaplen, uint32_t wirelen)
+{
+	if (snaplen && caplen > snaplen) {
+		fail(c, ROCE_E_MALFORMED, "caplen %" PRIu32 " exceeds snaplen %" PRIu32, caplen, snaplen);
+		return false;
+	}
+	if (caplen > wirelen) {
+		fail(c, ROCE_E_MALFORMED, "caplen %" PRIu32 " exceeds wirelen %" PRIu32, caplen, wirelen);
+		return false;
+	}
+	return true;
+}
+
 /* A read came up short: end of input, or a stream (gzip/read) error. */
 static int fail_short(struct roce_capfile *c, const char *what, size_t got, size_t want)
 {
@@ -463,12 +477,8 @@ static int pcap_next(struct roce_capfile *c, struct roce_cap_record *rec)
 	if (caplen > ROCE_CAP_MAX_RECORD)
 		return fail(c, ROCE_E_MALFORMED, "record length %" PRIu32 " exceeds limit %u",
 			    caplen, ROCE_CAP_MAX_RECORD);
-	if (c->snaplen && caplen > c->snaplen)
-		return fail(c, ROCE_E_MALFORMED, "caplen %" PRIu32 " exceeds snaplen %" PRIu32,
-			    caplen, c->snaplen);
-	if (caplen > wirelen)
-		return fail(c, ROCE_E_MALFORMED, "caplen %" PRIu32 " exceeds wirelen %" PRIu32,
-			    caplen, wirelen);
+	if (!lengths_ok(c, caplen, c->snaplen, wirelen))
+		return ROCE_E_MALFORMED;
 	p = src_need(c, hl + caplen, &avail);
 	if (!p)
 		return fail_short(c, "record data", avail - hl, caplen);
@@ -616,12 +626,8 @@ static int ng_packet(struct roce_capfile *c, uint32_t type, const uint8_t *p, ui
 		return fail(c, ROCE_E_MALFORMED,
 			    "caplen %" PRIu32 " overruns %s (%" PRIu32 " bytes)", caplen,
 			    ng_block_name(type), blen);
-	if (ifc->snaplen && caplen > ifc->snaplen)
-		return fail(c, ROCE_E_MALFORMED, "caplen %" PRIu32 " exceeds snaplen %" PRIu32,
-			    caplen, ifc->snaplen);
-	if (caplen > wirelen)
-		return fail(c, ROCE_E_MALFORMED, "caplen %" PRIu32 " exceeds wirelen %" PRIu32,
-			    caplen, wirelen);
+	if (!lengths_ok(c, caplen, ifc->snaplen, wirelen))
+		return ROCE_E_MALFORMED;
 	ticks = (uint64_t)ld32(p + 12, c->be) << 32 | ld32(p + 16, c->be);
 	rec->data = p + 28;
 	rec->caplen = caplen;

@@ -898,6 +898,17 @@ static uint32_t div_up(uint64_t len, uint32_t d)
 	return (uint32_t)n;
 }
 
+/* An anomaly of the frame in c on stream f, at PSN p where e was expected. */
+static void an_init_psn(struct roce_anomaly *an, const struct an_ctx *c, enum roce_anomaly_type type,
+	const struct an_flow *f, uint32_t p, uint32_t e)
+{
+	an_init(an, type, c->frame, c->ts, f);
+	an->has_psn = true;
+	an->psn = p;
+	an->has_expected = true;
+	an->expected_psn = e;
+}
+
 static void retx_anomaly(struct an_ctx *c, struct an_flow *f, uint32_t p, uint32_t e,
 	enum roce_retx_cause cause, const struct an_pending *pend)
 {
@@ -905,11 +916,7 @@ static void retx_anomaly(struct an_ctx *c, struct an_flow *f, uint32_t p, uint32
 
 	if (!c->a->cfg.on_anomaly)
 		return;
-	an_init(&an, ROCE_AN_RETRANSMISSION, c->frame, c->ts, f);
-	an.has_psn = true;
-	an.psn = p;
-	an.has_expected = true;
-	an.expected_psn = e;
+	an_init_psn(&an, c, ROCE_AN_RETRANSMISSION, f, p, e);
 	if (cause == ROCE_RETX_NAK)
 		snprintf(an.detail, sizeof(an.detail), "go-back-N after NAK at PSN %u (frame %llu)",
 			pend->psn, (unsigned long long)pend->frame);
@@ -1019,11 +1026,7 @@ static void gap_report(struct an_ctx *c, struct an_flow *f, uint32_t p, uint32_t
 	if (a->cfg.on_anomaly) {
 		struct roce_anomaly an;
 
-		an_init(&an, ROCE_AN_PSN_GAP, c->frame, c->ts, f);
-		an.has_psn = true;
-		an.psn = p;
-		an.has_expected = true;
-		an.expected_psn = e;
+		an_init_psn(&an, c, ROCE_AN_PSN_GAP, f, p, e);
 		an.count = lost;
 		snprintf(an.detail, sizeof(an.detail), "%u PSN%s missing (%u..%u)", lost,
 			lost == 1 ? "" : "s", e, roce_psn_add(p, 0xffffffu));
@@ -1038,11 +1041,7 @@ static void simple_anomaly(struct an_ctx *c, struct an_flow *f, enum roce_anomal
 
 	if (!c->a->cfg.on_anomaly)
 		return;
-	an_init(&an, t, c->frame, c->ts, f);
-	an.has_psn = true;
-	an.psn = p;
-	an.has_expected = true;
-	an.expected_psn = e;
+	an_init_psn(&an, c, t, f, p, e);
 	snprintf(an.detail, sizeof(an.detail), "%s", detail);
 	an_emit(c->a, &an);
 }
@@ -1778,9 +1777,10 @@ void roce_analyzer_process(roce_analyzer_t *a, const struct roce_pkt *pkt, int s
 		a->sum.malformed++;
 		res->events |= ROCE_EV_MALFORMED;
 	}
-	for (unsigned b = 0; b < ROCE_FIND_COUNT; b++)
-		if (pkt->findings & (1u << b))
-			a->sum.findings[b]++;
+	if (pkt->findings)
+		for (unsigned b = 0; b < ROCE_FIND_COUNT; b++)
+			if (pkt->findings & (1u << b))
+				a->sum.findings[b]++;
 
 	switch (pkt->kind) {
 	case ROCE_KIND_ROCE:
