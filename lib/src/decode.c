@@ -515,22 +515,9 @@ static int roce_decode_transport(struct roce_pkt *pkt, size_t end,
 
 	/* ---- ICRC ---- */
 	if (ROCE_SPAN_OK(pkt->caplen, pkt->icrc_off, ROCE_ICRC_LEN)) {
-		/*
-		 * CRC first, then read the stored value: the CRC streams the
-		 * frame through the cache, so the read of its last line hits.
-		 */
-		bool ok = opts->verify_icrc && !(pkt->findings & ROCE_FIND_BAD_LENGTH) &&
-			roce_icrc_compute(pkt, &pkt->icrc_computed) == ROCE_OK;
-
-		pkt->icrc_wire = roce_get_le32(f + pkt->icrc_off);
-		if (ok) {
-			if (pkt->icrc_computed == pkt->icrc_wire) {
-				pkt->icrc_status = ROCE_ICRC_OK;
-			} else {
-				pkt->icrc_status = ROCE_ICRC_BAD;
-				pkt->findings |= ROCE_FIND_BAD_ICRC;
-			}
-		}
+		/* verifying reads the stored value after the CRC (cache-warm) */
+		if (!opts->verify_icrc || roce_icrc_verify(pkt) == ROCE_ICRC_UNVERIFIED)
+			pkt->icrc_wire = roce_get_le32(f + pkt->icrc_off);
 	}
 	return roce_status_of(pkt);
 }

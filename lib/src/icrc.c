@@ -100,20 +100,23 @@ const char *roce_crc32_provider_name(void)
 	return roce_crc_name;
 }
 
-int roce_icrc_compute(const struct roce_pkt *pkt, uint32_t *out)
+/*
+ * Check that pkt's offsets describe an ICRC-covered region and copy its
+ * variant part (L3 + UDP + BTH) to hdr with the variant fields set to 1s.
+ * *n gets the copied length.  ROCE_OK, ROCE_E_TRUNC or ROCE_E_INVAL.
+ */
+static int icrc_prepare(const struct roce_pkt *pkt, uint8_t hdr[ROCE_ICRC_HDR_MAX], size_t *np)
 {
-	uint8_t hdr[ROCE_ICRC_HDR_MAX];
 	size_t l3 = pkt->l3_off, bth = pkt->bth_off, icrc = pkt->icrc_off;
 	size_t n, udp_rel = 0;
 	bool v2 = pkt->version == 2;
-	uint32_t crc;
 
 	if (!pkt->frame || pkt->kind != ROCE_KIND_ROCE || bth == 0)
 		return ROCE_E_INVAL;
 	if (bth < l3 || icrc < bth + ROCE_BTH_LEN)
 		return ROCE_E_INVAL;
 	n = bth + ROCE_BTH_LEN - l3;
-	if (n > sizeof(hdr))
+	if (n > ROCE_ICRC_HDR_MAX)
 		return ROCE_E_INVAL;
 	if (v2) {
 		if (pkt->udp_off < l3 || pkt->udp_off + 8 != bth)
@@ -150,9 +153,93 @@ int roce_icrc_compute(const struct roce_pkt *pkt, uint32_t *out)
 		hdr[udp_rel + 7] = 0xff;
 	}
 	hdr[n - ROCE_BTH_LEN + 4] = 0xff;       /* BTH FECN | BECN | Resv6 */
-
-	crc = roce_crc32(ROCE_ICRC_PREFIX_CRC, hdr, n);
-	crc = roce_crc32(crc, pkt->frame + bth + ROCE_BTH_LEN, icrc - bth - ROCE_BTH_LEN);
-	*out = crc;
+	*np = n;
 	return ROCE_OK;
+}
+
+/* The part after the masked copy: BTH end .. ICRC, CRC'd in place. */
+static inline uint32_t icrc_rest(const struct roce_pkt *pkt, uint32_t crc)
+{
+	size_t from = (size_t)pkt->bth_off + ROCE_BTH_LEN;
+
+	return roce_crc32(crc, pkt->frame + from, pkt->icrc_off - from);
+}
+
+int roce_icrc_compute(const struct roce_pkt *pkt, uint32_t *out)
+{
+	uint8_t hdr[ROCE_ICRC_HDR_MAX];
+	size_t n;
+	int rc = icrc_prepare(pkt, hdr, &n);
+
+	if (rc != ROCE_OK)
+		return rc;
+	*out = icrc_rest(pkt, roce_crc32(ROCE_ICRC_PREFIX_CRC, hdr, n));
+	return ROCE_OK;
+}
+
+/* Whether roce_icrc_verify() has something to do (see icrc.h). */
+static inline bool icrc_pending(const struct roce_pkt *pkt)
+{
+	return pkt->kind == ROCE_KIND_ROCE && pkt->icrc_status == ROCE_ICRC_UNVERIFIED &&
+		pkt->icrc_off != 0 && ROCE_SPAN_OK(pkt->caplen, pkt->icrc_off, ROCE_ICRC_LEN) &&
+		!(pkt->findings & ROCE_FIND_BAD_LENGTH);
+}
+
+/* Stored value read after the CRC: the CRC has just pulled its line into the cache. */
+static inline enum roce_icrc_status icrc_settle(struct roce_pkt *pkt, uint32_t crc)
+{
+	pkt->icrc_wire = roce_get_le32(pkt->frame + pkt->icrc_off);
+	pkt->icrc_computed = crc;
+	if (crc == pkt->icrc_wire) {
+		pkt->icrc_status = ROCE_ICRC_OK;
+	} else {
+		pkt->icrc_status = ROCE_ICRC_BAD;
+		pkt->findings |= ROCE_FIND_BAD_ICRC;
+	}
+	return pkt->icrc_status;
+}
+
+enum roce_icrc_status roce_icrc_verify(struct roce_pkt *pkt)
+{
+	uint32_t crc;
+
+	if (!icrc_pending(pkt))
+		return pkt->icrc_status;
+	if (roce_icrc_compute(pkt, &crc) != ROCE_OK)
+		return pkt->icrc_status;
+	return icrc_settle(pkt, crc);
+}
+
+/*
+ * Frames in groups of ROCE_ICRC_GROUP: first the masked headers of the whole
+ * group, then the in-place rest of each frame.  Within a pass the CRC calls
+ * do not depend on each other, so the CPU overlaps them; one frame's two
+ * calls in a row would wait for each other (for 130-byte frames the CRC work
+ * per frame halves).
+ */
+#define ROCE_ICRC_GROUP 16
+
+void roce_icrc_verify_batch(struct roce_pkt *const pkts[], size_t n)
+{
+	uint8_t hdr[ROCE_ICRC_GROUP][ROCE_ICRC_HDR_MAX];
+	uint32_t crc[ROCE_ICRC_GROUP];
+	struct roce_pkt *todo[ROCE_ICRC_GROUP];
+
+	for (size_t i = 0; i < n;) {
+		unsigned m = 0;
+
+		for (; i < n && m < ROCE_ICRC_GROUP; i++) {
+			struct roce_pkt *p = pkts[i];
+			size_t len;
+
+			if (!p || !icrc_pending(p) || icrc_prepare(p, hdr[m], &len) != ROCE_OK)
+				continue;
+			crc[m] = roce_crc32(ROCE_ICRC_PREFIX_CRC, hdr[m], len);
+			todo[m++] = p;
+		}
+		for (unsigned k = 0; k < m; k++)
+			crc[k] = icrc_rest(todo[k], crc[k]);
+		for (unsigned k = 0; k < m; k++)
+			icrc_settle(todo[k], crc[k]);
+	}
 }

@@ -49,6 +49,22 @@ ROCE_API const char *roce_crc32_provider_name(void);
  */
 ROCE_API int roce_icrc_compute(const struct roce_pkt *pkt, uint32_t *out) ROCE_NONNULL(1, 2);
 
+/*
+ * Verify the ICRC of a frame decoded with verify_icrc off (or not yet
+ * verified): when it is RoCE, its ICRC bytes are captured and its length
+ * fields agree, sets icrc_computed and icrc_status (OK, or BAD plus
+ * ROCE_FIND_BAD_ICRC), exactly as roce_decode() with verify_icrc on would.
+ * Otherwise, or when already verified, nothing changes.  Returns icrc_status.
+ */
+ROCE_API enum roce_icrc_status roce_icrc_verify(struct roce_pkt *pkt) ROCE_NONNULL(1);
+
+/*
+ * roce_icrc_verify() on n frames (NULL entries are skipped), same results,
+ * faster: the CRC calls of different frames are interleaved so that the CPU
+ * overlaps them.  For consumers that decode in batches (roce-analyze).
+ */
+ROCE_API void roce_icrc_verify_batch(struct roce_pkt *const pkts[], size_t n);
+
 #ifdef __cplusplus
 }
 #endif
