@@ -455,7 +455,7 @@ static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopt
 	roce_capfile_t *c;
 	const bool print_frames = ctx.o.frames && !ctx.o.quiet;
 	const uint64_t count = ctx.o.count;
-	int cur_lt = -1, lt, r = 0;
+	int cur_lt = -1, lt, r = 0, st;      /* r: the reader's, st: the decoder's */
 	bool warned_lt = false;
 
 	c = roce_cap_open(rf->path, errbuf);
@@ -513,14 +513,14 @@ static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopt
 			ctx.first_ts_ns = rec.ts_ns;
 			ctx.have_first_ts = true;
 		}
-		r = roce_decode(rec.linktype, rec.data, rec.caplen, rec.wirelen, dopts, &pkt);
-		roce_analyzer_process(ctx.an, &pkt, r, rec.ts_ns, ctx.frames, resp);
+		st = roce_decode(rec.linktype, rec.data, rec.caplen, rec.wirelen, dopts, &pkt);
+		roce_analyzer_process(ctx.an, &pkt, st, rec.ts_ns, ctx.frames, resp);
 		if (print_frames && (pkt.kind == ROCE_KIND_ROCE || pkt.kind == ROCE_KIND_PFC ||
 				     pkt.kind == ROCE_KIND_PAUSE)) {
 			struct ra_frame fr = {
 				.global_no = ctx.frames, .local_no = rf->frames,
 				.file = ctx.cur_file, .ts_ns = rec.ts_ns, .pkt = &pkt,
-				.status = r, .res = resp,
+				.status = st, .res = resp,
 			};
 
 			if (ctx.o.json)

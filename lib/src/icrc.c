@@ -209,37 +209,3 @@ enum roce_icrc_status roce_icrc_verify(struct roce_pkt *pkt)
 		return pkt->icrc_status;
 	return icrc_settle(pkt, crc);
 }
-
-/*
- * Frames in groups of ROCE_ICRC_GROUP: first the masked headers of the whole
- * group, then the in-place rest of each frame.  Within a pass the CRC calls
- * do not depend on each other, so the CPU overlaps them; one frame's two
- * calls in a row would wait for each other (for 130-byte frames the CRC work
- * per frame halves).
- */
-#define ROCE_ICRC_GROUP 16
-
-void roce_icrc_verify_batch(struct roce_pkt *const pkts[], size_t n)
-{
-	uint8_t hdr[ROCE_ICRC_GROUP][ROCE_ICRC_HDR_MAX];
-	uint32_t crc[ROCE_ICRC_GROUP];
-	struct roce_pkt *todo[ROCE_ICRC_GROUP];
-
-	for (size_t i = 0; i < n;) {
-		unsigned m = 0;
-
-		for (; i < n && m < ROCE_ICRC_GROUP; i++) {
-			struct roce_pkt *p = pkts[i];
-			size_t len;
-
-			if (!p || !icrc_pending(p) || icrc_prepare(p, hdr[m], &len) != ROCE_OK)
-				continue;
-			crc[m] = roce_crc32(ROCE_ICRC_PREFIX_CRC, hdr[m], len);
-			todo[m++] = p;
-		}
-		for (unsigned k = 0; k < m; k++)
-			crc[k] = icrc_rest(todo[k], crc[k]);
-		for (unsigned k = 0; k < m; k++)
-			icrc_settle(todo[k], crc[k]);
-	}
-}

@@ -114,5 +114,18 @@ expect_rc 2 "missing.pcap" --pmtu 4096 --link-speed 25.5 --pfc-storm-ms 50 --max
 	--udp-port 4791 --udp-port 5000 --no-icrc --max-anomalies 0 --progress --no-progress \
 	--fail-on any -c 10 -q "$tmp/missing.pcap"
 
+# -c stopping right after a frame that is not RoCE is a clean stop, not an input
+# error (the decoder's "not RoCE" status once leaked into the reader's).
+python3 - "$tmp/arp.pcap" <<'PY'
+import struct, sys
+frame = b"\xff" * 6 + b"\x02" * 6 + b"\x08\x06" + bytes(46)
+rec = struct.pack("<IIII", 1, 0, len(frame), len(frame)) + frame
+with open(sys.argv[1], "wb") as f:
+    f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1) + rec * 3)
+PY
+expect_rc 0 "" -c 1 --json "$tmp/arp.pcap"
+[ ! -s "$tmp/err" ] && ok || bad "-c 1 after an ARP frame wrote to stderr: $(cat "$tmp/err")"
+grep -q '"frames": 1,' "$tmp/out" && ok || bad "-c 1: summary does not count 1 frame"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

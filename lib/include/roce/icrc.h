@@ -58,13 +58,6 @@ ROCE_API int roce_icrc_compute(const struct roce_pkt *pkt, uint32_t *out) ROCE_N
  */
 ROCE_API enum roce_icrc_status roce_icrc_verify(struct roce_pkt *pkt) ROCE_NONNULL(1);
 
-/*
- * roce_icrc_verify() on n frames (NULL entries are skipped), same results,
- * faster: the CRC calls of different frames are interleaved so that the CPU
- * overlaps them.  For consumers that decode in batches (roce-analyze).
- */
-ROCE_API void roce_icrc_verify_batch(struct roce_pkt *const pkts[], size_t n);
-
 #ifdef __cplusplus
 }
 #endif
