@@ -159,7 +159,9 @@ ROCE_API void roce_analyzer_process(roce_analyzer_t *a, const struct roce_pkt *p
 ROCE_API void roce_analyzer_finish(roce_analyzer_t *a) ROCE_NONNULL(1);
 
 struct roce_summary {
+	/* (the fields every frame updates come first: they share cache lines) */
 	uint64_t frames, bytes;
+	uint64_t first_ts_ns, last_ts_ns;    /* 0 when no frame yet */
 	uint64_t roce_frames, rocev1_frames, rocev2_frames;
 	uint64_t icrc_ok, icrc_bad, icrc_unverified;
 	uint64_t malformed;
@@ -175,9 +177,8 @@ struct roce_summary {
 	uint64_t pfc_frames, pause_frames, pfc_storms;
 	uint64_t evicted_flows, evicted_pfc;
 	uint64_t flows, flows_active;
-	uint64_t opcodes[256];
-	uint64_t first_ts_ns, last_ts_ns;    /* 0 when no frame yet */
 	uint32_t pmtu;                       /* configured or learned; 0 unknown */
+	uint64_t opcodes[256];
 };
 
 ROCE_API void roce_analyzer_summary(const roce_analyzer_t *a, struct roce_summary *out)
@@ -189,14 +190,21 @@ struct roce_dist {          /* latency distribution, ns */
 };
 
 struct roce_flow_stats {
+	/* (key and the fields every frame of a stream updates come first: the
+	 * analyzer keeps them in the stream's first two cache lines) */
 	struct roce_flow_key key;
 	enum roce_transport transport;
+	uint32_t last_psn;
+	uint32_t pmtu;              /* learned on this stream; 0 unknown */
 	bool is_request;            /* carried requests (vs ACK/response/CNP only) */
 	bool has_peer;
+	uint64_t frames, bytes, payload_bytes;
+	uint64_t last_ts_ns;
+	uint64_t messages;
+	uint32_t first_psn;
 	struct roce_flow_key peer;  /* paired request/response stream */
 	uint64_t first_frame;
-	uint64_t first_ts_ns, last_ts_ns;
-	uint64_t frames, bytes, payload_bytes, messages;
+	uint64_t first_ts_ns;
 	uint64_t psn_gaps, lost_psns, duplicates, out_of_order, unrecovered_psns;
 	uint64_t retransmissions;
 	uint64_t gbn_episodes[4];
@@ -208,8 +216,6 @@ struct roce_flow_stats {
 	struct roce_dist read_last; /* READ request -> last response */
 	struct roce_dist nak_response; /* NAK -> first retransmission */
 	struct roce_dist recovery;  /* NAK/timeout -> PSN back past the old newest */
-	uint32_t first_psn, last_psn;
-	uint32_t pmtu;              /* learned on this stream; 0 unknown */
 	uint32_t src_qp;            /* DETH source QP (UD) or 0 */
 	uint16_t pkey;
 };
