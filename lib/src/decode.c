@@ -422,6 +422,25 @@ static void roce_decode_ext(struct roce_pkt *pkt, const struct roce_opcode_info 
 }
 
 /*
+ * Zero the extension-header fields (a previous decode into the same struct
+ * may have set them).  Field by field: a memset() of this range compiles to
+ * "rep stos", whose start-up cost was the largest single item of decoding.
+ */
+static inline void ext_clear(struct roce_pkt *pkt)
+{
+	pkt->rdeth_eec = 0;
+	pkt->deth = (struct roce_deth){ 0, 0 };
+	pkt->xrc_srq = 0;
+	pkt->feth = 0;
+	pkt->reth = (struct roce_reth){ 0, 0, 0 };
+	pkt->atomic = (struct roce_atomiceth){ 0, 0, 0, 0 };
+	pkt->aeth = (struct roce_aeth){ 0, 0 };
+	pkt->atomic_ack = 0;
+	pkt->immdt = 0;
+	pkt->ieth_rkey = 0;
+}
+
+/*
  * Transport part: BTH at pkt->bth_off, extent ending at end (already
  * clamped to what the length fields and wirelen allow).
  */
@@ -444,9 +463,7 @@ static int roce_decode_transport(struct roce_pkt *pkt, size_t end,
 		return roce_status_of(pkt);
 
 	/* ---- BTH ---- */
-	memset(&pkt->rdeth_eec, 0,
-		offsetof(struct roce_pkt, ieth_rkey) + sizeof(pkt->ieth_rkey) -
-		offsetof(struct roce_pkt, rdeth_eec));
+	ext_clear(pkt);
 	b->opcode = f[bth];
 	b->se = f[bth + 1] >> 7;
 	b->migreq = (f[bth + 1] >> 6) & 1;
