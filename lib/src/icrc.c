@@ -64,6 +64,20 @@ static uint32_t roce_crc32_isal(uint32_t crc, const uint8_t *p, size_t n)
 static uint32_t (*roce_crc_fn)(uint32_t, const uint8_t *, size_t) = ROCE_CRC_DEFAULT_FN;
 static const char *roce_crc_name = ROCE_CRC_DEFAULT_NAME;
 
+/*
+ * CRC of one frame's bytes (n < 1 GiB: no chunking): straight into ISA-L
+ * when it is the provider, skipping the generic wrapper's pointer and loop
+ * (about a third of the per-frame ICRC instructions for 130-byte frames).
+ */
+static inline uint32_t crc_frame(uint32_t crc, const uint8_t *p, size_t n)
+{
+#if defined(ROCE_HAVE_ISAL) && ROCE_HAVE_ISAL
+	if (roce_crc_fn == roce_crc32_isal)
+		return crc32_gzip_refl(crc, p, n);
+#endif
+	return roce_crc_fn(crc, p, n);
+}
+
 uint32_t roce_crc32(uint32_t crc, const uint8_t *p, size_t n)
 {
 	if (n == 0)
@@ -134,7 +148,10 @@ static int icrc_prepare(const struct roce_pkt *pkt, uint8_t hdr[ROCE_ICRC_HDR_MA
 	if (icrc > pkt->caplen)
 		return ROCE_E_TRUNC;
 
-	memcpy(hdr, pkt->frame + l3, n);
+	if (n == 20 + 8 + ROCE_BTH_LEN)         /* IPv4 without options: inlined copy */
+		memcpy(hdr, pkt->frame + l3, 20 + 8 + ROCE_BTH_LEN);
+	else
+		memcpy(hdr, pkt->frame + l3, n);
 	if (v2 && pkt->ip_version == 4) {
 		hdr[1] = 0xff;                  /* TOS: DSCP + ECN */
 		hdr[8] = 0xff;                  /* TTL */
@@ -162,7 +179,7 @@ static inline uint32_t icrc_rest(const struct roce_pkt *pkt, uint32_t crc)
 {
 	size_t from = (size_t)pkt->bth_off + ROCE_BTH_LEN;
 
-	return roce_crc32(crc, pkt->frame + from, pkt->icrc_off - from);
+	return crc_frame(crc, pkt->frame + from, pkt->icrc_off - from);
 }
 
 int roce_icrc_compute(const struct roce_pkt *pkt, uint32_t *out)
@@ -173,7 +190,7 @@ int roce_icrc_compute(const struct roce_pkt *pkt, uint32_t *out)
 
 	if (rc != ROCE_OK)
 		return rc;
-	*out = icrc_rest(pkt, roce_crc32(ROCE_ICRC_PREFIX_CRC, hdr, n));
+	*out = icrc_rest(pkt, crc_frame(ROCE_ICRC_PREFIX_CRC, hdr, n));
 	return ROCE_OK;
 }
 
