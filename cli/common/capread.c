@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -66,6 +67,8 @@ struct roce_capfile {
 	pthread_mutex_t helper_mu;
 	pthread_cond_t helper_cv;
 	size_t helper_pos;   /* reader position as last told to the helper */
+	pthread_mutex_t release_mu;  /* map_released: helper, or reader if the helper lags */
+	atomic_size_t map_released_a;  /* map_released, for lock-free peeking */
 	bool helper_stop;
 	int fd;              /* owned descriptor not (yet) handed to zlib */
 	gzFile gz;
@@ -321,6 +324,22 @@ static void map_release(struct roce_capfile *c)
  */
 #define CAP_HELPER_MIN (64u << 20)      /* files smaller than this: no thread */
 #define CAP_HELPER_AHEAD 3u             /* windows populated ahead */
+#define CAP_RELEASE_LAG (4u * CAP_RELEASE_STEP)  /* helper this far behind: reader releases */
+
+/*
+ * Give back [map_released, upto) (both threads may call it: the helper
+ * normally, the reader when the helper has fallen behind).
+ */
+static void map_release_upto(struct roce_capfile *c, size_t upto)
+{
+	pthread_mutex_lock(&c->release_mu);
+	if (upto > c->map_released) {
+		madvise((uint8_t *)c->map + c->map_released, upto - c->map_released, MADV_DONTNEED);
+		c->map_released = upto;
+		atomic_store_explicit(&c->map_released_a, upto, memory_order_relaxed);
+	}
+	pthread_mutex_unlock(&c->release_mu);
+}
 
 static void *map_helper(void *arg)
 {
@@ -338,21 +357,16 @@ static void *map_helper(void *arg)
 			want = c->map_len;
 		if (populated < want || (pos >= CAP_RELEASE_KEEP + CAP_RELEASE_STEP &&
 					 ((pos - CAP_RELEASE_KEEP) & ~(size_t)(CAP_RELEASE_STEP - 1)) >
-					 c->map_released)) {
+					 atomic_load_explicit(&c->map_released_a,
+							      memory_order_relaxed))) {
 			pthread_mutex_unlock(&c->helper_mu);
 			while (populated < want) {
 				map_prefetch(c, populated);
 				populated += CAP_RELEASE_STEP;
 			}
-			if (pos >= CAP_RELEASE_KEEP + CAP_RELEASE_STEP) {
-				size_t upto = (pos - CAP_RELEASE_KEEP) & ~(size_t)(CAP_RELEASE_STEP - 1);
-
-				if (upto > c->map_released) {
-					madvise((uint8_t *)c->map + c->map_released,
-						upto - c->map_released, MADV_DONTNEED);
-					c->map_released = upto;   /* only the helper writes it */
-				}
-			}
+			if (pos >= CAP_RELEASE_KEEP + CAP_RELEASE_STEP)
+				map_release_upto(c, (pos - CAP_RELEASE_KEEP) &
+						 ~(size_t)(CAP_RELEASE_STEP - 1));
 			pthread_mutex_lock(&c->helper_mu);
 			continue;
 		}
@@ -368,14 +382,21 @@ static void map_helper_start(struct roce_capfile *c)
 		return;
 	if (pthread_mutex_init(&c->helper_mu, NULL) != 0)
 		return;
+	if (pthread_mutex_init(&c->release_mu, NULL) != 0) {
+		pthread_mutex_destroy(&c->helper_mu);
+		return;
+	}
 	if (pthread_cond_init(&c->helper_cv, NULL) != 0) {
+		pthread_mutex_destroy(&c->release_mu);
 		pthread_mutex_destroy(&c->helper_mu);
 		return;
 	}
 	c->helper_pos = 0;
 	c->helper_stop = false;
+	atomic_init(&c->map_released_a, c->map_released);
 	if (pthread_create(&c->helper, NULL, map_helper, c) != 0) {
 		pthread_cond_destroy(&c->helper_cv);
+		pthread_mutex_destroy(&c->release_mu);
 		pthread_mutex_destroy(&c->helper_mu);
 		return;
 	}
@@ -392,6 +413,7 @@ static void map_helper_stop(struct roce_capfile *c)
 	pthread_mutex_unlock(&c->helper_mu);
 	pthread_join(c->helper, NULL);
 	pthread_cond_destroy(&c->helper_cv);
+	pthread_mutex_destroy(&c->release_mu);
 	pthread_mutex_destroy(&c->helper_mu);
 	c->helper_on = false;
 }
@@ -399,10 +421,19 @@ static void map_helper_stop(struct roce_capfile *c)
 static void map_moved(struct roce_capfile *c)
 {
 	if (c->helper_on) {
+		size_t pos = (size_t)c->pos;
+
 		pthread_mutex_lock(&c->helper_mu);
-		c->helper_pos = (size_t)c->pos;
+		c->helper_pos = pos;
 		pthread_cond_signal(&c->helper_cv);
 		pthread_mutex_unlock(&c->helper_mu);
+		/* the helper fell behind (not scheduled, say): release here, so
+		 * that resident memory stays bounded whatever the helper does */
+		if (pos >= CAP_RELEASE_KEEP + CAP_RELEASE_LAG &&
+		    pos - CAP_RELEASE_KEEP - CAP_RELEASE_LAG >
+		    atomic_load_explicit(&c->map_released_a, memory_order_relaxed))
+			map_release_upto(c, (pos - CAP_RELEASE_KEEP) &
+					 ~(size_t)(CAP_RELEASE_STEP - 1));
 		return;
 	}
 	map_prefetch(c, (size_t)c->pos + CAP_RELEASE_STEP);
