@@ -294,21 +294,31 @@ struct an_entry {
 struct an_table {
 	struct an_entry **slots;
 	uint32_t mask;
+	uint32_t max_size;      /* slots at the cap: a power of two >= 2 * cap */
 	struct an_entry **dense;
 	uint32_t n, cap;
 };
 
+/*
+ * The slot array starts small and doubles at half load up to max_size:
+ * memory follows the streams actually seen, and with few streams their
+ * slots share a few cache lines instead of being scattered over a 1 MiB
+ * array sized for the cap.
+ */
+#define AN_TABLE_MIN 64u
+
 static int table_init(struct an_table *t, uint32_t cap)
 {
-	uint32_t size = 16;
+	uint32_t max = AN_TABLE_MIN;
 
-	while (size < 2u * cap)
-		size <<= 1;
-	t->slots = calloc(size, sizeof(*t->slots));
+	while (max < 2u * cap)
+		max <<= 1;
+	t->slots = calloc(AN_TABLE_MIN, sizeof(*t->slots));
 	t->dense = calloc(cap, sizeof(*t->dense));
 	if (!t->slots || !t->dense)
 		return -1;
-	t->mask = size - 1;
+	t->mask = AN_TABLE_MIN - 1;
+	t->max_size = max;
 	t->cap = cap;
 	t->n = 0;
 	return 0;
@@ -328,6 +338,34 @@ static uint32_t table_slot_of(const struct an_table *t, const struct an_entry *e
 	while (t->slots[i] != e)
 		i = (i + 1) & t->mask;
 	return i;
+}
+
+/*
+ * Room for one more entry: grow the slot array when the insert would pass
+ * half load.  -1 when there is no room at all (growing failed: no memory).
+ */
+static int table_reserve(struct an_table *t)
+{
+	uint32_t size = t->mask + 1, nsize;
+	struct an_entry **ns;
+
+	if (2u * (t->n + 1) <= size || size >= t->max_size)
+		return t->n + 1 < size ? 0 : -1;
+	nsize = size * 2;
+	ns = calloc(nsize, sizeof(*ns));
+	if (!ns)
+		return t->n + 1 < size ? 0 : -1;
+	for (uint32_t k = 0; k < t->n; k++) {
+		uint32_t i = t->dense[k]->hash & (nsize - 1);
+
+		while (ns[i])
+			i = (i + 1) & (nsize - 1);
+		ns[i] = t->dense[k];
+	}
+	free(t->slots);
+	t->slots = ns;
+	t->mask = nsize - 1;
+	return 0;
 }
 
 static void table_insert(struct an_table *t, struct an_entry *e)
@@ -723,6 +761,8 @@ static struct an_flow *flow_get(struct an_ctx *c)
 			return NULL;
 		flow_evict(a, v, c->frame, c->ts);
 	}
+	if (table_reserve(&a->flows))
+		return NULL;
 	f = an_zalloc_aligned(sizeof(*f));
 	if (!f)
 		return NULL;
@@ -1481,6 +1521,8 @@ static struct an_pfc *pfc_get(struct an_ctx *c, const uint8_t mac[6], int prio)
 		table_remove(t, &v->ent);
 		free(v);
 	}
+	if (table_reserve(t))
+		return NULL;
 	e = calloc(1, sizeof(*e));
 	if (!e)
 		return NULL;

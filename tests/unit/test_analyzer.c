@@ -795,6 +795,68 @@ static void test_eviction_and_order(void)
 	t_done(&t);
 }
 
+/* Counts every stream's frames: its PSN (1, 2, 3...) equals its frame count. */
+static int check_many(void *user, const struct roce_flow_stats *f)
+{
+	uint64_t *bad = user;
+
+	if (f->frames != 3 || f->last_psn != 3 || f->psn_gaps || f->duplicates)
+		(*bad)++;
+	return 0;
+}
+
+/*
+ * Thousands of streams: the stream table grows from its small start many
+ * times (and again with evictions at a cap), and every stream is still
+ * found on every frame: no stream is split in two, none is lost.
+ */
+static void test_many_streams(void)
+{
+	enum { N = 5000 };
+	struct roce_analyzer_config cfg;
+	struct roce_summary s;
+	struct t t;
+	uint64_t bad = 0;
+
+	roce_analyzer_config_init(&cfg);
+	t_init_cfg(&t, &cfg);
+	REQUIRE(t.a);
+	for (uint32_t round = 1; round <= 3; round++)
+		for (uint32_t i = 0; i < N; i++) {
+			struct roce_frame_spec sp;
+
+			spec_dir(&sp, true, ROCE_OP_RC_SEND_ONLY, round);
+			sp.bth.dqpn = 0x1000 + i * 7;
+			feed(&t, &sp, (round * N + i) * US);
+		}
+	sum(&t, &s);
+	CHECK_EQ_U(s.flows, N);
+	CHECK_EQ_U(s.flows_active, N);
+	CHECK_EQ_U(s.frames, 3 * N);
+	CHECK_EQ_U(s.psn_gaps, 0);
+	CHECK_EQ_U(s.evicted_flows, 0);
+	roce_analyzer_foreach_flow(t.a, check_many, &bad);
+	CHECK_EQ_U(bad, 0);
+	t_done(&t);
+
+	/* at a cap of 1000: the table grows to it, then evicts, never loses one */
+	cfg.max_flows = 1000;
+	t_init_cfg(&t, &cfg);
+	REQUIRE(t.a);
+	for (uint32_t i = 0; i < N; i++) {
+		struct roce_frame_spec sp;
+
+		spec_dir(&sp, true, ROCE_OP_RC_SEND_ONLY, 1);
+		sp.bth.dqpn = 0x1000 + i;
+		feed(&t, &sp, i * US);
+	}
+	sum(&t, &s);
+	CHECK_EQ_U(s.flows, N);
+	CHECK_EQ_U(s.flows_active, 1000);
+	CHECK_EQ_U(s.evicted_flows, N - 1000);
+	t_done(&t);
+}
+
 static void test_malformed_and_icrc(void)
 {
 	struct t t;
@@ -880,6 +942,7 @@ int main(void)
 	RUN(test_pfc_timing);
 	RUN(test_pfc_storm);
 	RUN(test_eviction_and_order);
+	RUN(test_many_streams);
 	RUN(test_malformed_and_icrc);
 	RUN(test_names_and_config);
 	return check_report();
