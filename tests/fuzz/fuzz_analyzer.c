@@ -4,8 +4,10 @@
  * with hostile frame sequences (decode -> roce_analyzer_process).
  *
  * Input: byte 0 = configuration (bits 0-2: max_flows 1..8, so eviction is
- * exercised; bit 3: PMTU 1024 instead of learning; bits 4-5: link speed
- * 10/25/100/400 Gb/s; bit 6: storm threshold 1 us instead of 200 ms), then
+ * exercised, or with bit 7 set 40 + 8 * bits 0-2, so the tables also grow
+ * past their first 64 slots; bit 3: PMTU 1024 instead of learning; bits
+ * 4-5: link speed 10/25/100/400 Gb/s; bit 6: storm threshold 1 us instead
+ * of 200 ms), then
  * records: 2-byte big-endian length, 1-byte time step (us, 255 = 1 s
  * backwards), and that many frame bytes (Ethernet).  A short last record
  * is fed as it is.  Checks that every frame is counted once and that the
@@ -50,8 +52,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	roce_analyzer_config_init(&cfg);
-	cfg.max_flows = 1u + (data[0] & 7u);
-	cfg.max_pfc = 1u + (data[0] & 7u);
+	cfg.max_flows = (data[0] & 128) ? 40u + 8u * (data[0] & 7u) : 1u + (data[0] & 7u);
+	cfg.max_pfc = cfg.max_flows;
 	cfg.pmtu = (data[0] & 8) ? 1024 : 0;
 	cfg.link_speed_gbps = speeds[(data[0] >> 4) & 3];
 	cfg.pfc_storm_ns = (data[0] & 64) ? 1000 : 200000000ull;
