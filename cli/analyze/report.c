@@ -557,6 +557,27 @@ static void json_nak_codes(struct jw *w, const uint64_t codes[5])
 	jw_obj_end(w);
 }
 
+/*
+ * The sequencing, NAK and CNP counters that struct roce_summary and struct
+ * roce_flow_stats both have, under the same names: one list for the
+ * "summary" object and every "qps" row, so the two cannot drift apart.
+ * (A macro because it serves both struct types.)
+ */
+#define JSON_SEQ_COUNTERS(w, c) do { \
+		jw_u64((w), "psn_gaps", (c)->psn_gaps); \
+		jw_u64((w), "lost_psns", (c)->lost_psns); \
+		jw_u64((w), "duplicates", (c)->duplicates); \
+		jw_u64((w), "out_of_order", (c)->out_of_order); \
+		jw_u64((w), "unrecovered_psns", (c)->unrecovered_psns); \
+		jw_u64((w), "retransmissions", (c)->retransmissions); \
+		json_gbn((w), (c)->gbn_episodes); \
+		jw_u64((w), "acks", (c)->acks); \
+		jw_u64((w), "naks", (c)->naks); \
+		jw_u64((w), "rnr_naks", (c)->rnr_naks); \
+		json_nak_codes((w), (c)->nak_codes); \
+		jw_u64((w), "cnps", (c)->cnps); \
+	} while (0)
+
 static void json_summary(const struct ra_ctx *ctx, struct jw *w, const struct roce_summary *s,
 			 const struct tables *t)
 {
@@ -594,18 +615,7 @@ static void json_summary(const struct ra_ctx *ctx, struct jw *w, const struct ro
 	}
 	jw_obj_end(w);
 	jw_u64(w, "streams", t->flows->len);
-	jw_u64(w, "psn_gaps", s->psn_gaps);
-	jw_u64(w, "lost_psns", s->lost_psns);
-	jw_u64(w, "duplicates", s->duplicates);
-	jw_u64(w, "out_of_order", s->out_of_order);
-	jw_u64(w, "retransmissions", s->retransmissions);
-	jw_u64(w, "unrecovered_psns", s->unrecovered_psns);
-	json_gbn(w, s->gbn_episodes);
-	jw_u64(w, "acks", s->acks);
-	jw_u64(w, "naks", s->naks);
-	jw_u64(w, "rnr_naks", s->rnr_naks);
-	json_nak_codes(w, s->nak_codes);
-	jw_u64(w, "cnps", s->cnps);
+	JSON_SEQ_COUNTERS(w, s);
 	jw_u64(w, "ecn_ce", s->ecn_ce);
 	jw_u64(w, "ecn_capable", s->ecn_capable);
 	if (s->ecn_capable)
@@ -667,18 +677,7 @@ static void json_qp(const struct ra_ctx *ctx, struct jw *w, const struct roce_fl
 	jw_u64(w, "bytes", f->bytes);
 	jw_u64(w, "payload_bytes", f->payload_bytes);
 	jw_u64(w, "messages", f->messages);
-	jw_u64(w, "psn_gaps", f->psn_gaps);
-	jw_u64(w, "lost_psns", f->lost_psns);
-	jw_u64(w, "duplicates", f->duplicates);
-	jw_u64(w, "out_of_order", f->out_of_order);
-	jw_u64(w, "unrecovered_psns", f->unrecovered_psns);
-	jw_u64(w, "retransmissions", f->retransmissions);
-	json_gbn(w, f->gbn_episodes);
-	jw_u64(w, "acks", f->acks);
-	jw_u64(w, "naks", f->naks);
-	jw_u64(w, "rnr_naks", f->rnr_naks);
-	json_nak_codes(w, f->nak_codes);
-	jw_u64(w, "cnps", f->cnps);
+	JSON_SEQ_COUNTERS(w, f);
 	if (f->cnps && dur)
 		jw_double(w, "cnp_rate_per_s", (double)f->cnps * 1e9 / (double)dur, 6);
 	else
