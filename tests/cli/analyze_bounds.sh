@@ -9,10 +9,7 @@ ra=$build/cli/roce-analyze
 cap=$src/captures/rocev2_write_loss.pcap
 [ -x "$ra" ] || { echo "SKIP: $ra not built"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0 pass=0
-check() { if "$@"; then pass=$((pass + 1)); else echo "FAIL: $*"; fail=$((fail + 1)); fi; }
+. "$(dirname "${BASH_SOURCE[0]}")/testlib.sh"
 
 "$ra" --json --max-flows 1 "$cap" > "$tmp/1.json"
 check test $? = 0
@@ -36,5 +33,4 @@ PY
 check test $? = 1
 "$ra" -q --max-flows 2 --fail-on flow_evicted "$cap"
 check test $? = 0
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -15,11 +15,7 @@ caps=$src/../shared/captures/softroce
 [ -x "$ra" ] || { echo "SKIP: $ra not built"; exit 77; }
 [ -d "$caps" ] || { echo "SKIP: $caps not found"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0 pass=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$(dirname "${BASH_SOURCE[0]}")/testlib.sh"
 
 # --- README facts ------------------------------------------------------------
 for f in "$caps"/*.pcap; do
@@ -238,5 +234,4 @@ for sec in '^Capture' '^ICRC \(crc32: ' '^PSN analysis' '^ACK/NAK' '^Congestion'
 done
 "$ra" "$caps/$base" | cmp -s - "$tmp/report.txt" && ok || bad "text report not stable between runs"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -13,11 +13,7 @@ cap=$shared/softroce/rc_write.pcap
 [ -x "$ra" ] || { echo "SKIP: $ra not built"; exit 77; }
 [ -f "$cap" ] || { echo "SKIP: $cap not found"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0 pass=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$(dirname "${BASH_SOURCE[0]}")/testlib.sh"
 
 # Record boundaries of the capture: "offset_of_record_start" per line (classic pcap).
 python3 - "$cap" >"$tmp/bounds" <<'PY'
@@ -134,5 +130,4 @@ if [ -f "$erf" ]; then
 	[ $? -eq 2 ] && ok || bad "ERF -q: exit status not 2"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

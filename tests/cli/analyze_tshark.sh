@@ -12,11 +12,8 @@ shared=$src/../shared/captures
 [ -d "$shared" ] || { echo "SKIP: $shared not found"; exit 77; }
 command -v tshark >/dev/null || { echo "SKIP: tshark not found"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0 pass=0 files=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$(dirname "${BASH_SOURCE[0]}")/testlib.sh"
+files=0
 
 for f in "$shared"/softroce/*.pcap "$shared"/public/rocev2_*.pcap; do
 	[ -f "$f" ] || continue
@@ -56,5 +53,4 @@ if not ts:
 PY
 done
 [ $files -gt 0 ] || { echo "SKIP: no captures"; exit 77; }
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -7,12 +7,8 @@ set -u
 build=$1 src=$2
 ra=$build/cli/roce-analyze
 [ -x "$ra" ] || { echo "SKIP: $ra not built"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0 pass=0
+. "$(dirname "${BASH_SOURCE[0]}")/testlib.sh"
 
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 
 # expect_rc RC GREP-PATTERN ARGS... : exit status RC and stderr matching the pattern
 expect_rc() {
@@ -127,5 +123,4 @@ expect_rc 0 "" -c 1 --json "$tmp/arp.pcap"
 [ ! -s "$tmp/err" ] && ok || bad "-c 1 after an ARP frame wrote to stderr: $(cat "$tmp/err")"
 grep -q '"frames": 1,' "$tmp/out" && ok || bad "-c 1: summary does not count 1 frame"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

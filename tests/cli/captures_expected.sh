@@ -9,9 +9,7 @@ build=$1 src=$2
 ra=$build/cli/roce-analyze
 mk=$build/captures/roce-mkcaptures
 [ -x "$ra" ] && [ -x "$mk" ] || { echo "SKIP: tools not built"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0 pass=0
+. "$(dirname "${BASH_SOURCE[0]}")/testlib.sh"
 
 "$mk" "$tmp" || { echo "FAIL: roce-mkcaptures"; exit 1; }
 for f in "$src"/captures/*.pcap; do
@@ -77,5 +75,4 @@ PY
 		fail=$((fail + 1))
 	fi
 done
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

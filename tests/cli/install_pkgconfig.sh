@@ -5,10 +5,7 @@
 set -u
 build=$1
 command -v pkg-config >/dev/null && command -v cc >/dev/null || { echo "SKIP: no pkg-config/cc"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0 pass=0
-check() { if "$@"; then pass=$((pass + 1)); else echo "FAIL: $*"; fail=$((fail + 1)); fi; }
+. "$(dirname "${BASH_SOURCE[0]}")/testlib.sh"
 
 DESTDIR=$tmp/root cmake --install "$build" --prefix /opt/roce >/dev/null || { echo "FAIL: cmake --install"; exit 1; }
 for f in lib/libroce.a lib/pkgconfig/libroce.pc include/roce/roce.h include/roce/pkt.h \
@@ -44,5 +41,4 @@ grep -q '^ROCE_SANITIZE:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null && san="-fs
 cc_bin=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null)
 check "${cc_bin:-cc}" -std=c11 $san -o "$tmp/use" "$tmp/use.c" $flags
 check test "$("$tmp/use")" = "RC_SEND_ONLY ok"
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish
