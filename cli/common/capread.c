@@ -304,17 +304,6 @@ static void map_prefetch(struct roce_capfile *c, size_t from)
 	madvise((uint8_t *)c->map + from, len, MADV_POPULATE_READ);
 }
 
-static void map_release(struct roce_capfile *c)
-{
-	size_t upto = (size_t)c->pos - CAP_RELEASE_KEEP;
-
-	upto &= ~(size_t)(CAP_RELEASE_STEP - 1);
-	if (upto > c->map_released) {
-		madvise((uint8_t *)c->map + c->map_released, upto - c->map_released, MADV_DONTNEED);
-		c->map_released = upto;
-	}
-}
-
 /*
  * For large mapped files a helper thread does the kernel's share of the
  * work off the reader's core: it maps the page-cache pages of the next
@@ -327,18 +316,24 @@ static void map_release(struct roce_capfile *c)
 #define CAP_RELEASE_LAG (4u * CAP_RELEASE_STEP)  /* helper this far behind: reader releases */
 
 /*
- * Give back [map_released, upto) (both threads may call it: the helper
- * normally, the reader when the helper has fallen behind).
+ * Give back [map_released, upto).  With a helper thread both threads may
+ * call it (the helper normally, the reader when the helper has fallen
+ * behind), so it then takes release_mu; the helper only releases once the
+ * reader has told it a position, after helper_on was set.
  */
 static void map_release_upto(struct roce_capfile *c, size_t upto)
 {
-	pthread_mutex_lock(&c->release_mu);
+	bool locked = c->helper_on;
+
+	if (locked)
+		pthread_mutex_lock(&c->release_mu);
 	if (upto > c->map_released) {
 		madvise((uint8_t *)c->map + c->map_released, upto - c->map_released, MADV_DONTNEED);
 		c->map_released = upto;
 		atomic_store_explicit(&c->map_released_a, upto, memory_order_relaxed);
 	}
-	pthread_mutex_unlock(&c->release_mu);
+	if (locked)
+		pthread_mutex_unlock(&c->release_mu);
 }
 
 static void *map_helper(void *arg)
@@ -438,7 +433,8 @@ static void map_moved(struct roce_capfile *c)
 	}
 	map_prefetch(c, (size_t)c->pos + CAP_RELEASE_STEP);
 	if (c->pos >= c->map_released + CAP_RELEASE_STEP + CAP_RELEASE_KEEP)
-		map_release(c);
+		map_release_upto(c, ((size_t)c->pos - CAP_RELEASE_KEEP) &
+				 ~(size_t)(CAP_RELEASE_STEP - 1));
 }
 
 static inline void src_consume(struct roce_capfile *c, size_t n)
