@@ -5,7 +5,10 @@
 #   tx_setup [QUEUES]   create the pair (names unique per process); exit 77 if this
 #                       is not root or namespaces cannot be made
 #   rx_start FILE       start the far-end receiver writing FILE; returns when listening
+#   rx_start -          the same, counting only (no file)
 #   rx_stop             wait for the receiver to end (1 s idle), its summary in $rx_out
+#                       ("frames N bytes B drops D"), its rate line in $rx_rate
+#                       ("rate seconds S pps P bps B", from the kernel's RX timestamps)
 #   in_ns CMD...        run CMD in the private namespace
 #   engines             the engines to test: afpacket, and xdp when it opens here
 build=$1
@@ -46,8 +49,13 @@ in_ns() {
 
 rx_start() {
 	rm -f "$tmp/rx.ready" "$tmp/rx.out"
-	timeout 120 ip netns exec "$ns" "$txtest" capture "$if_b" "$1" 1000 100 "$tmp/rx.ready" \
-		> "$tmp/rx.out" &
+	if [ "$1" = - ]; then
+		timeout 120 ip netns exec "$ns" "$txtest" count "$if_b" 1000 100 "$tmp/rx.ready" \
+			> "$tmp/rx.out" &
+	else
+		timeout 120 ip netns exec "$ns" "$txtest" capture "$if_b" "$1" 1000 100 \
+			"$tmp/rx.ready" > "$tmp/rx.out" &
+	fi
 	rx_pid=$!
 	for _ in $(seq 200); do
 		[ -e "$tmp/rx.ready" ] && return 0
@@ -60,7 +68,8 @@ rx_start() {
 rx_stop() {
 	wait "$rx_pid"
 	rx_pid=
-	rx_out=$(cat "$tmp/rx.out")
+	rx_out=$(head -n 1 "$tmp/rx.out")
+	rx_rate=$(sed -n 2p "$tmp/rx.out")
 }
 
 engines() {
