@@ -29,8 +29,8 @@ for e in "${engs[@]}"; do
 	read -r _ _ _ _ _ _ cap <<< "$rx_rate"
 	gbps=$(awk -v c="$cap" 'BEGIN { if (c >= 2e9) print 1; else printf "%.4f\n", c / 3e9 }')
 	[ "$gbps" = 1 ] || echo "note: $e carries $cap bit/s here now: pacing checked at $gbps Gb/s"
-	# frames for about 3 s at that rate (1102-byte frames), whole passes of the file
-	loops=$(awk -v g="$gbps" 'BEGIN { n = int(g * 1e9 * 3 / 8 / 1102 / 20000); print n < 1 ? 1 : n }')
+	# frames for about 3 s at that rate (1098-byte frames), whole passes of the file
+	loops=$(awk -v g="$gbps" 'BEGIN { n = int(g * 1e9 * 3 / 8 / 1098 / 20000); print n < 1 ? 1 : n }')
 
 	rx_start -
 	timeout 60 "$replay" -i "$if_a" --engine "$e" --gbps "$gbps" --preload --loop "$loops" \
@@ -45,20 +45,20 @@ for e in "${engs[@]}"; do
 	grep -q "\"deadline_dev_ns\": {\"frames\": $((loops * 20000))" "$tmp/out.json" ||
 		bad "$e: no deviation statistics in --json"
 
-	# --line-rate: the same rate in L1 bytes (1102 + 24 per frame)
+	# --line-rate: the same rate in L1 bytes (1098 + 24 per frame)
 	rx_start -
 	timeout 60 "$replay" -i "$if_a" --engine "$e" --mbps "$(awk -v g="$gbps" 'BEGIN { print g * 1000 }')" \
 		--line-rate --preload --loop "$loops" -q "$tmp/a.pcap" > "$tmp/out.txt"
 	check [ $? -eq 0 ]
 	rx_stop
 	read -r _ _ _ _ _ _ bps <<< "$rx_rate"
-	near "$(awk -v b="$bps" 'BEGIN { print b * 1126 / 1102 }')" \
+	near "$(awk -v b="$bps" 'BEGIN { print b * 1122 / 1098 }')" \
 		"$(awk -v g="$gbps" 'BEGIN { print g * 1e9 }')" 0.01 ||
 		bad "$e: --mbps $gbps*1000 --line-rate gave $bps L2 bit/s at the receiver"
 	ok
 
 	# --pps: a tenth of that frame rate for 2 s
-	pps=$(awk -v g="$gbps" 'BEGIN { printf "%d\n", g * 1e9 / 8 / 1102 / 10 }')
+	pps=$(awk -v g="$gbps" 'BEGIN { printf "%d\n", g * 1e9 / 8 / 1098 / 10 }')
 	rx_start -
 	timeout 60 "$replay" -i "$if_a" --engine "$e" --pps "$pps" --loop 0 --limit $((pps * 2)) \
 		-q "$tmp/a.pcap" > "$tmp/out.txt"

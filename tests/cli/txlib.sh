@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# txlib.sh - sourced by the roce-replay tests after testlib.sh: a private network
-# namespace with one end of a veth pair, the other end in the test's namespace,
-# both removed on exit (also on failure), a receiver on the far end, and timeouts.
-#   tx_setup [QUEUES]   create the pair (names unique per process); exit 77 if this
-#                       is not root or namespaces cannot be made
+# txlib.sh - sourced by the roce-replay tests after testlib.sh: two private network
+# namespaces joined by a veth pair (IPv6 off in both, so nothing but the test's frames
+# crosses it, whatever the MTU changes do), removed on exit (also on failure), a
+# receiver on the far end, and timeouts.
+#   tx_setup [QUEUES]   create them (names unique per process); exit 77 if this is
+#                       not root or namespaces cannot be made
+#   $replay             roce-replay run in the sending namespace
+#   in_a CMD...         run CMD in the sending namespace
 #   rx_start FILE       start the far-end receiver writing FILE; returns when listening
 #   rx_start -          the same, counting only (no file)
 #   rx_stop             wait for the receiver to end (1 s idle), its summary in $rx_out
@@ -13,16 +16,18 @@
 #   engines             the engines to test: afpacket, and xdp when it opens here
 build=$1
 src=$2
-replay=$build/cli/roce-replay
+replay_bin=$build/cli/roce-replay
+replay=$tmp/roce-replay
 txtest=$build/tests/roce_txtest
 ns=rrt$$
+ns_a=rrs$$
 if_a=rra$$
 if_b=rrb$$
 rx_pid=
 
 tx_cleanup() {
 	[ -n "$rx_pid" ] && kill "$rx_pid" 2>/dev/null && wait "$rx_pid" 2>/dev/null
-	ip link del "$if_a" 2>/dev/null
+	ip netns del "$ns_a" 2>/dev/null
 	ip netns del "$ns" 2>/dev/null
 	rm -rf "$tmp"
 }
@@ -34,13 +39,23 @@ tx_setup() {
 		echo "SKIP: needs root to create a network namespace"
 		exit 77
 	fi
-	ip link add "$if_a" numtxqueues "$q" numrxqueues "$q" type veth peer name "$if_b" \
-		numtxqueues "$q" numrxqueues "$q" netns "$ns" || { echo "FAIL: veth"; exit 1; }
-	# no IPv6 on either end: nothing but our frames crosses the pair
-	sysctl -qw "net.ipv6.conf.$if_a.disable_ipv6=1" 2>/dev/null
-	ip netns exec "$ns" sysctl -qw "net.ipv6.conf.$if_b.disable_ipv6=1" 2>/dev/null
-	ip link set "$if_a" up && ip -n "$ns" link set "$if_b" up && ip -n "$ns" link set lo up ||
+	ip netns add "$ns_a" || { echo "FAIL: netns"; exit 1; }
+	# no IPv6 in either namespace (also for links whose MTU goes under 1280 and back)
+	for n in "$ns_a" "$ns"; do
+		ip netns exec "$n" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 2>/dev/null
+		ip netns exec "$n" sysctl -qw net.ipv6.conf.default.disable_ipv6=1 2>/dev/null
+	done
+	ip -n "$ns_a" link add "$if_a" numtxqueues "$q" numrxqueues "$q" type veth \
+		peer name "$if_b" numtxqueues "$q" numrxqueues "$q" netns "$ns" ||
+		{ echo "FAIL: veth"; exit 1; }
+	ip -n "$ns_a" link set "$if_a" up && ip -n "$ns" link set "$if_b" up ||
 		{ echo "FAIL: link up"; exit 1; }
+	printf '#!/bin/sh\nexec ip netns exec %s %s "$@"\n' "$ns_a" "$replay_bin" > "$replay"
+	chmod 755 "$replay"
+}
+
+in_a() {
+	ip netns exec "$ns_a" "$@"
 }
 
 in_ns() {
