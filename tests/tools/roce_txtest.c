@@ -7,7 +7,8 @@
  *       nanosecond pcap with the kernel's receive timestamps (VLAN tags the
  *       kernel took out are put back), stops IDLE_MS (default 1000) after the
  *       last frame or after MAX_S seconds (default 60) or on SIGTERM/SIGINT,
- *       touches READY_FILE once listening, prints "frames N bytes B drops D".
+ *       touches READY_FILE once listening, prints "frames N bytes B drops D"
+ *       and "rate seconds S pps P bps B" (as the rate command computes it).
  *   roce_txtest count IFACE [IDLE_MS [MAX_S [READY_FILE]]]
  *       the same, without writing: frames and bytes only (for the bench).
  *   roce_txtest digest FILE
@@ -71,7 +72,7 @@ static int capture(const char *ifname, const char *out, long idle_ms, long max_s
 	int fd, v = TPACKET_V3;
 	uint8_t *ring, *frame;
 	unsigned blk = 0, bsz = 1u << 20, nblk = 128;
-	uint64_t frames = 0, bytes = 0, last = 0, t0 = mono_ns();
+	uint64_t frames = 0, bytes = 0, last = 0, t0 = mono_ns(), ts1 = 0, tsn = 0, rbytes = 0;
 	uint8_t buf[65536 + 4];
 
 	fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
@@ -156,8 +157,12 @@ static int capture(const char *ifname, const char *out, long idle_ms, long max_s
 				d = buf;
 				len += 4;
 			}
-			if (w && roce_capw_write(w, (uint64_t)h->tp_sec * 1000000000ull + h->tp_nsec,
-						 d, len, len) != 0) {
+			tsn = (uint64_t)h->tp_sec * 1000000000ull + h->tp_nsec;
+			if (!frames)
+				ts1 = tsn;
+			else
+				rbytes += len;
+			if (w && roce_capw_write(w, tsn, d, len, len) != 0) {
 				fprintf(stderr, "%s: write failed\n", out);
 				return 2;
 			}
@@ -176,6 +181,12 @@ static int capture(const char *ifname, const char *out, long idle_ms, long max_s
 		return 2;
 	}
 	printf("frames %" PRIu64 " bytes %" PRIu64 " drops %u\n", frames, bytes, st.tp_drops);
+	{
+		double sec = (double)(tsn - ts1) / 1e9;
+
+		printf("rate seconds %.9f pps %.3f bps %.3f\n", sec,
+		       sec > 0 ? (double)(frames - 1) / sec : 0.0, sec > 0 ? rbytes * 8.0 / sec : 0.0);
+	}
 	return 0;
 }
 
