@@ -177,6 +177,21 @@ struct an_ctx {
 	struct roce_frame_result *res;
 };
 
+/*
+ * Count n events in counter `field` (a member of struct roce_counters) on
+ * the run's summary and, when the frame has a stream f (may be NULL), on
+ * the stream: the one writer of both structs' counters, so an event is
+ * counted once and the streams' counters add up to the summary's.
+ * (unrecovered_psns alone is recomputed at finish, not counted.)
+ */
+#define AN_COUNT(a, f, field, n) do { \
+		uint64_t an_n_ = (n); \
+		struct an_flow *an_f_ = (f); \
+		(a)->sum.counters.field += an_n_; \
+		if (an_f_) \
+			an_f_->st.counters.field += an_n_; \
+	} while (0)
+
 /* analyzer.c */
 void an_init(struct roce_anomaly *an, enum roce_anomaly_type type,
 	uint64_t frame, uint64_t ts, const struct an_flow *f);

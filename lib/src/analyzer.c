@@ -344,13 +344,8 @@ static void roce_process(struct an_ctx *c, int status)
 		a->sum.rocev2_frames++;
 	switch (pkt->icrc_status) {
 	case ROCE_ICRC_OK: a->sum.icrc_ok++; break;
-	case ROCE_ICRC_BAD: a->sum.icrc_bad++; break;
+	case ROCE_ICRC_BAD: break;      /* counted with the stream, below */
 	default: a->sum.icrc_unverified++; break;
-	}
-	if (pkt->ecn) {
-		a->sum.ecn_capable++;
-		if (pkt->ecn == 3)
-			a->sum.ecn_ce++;
 	}
 	if (op)
 		a->sum.opcodes[pkt->bth.opcode]++;
@@ -368,13 +363,13 @@ static void roce_process(struct an_ctx *c, int status)
 		if (f->st.transport == ROCE_TRANSPORT_CNP && !(op->flags & ROCE_F_CNP))
 			f->st.transport = roce_opcode_transport(pkt->bth.opcode);
 		f->st.last_psn = pkt->bth.psn & 0xffffffu;
-		if (pkt->ecn)
-			f->st.ecn_capable++;
-		if (pkt->findings & ROCE_FIND_MALFORMED_MASK)
-			f->st.malformed++;
-		if (pkt->icrc_status == ROCE_ICRC_BAD)
-			f->st.icrc_bad++;
 	}
+	if (pkt->ecn)
+		AN_COUNT(a, f, ecn_capable, 1);
+	if (pkt->findings & ROCE_FIND_MALFORMED_MASK)
+		AN_COUNT(a, f, malformed, 1);
+	if (pkt->icrc_status == ROCE_ICRC_BAD)
+		AN_COUNT(a, f, icrc_bad, 1);
 	if (pkt->findings & ROCE_FIND_MALFORMED_MASK)
 		malformed_report(c, f);
 	if (pkt->icrc_status == ROCE_ICRC_BAD) {
@@ -392,8 +387,7 @@ static void roce_process(struct an_ctx *c, int status)
 	}
 	if (pkt->ecn == 3) {
 		c->res->events |= ROCE_EV_ECN_CE;
-		if (f)
-			f->st.ecn_ce++;
+		AN_COUNT(a, f, ecn_ce, 1);
 		if (a->cfg.on_anomaly) {
 			an_init(&an, ROCE_AN_ECN_CE, c->frame, c->ts, f);
 			if (op) {
@@ -408,8 +402,7 @@ static void roce_process(struct an_ctx *c, int status)
 		return;
 
 	if (op->flags & ROCE_F_CNP) {
-		f->st.cnps++;
-		a->sum.cnps++;
+		AN_COUNT(a, f, cnps, 1);
 		if (f->st.cnps > 1) {
 			uint64_t gap = c->ts >= f->last_cnp_ts ? c->ts - f->last_cnp_ts : 0;
 
@@ -489,7 +482,9 @@ void roce_analyzer_process(roce_analyzer_t *a, const struct roce_pkt *pkt, int s
 		return;
 
 	if (pkt->findings & ROCE_FIND_MALFORMED_MASK) {
-		a->sum.malformed++;
+		/* a RoCE frame counts it together with its stream (roce_process) */
+		if (pkt->kind != ROCE_KIND_ROCE)
+			AN_COUNT(a, NULL, malformed, 1);
 		res->events |= ROCE_EV_MALFORMED;
 	}
 	if (pkt->findings)

@@ -13,6 +13,7 @@ for f in lib/libroce.a lib/pkgconfig/libroce.pc include/roce/roce.h include/roce
 	check test -f "$tmp/root/opt/roce/$f"
 done
 cat > "$tmp/use.c" <<'C'
+#include <roce/analyzer.h>
 #include <roce/build.h>
 #include <roce/icrc.h>
 #include <roce/pkt.h>
@@ -22,8 +23,16 @@ int main(void)
 {
 	struct roce_frame_spec s;
 	struct roce_pkt p;
+	struct roce_summary sum;
 	unsigned char buf[256];
 	size_t len;
+	/* the shared counters read under both names; the vocabulary table expands */
+	memset(&sum, 0, sizeof sum);
+	sum.psn_gaps = 2;
+	if (sum.counters.psn_gaps != 2 || roce_anomaly_count(&sum, ROCE_AN_PSN_GAP) != 2 ||
+	    strcmp(roce_anomaly_name(ROCE_AN_PSN_GAP), "psn_gap") != 0 ||
+	    strcmp(roce_event_name(ROCE_EV_ACK_RTT), "ack_rtt") != 0)
+		return 1;
 	roce_frame_spec_init(&s);
 	if (roce_build(&s, buf, sizeof buf, &len) != ROCE_OK)
 		return 1;
@@ -39,6 +48,6 @@ flags=$(pkg-config --cflags --libs --static libroce) || { echo "FAIL: pkg-config
 san=""
 grep -q '^ROCE_SANITIZE:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null && san="-fsanitize=address,undefined"
 cc_bin=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null)
-check "${cc_bin:-cc}" -std=c11 $san -o "$tmp/use" "$tmp/use.c" $flags
+check "${cc_bin:-cc}" -std=c11 -Wall -Wextra -pedantic -Werror $san -o "$tmp/use" "$tmp/use.c" $flags
 check test "$("$tmp/use")" = "RC_SEND_ONLY ok"
 finish
