@@ -127,9 +127,11 @@ roce_analyzer_t *roce_analyzer_create(const struct roce_analyzer_config *c, char
 		return NULL;
 	}
 	a->cfg = cfg;
-	if (an_table_init(&a->flows, cfg.max_flows) || an_table_init(&a->pfc, cfg.max_pfc)) {
+	if (an_table_init(&a->flows, cfg.max_flows) || an_table_init(&a->pfc, cfg.max_pfc) ||
+	    an_pair_init(&a->pair, cfg.max_flows)) {
 		an_table_free(&a->flows);
 		an_table_free(&a->pfc);
+		an_pair_free(&a->pair);
 		free(a);
 		set_err(errbuf, "analyzer: out of memory");
 		return NULL;
@@ -140,12 +142,11 @@ roce_analyzer_t *roce_analyzer_create(const struct roce_analyzer_config *c, char
 
 static void flow_free(struct an_flow *f)
 {
-	free(f->req);
-	an_dist_free(&f->rtt);
-	an_dist_free(&f->read_first);
-	an_dist_free(&f->read_last);
-	an_dist_free(&f->nak_response);
-	an_dist_free(&f->recovery);
+	an_req_free(f->req);
+	if (f->lat)
+		for (unsigned k = 0; k < AN_LAT_COUNT; k++)
+			an_dist_free(&f->lat->d[k]);
+	free(f->lat);
 	free(f);
 }
 
@@ -159,6 +160,7 @@ void roce_analyzer_destroy(roce_analyzer_t *a)
 		free(a->pfc.dense[i]);
 	an_table_free(&a->flows);
 	an_table_free(&a->pfc);
+	an_pair_free(&a->pair);
 	free(a);
 }
 
@@ -240,8 +242,7 @@ static void flow_evict(struct roce_analyzer *a, struct an_flow *f, uint64_t fram
 {
 	struct roce_anomaly an;
 
-	if (f->peer)
-		f->peer->peer = NULL;
+	an_pair_forget(a, f);
 	if (f->req)
 		a->evicted_unrec += an_req_unrecovered(f->req);
 	a->sum.evicted_flows++;
@@ -251,6 +252,7 @@ static void flow_evict(struct roce_analyzer *a, struct an_flow *f, uint64_t fram
 		a->cfg.max_flows, (unsigned long long)f->st.frames);
 	an_emit(a, &an);
 	an_table_remove(&a->flows, &f->ent);
+	an_list_remove(&a->flows_seen, &f->seen);
 	flow_free(f);
 }
 
@@ -292,6 +294,7 @@ static struct an_flow *flow_get(struct an_ctx *c)
 	f->st.pkey = p->bth.pkey;
 	f->st.transport = roce_opcode_transport(p->bth.opcode);
 	an_table_insert(&a->flows, &f->ent);
+	an_list_append(&a->flows_seen, &f->seen);
 	a->sum.flows++;
 	return f;
 }
@@ -461,6 +464,7 @@ static void roce_process(struct an_ctx *c, int status)
 	if (op->flags & ROCE_F_REQ) {
 		f->st.is_request = true;
 		an_req_process(c, f);
+		an_pair_sync(a, f);
 		/* a message ends with LAST/ONLY; a LAST seen again is not a new message */
 		if ((op->flags & ROCE_F_LAST) && !(c->res->events & ROCE_EV_DUPLICATE))
 			f->st.messages++;
@@ -600,62 +604,33 @@ void roce_analyzer_summary(const roce_analyzer_t *a, struct roce_summary *out)
 
 /* ------------------------------------------------------------ iteration */
 
-static int cmp_entry(const void *x, const void *y)
-{
-	const struct an_entry *const *p = x, *const *q = y;
-
-	return (*p)->seq < (*q)->seq ? -1 : (*p)->seq > (*q)->seq;
-}
-
-/* Live entries in creation (first-seen) order; *tofree must be freed. */
-static struct an_entry **sorted(const struct an_table *t, struct an_entry ***tofree)
-{
-	struct an_entry **v;
-
-	*tofree = NULL;
-	if (!t->n)
-		return t->dense;
-	v = malloc(t->n * sizeof(*v));
-	if (!v)
-		return t->dense;        /* no memory: unsorted but complete */
-	memcpy(v, t->dense, t->n * sizeof(*v));
-	qsort(v, t->n, sizeof(*v), cmp_entry);
-	*tofree = v;
-	return v;
-}
-
+/* Live entries in creation (first-seen) order: the lists allocate nothing. */
 void roce_analyzer_foreach_flow(const roce_analyzer_t *a, roce_flow_cb cb, void *user)
 {
-	struct an_entry **tofree, **v = sorted(&a->flows, &tofree);
-	uint32_t n = a->flows.n;
-
-	for (uint32_t i = 0; i < n; i++) {
-		const struct an_flow *f = (const struct an_flow *)v[i];
+	for (const struct an_lnode *n = a->flows_seen.head; n; n = n->next) {
+		const struct an_flow *f = AN_CONTAINER(n, struct an_flow, seen);
 		struct roce_flow_stats st = f->st;
+		static const struct an_lat none;
+		const struct an_lat *lat = f->lat ? f->lat : &none;
 
 		if (!f->peer)
 			st.has_peer = false;
-		an_dist_export(&f->rtt, &st.rtt);
-		an_dist_export(&f->read_first, &st.read_first);
-		an_dist_export(&f->read_last, &st.read_last);
-		an_dist_export(&f->nak_response, &st.nak_response);
-		an_dist_export(&f->recovery, &st.recovery);
+		an_dist_export(&lat->d[AN_LAT_RTT], &st.rtt);
+		an_dist_export(&lat->d[AN_LAT_READ_FIRST], &st.read_first);
+		an_dist_export(&lat->d[AN_LAT_READ_LAST], &st.read_last);
+		an_dist_export(&lat->d[AN_LAT_NAK_RESPONSE], &st.nak_response);
+		an_dist_export(&lat->d[AN_LAT_RECOVERY], &st.recovery);
 		if (cb(user, &st))
 			break;
 	}
-	free(tofree);
 }
 
 void roce_analyzer_foreach_pfc(const roce_analyzer_t *a, roce_pfc_cb cb, void *user)
 {
-	struct an_entry **tofree, **v = sorted(&a->pfc, &tofree);
-	uint32_t n = a->pfc.n;
-
-	for (uint32_t i = 0; i < n; i++) {
-		const struct an_pfc *e = (const struct an_pfc *)v[i];
+	for (const struct an_lnode *n = a->pfc_seen.head; n; n = n->next) {
+		const struct an_pfc *e = AN_CONTAINER(n, struct an_pfc, seen);
 
 		if (cb(user, &e->st))
 			break;
 	}
-	free(tofree);
 }
