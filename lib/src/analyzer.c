@@ -26,38 +26,7 @@
 
 /* ---------------------------------------------------------------- names */
 
-static const char *const an_names[ROCE_AN_COUNT] = {
-	[ROCE_AN_ICRC] = "icrc",
-	[ROCE_AN_MALFORMED] = "malformed",
-	[ROCE_AN_PSN_GAP] = "psn_gap",
-	[ROCE_AN_DUPLICATE] = "duplicate",
-	[ROCE_AN_OUT_OF_ORDER] = "out_of_order",
-	[ROCE_AN_RETRANSMISSION] = "retransmission",
-	[ROCE_AN_NAK] = "nak",
-	[ROCE_AN_RNR_NAK] = "rnr_nak",
-	[ROCE_AN_CNP] = "cnp",
-	[ROCE_AN_ECN_CE] = "ecn_ce",
-	[ROCE_AN_PFC_STORM] = "pfc_storm",
-	[ROCE_AN_UNRECOVERED] = "unrecovered",
-	[ROCE_AN_FLOW_EVICTED] = "flow_evicted",
-};
-
-const char *roce_anomaly_name(enum roce_anomaly_type t)
-{
-	if ((unsigned)t >= ROCE_AN_COUNT)
-		return "unknown";
-	return an_names[t];
-}
-
-int roce_anomaly_by_name(const char *name)
-{
-	if (!name)
-		return -1;
-	for (int i = 0; i < ROCE_AN_COUNT; i++)
-		if (strcmp(name, an_names[i]) == 0)
-			return i;
-	return -1;
-}
+/* (anomaly and event names: anomaly.c, from anomalies.def) */
 
 const char *roce_retx_cause_name(enum roce_retx_cause c)
 {

@@ -9,7 +9,7 @@ command -v pkg-config >/dev/null && command -v cc >/dev/null || { echo "SKIP: no
 
 DESTDIR=$tmp/root cmake --install "$build" --prefix /opt/roce >/dev/null || { echo "FAIL: cmake --install"; exit 1; }
 for f in lib/libroce.a lib/pkgconfig/libroce.pc include/roce/roce.h include/roce/pkt.h \
-         include/roce/opcodes.def include/roce/analyzer.h include/roce/build.h; do
+         include/roce/opcodes.def include/roce/anomalies.def include/roce/analyzer.h include/roce/build.h; do
 	check test -f "$tmp/root/opt/roce/$f"
 done
 cat > "$tmp/use.c" <<'C'
