@@ -194,6 +194,16 @@ if [ -x "$REFGEN" ]; then
 else
 	echo "note: $REFGEN not built: no random traffic"
 fi
+if [ -x "$BUILD/cli/roce-gen" ]; then
+	mkdir -p "$T/work/gen"
+	"$BUILD/cli/roce-gen" -q -w "$T/work/gen/roce-gen-all.pcap" -m 300 --qps=2 --random-psn \
+		--verbs=write,send,read:2,atomic --msg-size=uniform:1-8192 --loss=2% --dup-rate=2% \
+		--reorder-rate=2% --rnr-rate=3% --timeout-rate=2% --read-loss-rate=3% \
+		--bad-icrc-rate=1% --ce-rate=2% --pfc=prio=3,length=1ms --roce=v6 --seed=7 ||
+		fail "roce-gen failed"
+	chmod -R a+rX "$T/work/gen"
+	CAPS+=("$T/work/gen/roce-gen-all.pcap")
+fi
 
 for c in "${CAPS[@]}"; do
 	b=$(basename "$c" .pcap)

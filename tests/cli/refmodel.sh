@@ -3,9 +3,9 @@
 # refmodel.sh - the analyzer against an independent reference model of the PSN rules
 # (tests/ref/psnref.c, written from docs/json.md and the spec, not from the analyzer).
 # Both run over every capture in captures/ and ../shared/captures/ and over random
-# traffic generated here (tests/ref/refgen.c, seeded: loss, duplication, reordering,
-# bad ICRC with corrupted PSNs, NAK / RNR NAK / timeout go-back-N, READ re-reads from
-# the middle of a message). Per stream they must give the same frames, icrc_bad,
+# traffic generated here, seeded, by roce-gen and by tests/ref/refgen.c: loss,
+# duplication, reordering, bad ICRC (refgen: with corrupted PSNs), NAK / RNR NAK /
+# timeout go-back-N, READ re-reads from the middle of a message. Per stream they must give the same frames, icrc_bad,
 # psn_gaps, lost_psns, duplicates, out_of_order, unrecovered_psns, retransmissions,
 # go-back-N episodes (total), acks, naks, rnr_naks and cnps.
 #
@@ -56,7 +56,9 @@ else
 	echo "note: ../shared/captures not found: only the repository's captures and generated traffic"
 fi
 
-# Generated traffic: NAME SEED OPS IMPAIRMENTS (l loss, c bad ICRC, d duplication,
+# Traffic from tests/ref/refgen.c (kept next to roce-gen's: it also corrupts PSNs under
+# a bad ICRC and lets original READ responses arrive after a re-read burst):
+# NAME SEED OPS IMPAIRMENTS (l loss, c bad ICRC, d duplication,
 # o reordering, r RNR NAK, t timeout, x READ re-reads)
 while read -r name seed ops imp; do
 	"$gen" "$seed" "$tmp/$name.pcap" "$ops" "$imp" || { bad "$name: generator failed"; continue; }
@@ -74,5 +76,27 @@ gen-reread 1 300 lx
 gen-all-1 1 300 lcdortx
 gen-all-2 2 300 lcdortx
 SCEN
+# roce-gen traffic (cli/gen): NAME then its options
+rg=$build/cli/roce-gen
+if [ -x "$rg" ]; then
+	M="-m 400 --qps=2 --random-psn --verbs=write,send,read:2,atomic --msg-size=uniform:1-8192"
+	while read -r name args; do
+		# shellcheck disable=SC2086
+		"$rg" -q -w "$tmp/$name.pcap" $M $args 2>"$tmp/err" || { bad "$name: roce-gen failed: $(cat "$tmp/err")"; continue; }
+		compare "$name" "$tmp/$name.pcap"
+		n=$((n + 1))
+	done <<'SCEN'
+rg-clean --roce=v2
+rg-loss --loss=3% --roce=v1
+rg-dup --dup-rate=3% --roce=v6
+rg-reorder --reorder-rate=3%
+rg-rnr-timeout --rnr-rate=5% --timeout-rate=3%
+rg-reread --read-loss-rate=5%
+rg-icrc --bad-icrc-rate=2% --bad-payload-rate=1%
+rg-all --loss=2% --dup-rate=2% --reorder-rate=2% --rnr-rate=3% --timeout-rate=2% --read-loss-rate=3% --bad-icrc-rate=1% --roce=v6 --seed=7
+SCEN
+else
+	echo "note: $rg not built: no roce-gen traffic"
+fi
 echo "$n inputs compared"
 finish
