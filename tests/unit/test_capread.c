@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -1484,6 +1485,90 @@ static void test_shrink(void)
 	shrink_case("shrink5.pcap", 50000, 100, 30000000 + 5); /* 76 MB: helper thread */
 }
 
+/* A blocked read on a pipe returns ROCE_CAP_E_INTR once the interrupt flag is set. */
+static volatile sig_atomic_t intr_flag;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	intr_flag = 1;
+}
+
+static void test_interrupt(void)
+{
+	static struct bb b;
+	struct roce_cap_record r;
+	struct sigaction sa, old;
+	char eb[ROCE_ERRBUF_SIZE];
+	roce_capfile_t *c;
+	int p[2], n = 0, st;
+
+	good_pcap(&b, 0);
+	REQUIRE(pipe(p) == 0);
+	REQUIRE(write(p[1], b.b, b.n) == (ssize_t)b.n); /* the writer then stalls */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, &old); /* no SA_RESTART */
+	c = roce_cap_open_fd(p[0], "pipe", 1, eb);
+	REQUIRE(c);
+	roce_cap_set_interrupt(c, &intr_flag);
+	alarm(1);
+	while ((st = roce_cap_next(c, &r)) == 1)
+		n++;
+	alarm(0);
+	CHECK_EQ_I(n, 2);
+	CHECK_EQ_I(st, ROCE_CAP_E_INTR);
+	CHECK_STR(roce_cap_error(c), "pipe: frame 3: interrupted");
+	roce_cap_close(c);
+	close(p[1]);
+	sigaction(SIGALRM, &old, NULL);
+}
+
+/* Warnings: counted, the latest kept, flagged on the record they concern. */
+static void test_warnings(void)
+{
+	static struct bb b;
+	struct roce_cap_record r;
+	char eb[ROCE_ERRBUF_SIZE];
+	roce_capfile_t *c;
+
+	b.n = 0;
+	pcap_hdr(&b, false, 0xa1b2c3d4, 40, 1);
+	pcap_rec(&b, 1, 2, payload, 30, 30);
+	pcap_rec(&b, 1, 3, payload, 60, 60);   /* caplen 60 > snaplen 40 */
+	pcap_rec(&b, 1, 4, payload, 30, 20);   /* caplen 30 > wirelen 20 */
+	c = roce_cap_open_mem(b.b, b.n, "w", eb);
+	REQUIRE(c);
+	CHECK_EQ_U(roce_cap_warnings(c), 0);
+	CHECK_STR(roce_cap_warning(c), "");
+	REQUIRE(roce_cap_next(c, &r) == 1);
+	CHECK_EQ_U(r.flags, 0);
+	REQUIRE(roce_cap_next(c, &r) == 1);
+	CHECK_EQ_U(r.flags, ROCE_CAP_REC_WARN);
+	CHECK_STR(roce_cap_warning(c), "w: frame 2: caplen 60 exceeds snaplen 40 (read in full)");
+	REQUIRE(roce_cap_next(c, &r) == 1);
+	CHECK_EQ_U(r.flags, ROCE_CAP_REC_WARN);
+	CHECK_EQ_U(r.wirelen, 30);
+	CHECK_STR(roce_cap_warning(c),
+		  "w: frame 3: caplen 30 exceeds original length 20 (original length taken as 30)");
+	CHECK_EQ_U(roce_cap_warnings(c), 2);
+	CHECK_EQ_I(roce_cap_next(c, &r), 0);
+	roce_cap_close(c);
+
+	/* SPB: no timestamp */
+	b.n = 0;
+	ng_shb(&b, false);
+	ng_idb(&b, 1, 0, -1, 0);
+	ng_spb(&b, payload, 60);
+	c = roce_cap_open_mem(b.b, b.n, "spb", eb);
+	REQUIRE(c);
+	REQUIRE(roce_cap_next(c, &r) == 1);
+	CHECK_EQ_U(r.flags, ROCE_CAP_REC_NO_TS);
+	CHECK_EQ_U(roce_cap_warnings(c), 0);
+	roce_cap_close(c);
+}
+
 static void cleanup(void)
 {
 	DIR *d = opendir(tmpdir);
@@ -1573,6 +1658,8 @@ int main(void)
 	RUN(test_gzip_trailer);
 	RUN(test_name_escape);
 	RUN(test_shrink);
+	RUN(test_interrupt);
+	RUN(test_warnings);
 	r = check_report();
 	cleanup();
 	return r;
