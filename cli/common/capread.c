@@ -1109,7 +1109,11 @@ struct roce_capwriter {
 	uint32_t snaplen;
 	bool nsec;
 	int status;
+	bool ng;        /* pcapng (roce_capw_open_pcapng) */
 };
+
+static int capw_write_ng(roce_capwriter_t *w, uint64_t ts_ns, const uint8_t *data,
+			 uint32_t caplen, uint32_t wirelen);
 
 roce_capwriter_t *roce_capw_open(const char *path, int linktype, uint32_t snaplen, int nsec,
 				 char *errbuf)
@@ -1170,6 +1174,8 @@ int roce_capw_write(roce_capwriter_t *w, uint64_t ts_ns, const uint8_t *data, ui
 		return ROCE_E_INVAL;
 	if (w->status)
 		return w->status;
+	if (w->ng)
+		return capw_write_ng(w, ts_ns, data, caplen, wirelen);
 	if (caplen > wirelen || caplen > w->snaplen || caplen > ROCE_CAP_MAX_RECORD ||
 	    sec > UINT32_MAX)
 		return ROCE_E_INVAL;
@@ -1198,4 +1204,87 @@ int roce_capw_close(roce_capwriter_t *w)
 		r = ROCE_CAP_E_IO;
 	free(w);
 	return r;
+}
+
+/*
+ * pcapng writer: Section Header Block, one Interface Description Block
+ * (linktype, snaplen, if_tsresol = 9: nanoseconds) and one Enhanced Packet
+ * Block per record, little-endian.
+ */
+#define PCAPNG_SHB 0x0a0d0d0au
+#define PCAPNG_IDB 0x00000001u
+#define PCAPNG_EPB 0x00000006u
+
+roce_capwriter_t *roce_capw_open_pcapng(const char *path, int linktype, uint32_t snaplen,
+					char *errbuf)
+{
+	roce_capwriter_t *w = roce_capw_open(path, linktype, snaplen, 1, errbuf);
+	uint8_t b[28 + 32];
+	const char *name = path && strcmp(path, "-") != 0 ? path : "<stdout>";
+
+	if (!w)
+		return NULL;
+	/* replace the pcap header roce_capw_open() wrote (still in the buffer) */
+	if (fflush(w->f) != 0 || (ftell(w->f) == PCAP_HDR_LEN && fseek(w->f, 0, SEEK_SET) != 0)) {
+		errbuf_printf(errbuf, "%s: %s", name, strerror(errno));
+		roce_capw_close(w);
+		return NULL;
+	}
+	if (ftell(w->f) != 0) {
+		errbuf_printf(errbuf, "%s: pcapng output needs a seekable file", name);
+		roce_capw_close(w);
+		return NULL;
+	}
+	st32(b, PCAPNG_SHB);
+	st32(b + 4, 28);
+	st32(b + 8, 0x1a2b3c4du);
+	st16(b + 12, 1);
+	st16(b + 14, 0);
+	st32(b + 16, 0xffffffffu);      /* section length unknown */
+	st32(b + 20, 0xffffffffu);
+	st32(b + 24, 28);
+	st32(b + 28, PCAPNG_IDB);
+	st32(b + 32, 32);
+	st16(b + 36, (uint16_t)linktype);
+	st16(b + 38, 0);
+	st32(b + 40, w->snaplen);
+	st16(b + 44, 9);                /* if_tsresol */
+	st16(b + 46, 1);
+	b[48] = 9;                      /* 10^-9 */
+	b[49] = b[50] = b[51] = 0;
+	st32(b + 52, 0);                /* opt_endofopt */
+	st32(b + 56, 32);
+	if (fwrite(b, 1, sizeof(b), w->f) != sizeof(b)) {
+		errbuf_printf(errbuf, "%s: %s", name, strerror(errno));
+		roce_capw_close(w);
+		return NULL;
+	}
+	w->ng = true;
+	return w;
+}
+
+static int capw_write_ng(roce_capwriter_t *w, uint64_t ts_ns, const uint8_t *data,
+			 uint32_t caplen, uint32_t wirelen)
+{
+	static const uint8_t zero[4];
+	uint8_t h[28], t[4];
+	uint32_t pad = (4 - (caplen & 3)) & 3, total = 32 + caplen + pad;
+
+	if (caplen > wirelen || caplen > w->snaplen || caplen > ROCE_CAP_MAX_RECORD)
+		return ROCE_E_INVAL;
+	st32(h, PCAPNG_EPB);
+	st32(h + 4, total);
+	st32(h + 8, 0);
+	st32(h + 12, (uint32_t)(ts_ns >> 32));
+	st32(h + 16, (uint32_t)ts_ns);
+	st32(h + 20, caplen);
+	st32(h + 24, wirelen);
+	st32(t, total);
+	if (fwrite(h, 1, sizeof(h), w->f) != sizeof(h) ||
+	    (caplen && fwrite(data, 1, caplen, w->f) != caplen) ||
+	    (pad && fwrite(zero, 1, pad, w->f) != pad) || fwrite(t, 1, 4, w->f) != 4) {
+		w->status = ROCE_CAP_E_IO;
+		return w->status;
+	}
+	return 0;
 }

@@ -125,6 +125,14 @@ int roce_capw_write(roce_capwriter_t *w, uint64_t ts_ns, const uint8_t *data, ui
 /* Flush and close; 0, or ROCE_CAP_E_IO if any write, flush or close failed. */
 int roce_capw_close(roce_capwriter_t *w);
 
+/*
+ * Writer for pcapng (little-endian; SHB, one IDB with if_tsresol 9, EPBs with
+ * nanosecond timestamps); roce_capw_write()/roce_capw_close() as above.  The
+ * output must be a regular file or stdout.
+ */
+roce_capwriter_t *roce_capw_open_pcapng(const char *path, int linktype, uint32_t snaplen,
+					char *errbuf);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,962 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * engine.c - roce-gen's scenario engine: host pairs and QPs, the verbs mix,
+ * message sizes, PMTU segmentation (FIRST/MIDDLE/LAST/ONLY), ACKs with
+ * AckReq coalescing, READ responses, atomics, UD and XRC, and the
+ * recovery sequences that follow a fault:
+ *
+ *   drop / bad ICRC / bad payload  the responder drops the packet; the next
+ *                                  packet reveals the hole: NAK (PSN sequence
+ *                                  error, PSN = first missing), go-back-N
+ *                                  from it to the newest PSN sent
+ *                                  (a lost tail has nothing after it: the
+ *                                  requester times out and resends in order)
+ *   timeout                        the message's ACK is lost: after the retry
+ *                                  timeout the whole message is resent
+ *   rnr                            RNR NAK after a SEND's first packet, the
+ *                                  RNR timer, the resend
+ *   duplicate / reorder            the network copies / swaps packets
+ *   read_loss                      a READ response is lost: the requester
+ *                                  re-reads from the missing PSN with a
+ *                                  shorter DMA length (as rxe does)
+ *   ecn_ce                         CE mark, CNP from the notification point
+ *
+ * One timeline: messages are generated one after the other (QPs round
+ * robin), every frame advances the clock by its time at the target rate,
+ * waits (RNR timer, retry timeout) advance it further.  Each frame carries
+ * the counters it makes visible at the capture point; they are added to
+ * the truth only when the frame is written, so -c N stays consistent.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <roce/buf.h>
+#include <roce/build.h>
+#include <roce/opcode.h>
+#include <roce/pkt.h>
+
+#include "engine.h"
+
+/* ---- random numbers: xoshiro256** seeded by splitmix64 ---------------------- */
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+void rg_rng_seed(struct rg_rng *r, uint64_t seed)
+{
+	uint64_t x = seed;
+
+	for (int i = 0; i < 4; i++)
+		r->s[i] = splitmix64(&x);
+}
+
+static uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+uint64_t rg_rng_next(struct rg_rng *r)
+{
+	uint64_t *s = r->s, res = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return res;
+}
+
+uint64_t rg_rng_below(struct rg_rng *r, uint64_t n)
+{
+	uint64_t lim, x;
+
+	if (n <= 1)
+		return 0;
+	lim = UINT64_MAX - UINT64_MAX % n;
+	do
+		x = rg_rng_next(r);
+	while (x >= lim);
+	return x % n;
+}
+
+bool rg_rng_chance(struct rg_rng *r, double p)
+{
+	if (p <= 0)
+		return false;
+	if (p >= 1)
+		return true;
+	return (double)(rg_rng_next(r) >> 11) * 0x1.0p-53 < p;
+}
+
+/* ---- state ------------------------------------------------------------------- */
+
+enum { EP_NONE = 0, EP_NAK, EP_RNR, EP_TIMEOUT };
+
+/* Counters one frame makes visible (added when the frame is written). */
+struct tag {
+	uint32_t lost;          /* > 0: this frame reveals a gap of lost PSNs */
+	uint8_t dup, ooo, retx, episode;
+};
+
+struct qp {
+	uint32_t index;         /* global QP index */
+	unsigned pair;
+	uint32_t qpn_a, qpn_b;  /* RC: requester's / responder's QP */
+	uint32_t ud_a, ud_b, xrc_a, xrc_b, srq;
+	uint32_t psn, ud_psn, xrc_psn;
+	uint32_t msn, xrc_msn;
+	uint64_t msgs;
+	uint64_t va;
+	uint64_t last_cnp;
+	bool cnp_sent;
+	bool rc_seen, xrc_seen, resp_seen;  /* a stream's first packet was sent */
+};
+
+struct gen {
+	const struct rg_config *c;
+	struct rg_output *out;
+	struct rg_truth *t;
+	struct rg_rng rng;
+	struct rg_faults f;
+	struct rg_pauses pauses;
+	struct qp *qps;
+	uint32_t nqps;
+	uint64_t ts, frac;
+	uint64_t frames;
+	bool stop;
+	int err;
+	uint64_t verb_total;
+	uint8_t payload[4096 + 64];
+	uint8_t buf[9216];
+};
+
+/* A message being sent. */
+struct msg {
+	struct qp *q;
+	enum rg_verb verb;
+	bool xrc;
+	uint32_t size, npk, psn0, dqpn;
+	uint64_t va;
+	bool ackreq;
+};
+
+/* ---- timing and output --------------------------------------------------------- */
+
+static void advance(struct gen *g, size_t len)
+{
+	const struct rg_config *c = g->c;
+	uint64_t num;
+
+	if (c->pps) {
+		num = 1000000000ull + g->frac;
+		g->ts += num / c->pps;
+		g->frac = num % c->pps;
+	} else {
+		/* line rate: frame + FCS 4 + preamble/SFD 8 + IFG 12 */
+		num = (uint64_t)(len + 24) * 8u * 1000000000ull + g->frac;
+		g->ts += num / c->rate_bps;
+		g->frac = num % c->rate_bps;
+	}
+}
+
+static void write_frame(struct gen *g, uint64_t ts, const uint8_t *frame, size_t len)
+{
+	int rc;
+
+	if (g->stop)
+		return;
+	rc = g->out->ops->write(g->out, ts, frame, (uint32_t)len);
+	if (rc) {
+		g->err = rc;
+		g->stop = true;
+		return;
+	}
+	g->t->frames++;
+	g->t->bytes += len;
+	if (g->c->count_frames && ++g->frames >= g->c->count_frames)
+		g->stop = true;
+}
+
+/* Pause frames due at or before ts go first. */
+static void flush_pauses(struct gen *g, uint64_t ts, bool all)
+{
+	uint64_t pt;
+	unsigned i;
+	uint8_t fr[64];
+	size_t len;
+
+	while (!g->stop && rg_pauses_next(&g->pauses, &pt, &i) && (all || pt <= ts)) {
+		bool pfc = g->pauses.s[i].p->pfc;
+
+		if (rg_pauses_build(&g->pauses, i, fr, sizeof(fr), &len)) {
+			g->err = -1;
+			g->stop = true;
+			return;
+		}
+		write_frame(g, pt, fr, len);
+		if (!g->stop || g->frames == g->c->count_frames) {
+			if (pfc)
+				g->t->pfc_frames++;
+			else
+				g->t->pause_frames++;
+		}
+	}
+}
+
+static void account(struct gen *g, const struct roce_frame_spec *s, const struct tag *tg,
+		    bool icrc_bad)
+{
+	struct rg_truth *t = g->t;
+	const struct roce_opcode_info *op = &roce_opcodes[s->bth.opcode];
+
+	t->roce_frames++;
+	if (s->version == 1)
+		t->rocev1_frames++;
+	else
+		t->rocev2_frames++;
+	if (icrc_bad)
+		t->icrc_bad++;
+	else
+		t->icrc_ok++;
+	if ((s->tclass & 3) == 3)
+		t->ecn_ce++;
+	if (op->flags & ROCE_F_CNP)
+		t->cnps++;
+	if (op->hdrs & ROCE_H_AETH) {
+		switch (roce_aeth_type(s->aeth.syndrome)) {
+		case ROCE_AETH_ACK:
+			t->acks++;
+			break;
+		case ROCE_AETH_RNR_NAK:
+			t->naks++;
+			t->rnr_naks++;
+			break;
+		case ROCE_AETH_NAK:
+			t->naks++;
+			if ((s->aeth.syndrome & 0x1f) == ROCE_NAK_PSN_SEQ_ERR)
+				t->nak_seq_err++;
+			break;
+		default:
+			break;
+		}
+	}
+	if (!tg)
+		return;
+	if (tg->lost) {
+		t->psn_gaps++;
+		t->lost_psns += tg->lost;
+	}
+	t->duplicates += tg->dup;
+	t->out_of_order += tg->ooo;
+	t->holes_filled += tg->ooo;
+	t->retransmissions += tg->retx;
+	switch (tg->episode) {
+	case EP_NAK: t->gbn_nak++; break;
+	case EP_RNR: t->gbn_rnr++; break;
+	case EP_TIMEOUT: t->gbn_timeout++; break;
+	default: break;
+	}
+}
+
+/* Build, optionally corrupt, stamp and write one RoCE frame. */
+static void emit(struct gen *g, const struct roce_frame_spec *s, const struct tag *tg,
+		 bool bad_payload)
+{
+	size_t len;
+	int rc;
+
+	if (g->stop)
+		return;
+	rc = roce_build(s, g->buf, sizeof(g->buf), &len);
+	if (rc != ROCE_OK) {
+		g->err = rc;
+		g->stop = true;
+		return;
+	}
+	if (bad_payload && s->payload_len) {
+		size_t off = 14 + 4u * s->vlan_count +
+			(s->version == 1 ? 40 : s->ip_version == 6 ? 48 : 28) + ROCE_BTH_LEN +
+			roce_opcodes[s->bth.opcode].hdr_len + s->payload_len / 2;
+
+		g->buf[off] ^= 0x01;
+	}
+	if (g->pauses.n)
+		flush_pauses(g, g->ts, false);
+	if (g->stop)
+		return;
+	write_frame(g, g->ts, g->buf, len);
+	if (!g->stop || g->frames == g->c->count_frames)
+		account(g, s, tg, s->bad_icrc || (bad_payload && s->payload_len));
+	advance(g, len);
+}
+
+/* ---- endpoints -------------------------------------------------------------------- */
+
+static void mac_plus(uint8_t out[6], const uint8_t base[6], uint32_t n)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < 6; i++)
+		v = v << 8 | base[i];
+	v += n;
+	for (int i = 5; i >= 0; i--) {
+		out[i] = (uint8_t)v;
+		v >>= 8;
+	}
+}
+
+static void addr_plus(uint8_t out[16], const uint8_t base[16], uint32_t n)
+{
+	unsigned carry = n;
+
+	memcpy(out, base, 16);
+	for (int i = 15; i >= 0 && carry; i--) {
+		unsigned v = out[i] + (carry & 0xff);
+
+		out[i] = (uint8_t)v;
+		carry = (carry >> 8) + (v >> 8);
+	}
+}
+
+static void default_addr(const struct rg_config *c, bool a, uint8_t out[16])
+{
+	static const uint8_t v6a[16] = { 0xfd, 0, 0, 0, 0, 0, 0, 0x0a, 0, 0, 0, 0, 0, 0, 0, 1 };
+	static const uint8_t v6b[16] = { 0xfd, 0, 0, 0, 0, 0, 0, 0x0b, 0, 0, 0, 0, 0, 0, 0, 1 };
+	static const uint8_t v1a[16] = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x0a, 0, 1 };
+	static const uint8_t v1b[16] = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x0b, 0, 1 };
+
+	if (c->version == 2)
+		roce_addr_v4(out, a ? 0x0a000001u : 0x0a010001u);  /* 10.0.0.1 / 10.1.0.1 */
+	else if (c->version == 6)
+		memcpy(out, a ? v6a : v6b, 16);
+	else
+		memcpy(out, a ? v1a : v1b, 16);
+}
+
+static uint16_t qp_sport(const struct rg_config *c, uint32_t qpn)
+{
+	uint32_t h = qpn * 0x9e3779b1u;
+
+	if (c->sport)
+		return c->sport;
+	return (uint16_t)(0xc000u | ((h >> 16) & 0x3fff));
+}
+
+/* A spec for a frame of pair q->pair; a_to_b: requester -> responder. */
+static void base_spec(struct gen *g, const struct qp *q, bool a_to_b, uint32_t src_qpn,
+		      struct roce_frame_spec *s)
+{
+	const struct rg_config *c = g->c;
+	uint8_t a[16], b[16];
+
+	roce_frame_spec_init(s);
+	s->version = c->version == 1 ? 1 : 2;
+	s->ip_version = c->version == 6 ? 6 : 4;
+	mac_plus(s->src_mac, a_to_b ? c->mac_a : c->mac_b, q->pair);
+	mac_plus(s->dst_mac, a_to_b ? c->mac_b : c->mac_a, q->pair);
+	if (c->ip_a_set)
+		memcpy(a, c->ip_a, 16);
+	else
+		default_addr(c, true, a);
+	if (c->ip_b_set)
+		memcpy(b, c->ip_b, 16);
+	else
+		default_addr(c, false, b);
+	addr_plus(s->src, a_to_b ? a : b, q->pair);
+	addr_plus(s->dst, a_to_b ? b : a, q->pair);
+	if (c->vlan_set) {
+		s->vlan_count = 1;
+		s->vlan_id[0] = c->vlan;
+		s->vlan_pcp[0] = c->pcp;
+	}
+	s->tclass = (uint8_t)(c->dscp << 2 | c->ecn);
+	s->sport = qp_sport(c, src_qpn);
+	s->bth.pkey = 0xffff;
+}
+
+/* ---- messages ----------------------------------------------------------------------- */
+
+static uint32_t pick_size(struct gen *g)
+{
+	const struct rg_sizes *z = &g->c->sizes;
+	uint64_t tw = 0, r;
+
+	switch (z->kind) {
+	case RG_SIZE_UNIFORM:
+		return z->min + (uint32_t)rg_rng_below(&g->rng, (uint64_t)z->max - z->min + 1);
+	case RG_SIZE_EXP: {
+		double u = ((double)(rg_rng_next(&g->rng) >> 11) + 1.0) * 0x1.0p-53;
+		double v = -log(u) * z->mean;
+
+		return v >= z->max ? z->max : (uint32_t)v;
+	}
+	default:
+		break;
+	}
+	if (z->n == 1)
+		return z->size[0];
+	for (unsigned i = 0; i < z->n; i++)
+		tw += z->weight[i];
+	r = rg_rng_below(&g->rng, tw);
+	for (unsigned i = 0; i < z->n; i++) {
+		if (r < z->weight[i])
+			return z->size[i];
+		r -= z->weight[i];
+	}
+	return z->size[z->n - 1];
+}
+
+static enum rg_verb pick_verb(struct gen *g)
+{
+	uint64_t r;
+
+	if (g->verb_total == g->c->verb_weight[RG_WRITE])
+		return RG_WRITE;
+	r = rg_rng_below(&g->rng, g->verb_total);
+	for (int v = 0; v < RG_VERB_COUNT; v++) {
+		if (r < g->c->verb_weight[v])
+			return (enum rg_verb)v;
+		r -= g->c->verb_weight[v];
+	}
+	return RG_WRITE;
+}
+
+static uint32_t npackets(uint32_t size, uint32_t pmtu)
+{
+	return size ? (size + pmtu - 1) / pmtu : 1;
+}
+
+/* The request packet k of message m. */
+static void req_spec(struct gen *g, const struct msg *m, uint32_t k, struct roce_frame_spec *s)
+{
+	const uint32_t pmtu = g->c->pmtu;
+	bool first = k == 0, last = k + 1 == m->npk;
+	bool send = m->verb == RG_SEND || m->verb == RG_SEND_IMM || m->xrc;
+	bool imm = m->verb == RG_SEND_IMM || m->verb == RG_WRITE_IMM;
+	uint8_t op;
+
+	base_spec(g, m->q, true, m->xrc ? m->q->xrc_a : m->q->qpn_a, s);
+	if (send) {
+		if (first && last)
+			op = imm ? ROCE_OP_RC_SEND_ONLY_WITH_IMMEDIATE : ROCE_OP_RC_SEND_ONLY;
+		else if (first)
+			op = ROCE_OP_RC_SEND_FIRST;
+		else if (last)
+			op = imm ? ROCE_OP_RC_SEND_LAST_WITH_IMMEDIATE : ROCE_OP_RC_SEND_LAST;
+		else
+			op = ROCE_OP_RC_SEND_MIDDLE;
+	} else {
+		if (first && last)
+			op = imm ? ROCE_OP_RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE : ROCE_OP_RC_RDMA_WRITE_ONLY;
+		else if (first)
+			op = ROCE_OP_RC_RDMA_WRITE_FIRST;
+		else if (last)
+			op = imm ? ROCE_OP_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE :
+				ROCE_OP_RC_RDMA_WRITE_LAST;
+		else
+			op = ROCE_OP_RC_RDMA_WRITE_MIDDLE;
+	}
+	if (m->xrc)
+		op = (uint8_t)(op + ROCE_OP_XRC_SEND_FIRST);
+	s->bth.opcode = op;
+	s->bth.dqpn = m->dqpn;
+	s->bth.psn = roce_psn_add(m->psn0, k);
+	s->bth.ackreq = last && m->ackreq;
+	s->bth.se = last && send;
+	s->payload = g->payload;
+	s->payload_len = last ? m->size - k * pmtu : pmtu;
+	s->reth.va = m->va;
+	s->reth.rkey = 0x1000 + m->q->index;
+	s->reth.dma_len = m->size;
+	s->immdt = 0x1234 + (uint32_t)m->q->msgs;
+	s->xrc_srq = m->q->srq;
+}
+
+static void ack_spec(struct gen *g, const struct msg *m, uint32_t psn, uint8_t syndrome,
+		     uint32_t msn, struct roce_frame_spec *s)
+{
+	base_spec(g, m->q, false, m->xrc ? m->q->xrc_b : m->q->qpn_b, s);
+	s->bth.opcode = m->xrc ? ROCE_OP_XRC_ACKNOWLEDGE : ROCE_OP_RC_ACKNOWLEDGE;
+	s->bth.dqpn = m->xrc ? m->q->xrc_a : m->q->qpn_a;
+	s->bth.psn = psn;
+	s->aeth.syndrome = syndrome;
+	s->aeth.msn = msn & 0xffffff;
+}
+
+static void send_cnp(struct gen *g, const struct msg *m)
+{
+	struct roce_frame_spec s;
+	struct qp *q = m->q;
+
+	if (q->cnp_sent && g->ts - q->last_cnp < g->c->cnp_interval_ns)
+		return;
+	base_spec(g, q, false, m->xrc ? q->xrc_b : q->qpn_b, &s);
+	s.tclass = (uint8_t)(g->c->cnp_dscp << 2);
+	s.bth.opcode = ROCE_OP_CNP;
+	s.bth.dqpn = m->xrc ? q->xrc_a : (m->verb == RG_UD_SEND ? q->ud_a : q->qpn_a);
+	s.bth.psn = 0;
+	s.bth.becn = 1;
+	q->cnp_sent = true;
+	q->last_cnp = g->ts;
+	emit(g, &s, NULL, false);
+}
+
+/*
+ * Go back to packet index from and resend up to newest: the first nfill
+ * packets had been lost (each fills the hole: out of order), the others
+ * had been seen (duplicates).  Every one is a retransmission; the first
+ * starts the go-back-N episode.
+ */
+static void go_back(struct gen *g, const struct msg *m, uint32_t from, uint32_t newest,
+		    uint32_t nfill, uint8_t cause)
+{
+	struct roce_frame_spec s;
+
+	for (uint32_t k = from; k <= newest && !g->stop; k++) {
+		struct tag tg = { 0 };
+
+		tg.retx = 1;
+		tg.episode = k == from ? cause : EP_NONE;
+		if (k - from < nfill)
+			tg.ooo = 1;
+		else
+			tg.dup = 1;
+		req_spec(g, m, k, &s);
+		emit(g, &s, &tg, false);
+	}
+}
+
+static bool fate_loses(enum rg_pkt_fate f)
+{
+	return f == RG_FATE_DROP || f == RG_FATE_BAD_ICRC || f == RG_FATE_BAD_PAYLOAD;
+}
+
+/* RC/XRC WRITE or SEND message with faults and recovery. */
+static void send_rc(struct gen *g, struct msg *m)
+{
+	const struct rg_config *c = g->c;
+	struct qp *q = m->q;
+	struct roce_frame_spec s, s2;
+	bool sendlike = m->xrc || m->verb == RG_SEND || m->verb == RG_SEND_IMM;
+	bool timeout = false, rnr = false;
+	uint32_t hole = UINT32_MAX;     /* first packet lost since the last one received */
+	uint32_t *msnp = m->xrc ? &q->xrc_msn : &q->msn;
+	bool *seen = m->xrc ? &q->xrc_seen : &q->rc_seen;
+
+	/* message-level faults */
+	if (rg_fault_hits(&g->f, RG_F_TIMEOUT, q->index, m->psn0)) {
+		timeout = true;
+		m->ackreq = true;
+		g->t->injected[RG_F_TIMEOUT]++;
+	} else if (sendlike && rg_fault_hits(&g->f, RG_F_RNR, q->index, m->psn0)) {
+		rnr = true;
+		g->t->injected[RG_F_RNR]++;
+	}
+
+	for (uint32_t k = 0; k < m->npk && !g->stop; k++) {
+		enum rg_pkt_fate fate = RG_FATE_NONE;
+		struct tag tg = { 0 };
+
+		req_spec(g, m, k, &s);
+		if (rnr && k == 0) {
+			/* RNR NAK, the RNR timer, then the resend of this packet */
+			*seen = true;
+			emit(g, &s, NULL, false);
+			ack_spec(g, m, s.bth.psn, (uint8_t)(0x20 | (c->rnr_timer & 0x1f)), *msnp,
+				 &s2);
+			emit(g, &s2, NULL, false);
+			g->ts += (uint64_t)roce_rnr_timer_us(c->rnr_timer) * 1000u;
+			tg.dup = 1;
+			tg.retx = 1;
+			tg.episode = EP_RNR;
+			emit(g, &s, &tg, false);
+			continue;
+		}
+		if (!timeout)
+			fate = rg_fault_fate(&g->f, q->index, s.bth.psn, true, s.payload_len > 0,
+					     k + 1 < m->npk);
+		if (hole != UINT32_MAX && !fate_loses(fate))
+			fate = RG_FATE_NONE;    /* the packet that reveals a hole stays clean */
+		if (k == 0 && !*seen && fate_loses(fate))
+			fate = RG_FATE_NONE;    /* nothing before a stream's first packet shows its loss */
+		*seen = true;
+		if (fate_loses(fate)) {
+			g->t->injected[fate == RG_FATE_DROP ? RG_F_DROP :
+				       fate == RG_FATE_BAD_ICRC ? RG_F_BAD_ICRC :
+				       RG_F_BAD_PAYLOAD]++;
+			if (hole == UINT32_MAX)
+				hole = k;
+			if (fate == RG_FATE_DROP) {
+				g->t->dropped++;
+				continue;
+			}
+			/* written, but the receiver drops it: it moves no PSN state */
+			s.bad_icrc = fate == RG_FATE_BAD_ICRC;
+			emit(g, &s, NULL, fate == RG_FATE_BAD_PAYLOAD);
+			continue;
+		}
+		if (hole != UINT32_MAX) {
+			/* k reveals the gap; the responder NAKs the first missing PSN at
+			 * once and the requester goes back to it */
+			tg.lost = k - hole;
+			emit(g, &s, &tg, false);
+			ack_spec(g, m, roce_psn_add(m->psn0, hole), 0x60, *msnp, &s2);
+			emit(g, &s2, NULL, false);
+			go_back(g, m, hole, k, k - hole, EP_NAK);
+			hole = UINT32_MAX;
+			continue;
+		}
+		if (fate == RG_FATE_REORDER) {
+			struct roce_frame_spec nx;
+			struct tag t1 = { 0 }, t2 = { 0 };
+
+			g->t->injected[RG_F_REORDER]++;
+			req_spec(g, m, k + 1, &nx);
+			t1.lost = 1;
+			t2.ooo = 1;
+			emit(g, &nx, &t1, false);
+			emit(g, &s, &t2, false);
+			k++;
+			continue;
+		}
+		if (fate == RG_FATE_CE) {
+			g->t->injected[RG_F_CE]++;
+			s.tclass |= 3;
+		}
+		emit(g, &s, &tg, false);
+		if (fate == RG_FATE_CE)
+			send_cnp(g, m);
+		if (fate == RG_FATE_DUP) {
+			/* on the wire a copy is a one-packet go-back without NAK */
+			struct tag td = { 0 };
+
+			g->t->injected[RG_F_DUP]++;
+			td.dup = 1;
+			td.retx = 1;
+			td.episode = EP_TIMEOUT;
+			emit(g, &s, &td, false);
+		}
+	}
+	*msnp = (*msnp + 1) & 0xffffff;
+	if (g->stop)
+		return;
+	if (hole != UINT32_MAX) {
+		/* lost tail: nothing revealed it; after the retry timeout the
+		 * requester resends it, in order as far as the capture can tell */
+		g->ts += c->timeout_ns;
+		for (uint32_t k = hole; k < m->npk && !g->stop; k++) {
+			req_spec(g, m, k, &s);
+			emit(g, &s, NULL, false);
+		}
+	}
+	if (timeout) {
+		g->ts += c->timeout_ns;
+		go_back(g, m, 0, m->npk - 1, 0, EP_TIMEOUT);
+	}
+	if (m->ackreq) {
+		ack_spec(g, m, roce_psn_add(m->psn0, m->npk - 1), 0x1f, *msnp, &s);
+		emit(g, &s, NULL, false);
+	}
+}
+
+/* ---- READ, atomics, UD --------------------------------------------------------------- */
+
+static void read_resp_spec(struct gen *g, const struct msg *m, uint32_t psn0, uint32_t len,
+			   uint32_t k, uint32_t n, uint32_t msn, struct roce_frame_spec *s)
+{
+	bool first = k == 0, last = k + 1 == n;
+	uint8_t op;
+
+	base_spec(g, m->q, false, m->xrc ? m->q->xrc_b : m->q->qpn_b, s);
+	if (first && last)
+		op = ROCE_OP_RC_RDMA_READ_RESPONSE_ONLY;
+	else if (first)
+		op = ROCE_OP_RC_RDMA_READ_RESPONSE_FIRST;
+	else if (last)
+		op = ROCE_OP_RC_RDMA_READ_RESPONSE_LAST;
+	else
+		op = ROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE;
+	s->bth.opcode = op;
+	s->bth.dqpn = m->q->qpn_a;
+	s->bth.psn = roce_psn_add(psn0, k);
+	s->aeth.syndrome = 0x1f;
+	s->aeth.msn = msn & 0xffffff;
+	s->payload = g->payload;
+	s->payload_len = last ? len - k * g->c->pmtu : g->c->pmtu;
+}
+
+static void read_req_spec(struct gen *g, const struct msg *m, uint32_t psn, uint64_t va,
+			  uint32_t len, struct roce_frame_spec *s)
+{
+	base_spec(g, m->q, true, m->q->qpn_a, s);
+	s->bth.opcode = ROCE_OP_RC_RDMA_READ_REQUEST;
+	s->bth.dqpn = m->dqpn;
+	s->bth.psn = psn;
+	s->bth.ackreq = 1;
+	s->reth.va = va;
+	s->reth.rkey = 0x1000 + m->q->index;
+	s->reth.dma_len = len;
+}
+
+static void send_read(struct gen *g, struct msg *m)
+{
+	const uint32_t pmtu = g->c->pmtu;
+	struct roce_frame_spec s;
+	struct qp *q = m->q;
+	enum rg_pkt_fate fate;
+	uint32_t lost = UINT32_MAX;
+
+	read_req_spec(g, m, m->psn0, m->va, m->size, &s);
+	fate = rg_fault_fate(&g->f, q->index, m->psn0, false, false, false);
+	if (fate == RG_FATE_CE) {
+		g->t->injected[RG_F_CE]++;
+		s.tclass |= 3;
+	}
+	emit(g, &s, NULL, false);
+	if (fate == RG_FATE_CE)
+		send_cnp(g, m);
+	q->msn = (q->msn + 1) & 0xffffff;
+	for (uint32_t k = 0; k < m->npk && !g->stop; k++) {
+		struct tag tg = { 0 };
+
+		read_resp_spec(g, m, m->psn0, m->size, k, m->npk, q->msn, &s);
+		if (lost == UINT32_MAX && 
+		    rg_fault_hits(&g->f, RG_F_READ_LOSS, q->index, s.bth.psn)) {
+			lost = k;
+			g->t->injected[RG_F_READ_LOSS]++;
+			g->t->dropped++;
+			continue;
+		}
+		if (lost != UINT32_MAX && k == lost + 1)
+			tg.lost = 1;
+		q->resp_seen = true;
+		emit(g, &s, &tg, false);
+	}
+	if (lost == UINT32_MAX || g->stop)
+		return;
+	/*
+	 * Re-read from the missing PSN: a new READ request whose PSN lies inside
+	 * the original range, VA advanced and DMA length shortened by what
+	 * arrived (rxe's retry of a partially answered READ).  A lost last
+	 * response is noticed only by the retry timer.
+	 */
+	if (lost + 1 == m->npk)
+		g->ts += g->c->timeout_ns;
+	{
+		uint32_t off = lost * pmtu, len = m->size - off;
+		uint32_t n = npackets(len, pmtu), psn = roce_psn_add(m->psn0, lost);
+		struct tag tr = { 0 };
+
+		read_req_spec(g, m, psn, m->va + off, len, &s);
+		tr.dup = 1;
+		tr.retx = 1;
+		tr.episode = EP_TIMEOUT;
+		emit(g, &s, &tr, false);
+		for (uint32_t k = 0; k < n && !g->stop; k++) {
+			struct tag tg = { 0 };
+
+			if (k == 0 && lost + 1 < m->npk)
+				tg.ooo = 1;     /* fills the gap the next response showed */
+			else if (k)
+				tg.dup = 1;     /* arrived the first time */
+			read_resp_spec(g, m, psn, len, k, n, q->msn, &s);
+			emit(g, &s, &tg, false);
+		}
+	}
+}
+
+static void send_atomic(struct gen *g, struct msg *m)
+{
+	struct roce_frame_spec s;
+	struct qp *q = m->q;
+	bool cas = rg_rng_below(&g->rng, 2) != 0;
+	enum rg_pkt_fate fate;
+
+	base_spec(g, q, true, q->qpn_a, &s);
+	s.bth.opcode = cas ? ROCE_OP_RC_CMP_SWAP : ROCE_OP_RC_FETCH_ADD;
+	s.bth.dqpn = m->dqpn;
+	s.bth.psn = m->psn0;
+	s.bth.ackreq = 1;
+	s.atomic.va = m->va & ~7ull;
+	s.atomic.rkey = 0x1000 + q->index;
+	s.atomic.swap_add = cas ? 0x1111 : 1;
+	s.atomic.compare = cas ? q->msgs : 0;
+	fate = rg_fault_fate(&g->f, q->index, m->psn0, false, false, false);
+	if (fate == RG_FATE_CE) {
+		g->t->injected[RG_F_CE]++;
+		s.tclass |= 3;
+	}
+	emit(g, &s, NULL, false);
+	if (fate == RG_FATE_CE)
+		send_cnp(g, m);
+	q->msn = (q->msn + 1) & 0xffffff;
+	base_spec(g, q, false, q->qpn_b, &s);
+	s.bth.opcode = ROCE_OP_RC_ATOMIC_ACKNOWLEDGE;
+	s.bth.dqpn = q->qpn_a;
+	s.bth.psn = m->psn0;
+	s.aeth.syndrome = 0x1f;
+	s.aeth.msn = q->msn;
+	s.atomic_ack = q->msgs;
+	emit(g, &s, NULL, false);
+}
+
+static void send_ud(struct gen *g, struct msg *m)
+{
+	struct roce_frame_spec s;
+	struct qp *q = m->q;
+	enum rg_pkt_fate fate;
+
+	base_spec(g, q, true, q->ud_a, &s);
+	s.bth.opcode = ROCE_OP_UD_SEND_ONLY;
+	s.bth.dqpn = q->ud_b;
+	s.bth.psn = q->ud_psn;
+	s.bth.se = 1;
+	s.deth.qkey = 0x11111111;
+	s.deth.src_qp = q->ud_a;
+	s.payload = g->payload;
+	s.payload_len = m->size;
+	fate = rg_fault_fate(&g->f, q->index, q->ud_psn, false, false, false);
+	if (fate == RG_FATE_CE) {
+		g->t->injected[RG_F_CE]++;
+		s.tclass |= 3;
+	}
+	emit(g, &s, NULL, false);
+	if (fate == RG_FATE_CE)
+		send_cnp(g, m);
+	q->ud_psn = roce_psn_add(q->ud_psn, 1);
+}
+
+/* ---- the run ---------------------------------------------------------------------------- */
+
+static int setup(struct gen *g, const struct rg_config *c, struct rg_output *out,
+		 struct rg_truth *t)
+{
+	struct rg_rng psn_rng;
+
+	memset(g, 0, sizeof(*g));
+	g->c = c;
+	g->out = out;
+	g->t = t;
+	memset(t, 0, sizeof(*t));
+	rg_rng_seed(&g->rng, c->seed);
+	rg_rng_seed(&psn_rng, c->seed ^ 0x70736e0000000000ull);     /* "psn" */
+	for (int v = 0; v < RG_VERB_COUNT; v++)
+		g->verb_total += c->verb_weight[v];
+	for (size_t i = 0; i < sizeof(g->payload); i++)
+		g->payload[i] = (uint8_t)(i * 7 + 1);
+	g->nqps = c->qps * c->hosts;
+	g->qps = calloc(g->nqps, sizeof(*g->qps));
+	if (!g->qps)
+		return -1;
+	for (uint32_t i = 0; i < g->nqps; i++) {
+		struct qp *q = &g->qps[i];
+		uint32_t b = c->qpn_base + 8 * i;
+
+		q->index = i;
+		q->pair = i % c->hosts;
+		q->qpn_a = b;
+		q->qpn_b = b + 1;
+		q->ud_a = b + 2;
+		q->ud_b = b + 3;
+		q->xrc_a = b + 4;
+		q->xrc_b = b + 5;
+		q->srq = b + 6;
+		q->psn = q->ud_psn = q->xrc_psn = c->first_psn;
+		if (c->random_psn) {
+			q->psn = (uint32_t)rg_rng_next(&psn_rng) & 0xffffff;
+			q->ud_psn = (uint32_t)rg_rng_next(&psn_rng) & 0xffffff;
+			q->xrc_psn = (uint32_t)rg_rng_next(&psn_rng) & 0xffffff;
+		}
+		q->va = 0x7f0000000000ull + ((uint64_t)i << 32);
+	}
+	if (rg_faults_init(&g->f, c))
+		return -1;
+	g->ts = c->start_ns;
+	rg_pauses_init(&g->pauses, c, c->start_ns);
+	return 0;
+}
+
+int rg_generate(const struct rg_config *c, struct rg_output *out, struct rg_truth *t,
+		char *err, size_t errlen)
+{
+	struct gen *g = malloc(sizeof(*g));
+	uint64_t limit = c->count_messages_set ? c->count_messages :
+		c->count_frames ? UINT64_MAX : 1000;
+
+	if (!g || setup(g, c, out, t)) {
+		snprintf(err, errlen, "out of memory");
+		if (g)
+			free(g->qps);
+		free(g);
+		return -1;
+	}
+	for (uint64_t n = 0; n < limit && !g->stop; n++) {
+		struct qp *q = &g->qps[n % g->nqps];
+		struct msg m;
+
+		memset(&m, 0, sizeof(m));
+		m.q = q;
+		m.verb = pick_verb(g);
+		m.size = pick_size(g);
+		m.va = q->va + (q->msgs & 0xffff) * 0x10000ull;
+		q->msgs++;
+		switch (m.verb) {
+		case RG_UD_SEND:
+			if (m.size > c->pmtu)
+				m.size = c->pmtu;
+			send_ud(g, &m);
+			break;
+		case RG_ATOMIC:
+			m.dqpn = q->qpn_b;
+			m.psn0 = q->psn;
+			m.npk = 1;
+			q->psn = roce_psn_add(q->psn, 1);
+			send_atomic(g, &m);
+			break;
+		case RG_READ:
+			m.dqpn = q->qpn_b;
+			m.psn0 = q->psn;
+			m.npk = npackets(m.size, c->pmtu);
+			q->psn = roce_psn_add(q->psn, m.npk);
+			send_read(g, &m);
+			break;
+		default:
+			m.xrc = m.verb == RG_XRC;
+			m.dqpn = m.xrc ? q->xrc_b : q->qpn_b;
+			m.psn0 = m.xrc ? q->xrc_psn : q->psn;
+			m.npk = npackets(m.size, c->pmtu);
+			m.ackreq = q->msgs % c->ack_every == 0;
+			if (m.xrc)
+				q->xrc_psn = roce_psn_add(q->xrc_psn, m.npk);
+			else
+				q->psn = roce_psn_add(q->psn, m.npk);
+			send_rc(g, &m);
+			break;
+		}
+		if (!g->stop || g->frames == c->count_frames)
+			t->messages++;
+	}
+	if (!g->stop && g->pauses.n)
+		flush_pauses(g, 0, true);
+	rg_pauses_truth(&g->pauses, t);
+	t->unrecovered_psns = t->lost_psns - t->holes_filled;
+	rg_faults_free(&g->f);
+	free(g->qps);
+	if (g->err) {
+		snprintf(err, errlen, "%s", g->err == -1 ? "building a frame failed" :
+			 roce_strerror(g->err));
+		free(g);
+		return -1;
+	}
+	free(g);
+	return 0;
+}

@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * main.c - roce-gen: generate RoCE v1/v2 traffic with chosen faults into a
+ * capture file (or, later, onto an interface).  Options are declared once
+ * in a GOptionEntry table (parsing and --help); each one is applied by
+ * rg_config_set() under its long name, the same keys a scenario file uses.
+ *
+ * Exit status: 0 ok, 1 writing the output failed, 2 usage error or bad
+ * scenario file.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include <roce/roce.h>
+
+#include "gen.h"
+
+static struct rg_config cfg;
+static gboolean opt_version, opt_json, opt_quiet;
+
+static gboolean set_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	char e[512];
+	const char *key = name + 2;     /* "--qps" -> "qps" */
+
+	if (name[1] != '-') {           /* short options */
+		switch (name[1]) {
+		case 'w': key = "write"; break;
+		case 'i': key = "interface"; break;
+		case 'c': key = "count"; break;
+		case 'm': key = "messages"; break;
+		case 's': key = "seed"; break;
+		default: break;
+		}
+	}
+	if (!strcmp(key, "random-psn"))
+		val = "1";
+	if (rg_config_set(&cfg, key, val, e, sizeof(e))) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s", e);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+static gboolean scenario_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	char e[512];
+
+	if (rg_scenario_load(&cfg, val, e, sizeof(e))) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s", e);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+static gboolean version_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	if (!val) {
+		opt_version = TRUE;
+		return TRUE;
+	}
+	return set_cb("--roce", val, data, err);
+}
+
+/* "--version v1" (a RoCE version after it) means --version=v1; alone it
+ * prints the program version, as in every other tool. */
+static void rewrite_version(int argc, char **argv)
+{
+	static const char *const rv[] = { "v1", "v2", "v6", "1", "2", "6", "v4" };
+
+	for (int i = 1; i + 1 < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return;
+		if (strcmp(argv[i], "--version") && strcmp(argv[i], "-V"))
+			continue;
+		for (size_t k = 0; k < sizeof(rv) / sizeof(rv[0]); k++) {
+			if (!strcmp(argv[i + 1], rv[k])) {
+				argv[i] = g_strdup_printf("--version=%s", rv[k]);
+				argv[i + 1] = (char *)"";
+				/* drop the emptied argument */
+				for (int j = i + 1; j + 1 < argc; j++)
+					argv[j] = argv[j + 1];
+				argv[argc - 1] = NULL;
+				return;
+			}
+		}
+	}
+}
+
+#define CB G_OPTION_ARG_CALLBACK, (gpointer)set_cb
+#define NOARG G_OPTION_FLAG_NO_ARG
+
+static const GOptionEntry out_entries[] = {
+	{ "write", 'w', 0, CB, "Write frames to FILE (pcap, nanosecond timestamps; pcapng when "
+	  "FILE ends in .pcapng; - = stdout)", "FILE" },
+	{ "interface", 'i', 0, CB, "Send frames on IFACE, paced by their timestamps (see --rate)",
+	  "IFACE" },
+	{ "engine", 0, 0, CB, "With -i: TX engine auto (default), afpacket or xdp", "NAME" },
+	{ "scenario", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)scenario_cb,
+	  "Read settings from a scenario FILE (INI; see roce-gen(1)); options given after it "
+	  "override it", "FILE" },
+	{ "count", 'c', 0, CB, "Stop after N frames", "N" },
+	{ "messages", 'm', 0, CB, "Generate N messages (default 1000 when -c is not given)", "N" },
+	{ "seed", 's', 0, CB, "Seed of the traffic and fault choices (default 1)", "N" },
+	{ "json", 0, 0, G_OPTION_ARG_NONE, &opt_json,
+	  "Print the summary as JSON (roce-analyze --json counter names)", NULL },
+	{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &opt_quiet, "Print no summary", NULL },
+	{ "version", 'V', G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, (gpointer)version_cb,
+	  "Alone: print the program version and exit.  With v1, v2 or v6: the RoCE version "
+	  "(same as --roce)", "[V]" },
+	{ NULL, 0, 0, 0, NULL, NULL, NULL }
+};
+
+static const GOptionEntry traffic_entries[] = {
+	{ "roce", 0, 0, CB, "RoCE version: v1 (GRH), v2 (IPv4, default) or v6 (v2 over IPv6)",
+	  "V" },
+	{ "qps", 0, 0, CB, "QPs per host pair (default 1)", "N" },
+	{ "hosts", 0, 0, CB, "Host pairs (default 1)", "N" },
+	{ "verbs", 0, 0, CB, "Verbs mix: write, write_imm, send, send_imm, read, atomic, "
+	  "ud_send, xrc, each with an optional :WEIGHT (default write)", "LIST" },
+	{ "msg-size", 0, 0, CB, "Message size: N, a list N,M,... (with :WEIGHT), "
+	  "uniform:MIN-MAX or exp:MEAN[:MAX] (default 4096)", "SPEC" },
+	{ "pmtu", 0, 0, CB, "Path MTU: 256, 512, 1024 (default), 2048, 4096", "BYTES" },
+	{ "ack-every", 0, 0, CB, "AckReq (and one ACK) every N messages per QP (default 1)", "N" },
+	{ "random-psn", 0, NOARG, CB, "Random initial PSN per QP (from the seed)", NULL },
+	{ "first-psn", 0, 0, CB, "Initial PSN of every QP (default 0)", "PSN" },
+	{ "qpn", 0, 0, CB, "First QP number (default 0x100; 8 numbers per QP)", "N" },
+	{ "rate", 0, 0, CB, "Timestamps spaced at this line rate in bit/s, frame + FCS + "
+	  "preamble + IFG (default 100G)", "BPS" },
+	{ "pps", 0, 0, CB, "Timestamps spaced at this many frames per second", "PPS" },
+	{ "start-time", 0, 0, CB, "First timestamp, seconds since the epoch (default "
+	  "1764374400)", "SECONDS" },
+	{ NULL, 0, 0, 0, NULL, NULL, NULL }
+};
+
+static const GOptionEntry addr_entries[] = {
+	{ "src-mac", 0, 0, CB, "Requester MAC (+ pair index; default 02:00:00:00:00:0a)", "MAC" },
+	{ "dst-mac", 0, 0, CB, "Responder MAC (+ pair index; default 02:00:00:00:00:0b)", "MAC" },
+	{ "src-ip", 0, 0, CB, "Requester address (+ pair index)", "ADDR" },
+	{ "dst-ip", 0, 0, CB, "Responder address (+ pair index)", "ADDR" },
+	{ "sport", 0, 0, CB, "UDP source port (default: 0xC000 + a hash of the QP)", "PORT" },
+	{ "vlan", 0, 0, CB, "802.1Q tag VID[:PCP]", "VID" },
+	{ "pcp", 0, 0, CB, "802.1p priority of the tag", "PCP" },
+	{ "dscp", 0, 0, CB, "DSCP of RoCE frames (default 26)", "N" },
+	{ "ecn", 0, 0, CB, "ECN bits: 0..3, not-ect, ect0 (default), ect1, ce", "ECN" },
+	{ "cnp-dscp", 0, 0, CB, "DSCP of CNPs (default 48)", "N" },
+	{ NULL, 0, 0, 0, NULL, NULL, NULL }
+};
+
+static const GOptionEntry fault_entries[] = {
+	{ "drop-psn", 0, 0, CB, "Lose these request PSNs before the capture point (NAK, "
+	  "go-back-N); LIST: PSN, A-B or QP/PSN, comma separated", "LIST" },
+	{ "loss", 0, 0, CB, "Lose request packets with probability P (0.02 or 2%)", "P" },
+	{ "drop-rate", 0, 0, CB, "Same as --loss", "P" },
+	{ "timeout-psn", 0, 0, CB, "Lose the ACK of the messages starting at these PSNs "
+	  "(retry timeout, resend)", "LIST" },
+	{ "timeout-rate", 0, 0, CB, "... of messages with probability P", "P" },
+	{ "rnr-psn", 0, 0, CB, "RNR NAK the SEND starting at these PSNs", "LIST" },
+	{ "rnr-rate", 0, 0, CB, "... SENDs with probability P", "P" },
+	{ "dup-psn", 0, 0, CB, "Duplicate these request packets", "LIST" },
+	{ "dup-rate", 0, 0, CB, "... with probability P", "P" },
+	{ "reorder-psn", 0, 0, CB, "Swap these request packets with the next one", "LIST" },
+	{ "reorder-rate", 0, 0, CB, "... with probability P", "P" },
+	{ "read-loss-psn", 0, 0, CB, "Lose the READ responses with these PSNs (re-read)",
+	  "LIST" },
+	{ "read-loss-rate", 0, 0, CB, "... with probability P", "P" },
+	{ "bad-icrc-psn", 0, 0, CB, "Corrupt the ICRC of these request packets", "LIST" },
+	{ "bad-icrc-rate", 0, 0, CB, "... with probability P", "P" },
+	{ "bad-payload-psn", 0, 0, CB, "Flip a payload bit of these request packets", "LIST" },
+	{ "bad-payload-rate", 0, 0, CB, "... with probability P", "P" },
+	{ "ce-psn", 0, 0, CB, "Mark these request packets ECN CE (answered by CNPs)", "LIST" },
+	{ "ce-rate", 0, 0, CB, "... with probability P", "P" },
+	{ "cnp-interval", 0, 0, CB, "At most one CNP per QP per interval (default 50us)", "TIME" },
+	{ "rnr-timer", 0, 0, CB, "RNR timer code in the RNR NAK (default 14)", "CODE" },
+	{ "retry-timeout", 0, 0, CB, "Requester retry timeout (default 4096us)", "TIME" },
+	{ "pfc", 0, 0, CB, "PFC pause train: prio=P[,quanta=Q][,refresh=T][,length=T]"
+	  "[,start=T][,xon=0|1][,mac=MAC]; repeatable", "SPEC" },
+	{ "pause", 0, 0, CB, "802.3x PAUSE train: same keys without prio", "SPEC" },
+	{ "link-speed", 0, 0, CB, "Link speed for pause quanta in the summary, Gbit/s "
+	  "(default 100)", "GBPS" },
+	{ "pfc-storm-ms", 0, 0, CB, "Continuous pause that counts as a storm in the summary "
+	  "(default 200)", "MS" },
+	{ NULL, 0, 0, 0, NULL, NULL, NULL }
+};
+
+static const char description[] =
+	"Every frame is built by libroce's frame builder (valid ICRC, lengths and\n"
+	"checksums unless a fault says otherwise).  The same seed and options give\n"
+	"the same bytes.  Settings apply in command-line order.\n"
+	"\n"
+	"Exit status:\n"
+	"  0  generated\n"
+	"  1  writing the output failed\n"
+	"  2  usage error or bad scenario file\n"
+	"\n"
+	"Examples:\n"
+	"  roce-gen -w rc.pcap --qps 16 --verbs write:3,read:1 -m 10000\n"
+	"  roce-gen -w loss.pcapng --loss 0.01 --seed 7 --json\n"
+	"  roce-gen -w storm.pcap -m 100 --pfc prio=3,refresh=200us,length=250ms\n"
+	"  roce-gen --scenario captures/rocev2_write_loss.ini -w out.pcap\n"
+	"\n"
+	"See roce-gen(1) and docs/roce-gen.md.\n";
+
+static void usage_error(const char *msg)
+{
+	fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n", RG_PROG, msg, RG_PROG);
+	exit(RG_EXIT_USAGE);
+}
+
+int main(int argc, char **argv)
+{
+	GOptionContext *oc;
+	GError *err = NULL;
+	struct rg_output out;
+	struct rg_truth truth;
+	char e[512];
+	int rc;
+	FILE *sf;
+
+	rg_config_defaults(&cfg);
+	rewrite_version(argc, argv);
+	for (int i = 0; i < argc; i++)
+		if (!argv[i]) {
+			argc = i;
+			break;
+		}
+	oc = g_option_context_new(NULL);
+	g_option_context_set_summary(oc,
+		"Generate RoCE v1/v2 traffic (RC/UD/XRC verbs, PMTU segmentation, ACKs, READ\n"
+		"responses) with chosen faults: loss and go-back-N, RNR, timeouts, duplicates,\n"
+		"reordering, READ re-reads, bad ICRC/payload, ECN CE and CNPs, PFC and PAUSE.");
+	g_option_context_set_description(oc, description);
+	g_option_context_add_main_entries(oc, out_entries, NULL);
+	g_option_context_add_main_entries(oc, traffic_entries, NULL);
+	g_option_context_add_main_entries(oc, addr_entries, NULL);
+	g_option_context_add_main_entries(oc, fault_entries, NULL);
+	if (!g_option_context_parse(oc, &argc, &argv, &err)) {
+		char *msg = g_strdup(err->message);
+
+		g_error_free(err);
+		g_option_context_free(oc);
+		usage_error(msg);
+	}
+	g_option_context_free(oc);
+	if (opt_version) {
+		printf("%s %s (roce-tools)\n%s\n", RG_PROG, ROCE_VERSION_STRING, roce_version());
+		return RG_EXIT_OK;
+	}
+	if (argc > 1) {
+		snprintf(e, sizeof(e), "unexpected argument '%s'", argv[1]);
+		usage_error(e);
+	}
+	if (rg_config_check(&cfg, e, sizeof(e)))
+		usage_error(e);
+	if (rg_output_open(&out, &cfg, e, sizeof(e))) {
+		fprintf(stderr, "%s: %s\n", RG_PROG, e);
+		return RG_EXIT_USAGE;
+	}
+	rc = rg_generate(&cfg, &out, &truth, e, sizeof(e));
+	if (out.ops->close(&out) && !rc) {
+		snprintf(e, sizeof(e), "%s: write failed", out.name);
+		rc = -1;
+	}
+	if (rc) {
+		fprintf(stderr, "%s: %s: %s\n", RG_PROG, out.name, out.err[0] ? out.err : e);
+		rg_config_free(&cfg);
+		return out.exit_status ? out.exit_status : RG_EXIT_FAIL;
+	}
+	if (cfg.iface)
+		fprintf(stderr, "%s: %s: %" PRIu64 " frames sent (engine %s), %" PRIu64
+			" send errors\n", RG_PROG, cfg.iface, out.sent, out.engine, out.send_errors);
+	/* the summary goes to stdout unless the frames do */
+	sf = cfg.write_path && !strcmp(cfg.write_path, "-") ? stderr : stdout;
+	if (!opt_quiet)
+		rg_summary_print(&cfg, &truth, opt_json, sf);
+	rg_config_free(&cfg);
+	return RG_EXIT_OK;
+}
