@@ -17,6 +17,7 @@ shift || true
 pkgs=(build-essential cmake pkg-config ca-certificates
       zlib1g-dev libisal-dev libglib2.0-dev libpcap-dev
       wireshark-dev tshark wireshark-common tcpreplay
+      libxdp-dev libbpf-dev netsniff-ng tcpdump
       clang libclang-rt-14-dev python3 gzip bc iproute2 util-linux)
 
 missing=()

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * analyze.h - state shared by roce-analyze's driver (main.c) and its output
- * formatters (report.c): options, input files, collected anomalies.
+ * analyze.h - the state of one roce-analyze run: options, input files,
+ * collected anomalies.  The driver (main.c) fills it; the output writers
+ * (report.h, report_*.c) only read it.  Data only: no functions, so the
+ * writers never depend on the driver.
  *
  * Frame numbers: the analyzer sees one global 1-based frame counter across
  * all input files; everything the user sees is mapped back to the file and
- * its own 1-based frame number (ra_frame_locate()).
+ * its own 1-based frame number (ra_frame_locate() in report_common.h).
  */
 #ifndef ROCE_ANALYZE_H
 #define ROCE_ANALYZE_H
@@ -64,29 +66,5 @@ struct ra_ctx {
 	bool stopped_by_count;
 	bool input_error;
 };
-
-/* Global frame number -> file index and 1-based frame number in that file. */
-unsigned ra_frame_locate(const struct ra_ctx *ctx, uint64_t global, uint64_t *local);
-
-/* Report of the whole run (after roce_analyzer_finish()). */
-void ra_report_text(const struct ra_ctx *ctx, FILE *f);
-void ra_report_json(const struct ra_ctx *ctx, FILE *f, bool pretty);
-void ra_report_csv(const struct ra_ctx *ctx, FILE *f);
-
-/* One --frames line for a RoCE / PFC / PAUSE frame. */
-struct ra_frame {
-	uint64_t global_no, local_no;
-	unsigned file;
-	uint64_t ts_ns;
-	const struct roce_pkt *pkt;
-	int status;
-	const struct roce_frame_result *res;
-};
-void ra_frame_text(const struct ra_ctx *ctx, const struct ra_frame *fr, FILE *f);
-void ra_frame_json(const struct ra_ctx *ctx, const struct ra_frame *fr, FILE *f);
-
-/* True if an anomaly of type t occurred (anomaly callback or summary totals). */
-bool ra_anomaly_occurred(const struct ra_ctx *ctx, const struct roce_summary *s,
-			 enum roce_anomaly_type t);
 
 #endif /* ROCE_ANALYZE_H */

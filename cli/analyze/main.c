@@ -6,7 +6,7 @@
  * This file parses options (GOptionContext: each option declared once,
  * driving both parsing and --help), drives the read loop, shows progress
  * and maps the outcome to an exit status.  All decoding and analysis is
- * libroce's; the formatters live in report.c.
+ * libroce's; the output writers live in report_*.c (report.h).
  *
  * Exit status: 0 ok, 1 a --fail-on anomaly occurred, 2 usage or input error.
  */
@@ -31,6 +31,7 @@
 
 #include "analyze.h"
 #include "capread.h"
+#include "report.h"
 
 #define EXIT_OK     0
 #define EXIT_ANOM   1
@@ -343,6 +344,31 @@ static void on_anomaly(void *user, const struct roce_anomaly *a)
 	c->anoms[c->n_anoms++] = *a;
 }
 
+/* True if an anomaly of type t occurred (anomaly callback or summary totals). */
+static bool anomaly_occurred(const struct ra_ctx *c, const struct roce_summary *s,
+			     enum roce_anomaly_type t)
+{
+	uint64_t n = 0;
+
+	switch (t) {
+	case ROCE_AN_ICRC: n = s->icrc_bad; break;
+	case ROCE_AN_MALFORMED: n = s->malformed; break;
+	case ROCE_AN_PSN_GAP: n = s->psn_gaps; break;
+	case ROCE_AN_DUPLICATE: n = s->duplicates; break;
+	case ROCE_AN_OUT_OF_ORDER: n = s->out_of_order; break;
+	case ROCE_AN_RETRANSMISSION: n = s->retransmissions; break;
+	case ROCE_AN_NAK: n = s->naks; break;
+	case ROCE_AN_RNR_NAK: n = s->rnr_naks; break;
+	case ROCE_AN_CNP: n = s->cnps; break;
+	case ROCE_AN_ECN_CE: n = s->ecn_ce; break;
+	case ROCE_AN_PFC_STORM: n = s->pfc_storms; break;
+	case ROCE_AN_UNRECOVERED: n = s->unrecovered_psns; break;
+	case ROCE_AN_FLOW_EVICTED: n = s->evicted_flows + s->evicted_pfc; break;
+	default: break;
+	}
+	return n || ((unsigned)t < ROCE_AN_COUNT && c->anom_counts[t]);
+}
+
 /* ---- progress ------------------------------------------------------------- */
 
 struct progress {
@@ -547,17 +573,6 @@ static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopt
 	return !ctx.input_error && !ctx.stopped_by_count;
 }
 
-unsigned ra_frame_locate(const struct ra_ctx *c, uint64_t global, uint64_t *local)
-{
-	unsigned i = c->n_files ? c->n_files - 1 : 0;
-
-	while (i > 0 && (!c->files[i].opened || c->files[i].base >= global))
-		i--;
-	if (local)
-		*local = global >= c->files[i].base ? global - c->files[i].base : global;
-	return i;
-}
-
 int main(int argc, char **argv)
 {
 	char errbuf[ROCE_ERRBUF_SIZE] = "";
@@ -629,7 +644,7 @@ int main(int argc, char **argv)
 	roce_analyzer_summary(ctx.an, &sum);
 	for (int t = 0; t < ROCE_AN_COUNT; t++)
 		if ((ctx.o.fail_mask & (1u << t)) &&
-		    ra_anomaly_occurred(&ctx, &sum, (enum roce_anomaly_type)t))
+		    anomaly_occurred(&ctx, &sum, (enum roce_anomaly_type)t))
 			status = EXIT_ANOM;
 	if (ctx.input_error)
 		status = EXIT_USAGE;

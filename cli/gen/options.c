@@ -672,6 +672,8 @@ int rg_config_set(struct rg_config *c, const char *key, const char *val, char *e
 		c->write_path = g_intern_string(val);
 	} else if (!strcmp(key, "interface")) {
 		c->iface = g_intern_string(val);
+	} else if (!strcmp(key, "engine")) {
+		c->engine = g_intern_string(val);
 	} else {
 		int rc = set_fault(c, key, val, err, errlen, &handled);
 

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * report_json.c - roce-analyze's end-of-run JSON document: summary, files,
+ * qps, pfc, pause, anomalies.  Keys are documented in docs/json.md.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <inttypes.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include <roce/analyzer.h>
+#include <roce/icrc.h>
+#include <roce/opcode.h>
+#include <roce/pkt.h>
+
+#include "json.h"
+#include "report_common.h"
+
+/* JSON keys for enum roce_nak_code. */
+static const char *const nak_code_keys[5] = {
+	"psn_seq_err", "invalid_req", "remote_access", "remote_op", "invalid_rd_req"
+};
+
+static void json_dist(struct jw *w, const char *key, const struct roce_dist *d)
+{
+	jw_obj_begin(w, key);
+	jw_u64(w, "count", d->count);
+	if (d->count) {
+		jw_fixed(w, "min", d->min_ns, 3);
+		jw_fixed(w, "p50", d->p50_ns, 3);
+		jw_fixed(w, "p99", d->p99_ns, 3);
+		jw_fixed(w, "max", d->max_ns, 3);
+	} else {
+		jw_null(w, "min");
+		jw_null(w, "p50");
+		jw_null(w, "p99");
+		jw_null(w, "max");
+	}
+	jw_obj_end(w);
+}
+
+static void json_flow_key(struct jw *w, const struct roce_flow_key *k)
+{
+	char a[RA_ADDR_LEN];
+
+	jw_u64(w, "version", k->version);
+	ra_addr_str(k->src, a);
+	jw_str(w, "src", a);
+	ra_addr_str(k->dst, a);
+	jw_str(w, "dst", a);
+	jw_u64(w, "dqpn", k->dqpn);
+}
+
+static void json_gbn(struct jw *w, const uint64_t ep[4])
+{
+	jw_obj_begin(w, "gbn_episodes");
+	for (int c = ROCE_RETX_NAK; c <= ROCE_RETX_TIMEOUT; c++)
+		jw_u64(w, roce_retx_cause_name((enum roce_retx_cause)c), ep[c]);
+	jw_obj_end(w);
+}
+
+static void json_nak_codes(struct jw *w, const uint64_t codes[5])
+{
+	jw_obj_begin(w, "nak_codes");
+	for (int i = 0; i < 5; i++)
+		jw_u64(w, nak_code_keys[i], codes[i]);
+	jw_obj_end(w);
+}
+
+/*
+ * The sequencing, NAK and CNP counters that struct roce_summary and struct
+ * roce_flow_stats both have, under the same names: one list for the
+ * "summary" object and every "qps" row, so the two cannot drift apart.
+ * (A macro because it serves both struct types.)
+ */
+#define JSON_SEQ_COUNTERS(w, c) do { \
+		jw_u64((w), "psn_gaps", (c)->psn_gaps); \
+		jw_u64((w), "lost_psns", (c)->lost_psns); \
+		jw_u64((w), "duplicates", (c)->duplicates); \
+		jw_u64((w), "out_of_order", (c)->out_of_order); \
+		jw_u64((w), "unrecovered_psns", (c)->unrecovered_psns); \
+		jw_u64((w), "retransmissions", (c)->retransmissions); \
+		json_gbn((w), (c)->gbn_episodes); \
+		jw_u64((w), "acks", (c)->acks); \
+		jw_u64((w), "naks", (c)->naks); \
+		jw_u64((w), "rnr_naks", (c)->rnr_naks); \
+		json_nak_codes((w), (c)->nak_codes); \
+		jw_u64((w), "cnps", (c)->cnps); \
+	} while (0)
+
+static void json_summary(const struct ra_ctx *ctx, struct jw *w, const struct roce_summary *s,
+			 const struct ra_tables *t)
+{
+	uint64_t dur = s->last_ts_ns > s->first_ts_ns ? s->last_ts_ns - s->first_ts_ns : 0;
+
+	jw_obj_begin(w, "summary");
+	jw_u64(w, "files", ctx->n_files);
+	jw_u64(w, "frames", s->frames);
+	jw_u64(w, "bytes", s->bytes);
+	jw_bool(w, "complete", !ctx->input_error && !ctx->stopped_by_count);
+	jw_bool(w, "stopped_by_count", ctx->stopped_by_count);
+	if (s->frames) {
+		jw_fixed(w, "first_ts", s->first_ts_ns, 9);
+		jw_fixed(w, "last_ts", s->last_ts_ns, 9);
+	} else {
+		jw_null(w, "first_ts");
+		jw_null(w, "last_ts");
+	}
+	jw_fixed(w, "duration_s", dur, 9);
+	jw_u64(w, "roce_frames", s->roce_frames);
+	jw_u64(w, "rocev1_frames", s->rocev1_frames);
+	jw_u64(w, "rocev2_frames", s->rocev2_frames);
+	jw_u64(w, "icrc_ok", s->icrc_ok);
+	jw_u64(w, "icrc_bad", s->icrc_bad);
+	jw_u64(w, "icrc_unverified", s->icrc_unverified);
+	jw_bool(w, "icrc_verification", !ctx->o.no_icrc);
+	jw_str(w, "crc32", roce_crc32_provider_name());
+	jw_u64(w, "malformed", s->malformed);
+	jw_obj_begin(w, "findings");
+	for (unsigned i = 0; i < ROCE_FIND_COUNT; i++) {
+		const char *n = roce_finding_name(1u << i);
+
+		if (n)
+			jw_u64(w, n, s->findings[i]);
+	}
+	jw_obj_end(w);
+	jw_u64(w, "streams", t->flows->len);
+	JSON_SEQ_COUNTERS(w, s);
+	jw_u64(w, "ecn_ce", s->ecn_ce);
+	jw_u64(w, "ecn_capable", s->ecn_capable);
+	if (s->ecn_capable)
+		jw_double(w, "ecn_ce_ratio", (double)s->ecn_ce / (double)s->ecn_capable, 6);
+	else
+		jw_null(w, "ecn_ce_ratio");
+	jw_u64(w, "pfc_frames", s->pfc_frames);
+	jw_u64(w, "pause_frames", s->pause_frames);
+	jw_u64(w, "pfc_storms", s->pfc_storms);
+	jw_u64(w, "evicted_flows", s->evicted_flows);
+	jw_u64(w, "evicted_pfc", s->evicted_pfc);
+	if (s->pmtu)
+		jw_u64(w, "pmtu", s->pmtu);
+	else
+		jw_null(w, "pmtu");
+	jw_u64(w, "anomalies_total", ctx->anom_total);
+	jw_u64(w, "anomalies_dropped", ctx->anom_total - ctx->n_anoms);
+	jw_obj_begin(w, "anomaly_counts");
+	for (int i = 0; i < ROCE_AN_COUNT; i++)
+		jw_u64(w, roce_anomaly_name((enum roce_anomaly_type)i), ctx->anom_counts[i]);
+	jw_obj_end(w);
+	jw_obj_begin(w, "opcodes");
+	for (int i = 0; i < 256; i++)
+		if (s->opcodes[i])
+			jw_u64(w, roce_opcode_name((uint8_t)i), s->opcodes[i]);
+	jw_obj_end(w);
+	jw_obj_end(w);
+
+	jw_arr_begin(w, "files");
+	for (unsigned i = 0; i < ctx->n_files; i++) {
+		const struct ra_file *rf = &ctx->files[i];
+
+		jw_obj_begin(w, NULL);
+		jw_str(w, "name", rf->name);
+		jw_str(w, "format", rf->format[0] ? rf->format : NULL);
+		if (rf->linktype >= 0)
+			jw_i64(w, "linktype", rf->linktype);
+		else
+			jw_null(w, "linktype");
+		jw_u64(w, "frames", rf->frames);
+		jw_bool(w, "complete", rf->complete);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+}
+
+static void json_qp(const struct ra_ctx *ctx, struct jw *w, const struct roce_flow_stats *f)
+{
+	uint64_t dur = f->last_ts_ns > f->first_ts_ns ? f->last_ts_ns - f->first_ts_ns : 0;
+
+	jw_obj_begin(w, NULL);
+	json_flow_key(w, &f->key);
+	jw_str(w, "transport", roce_transport_name(f->transport));
+	jw_bool(w, "request", f->is_request);
+	ra_json_frame_ref(ctx, w, "first_frame", "first_file", f->first_frame);
+	jw_fixed(w, "first_ts", f->first_ts_ns, 9);
+	jw_fixed(w, "last_ts", f->last_ts_ns, 9);
+	jw_u64(w, "frames", f->frames);
+	jw_u64(w, "bytes", f->bytes);
+	jw_u64(w, "payload_bytes", f->payload_bytes);
+	jw_u64(w, "messages", f->messages);
+	JSON_SEQ_COUNTERS(w, f);
+	if (f->cnps && dur)
+		jw_double(w, "cnp_rate_per_s", (double)f->cnps * 1e9 / (double)dur, 6);
+	else
+		jw_null(w, "cnp_rate_per_s");
+	if (f->cnp_min_gap_ns)
+		jw_fixed(w, "cnp_min_gap_us", f->cnp_min_gap_ns, 3);
+	else
+		jw_null(w, "cnp_min_gap_us");
+	jw_u64(w, "ecn_ce", f->ecn_ce);
+	jw_u64(w, "ecn_capable", f->ecn_capable);
+	jw_u64(w, "icrc_bad", f->icrc_bad);
+	jw_u64(w, "malformed", f->malformed);
+	json_dist(w, "rtt_us", &f->rtt);
+	json_dist(w, "read_first_us", &f->read_first);
+	json_dist(w, "read_last_us", &f->read_last);
+	json_dist(w, "nak_response_us", &f->nak_response);
+	json_dist(w, "recovery_us", &f->recovery);
+	jw_u64(w, "first_psn", f->first_psn);
+	jw_u64(w, "last_psn", f->last_psn);
+	if (f->pmtu)
+		jw_u64(w, "pmtu", f->pmtu);
+	else
+		jw_null(w, "pmtu");
+	if (f->transport == ROCE_TRANSPORT_UD)
+		jw_u64(w, "src_qp", f->src_qp);
+	jw_u64(w, "pkey", f->pkey);
+	if (f->has_peer) {
+		jw_obj_begin(w, "peer");
+		json_flow_key(w, &f->peer);
+		jw_obj_end(w);
+	} else {
+		jw_null(w, "peer");
+	}
+	jw_obj_end(w);
+}
+
+static void json_pfc_row(const struct ra_ctx *ctx, struct jw *w, const struct roce_pfc_stats *p)
+{
+	char m[RA_MAC_LEN];
+
+	jw_obj_begin(w, NULL);
+	jw_str(w, "type", p->priority < 0 ? "pause" : "pfc");
+	ra_mac_str(p->src_mac, m);
+	jw_str(w, "src_mac", m);
+	if (p->priority < 0)
+		jw_null(w, "priority");
+	else
+		jw_i64(w, "priority", p->priority);
+	ra_json_frame_ref(ctx, w, "first_frame", "first_file", p->first_frame);
+	jw_u64(w, "frames", p->frames);
+	jw_u64(w, "xoff", p->xoff);
+	jw_u64(w, "xon", p->xon);
+	jw_u64(w, "quanta", p->quanta);
+	jw_fixed(w, "paused_us", p->paused_ns, 3);
+	jw_fixed(w, "longest_pause_us", p->longest_pause_ns, 3);
+	jw_u64(w, "storms", p->storms);
+	jw_obj_end(w);
+}
+
+static void json_anomaly(const struct ra_ctx *ctx, struct jw *w, const struct roce_anomaly *a)
+{
+	jw_obj_begin(w, NULL);
+	ra_json_frame_ref(ctx, w, "frame", "file", a->frame);
+	jw_str(w, "type", roce_anomaly_name(a->type));
+	jw_fixed(w, "ts", a->ts_ns, 9);
+	if (a->has_flow)
+		json_flow_key(w, &a->flow);
+	if (a->has_psn)
+		jw_u64(w, "psn", a->psn);
+	if (a->has_expected)
+		jw_u64(w, "expected_psn", a->expected_psn);
+	if (a->count)
+		jw_u64(w, "count", a->count);
+	if (a->has_mac) {
+		char m[RA_MAC_LEN];
+
+		ra_mac_str(a->mac, m);
+		jw_str(w, "src_mac", m);
+		if (a->priority < 0)
+			jw_null(w, "priority");
+		else
+			jw_i64(w, "priority", a->priority);
+	}
+	if (a->detail[0]) {
+		char d[sizeof(a->detail) + 1];
+
+		memcpy(d, a->detail, sizeof(a->detail));
+		d[sizeof(a->detail)] = '\0';
+		jw_str(w, "detail", d);
+	}
+	jw_obj_end(w);
+}
+
+void ra_report_json(const struct ra_ctx *ctx, FILE *f, bool pretty)
+{
+	struct roce_summary s;
+	struct ra_tables t;
+	struct jw w;
+
+	roce_analyzer_summary(ctx->an, &s);
+	ra_tables_get(ctx, &t);
+	jw_init(&w, f, pretty);
+	jw_obj_begin(&w, NULL);
+	jw_str(&w, "tool", RA_PROG " " ROCE_VERSION_STRING);
+	json_summary(ctx, &w, &s, &t);
+
+	jw_arr_begin(&w, "qps");
+	for (unsigned i = 0; i < t.flows->len; i++)
+		json_qp(ctx, &w, &g_array_index(t.flows, struct roce_flow_stats, i));
+	jw_arr_end(&w);
+
+	jw_arr_begin(&w, "pfc");
+	for (unsigned i = 0; i < t.pfc->len; i++) {
+		const struct roce_pfc_stats *p = &g_array_index(t.pfc, struct roce_pfc_stats, i);
+
+		if (p->priority >= 0)
+			json_pfc_row(ctx, &w, p);
+	}
+	jw_arr_end(&w);
+	jw_arr_begin(&w, "pause");
+	for (unsigned i = 0; i < t.pfc->len; i++) {
+		const struct roce_pfc_stats *p = &g_array_index(t.pfc, struct roce_pfc_stats, i);
+
+		if (p->priority < 0)
+			json_pfc_row(ctx, &w, p);
+	}
+	jw_arr_end(&w);
+
+	jw_arr_begin(&w, "anomalies");
+	for (uint64_t i = 0; i < ctx->n_anoms; i++)
+		json_anomaly(ctx, &w, &ctx->anoms[i]);
+	jw_arr_end(&w);
+	jw_obj_end(&w);
+	jw_end(&w);
+	ra_tables_free(&t);
+}

@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tx_xdp.c - fast TX engine: an AF_XDP socket (libxdp) used for TX only.
+ *
+ * One UMEM of ROCE_XDP_NFRAMES chunks of 4096 bytes per handle; a frame is
+ * copied into a free chunk, its descriptor put on the TX ring, and the
+ * kernel kicked with sendto(MSG_DONTWAIT).  In copy ("generic") mode the
+ * kernel transmits at most 32 descriptors per kick and answers EAGAIN while
+ * more are queued: that is normal and means "kick again".  Completed chunks
+ * come back on the completion ring and go on the free stack.  Ring indices
+ * are never reset, so loops and long runs do not disturb them.
+ *
+ * No XDP program is loaded (XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD): nothing is
+ * received, nothing on the interface's RX path changes.
+ */
+#define _GNU_SOURCE
+
+#include <errno.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <xdp/xsk.h>
+
+#include "tx.h"
+
+#define ROCE_XDP_NFRAMES 4096u
+#define ROCE_XDP_CHUNK 4096u
+#define ROCE_XDP_RING 2048u
+
+struct xdpx {
+	struct xsk_umem *umem;
+	struct xsk_socket *xsk;
+	struct xsk_ring_prod fq, tx;
+	struct xsk_ring_cons cq, rx;
+	void *area;
+	uint64_t free[ROCE_XDP_NFRAMES];
+	unsigned nfree;
+	unsigned outstanding;    /* descriptors submitted, not yet completed */
+	int fd;
+};
+
+static void xdpx_free(struct xdpx *x)
+{
+	if (x->xsk)
+		xsk_socket__delete(x->xsk);
+	if (x->umem)
+		xsk_umem__delete(x->umem);
+	if (x->area && x->area != MAP_FAILED)
+		munmap(x->area, (size_t)ROCE_XDP_NFRAMES * ROCE_XDP_CHUNK);
+	free(x);
+}
+
+static int xdp_open(struct roce_tx *tx, const struct roce_tx_opts *o, char *errbuf)
+{
+	struct xsk_umem_config ucfg = {
+		.fill_size = 64,
+		.comp_size = ROCE_XDP_RING,
+		.frame_size = ROCE_XDP_CHUNK,
+		.frame_headroom = 0,
+		.flags = 0,
+	};
+	struct xsk_socket_config scfg;
+	struct xdpx *x;
+	int rc;
+
+	if (tx->max_frame > ROCE_TX_XDP_MAX_FRAME) {
+		snprintf(errbuf, ROCE_ERRBUF_SIZE,
+			 "AF_XDP unavailable on %s: MTU %u is above what this engine sends (%u-byte frames)",
+			 o->ifname, tx->mtu, ROCE_TX_XDP_MAX_FRAME);
+		return ROCE_TX_E_NOTSUP;
+	}
+	x = calloc(1, sizeof(*x));
+	if (!x) {
+		snprintf(errbuf, ROCE_ERRBUF_SIZE, "out of memory");
+		return ROCE_E_NOMEM;
+	}
+	x->fd = -1;
+	x->area = mmap(NULL, (size_t)ROCE_XDP_NFRAMES * ROCE_XDP_CHUNK, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (x->area == MAP_FAILED) {
+		snprintf(errbuf, ROCE_ERRBUF_SIZE, "AF_XDP unavailable: UMEM: %s", strerror(errno));
+		xdpx_free(x);
+		return ROCE_E_NOMEM;
+	}
+	rc = xsk_umem__create(&x->umem, x->area, (uint64_t)ROCE_XDP_NFRAMES * ROCE_XDP_CHUNK,
+			      &x->fq, &x->cq, &ucfg);
+	if (rc) {
+		x->umem = NULL;
+		goto fail;
+	}
+	memset(&scfg, 0, sizeof(scfg));
+	scfg.rx_size = 0;
+	scfg.tx_size = ROCE_XDP_RING;
+	scfg.libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD;
+	scfg.bind_flags = 0;    /* zero-copy when the driver has it, else copy */
+	rc = xsk_socket__create(&x->xsk, o->ifname, o->queue, x->umem, NULL, &x->tx, &scfg);
+	if (rc) {
+		x->xsk = NULL;
+		goto fail;
+	}
+	x->fd = xsk_socket__fd(x->xsk);
+	for (unsigned i = 0; i < ROCE_XDP_NFRAMES; i++)
+		x->free[i] = (uint64_t)i * ROCE_XDP_CHUNK;
+	x->nfree = ROCE_XDP_NFRAMES;
+	tx->priv = x;
+	return ROCE_OK;
+fail:
+	xdpx_free(x);
+	if (rc == -EPERM || rc == -EACCES) {
+		snprintf(errbuf, ROCE_ERRBUF_SIZE,
+			 "AF_XDP unavailable on %s: need CAP_NET_RAW and CAP_BPF/CAP_NET_ADMIN",
+			 o->ifname);
+		return ROCE_TX_E_PERM;
+	}
+	if (rc == -EINVAL && o->queue) {
+		snprintf(errbuf, ROCE_ERRBUF_SIZE, "AF_XDP unavailable on %s: no TX queue %u: %s",
+			 o->ifname, o->queue, strerror(-rc));
+		return ROCE_TX_E_NOTSUP;
+	}
+	snprintf(errbuf, ROCE_ERRBUF_SIZE, "AF_XDP unavailable on %s (queue %u): %s", o->ifname,
+		 o->queue, strerror(rc < 0 ? -rc : EINVAL));
+	return ROCE_TX_E_NOTSUP;
+}
+
+/* Chunks the kernel is done with go back on the free stack. */
+static void xdp_reap(struct xdpx *x)
+{
+	uint32_t idx;
+	unsigned n = xsk_ring_cons__peek(&x->cq, ROCE_XDP_RING, &idx);
+
+	if (!n)
+		return;
+	for (unsigned i = 0; i < n; i++)
+		x->free[x->nfree++] = *xsk_ring_cons__comp_addr(&x->cq, idx + i) & ~(uint64_t)(ROCE_XDP_CHUNK - 1);
+	xsk_ring_cons__release(&x->cq, n);
+	x->outstanding -= n;
+}
+
+/* Ask the kernel to transmit; 0, or a negative errno for a dead interface. */
+static int xdp_kick(struct roce_tx *tx, struct xdpx *x)
+{
+	if (sendto(x->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) >= 0)
+		return 0;
+	switch (errno) {
+	case EAGAIN:
+	case EBUSY:
+	case ENOBUFS:
+	case EINTR:
+		return 0;
+	case ENETDOWN:
+	case ENXIO:
+	case ENODEV:
+		return -errno;
+	default:
+		tx->st.errors++;
+		return 0;
+	}
+}
+
+static int xdp_send(struct roce_tx *tx, const struct roce_tx_frame *f, unsigned n)
+{
+	struct xdpx *x = tx->priv;
+	unsigned done = 0;
+	int rc;
+
+	while (done < n) {
+		uint32_t idx;
+		unsigned want = n - done, got;
+
+		xdp_reap(x);
+		if (want > x->nfree)
+			want = x->nfree;
+		got = want ? xsk_ring_prod__reserve(&x->tx, want, &idx) : 0;
+		if (!got) {
+			/* ring or UMEM full: let the kernel work, then look again */
+			tx->st.retries++;
+			rc = xdp_kick(tx, x);
+			if (rc)
+				return rc;
+			continue;
+		}
+		for (unsigned i = 0; i < got; i++) {
+			const struct roce_tx_frame *fr = &f[done + i];
+			struct xdp_desc *d = xsk_ring_prod__tx_desc(&x->tx, idx + i);
+			uint64_t addr = x->free[--x->nfree];
+			uint32_t len = fr->len <= ROCE_TX_XDP_MAX_FRAME ? fr->len : 0;
+
+			memcpy((uint8_t *)x->area + addr, fr->data, len);
+			d->addr = addr;
+			d->len = len;
+			tx->st.bytes += len;
+		}
+		xsk_ring_prod__submit(&x->tx, got);
+		x->outstanding += got;
+		tx->st.packets += got;
+		done += got;
+		rc = xdp_kick(tx, x);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int xdp_flush(struct roce_tx *tx)
+{
+	struct xdpx *x = tx->priv;
+	uint64_t end = roce_tx_now_ns() + 2000000000ull;
+	int rc;
+
+	while (x->outstanding) {
+		rc = xdp_kick(tx, x);
+		if (rc)
+			return rc;
+		xdp_reap(x);
+		if (!x->outstanding)
+			break;
+		if (roce_tx_now_ns() > end)
+			return -ETIMEDOUT;
+		sched_yield();
+	}
+	return 0;
+}
+
+static void xdp_close(struct roce_tx *tx)
+{
+	struct xdpx *x = tx->priv;
+
+	if (x) {
+		(void)xdp_flush(tx);
+		xdpx_free(x);
+	}
+	tx->priv = NULL;
+}
+
+const struct roce_tx_ops roce_tx_xdp_ops = {
+	.name = "xdp",
+	.open = xdp_open,
+	.send = xdp_send,
+	.flush = xdp_flush,
+	.close = xdp_close,
+};

@@ -1,0 +1,500 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * psnref - a deliberately simple reference model of the PSN rules, used to
+ * check the analyzer (lib/src/analyzer*.c) independently.
+ *
+ *   psnref [--pmtu=BYTES] [--no-icrc] FILE...
+ *
+ * Prints one JSON object per stream and line, with the same keys as the
+ * "qps" rows of `roce-analyze --json` for the counters it models.
+ *
+ * Written from docs/json.md and the IBTA rules summarised in the protocol
+ * notes, NOT from the analyzer's source: it shares only the frame decoder
+ * (roce_decode) and the capture reader with it.  Slow and clear on purpose:
+ * every stream keeps the set of every PSN it has seen and the list of every
+ * RDMA READ range ever requested; nothing is bounded or evicted.
+ *
+ * The rules (each one is a sentence of docs/json.md or of the spec):
+ *
+ *  R0 A stream is (RoCE version, source, destination, destination QP).
+ *     Only frames with a BTH of a defined opcode belong to one.  A frame whose ICRC is bad is
+ *     counted (frames, icrc_bad) and otherwise dropped, as the receiving
+ *     adapter drops it: it moves no PSN state and is no ACK, NAK or CNP.
+ *     So is a frame whose header cannot be trusted (finding truncated,
+ *     bad_length, unknown_opcode or bad_tver).
+ *  R1 Sequencing applies to the connected transports with PSN checks:
+ *     RC, UC, RD, XRC (not UD, not CNP, not vendor opcodes).
+ *  R2 Request frames (SEND/WRITE/ATOMIC: 1 PSN; RDMA READ request:
+ *     max(1, ceil(DMA length / PMTU)) PSNs) form the stream's request
+ *     sequence.  "expected" = PSN after the previous request frame.
+ *     A forward jump of the frame's PSN against "expected" is a gap; its
+ *     size is added to lost_psns ("against the previous packet, including
+ *     resent packets lost again inside a go-back-N run").
+ *  R3 READ responses form the stream's response sequence.  The PSN after
+ *     the newest response seen is the reference; a response ahead of it is
+ *     a gap when READ ranges known from the reverse direction's request
+ *     streams lie between: lost_psns += the number of PSNs of those ranges
+ *     skipped ("jumps inside a READ's range").  A response behind the newest
+ *     (a re-read, or a response still in flight after a re-read burst) is
+ *     never a gap.  The first response of a stream counts as reference the
+ *     start of the READ range that holds it.
+ *  R4 duplicate: the frame's (first) PSN was already seen on that sequence.
+ *     out_of_order: not seen, behind the newest PSN (fills a gap).
+ *     retransmissions: frames behind the newest (duplicates + out-of-order).
+ *  R5 unrecovered_psns: PSNs skipped by a gap that were never seen up to
+ *     the end of the capture.
+ *  R6 gbn episodes (total only): request frames that jump backwards against
+ *     "expected".
+ *  R7 acks: frames whose AETH syndrome is of the ACK class; naks: NAK class
+ *     and RNR NAK; rnr_naks: RNR NAK; cnps: opcode 0x81.
+ *  PMTU: --pmtu, or the largest payload of a FIRST/MIDDLE packet anywhere in
+ *     the input (those carry exactly one PMTU), found in a first pass.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <roce/opcode.h>
+#include <roce/pkt.h>
+
+#include "capread.h"
+
+#define PSN_MASK 0xffffffu
+
+static int32_t psn_diff(uint32_t a, uint32_t b)
+{
+	uint32_t d = (a - b) & PSN_MASK;
+
+	return d & 0x800000u ? (int32_t)d - 0x1000000 : (int32_t)d;
+}
+
+/* ---- a growable set of 24-bit PSNs (open addressing, key + 1, 0 = empty) ---- */
+struct pset {
+	uint32_t *slot;
+	size_t cap, n;
+};
+
+static bool pset_has(const struct pset *s, uint32_t psn)
+{
+	if (!s->cap)
+		return false;
+	for (size_t i = (psn * 2654435761u) & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
+		if (s->slot[i] == 0)
+			return false;
+		if (s->slot[i] == psn + 1)
+			return true;
+	}
+}
+
+static void pset_add(struct pset *s, uint32_t psn);
+
+static void pset_grow(struct pset *s)
+{
+	struct pset t = { calloc(s->cap ? s->cap * 2 : 64, sizeof(uint32_t)),
+			  s->cap ? s->cap * 2 : 64, 0 };
+
+	if (!t.slot) {
+		perror("psnref");
+		exit(3);
+	}
+	for (size_t i = 0; i < s->cap; i++)
+		if (s->slot[i])
+			pset_add(&t, s->slot[i] - 1);
+	free(s->slot);
+	*s = t;
+}
+
+static void pset_add(struct pset *s, uint32_t psn)
+{
+	if ((s->n + 1) * 2 > s->cap)
+		pset_grow(s);
+	for (size_t i = (psn * 2654435761u) & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
+		if (s->slot[i] == psn + 1)
+			return;
+		if (s->slot[i] == 0) {
+			s->slot[i] = psn + 1;
+			s->n++;
+			return;
+		}
+	}
+}
+
+/* ---- one PSN sequence (requests or READ responses of a stream) ---- */
+struct seq {
+	bool started;
+	uint32_t expected;   /* PSN after the previous frame (R2) */
+	uint32_t newest_end; /* PSN after the newest frame */
+	struct pset seen;
+	struct pset skipped; /* PSNs some gap jumped over */
+};
+
+struct range {
+	uint32_t start, n;
+};
+
+struct stream {
+	uint8_t version;
+	uint8_t src[16], dst[16];
+	uint32_t dqpn;
+	uint64_t frames, icrc_bad;
+	uint64_t gaps, lost, dups, ooo, retx, episodes;
+	uint64_t acks, naks, rnr_naks, cnps;
+	struct seq req, resp;
+	struct pset naked;    /* PSNs of the NAKs (PSN sequence error) sent on this stream */
+	struct range *reads;  /* every READ request's PSN range, in order */
+	size_t nreads, capreads;
+};
+
+static bool trace;        /* --trace: one line per event on stderr */
+static uint64_t frame_no;  /* 1-based, per file */
+#define EVENT(s, what) \
+	do { if (trace) fprintf(stderr, "%llu %u %s\n", (unsigned long long)frame_no, \
+				(s)->dqpn, what); } while (0)
+
+static struct stream *streams;
+static size_t nstreams, capstreams;
+
+static struct stream *stream_get(const struct roce_pkt *p)
+{
+	for (size_t i = 0; i < nstreams; i++) {
+		struct stream *s = &streams[i];
+
+		if (s->version == p->version && s->dqpn == p->bth.dqpn &&
+		    !memcmp(s->src, p->src, 16) && !memcmp(s->dst, p->dst, 16))
+			return s;
+	}
+	if (nstreams == capstreams) {
+		capstreams = capstreams ? capstreams * 2 : 16;
+		streams = realloc(streams, capstreams * sizeof(*streams));
+		if (!streams) {
+			perror("psnref");
+			exit(3);
+		}
+	}
+	struct stream *s = &streams[nstreams++];
+
+	memset(s, 0, sizeof(*s));
+	s->version = p->version;
+	memcpy(s->src, p->src, 16);
+	memcpy(s->dst, p->dst, 16);
+	s->dqpn = p->bth.dqpn;
+	return s;
+}
+
+static bool in_range(const struct range *r, uint32_t psn)
+{
+	int32_t d = psn_diff(psn, r->start);
+
+	return d >= 0 && (uint32_t)d < r->n;
+}
+
+/* The READ range holding psn among the request streams in the reverse direction
+ * (the latest such request wins); *owner gets its stream. */
+static const struct range *read_range_of(const struct stream *resp, uint32_t psn,
+					 const struct stream **owner)
+{
+	for (size_t i = 0; i < nstreams; i++) {
+		const struct stream *s = &streams[i];
+
+		if (s->version != resp->version || memcmp(s->src, resp->dst, 16) ||
+		    memcmp(s->dst, resp->src, 16))
+			continue;
+		for (size_t k = s->nreads; k-- > 0;)
+			if (in_range(&s->reads[k], psn)) {
+				*owner = s;
+				return &s->reads[k];
+			}
+	}
+	return NULL;
+}
+
+/* PSNs in [from, to) that lie in a READ range of stream s (counted once each). */
+static uint32_t read_psns_between(const struct stream *s, uint32_t from, uint32_t to,
+				  struct pset *mark)
+{
+	uint32_t n = 0;
+	int32_t len = psn_diff(to, from);
+
+	for (int32_t k = 0; k < len; k++) {
+		uint32_t q = (from + (uint32_t)k) & PSN_MASK;
+
+		for (size_t r = 0; r < s->nreads; r++)
+			if (in_range(&s->reads[r], q)) {
+				n++;
+				pset_add(mark, q);
+				break;
+			}
+	}
+	return n;
+}
+
+enum cls { NEW, DUP, OOO };
+
+/* R4 for a frame covering [psn, psn + n) on sequence q: counts it as a
+ * duplicate or out-of-order frame and marks its PSNs seen. */
+static enum cls classify(struct stream *s, struct seq *q, uint32_t psn, uint32_t n)
+{
+	enum cls c = NEW;
+
+	if (pset_has(&q->seen, psn)) {
+		c = DUP;
+		s->dups++;
+		EVENT(s, "duplicate");
+	} else if (psn_diff(psn, q->newest_end) < 0) {
+		c = OOO;
+		s->ooo++;
+		EVENT(s, "out_of_order");
+	}
+	for (uint32_t k = 0; k < n; k++)
+		pset_add(&q->seen, (psn + k) & PSN_MASK);
+	if (psn_diff((psn + n) & PSN_MASK, q->newest_end) > 0)
+		q->newest_end = (psn + n) & PSN_MASK;
+	return c;
+}
+
+/* Did the other side NAK (PSN sequence error) this PSN of stream s? */
+static bool nak_asked(const struct stream *s, uint32_t psn)
+{
+	for (size_t i = 0; i < nstreams; i++) {
+		const struct stream *r = &streams[i];
+
+		if (r->version == s->version && !memcmp(r->src, s->dst, 16) &&
+		    !memcmp(r->dst, s->src, 16) && pset_has(&r->naked, psn))
+			return true;
+	}
+	return false;
+}
+
+static void request(struct stream *s, uint32_t psn, uint32_t n)
+{
+	struct seq *q = &s->req;
+	bool late = false;
+
+	if (!q->started) {
+		q->started = true;
+		q->newest_end = psn;
+		q->expected = psn;
+	}
+	int32_t d = psn_diff(psn, q->expected);
+	bool seen = pset_has(&q->seen, psn);
+	bool behind = psn_diff(psn, q->newest_end) < 0;
+
+	if (d > 0) { /* R2 */
+		s->gaps++;
+		EVENT(s, "psn_gap");
+		s->lost += (uint32_t)d;
+		for (int32_t k = 0; k < d; k++)
+			pset_add(&q->skipped, (q->expected + (uint32_t)k) & PSN_MASK);
+	} else if (d < 0) {
+		if (!seen && behind && !nak_asked(s, psn)) {
+			late = true; /* R4b: a late frame, not a resend */
+		} else {
+			s->episodes++; /* R6 */
+			EVENT(s, "gbn");
+		}
+	}
+	if (classify(s, q, psn, n) != NEW && !late) {
+		s->retx++;
+		EVENT(s, "retransmission");
+	}
+	if (!late)
+		q->expected = (psn + n) & PSN_MASK;
+}
+
+static void response(struct stream *s, uint32_t psn)
+{
+	struct seq *q = &s->resp;
+	const struct stream *owner = NULL;
+	const struct range *r = read_range_of(s, psn, &owner);
+	uint32_t from = q->started ? q->newest_end : r ? r->start : psn;
+
+	if (r && psn_diff(psn, from) > 0) { /* R3 */
+		uint32_t lost = read_psns_between(owner, from, psn, &q->skipped);
+
+		if (lost) {
+			s->gaps++;
+			EVENT(s, "psn_gap");
+			s->lost += lost;
+		}
+	}
+	if (!q->started) {
+		q->started = true;
+		q->newest_end = psn;
+	}
+	classify(s, q, psn, 1);
+}
+
+static uint32_t pmtu;
+
+static uint32_t read_npsn(uint32_t dma_len)
+{
+	if (!pmtu || dma_len == 0)
+		return 1;
+	return (dma_len + pmtu - 1) / pmtu;
+}
+
+#define UNTRUSTED (ROCE_FIND_TRUNCATED | ROCE_FIND_BAD_LENGTH | ROCE_FIND_UNKNOWN_OPCODE | \
+		   ROCE_FIND_BAD_TVER)
+
+static void frame(const struct roce_pkt *p)
+{
+	/* a reserved opcode belongs to no stream (its meaning is unknown) */
+	if (p->kind != ROCE_KIND_ROCE || p->bth_off == 0 || !p->op || !p->op->name)
+		return;
+	struct stream *s = stream_get(p);
+
+	s->frames++;
+	if (p->icrc_status == ROCE_ICRC_BAD) {
+		s->icrc_bad++;
+		return;
+	}
+	if (p->findings & UNTRUSTED)
+		return;
+	uint32_t f = p->op->flags;
+
+	if (f & ROCE_F_CNP)
+		s->cnps++;
+	if (p->hdrs & ROCE_H_AETH) {
+		switch (roce_aeth_type(p->aeth.syndrome)) {
+		case ROCE_AETH_ACK:
+			s->acks++;
+			break;
+		case ROCE_AETH_RNR_NAK:
+			s->rnr_naks++;
+			s->naks++;
+			break;
+		case ROCE_AETH_NAK:
+			s->naks++;
+			if ((p->aeth.syndrome & 0x1f) == ROCE_NAK_PSN_SEQ_ERR)
+				pset_add(&s->naked, p->bth.psn);
+			break;
+		default:
+			break;
+		}
+	}
+	enum roce_transport t = roce_opcode_transport(p->bth.opcode);
+
+	if (t != ROCE_TRANSPORT_RC && t != ROCE_TRANSPORT_UC && t != ROCE_TRANSPORT_RD &&
+	    t != ROCE_TRANSPORT_XRC)
+		return;
+	if (f & ROCE_F_REQ) {
+		uint32_t n = 1;
+
+		if (f & ROCE_F_READ) {
+			n = read_npsn(p->reth.dma_len);
+			if (s->nreads == s->capreads) {
+				s->capreads = s->capreads ? s->capreads * 2 : 16;
+				s->reads = realloc(s->reads, s->capreads * sizeof(*s->reads));
+				if (!s->reads) {
+					perror("psnref");
+					exit(3);
+				}
+			}
+			s->reads[s->nreads++] = (struct range){ p->bth.psn, n };
+		}
+		request(s, p->bth.psn, n);
+	} else if (f & ROCE_F_RESP) {
+		response(s, p->bth.psn);
+	}
+}
+
+static uint64_t unrecovered(const struct seq *q)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < q->skipped.cap; i++)
+		if (q->skipped.slot[i] && !pset_has(&q->seen, q->skipped.slot[i] - 1))
+			n++;
+	return n;
+}
+
+typedef void (*frame_fn)(const struct roce_pkt *p);
+
+static int each_frame(int nfiles, char **files, const struct roce_decode_opts *o, frame_fn fn)
+{
+	for (int i = 0; i < nfiles; i++) {
+		char err[ROCE_ERRBUF_SIZE];
+		roce_capfile_t *c = roce_cap_open(files[i], err);
+		struct roce_cap_record rec;
+		int rc;
+
+		if (!c) {
+			fprintf(stderr, "psnref: %s\n", err);
+			return 2;
+		}
+		while ((rc = roce_cap_next(c, &rec)) == 1) {
+			struct roce_pkt p;
+
+			frame_no = rec.frame_no;
+			if (roce_decode(rec.linktype, rec.data, rec.caplen, rec.wirelen, o, &p) ==
+			    ROCE_E_LINKTYPE)
+				continue;
+			fn(&p);
+		}
+		if (rc < 0)
+			fprintf(stderr, "psnref: %s\n", roce_cap_error(c));
+		roce_cap_close(c);
+	}
+	return 0;
+}
+
+static void learn_pmtu(const struct roce_pkt *p)
+{
+	if (p->kind == ROCE_KIND_ROCE && p->bth_off && p->op &&
+	    p->icrc_status != ROCE_ICRC_BAD && !(p->findings & UNTRUSTED) &&
+	    (p->op->flags & (ROCE_F_FIRST | ROCE_F_MIDDLE)) &&
+	    !(p->op->flags & ROCE_F_LAST) && p->payload_len > pmtu)
+		pmtu = p->payload_len;
+}
+
+int main(int argc, char **argv)
+{
+	struct roce_decode_opts o;
+	int first = 1;
+
+	roce_decode_opts_init(&o);
+	for (; first < argc && argv[first][0] == '-' && argv[first][1] == '-'; first++) {
+		if (!strncmp(argv[first], "--pmtu=", 7))
+			pmtu = (uint32_t)strtoul(argv[first] + 7, NULL, 10);
+		else if (!strcmp(argv[first], "--trace"))
+			trace = true;
+		else if (!strcmp(argv[first], "--no-icrc"))
+			o.verify_icrc = false;
+		else {
+			fprintf(stderr, "usage: psnref [--pmtu=BYTES] [--no-icrc] FILE...\n");
+			return 2;
+		}
+	}
+	if (first >= argc) {
+		fprintf(stderr, "usage: psnref [--pmtu=BYTES] [--no-icrc] FILE...\n");
+		return 2;
+	}
+	if (!pmtu && each_frame(argc - first, argv + first, &o, learn_pmtu))
+		return 2;
+	if (each_frame(argc - first, argv + first, &o, frame))
+		return 2;
+	for (size_t i = 0; i < nstreams; i++) {
+		const struct stream *s = &streams[i];
+		char src[64], dst[64];
+
+		roce_addr_str(s->src, src, sizeof(src));
+		roce_addr_str(s->dst, dst, sizeof(dst));
+		printf("{\"version\": %u, \"src\": \"%s\", \"dst\": \"%s\", \"dqpn\": %u, "
+		       "\"frames\": %llu, \"icrc_bad\": %llu, \"psn_gaps\": %llu, "
+		       "\"lost_psns\": %llu, \"duplicates\": %llu, \"out_of_order\": %llu, "
+		       "\"unrecovered_psns\": %llu, \"retransmissions\": %llu, "
+		       "\"gbn_episodes_total\": %llu, \"acks\": %llu, \"naks\": %llu, "
+		       "\"rnr_naks\": %llu, \"cnps\": %llu}\n",
+		       s->version, src, dst, s->dqpn, (unsigned long long)s->frames,
+		       (unsigned long long)s->icrc_bad, (unsigned long long)s->gaps,
+		       (unsigned long long)s->lost, (unsigned long long)s->dups,
+		       (unsigned long long)s->ooo,
+		       (unsigned long long)(unrecovered(&s->req) + unrecovered(&s->resp)),
+		       (unsigned long long)s->retx, (unsigned long long)s->episodes,
+		       (unsigned long long)s->acks, (unsigned long long)s->naks,
+		       (unsigned long long)s->rnr_naks, (unsigned long long)s->cnps);
+	}
+	return 0;
+}

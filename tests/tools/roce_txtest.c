@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * roce_txtest.c - helper for the TX tests and the TX bench (not installed).
+ *
+ *   roce_txtest capture IFACE OUT.pcap [IDLE_MS [MAX_S [READY_FILE]]]
+ *       TPACKET_V3 receiver: writes every frame arriving on IFACE to a
+ *       nanosecond pcap with the kernel's receive timestamps (VLAN tags the
+ *       kernel took out are put back), stops IDLE_MS (default 1000) after the
+ *       last frame or after MAX_S seconds (default 60) or on SIGTERM/SIGINT,
+ *       touches READY_FILE once listening, prints "frames N bytes B drops D"
+ *       and "rate seconds S pps P bps B" (as the rate command computes it).
+ *   roce_txtest count IFACE [IDLE_MS [MAX_S [READY_FILE]]]
+ *       the same, without writing: frames and bytes only (for the bench).
+ *   roce_txtest digest FILE
+ *       one line per frame: "LEN FNV1A64" (the check that frames arrive
+ *       byte-identical).
+ *   roce_txtest rate FILE
+ *       receive-side rate: "frames N seconds S pps P bps B" over the frames
+ *       after the first (B counts L2 bytes).
+ *   roce_txtest mkframes OUT.pcap N PAYLOAD [GAP_NS [VLAN]]
+ *       N RoCE v2 RC WRITE_ONLY frames of PAYLOAD bytes built by
+ *       roce_build() (16 QPs, PSNs counting up, valid ICRCs), timestamps
+ *       GAP_NS apart (default 1000), optionally tagged with VLAN.
+ */
+#define _GNU_SOURCE
+
+#include <errno.h>
+#include <inttypes.h>
+#include <linux/if_packet.h>
+#include <net/ethernet.h>
+#include <net/if.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+
+#include <roce/build.h>
+#include <roce/pkt.h>
+
+#include "capread.h"
+
+static volatile sig_atomic_t stop;
+
+static void on_sig(int s)
+{
+	stop = 1;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int capture(const char *ifname, const char *out, long idle_ms, long max_s,
+		   const char *ready)
+{
+	struct tpacket_req3 req;
+	struct sockaddr_ll sll;
+	struct tpacket_stats_v3 st;
+	socklen_t sl = sizeof(st);
+	roce_capwriter_t *w = NULL;
+	char errbuf[ROCE_ERRBUF_SIZE];
+	int fd, v = TPACKET_V3;
+	uint8_t *ring, *frame;
+	unsigned blk = 0, bsz = 1u << 20, nblk = 128;
+	uint64_t frames = 0, bytes = 0, last = 0, t0 = mono_ns(), ts1 = 0, tsn = 0, rbytes = 0;
+	uint8_t buf[65536 + 4];
+
+	fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
+	if (fd < 0) {
+		perror("socket");
+		return 2;
+	}
+	if (setsockopt(fd, SOL_PACKET, PACKET_VERSION, &v, sizeof(v)) < 0) {
+		perror("PACKET_VERSION");
+		return 2;
+	}
+	memset(&req, 0, sizeof(req));
+	req.tp_block_size = bsz;
+	req.tp_block_nr = nblk;
+	req.tp_frame_size = 2048;
+	req.tp_frame_nr = bsz / 2048 * nblk;
+	req.tp_retire_blk_tov = 5;
+	if (setsockopt(fd, SOL_PACKET, PACKET_RX_RING, &req, sizeof(req)) < 0) {
+		perror("PACKET_RX_RING");
+		return 2;
+	}
+	ring = mmap(NULL, (size_t)bsz * nblk, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_LOCKED, fd, 0);
+	if (ring == MAP_FAILED)
+		ring = mmap(NULL, (size_t)bsz * nblk, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (ring == MAP_FAILED) {
+		perror("mmap");
+		return 2;
+	}
+	memset(&sll, 0, sizeof(sll));
+	sll.sll_family = AF_PACKET;
+	sll.sll_protocol = htons(ETH_P_ALL);
+	sll.sll_ifindex = (int)if_nametoindex(ifname);
+	if (!sll.sll_ifindex || bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
+		fprintf(stderr, "%s: cannot bind\n", ifname);
+		return 2;
+	}
+	if (out) {
+		w = roce_capw_open(out, ROCE_LINKTYPE_ETHERNET, 0, 1, errbuf);
+		if (!w) {
+			fprintf(stderr, "%s\n", errbuf);
+			return 2;
+		}
+	}
+	if (ready) {
+		FILE *f = fopen(ready, "w");
+
+		if (f)
+			fclose(f);
+	}
+	while (!stop) {
+		struct tpacket_block_desc *bd = (void *)(ring + (size_t)blk * bsz);
+		uint64_t now = mono_ns();
+
+		if (now - t0 > (uint64_t)max_s * 1000000000ull)
+			break;
+		if (frames && now - last > (uint64_t)idle_ms * 1000000ull)
+			break;
+		if (!(bd->hdr.bh1.block_status & TP_STATUS_USER)) {
+			struct pollfd p = { .fd = fd, .events = POLLIN };
+
+			poll(&p, 1, 10);
+			continue;
+		}
+		frame = (uint8_t *)bd + bd->hdr.bh1.offset_to_first_pkt;
+		for (unsigned i = 0; i < bd->hdr.bh1.num_pkts; i++) {
+			struct tpacket3_hdr *h = (void *)frame;
+			const uint8_t *d = frame + h->tp_mac;
+			uint32_t len = h->tp_snaplen;
+
+			if (len > 65536)
+				len = 65536;
+			if ((h->tp_status & TP_STATUS_VLAN_VALID) && len >= 12) {
+				uint16_t tpid = (h->tp_status & TP_STATUS_VLAN_TPID_VALID) ?
+					h->hv1.tp_vlan_tpid : 0x8100;
+
+				memcpy(buf, d, 12);
+				buf[12] = (uint8_t)(tpid >> 8);
+				buf[13] = (uint8_t)tpid;
+				buf[14] = (uint8_t)(h->hv1.tp_vlan_tci >> 8);
+				buf[15] = (uint8_t)h->hv1.tp_vlan_tci;
+				memcpy(buf + 16, d + 12, len - 12);
+				d = buf;
+				len += 4;
+			}
+			tsn = (uint64_t)h->tp_sec * 1000000000ull + h->tp_nsec;
+			if (!frames)
+				ts1 = tsn;
+			else
+				rbytes += len;
+			if (w && roce_capw_write(w, tsn, d, len, len) != 0) {
+				fprintf(stderr, "%s: write failed\n", out);
+				return 2;
+			}
+			frames++;
+			bytes += len;
+			frame += h->tp_next_offset;
+		}
+		bd->hdr.bh1.block_status = TP_STATUS_KERNEL;
+		blk = (blk + 1) % nblk;
+		last = mono_ns();
+	}
+	memset(&st, 0, sizeof(st));
+	getsockopt(fd, SOL_PACKET, PACKET_STATISTICS, &st, &sl);
+	if (w && roce_capw_close(w) != 0) {
+		fprintf(stderr, "%s: close failed\n", out);
+		return 2;
+	}
+	printf("frames %" PRIu64 " bytes %" PRIu64 " drops %u\n", frames, bytes, st.tp_drops);
+	{
+		double sec = (double)(tsn - ts1) / 1e9;
+
+		printf("rate seconds %.9f pps %.3f bps %.3f\n", sec,
+		       sec > 0 ? (double)(frames - 1) / sec : 0.0, sec > 0 ? rbytes * 8.0 / sec : 0.0);
+	}
+	return 0;
+}
+
+static int each_frame(const char *file, int mode)
+{
+	char errbuf[ROCE_ERRBUF_SIZE];
+	roce_capfile_t *c = roce_cap_open(file, errbuf);
+	struct roce_cap_record r;
+	uint64_t n = 0, bytes = 0, t1 = 0, tn = 0;
+	int rc;
+
+	if (!c) {
+		fprintf(stderr, "%s\n", errbuf);
+		return 2;
+	}
+	while ((rc = roce_cap_next(c, &r)) == 1) {
+		if (mode == 0) {
+			uint64_t h = 0xcbf29ce484222325ull;
+
+			for (uint32_t i = 0; i < r.caplen; i++)
+				h = (h ^ r.data[i]) * 0x100000001b3ull;
+			printf("%u %016" PRIx64 "\n", r.caplen, h);
+		} else {
+			if (n == 0)
+				t1 = r.ts_ns;
+			else
+				bytes += r.caplen;
+			tn = r.ts_ns;
+		}
+		n++;
+	}
+	if (rc < 0) {
+		fprintf(stderr, "%s\n", roce_cap_error(c));
+		return 2;
+	}
+	roce_cap_close(c);
+	if (mode == 1) {
+		double s = (double)(tn - t1) / 1e9;
+
+		printf("frames %" PRIu64 " seconds %.9f pps %.3f bps %.3f\n", n, s,
+		       s > 0 ? (double)(n - 1) / s : 0.0, s > 0 ? bytes * 8.0 / s : 0.0);
+	}
+	return 0;
+}
+
+static int mkframes(const char *out, unsigned long n, unsigned long payload, unsigned long gap,
+		    long vlan)
+{
+	static uint8_t pl[9000], buf[10000];
+	struct roce_frame_spec s;
+	char errbuf[ROCE_ERRBUF_SIZE];
+	roce_capwriter_t *w;
+	uint32_t psn[16] = { 0 };
+	size_t len;
+
+	if (payload > 4096) {
+		fprintf(stderr, "payload too large\n");
+		return 2;
+	}
+	for (unsigned i = 0; i < sizeof(pl); i++)
+		pl[i] = (uint8_t)(i * 13 + 7);
+	w = roce_capw_open(out, ROCE_LINKTYPE_ETHERNET, 0, 1, errbuf);
+	if (!w) {
+		fprintf(stderr, "%s\n", errbuf);
+		return 2;
+	}
+	for (unsigned long i = 0; i < n; i++) {
+		unsigned q = (unsigned)(i % 16);
+
+		roce_frame_spec_init(&s);
+		memcpy(s.dst_mac, (uint8_t[6]){ 0x02, 0xaa, 0, 0, 0, 2 }, 6);
+		memcpy(s.src_mac, (uint8_t[6]){ 0x02, 0xaa, 0, 0, 0, 1 }, 6);
+		roce_addr_v4(s.src, 0x0a000001);
+		roce_addr_v4(s.dst, 0x0a000002);
+		s.tclass = 26 << 2 | 2;
+		s.sport = (uint16_t)(0xc000 + q);
+		if (vlan >= 0) {
+			s.vlan_count = 1;
+			s.vlan_id[0] = (uint16_t)vlan;
+			s.vlan_pcp[0] = 3;
+		}
+		s.bth.opcode = ROCE_OP_RC_RDMA_WRITE_ONLY;
+		s.bth.dqpn = 0x100 + q;
+		s.bth.psn = psn[q]++;
+		s.bth.ackreq = (psn[q] % 8) == 0;
+		s.reth.va = 0x10000 + i * payload;
+		s.reth.rkey = 0x1234;
+		s.reth.dma_len = (uint32_t)payload;
+		pl[0] = (uint8_t)i;
+		pl[1] = (uint8_t)(i >> 8);
+		pl[2] = (uint8_t)(i >> 16);
+		s.payload = pl;
+		s.payload_len = (uint32_t)payload;
+		if (roce_build(&s, buf, sizeof(buf), &len) != ROCE_OK ||
+		    roce_capw_write(w, 1700000000ull * 1000000000ull + i * gap, buf, (uint32_t)len,
+				    (uint32_t)len) != 0) {
+			fprintf(stderr, "%s: cannot build or write frame %lu\n", out, i + 1);
+			return 2;
+		}
+	}
+	return roce_capw_close(w) ? 2 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sig;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (argc >= 4 && !strcmp(argv[1], "capture"))
+		return capture(argv[2], argv[3], argc > 4 ? atol(argv[4]) : 1000,
+			       argc > 5 ? atol(argv[5]) : 60, argc > 6 ? argv[6] : NULL);
+	if (argc >= 3 && !strcmp(argv[1], "count"))
+		return capture(argv[2], NULL, argc > 3 ? atol(argv[3]) : 1000,
+			       argc > 4 ? atol(argv[4]) : 60, argc > 5 ? argv[5] : NULL);
+	if (argc == 3 && !strcmp(argv[1], "digest"))
+		return each_frame(argv[2], 0);
+	if (argc == 3 && !strcmp(argv[1], "rate"))
+		return each_frame(argv[2], 1);
+	if (argc >= 5 && !strcmp(argv[1], "mkframes"))
+		return mkframes(argv[2], strtoul(argv[3], NULL, 10), strtoul(argv[4], NULL, 10),
+				argc > 5 ? strtoul(argv[5], NULL, 10) : 1000,
+				argc > 6 ? atol(argv[6]) : -1);
+	fprintf(stderr, "usage: roce_txtest capture|count|digest|rate|mkframes ...\n");
+	return 2;
+}
