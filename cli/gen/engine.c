@@ -118,6 +118,7 @@ struct qp {
 	uint64_t va;
 	uint64_t last_cnp;
 	bool cnp_sent;
+	bool rc_seen, xrc_seen, resp_seen;  /* a stream's first packet was sent */
 };
 
 struct gen {
@@ -549,6 +550,7 @@ static void send_rc(struct gen *g, struct msg *m)
 	bool timeout = false, rnr = false;
 	uint32_t hole = UINT32_MAX;     /* first packet lost since the last one received */
 	uint32_t *msnp = m->xrc ? &q->xrc_msn : &q->msn;
+	bool *seen = m->xrc ? &q->xrc_seen : &q->rc_seen;
 
 	/* message-level faults */
 	if (rg_fault_hits(&g->f, RG_F_TIMEOUT, q->index, m->psn0)) {
@@ -567,6 +569,7 @@ static void send_rc(struct gen *g, struct msg *m)
 		req_spec(g, m, k, &s);
 		if (rnr && k == 0) {
 			/* RNR NAK, the RNR timer, then the resend of this packet */
+			*seen = true;
 			emit(g, &s, NULL, false);
 			ack_spec(g, m, s.bth.psn, (uint8_t)(0x20 | (c->rnr_timer & 0x1f)), *msnp,
 				 &s2);
@@ -583,6 +586,9 @@ static void send_rc(struct gen *g, struct msg *m)
 					     k + 1 < m->npk);
 		if (hole != UINT32_MAX && !fate_loses(fate))
 			fate = RG_FATE_NONE;    /* the packet that reveals a hole stays clean */
+		if (k == 0 && !*seen && fate_loses(fate))
+			fate = RG_FATE_NONE;    /* nothing before a stream's first packet shows its loss */
+		*seen = true;
 		if (fate_loses(fate)) {
 			g->t->injected[fate == RG_FATE_DROP ? RG_F_DROP :
 				       fate == RG_FATE_BAD_ICRC ? RG_F_BAD_ICRC :
@@ -723,7 +729,7 @@ static void send_read(struct gen *g, struct msg *m)
 		struct tag tg = { 0 };
 
 		read_resp_spec(g, m, m->psn0, m->size, k, m->npk, q->msn, &s);
-		if (lost == UINT32_MAX &&
+		if (lost == UINT32_MAX && 
 		    rg_fault_hits(&g->f, RG_F_READ_LOSS, q->index, s.bth.psn)) {
 			lost = k;
 			g->t->injected[RG_F_READ_LOSS]++;
@@ -732,6 +738,7 @@ static void send_read(struct gen *g, struct msg *m)
 		}
 		if (lost != UINT32_MAX && k == lost + 1)
 			tg.lost = 1;
+		q->resp_seen = true;
 		emit(g, &s, &tg, false);
 	}
 	if (lost == UINT32_MAX || g->stop)
@@ -757,10 +764,10 @@ static void send_read(struct gen *g, struct msg *m)
 		for (uint32_t k = 0; k < n && !g->stop; k++) {
 			struct tag tg = { 0 };
 
-			if (k == 0)
-				tg.ooo = 1;
-			else
-				tg.dup = 1;
+			if (k == 0 && lost + 1 < m->npk)
+				tg.ooo = 1;     /* fills the gap the next response showed */
+			else if (k)
+				tg.dup = 1;     /* arrived the first time */
 			read_resp_spec(g, m, psn, len, k, n, q->msn, &s);
 			emit(g, &s, &tg, false);
 		}

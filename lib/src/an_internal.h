@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * an_internal.h - the analyzer's private state (streams, request state,
+ * PFC entries, tables, distributions) and the functions its files share.
+ * Not installed; every symbol here has hidden visibility (no ROCE_API).
+ *
+ *   analyzer.c    create/destroy, per-frame dispatch, stream lookup and
+ *                 eviction, finish, summary, iteration
+ *   an_request.c  request state machine: holes, ACK/READ rings, go-back-N,
+ *                 gaps, AETH/NAK, READ responses, pairing (the only writer
+ *                 of struct an_req)
+ *   an_pfc.c      PFC / PAUSE entries and pause intervals
+ *   an_table.c    open-addressing hash tables
+ *   an_dist.c     latency distributions
+ */
+#ifndef ROCE_AN_INTERNAL_H
+#define ROCE_AN_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <roce/analyzer.h>
+#include <roce/buf.h>
+#include <roce/opcode.h>
+#include <roce/pkt.h>
+
+#define AN_HOLES           16
+#define AN_ACK_RING        64
+#define AN_READ_RING       16
+
+/* ---------------------------------------------------------- distributions */
+
+struct an_dist {
+	uint64_t count, min, max;
+	uint64_t *hist;         /* H_BUCKETS, allocated with the first sample */
+};
+
+void an_dist_add(struct an_dist *d, uint64_t v);
+void an_dist_export(const struct an_dist *d, struct roce_dist *out);
+void an_dist_free(struct an_dist *d);
+
+/* ------------------------------------------------------------- hash table */
+
+struct an_entry {
+	uint32_t hash;
+	uint32_t dense;         /* index in the dense array */
+	uint64_t tick;          /* last activity (analyzer frame counter) */
+	uint64_t seq;           /* creation order */
+};
+
+struct an_table {
+	struct an_entry **slots;
+	uint32_t mask;
+	uint32_t max_size;      /* slots at the cap: a power of two >= 2 * cap */
+	struct an_entry **dense;
+	uint32_t n, cap;
+};
+
+int an_table_init(struct an_table *t, uint32_t cap);
+void an_table_free(struct an_table *t);
+int an_table_reserve(struct an_table *t);
+void an_table_insert(struct an_table *t, struct an_entry *e);
+void an_table_remove(struct an_table *t, struct an_entry *e);
+struct an_entry *an_table_victim(const struct an_table *t, uint32_t hash);
+
+/* ---------------------------------------------------------------- streams */
+
+struct an_hole {
+	uint32_t start, len;    /* missing PSNs [start, start + len) mod 2^24 */
+};
+
+struct an_ackent {
+	uint32_t psn;
+	uint64_t ts, frame;
+};
+
+struct an_readent {
+	uint32_t psn, n, nmax;  /* n == nmax once N is known */
+	uint32_t next_resp;     /* next expected response PSN */
+	uint64_t ts, frame;
+	bool first_done, live;
+};
+
+struct an_pending {
+	bool valid;
+	uint32_t psn;
+	uint64_t ts, frame;
+	uint32_t timer_us;      /* RNR */
+};
+
+/*
+ * Request-side sequencing state, allocated with the stream's first request.
+ * What every request frame reads or writes comes first (one cache line).
+ */
+struct an_req {
+	bool init, off;
+	bool gbn_active;        /* go-back-N resend run in progress */
+	unsigned nholes;
+	uint32_t next, pnext;   /* pnext: PSN expected after the previous packet (== next outside resends) */
+	uint32_t slack, slack_read_psn, prev, first_psn;
+	unsigned ack_head, ack_n;
+	unsigned rd_next;
+	uint64_t dropped_unrec;
+	struct an_hole holes[AN_HOLES];
+	/* go-back-N */
+	enum roce_retx_cause gbn_cause;
+	uint32_t gbn_newest;
+	uint64_t gbn_start_ts, gbn_ref_frame;
+	struct an_pending nak, rnr;
+	/* AckReq ring (oldest at head) and READ ring */
+	struct an_ackent ack[AN_ACK_RING];
+	struct an_readent rd[AN_READ_RING];
+};
+
+/*
+ * A stream.  Allocated on a cache-line boundary, so that the table entry,
+ * the request-state and peer pointers, the key and the counters every frame
+ * updates (st's first members) sit in the first two lines: with many streams and
+ * the frames streaming through the cache, each frame then costs two lines
+ * of stream state instead of eight.
+ */
+struct an_flow {
+	struct an_entry ent;    /* first member */
+	struct an_req *req;
+	struct an_flow *peer;
+	struct roce_flow_stats st;
+	bool transport_set, udqp_set;
+	uint64_t unpaired_frames;
+	uint64_t last_cnp_ts;
+	struct an_dist rtt, read_first, read_last, nak_response, recovery;
+};
+
+#define AN_LINE 64
+_Static_assert(offsetof(struct an_flow, st) + offsetof(struct roce_flow_stats, last_ts_ns) +
+	sizeof(uint64_t) <= 2 * AN_LINE, "stream hot fields span more than two cache lines");
+_Static_assert(offsetof(struct an_req, dropped_unrec) <= AN_LINE,
+	"request hot fields span more than one cache line");
+
+/* Zeroed memory on a cache-line boundary (free() releases it). */
+static inline void *an_zalloc_aligned(size_t n)
+{
+	size_t sz = (n + AN_LINE - 1) & ~(size_t)(AN_LINE - 1);
+	void *p = aligned_alloc(AN_LINE, sz);
+
+	if (p)
+		memset(p, 0, sz);
+	return p;
+}
+
+struct an_pfc {
+	struct an_entry ent;
+	struct roce_pfc_stats st;
+	uint64_t seq_first;
+	bool paused, storm_flagged;
+	uint64_t start, deadline;
+};
+
+struct roce_analyzer {
+	struct roce_analyzer_config cfg;
+	struct roce_summary sum;
+	struct an_table flows, pfc;
+	uint64_t tick, seq;
+	uint64_t evicted_unrec;
+	uint64_t last_frame;
+	uint32_t pmtu_learned;
+	bool finished;
+};
+
+/* Per-frame context. */
+struct an_ctx {
+	struct roce_analyzer *a;
+	const struct roce_pkt *pkt;
+	uint64_t ts, frame;
+	struct roce_frame_result *res;
+};
+
+/* analyzer.c */
+void an_init(struct roce_anomaly *an, enum roce_anomaly_type type,
+	uint64_t frame, uint64_t ts, const struct an_flow *f);
+void an_emit(struct roce_analyzer *a, const struct roce_anomaly *an);
+
+/* an_request.c: the only writers of struct an_req */
+void an_req_process(struct an_ctx *c, struct an_flow *f);
+void an_resp_process(struct an_ctx *c, struct an_flow *f);
+uint64_t an_req_unrecovered(const struct an_req *r);
+
+/* an_pfc.c */
+void an_pfc_process(struct an_ctx *c);
+void an_pfc_close(struct roce_analyzer *a, struct an_pfc *e, uint64_t end, uint64_t frame,
+	uint64_t ts, struct roce_frame_result *res);
+
+#endif /* ROCE_AN_INTERNAL_H */

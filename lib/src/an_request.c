@@ -1,0 +1,791 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * an_request.c - the request state machine: PSN sequencing of request
+ * streams, go-back-N and its cause, ACK / NAK / RNR, READ responses, and
+ * request/response pairing.  The functions exported here (an_internal.h)
+ * are the only writers of struct an_req.
+ *
+ * Request streams (ROCE_F_REQ opcodes; UD only while the DETH source QP is
+ * the one first seen)
+ *   Every request consumes 1 PSN except an RDMA READ request:
+ *   N = max(1, ceil(dma_len / pmtu)).  pmtu = configured, else learned from
+ *   the stream (or its peer): the payload of FIRST/MIDDLE packets, which carry
+ *   exactly one PMTU.  With the pmtu unknown N lies in
+ *   [ceil(len/4096), ceil(len/256)]: the expected PSN is set from the lower
+ *   bound and the difference is kept as "slack"; the next request anywhere
+ *   in the slack is in order and pins N (so does the READ's LAST/ONLY
+ *   response).  A READ's PSN range never yields a gap.
+ *   State: expected PSN e, newest = e - 1, up to 16 holes (missing PSN
+ *   ranges, oldest first).  When a 17th hole is needed the oldest is dropped
+ *   and its PSNs are counted as unrecovered right away (conservative: a late
+ *   fill of such a PSN then counts as a duplicate).
+ *     p == e           in order
+ *     p ahead of e     gap: psn_gaps++, lost_psns += p - e, new hole [e, p)
+ *     p behind e       in a hole: a fill, out_of_order++ (retransmitted or
+ *                      not: the issue's definition), else duplicates++ (every
+ *                      re-seen PSN, like a NIC's duplicate_request)
+ *   Inside a go-back-N resend run the PSN expected after the previous packet
+ *   (pnext) trails e; a forward jump against pnext is a gap as well
+ *   (lost_psns += the jump): a resent packet lost again.  This is what the
+ *   Soft-RoCE capture README counts as "req_psn_jump_forward".
+ *   A forward or backward jump of more than 2^22 PSNs is taken as a new
+ *   connection on a reused QPN: the sequence state restarts, no event.
+ *
+ * Go-back-N (RC, XRC, RD only; UC/UD never retransmit)
+ *   A request behind the newest PSN is a retransmission when an episode is
+ *   active or starts at it.  With no episode active, a go-back starts at the
+ *   first such packet when a NAK / RNR NAK seen on the paired stream is
+ *   still unanswered (cause NAK / RNR), or when the packet is not a hole
+ *   fill (cause TIMEOUT).  While an episode is active, resends move forward;
+ *   a packet that does not advance past the previous packet's PSN is a new
+ *   go-back (cause: the unanswered NAK, else TIMEOUT).  The NAK's PSN is not
+ *   required to be <= p: rxe restarts whole messages, sometimes before the
+ *   NAKed PSN (rc_send_rnr.pcap).  A NAK that arrives while resends move
+ *   forward is answered by the next backward jump, not by them.  A hole
+ *   fill with no episode and no NAK pending is plain reordering.  If both a
+ *   sequence-error NAK and an RNR NAK are pending, the older one names the
+ *   cause (an RNR NAK is
+ *   normally followed by sequence-error NAKs for the packets that were in
+ *   flight behind it; the requester's reaction is the RNR wait).  Each go-back
+ *   counts once in gbn_episodes[cause] and raises one ROCE_AN_RETRANSMISSION
+ *   (at its first packet); every retransmitted packet counts in
+ *   retransmissions.  A go-back inside an active episode keeps the episode's
+ *   recovery start.  The episode ends when the PSN passes the newest PSN seen
+ *   before it began (ROCE_EV_GBN_RECOVERED, recovery dist from the first NAK,
+ *   or from the first retransmission for a timeout).  nak_response = NAK ->
+ *   first retransmission that answers it.
+ *   RTT: request packets with AckReq (and every READ / atomic) enter a ring
+ *   of 64 outstanding (psn, ts, frame); the first ACK / READ response /
+ *   ATOMIC_ACK with PSN P completes every entry with psn <= P, one rtt sample
+ *   each, res->rtt_ns/ref_frame from the newest completed entry.  A NAK
+ *   completes the entries before its PSN without samples.  Retransmitted
+ *   requests are not timed and cancel outstanding entries at/after their PSN
+ *   (Karn's rule).  READs: a ring of 16 outstanding READs (psn, N, ts, frame)
+ *   gives read_first (response PSN == psn) and read_last (LAST/ONLY), and
+ *   checks response PSNs inside [psn, psn + N): a forward jump is a gap on
+ *   the response stream, a PSN behind the next expected one a duplicate.
+ *
+ * Response streams: ACK/NAK PSNs are coalesced, so no gap accounting.  Every
+ *   AETH (ACK, ATOMIC_ACK, READ_RESPONSE FIRST/LAST/ONLY) is counted by its
+ *   syndrome class: ACK -> acks; RNR NAK -> naks and rnr_naks (naks counts
+ *   every NAK-type AETH, rnr_naks is the RNR subset); NAK -> naks and
+ *   nak_codes[code] (codes > 4 only in naks).  An RNR NAK sets ROCE_EV_RNR_NAK
+ *   and raises ROCE_AN_RNR_NAK only (not ROCE_EV_NAK / ROCE_AN_NAK).
+ *   Pairing: an unpaired response stream B->A looks (at its first 4 frames,
+ *   then every 64th) for the unpaired request stream A->B whose PSN window
+ *   [first PSN, expected PSN + slack] holds the response PSN (closest newest
+ *   PSN wins); failing that, the only unpaired request stream A->B.  Peers
+ *   link both ways and are unlinked on eviction.
+ */
+#include <stdio.h>
+
+#include "an_internal.h"
+
+#define AN_RESYNC          (1 << 22)   /* PSN jump taken as a new connection */
+#define AN_MAX_READ_N      (1u << 22)
+#define AN_PAIR_EVERY      64
+#define AN_PAIR_FIRST      4
+
+uint64_t an_req_unrecovered(const struct an_req *r)
+{
+	uint64_t n = r->dropped_unrec;
+
+	for (unsigned i = 0; i < r->nholes; i++)
+		n += r->holes[i].len;
+	return n;
+}
+
+/* ----------------------------------------------------------------- holes */
+
+static bool psn_in(uint32_t p, uint32_t start, uint32_t len)
+{
+	return ((p - start) & 0xffffffu) < len;
+}
+
+static void hole_drop_oldest(struct an_req *r)
+{
+	r->dropped_unrec += r->holes[0].len;
+	memmove(&r->holes[0], &r->holes[1], (r->nholes - 1) * sizeof(r->holes[0]));
+	r->nholes--;
+}
+
+static void hole_add(struct an_req *r, uint32_t start, uint32_t len)
+{
+	if (!len)
+		return;
+	if (r->nholes == AN_HOLES)
+		hole_drop_oldest(r);
+	r->holes[r->nholes].start = start & 0xffffffu;
+	r->holes[r->nholes].len = len;
+	r->nholes++;
+}
+
+/* Remove PSN p from the holes; true when it was missing. */
+static bool hole_fill(struct an_req *r, uint32_t p)
+{
+	for (unsigned i = 0; i < r->nholes; i++) {
+		struct an_hole *h = &r->holes[i];
+		uint32_t off;
+
+		if (!psn_in(p, h->start, h->len))
+			continue;
+		off = (p - h->start) & 0xffffffu;
+		if (off == 0) {
+			h->start = roce_psn_add(h->start, 1);
+			h->len--;
+		} else if (off == h->len - 1) {
+			h->len--;
+		} else {
+			struct an_hole tail = { roce_psn_add(p, 1), h->len - off - 1 };
+
+			h->len = off;
+			if (r->nholes == AN_HOLES) {
+				hole_drop_oldest(r);
+				/* i may have moved; append the tail anyway */
+			}
+			r->holes[r->nholes++] = tail;
+			return true;
+		}
+		if (h->len == 0) {
+			memmove(h, h + 1, (r->nholes - i - 1) * sizeof(*h));
+			r->nholes--;
+		}
+		return true;
+	}
+	return false;
+}
+
+/* ------------------------------------------------------------------ rings */
+
+static void ack_push(struct an_req *r, uint32_t psn, uint64_t ts, uint64_t frame)
+{
+	unsigned idx;
+
+	if (r->ack_n == AN_ACK_RING) {  /* full: forget the oldest */
+		r->ack_head = (r->ack_head + 1) % AN_ACK_RING;
+		r->ack_n--;
+	}
+	idx = (r->ack_head + r->ack_n) % AN_ACK_RING;
+	r->ack[idx].psn = psn;
+	r->ack[idx].ts = ts;
+	r->ack[idx].frame = frame;
+	r->ack_n++;
+}
+
+/*
+ * Complete outstanding entries covered by P (psn <= P, or psn < P when
+ * !inclusive).  Samples go to dist when non-NULL; returns the newest
+ * completed entry's (ts, frame) through *last.
+ */
+static bool ack_complete(struct an_req *r, uint32_t P, bool inclusive, struct an_dist *dist,
+	uint64_t now, struct an_ackent *last)
+{
+	bool any = false;
+	unsigned keep = 0;
+	struct an_ackent tmp[AN_ACK_RING];
+
+	for (unsigned i = 0; i < r->ack_n; i++) {
+		struct an_ackent *e = &r->ack[(r->ack_head + i) % AN_ACK_RING];
+		int32_t d = roce_psn_cmp(e->psn, P);
+
+		if (d < 0 || (inclusive && d == 0)) {
+			if (dist) {
+				an_dist_add(dist, now >= e->ts ? now - e->ts : 0);
+				if (!any || roce_psn_cmp(e->psn, last->psn) >= 0)
+					*last = *e;
+				any = true;
+			}
+		} else {
+			tmp[keep++] = *e;
+		}
+	}
+	memcpy(r->ack, tmp, keep * sizeof(tmp[0]));
+	r->ack_head = 0;
+	r->ack_n = keep;
+	return any;
+}
+
+/* Karn: drop outstanding entries at or after a retransmitted PSN. */
+static void ack_cancel_from(struct an_req *r, uint32_t p)
+{
+	unsigned keep = 0;
+	struct an_ackent tmp[AN_ACK_RING];
+
+	for (unsigned i = 0; i < r->ack_n; i++) {
+		struct an_ackent *e = &r->ack[(r->ack_head + i) % AN_ACK_RING];
+
+		if (roce_psn_cmp(e->psn, p) < 0)
+			tmp[keep++] = *e;
+	}
+	memcpy(r->ack, tmp, keep * sizeof(tmp[0]));
+	r->ack_head = 0;
+	r->ack_n = keep;
+}
+
+static struct an_readent *read_find(struct an_req *r, uint32_t psn_first)
+{
+	for (unsigned i = 0; i < AN_READ_RING; i++) {
+		struct an_readent *e = &r->rd[i];
+
+		if (e->live && e->psn == psn_first)
+			return e;
+	}
+	return NULL;
+}
+
+/* Newest live READ whose (possible) range holds response PSN P. */
+static struct an_readent *read_match(struct an_req *r, uint32_t P)
+{
+	for (unsigned k = 1; k <= AN_READ_RING; k++) {
+		struct an_readent *e = &r->rd[(r->rd_next + AN_READ_RING - k) % AN_READ_RING];
+
+		if (e->live && psn_in(P, e->psn, e->nmax))
+			return e;
+	}
+	return NULL;
+}
+
+static void read_push(struct an_req *r, uint32_t psn, uint32_t n, uint32_t nmax,
+	uint64_t ts, uint64_t frame)
+{
+	struct an_readent *e = &r->rd[r->rd_next];
+
+	r->rd_next = (r->rd_next + 1) % AN_READ_RING;
+	memset(e, 0, sizeof(*e));
+	e->live = true;
+	e->psn = psn;
+	e->n = n;
+	e->nmax = nmax;
+	e->next_resp = psn;
+	e->ts = ts;
+	e->frame = frame;
+}
+
+/* --------------------------------------------------------------- requests */
+
+static uint32_t flow_pmtu(const struct roce_analyzer *a, const struct an_flow *f)
+{
+	if (a->cfg.pmtu)
+		return a->cfg.pmtu;
+	return f->st.pmtu;
+}
+
+static uint32_t div_up(uint64_t len, uint32_t d)
+{
+	uint64_t n = (len + d - 1) / d;
+
+	if (n < 1)
+		n = 1;
+	if (n > AN_MAX_READ_N)
+		n = AN_MAX_READ_N;
+	return (uint32_t)n;
+}
+
+/* An anomaly of the frame in c on stream f, at PSN p where e was expected. */
+static void an_init_psn(struct roce_anomaly *an, const struct an_ctx *c, enum roce_anomaly_type type,
+	const struct an_flow *f, uint32_t p, uint32_t e)
+{
+	an_init(an, type, c->frame, c->ts, f);
+	an->has_psn = true;
+	an->psn = p;
+	an->has_expected = true;
+	an->expected_psn = e;
+}
+
+static void retx_anomaly(struct an_ctx *c, struct an_flow *f, uint32_t p, uint32_t e,
+	enum roce_retx_cause cause, const struct an_pending *pend)
+{
+	struct roce_anomaly an;
+
+	if (!c->a->cfg.on_anomaly)
+		return;
+	an_init_psn(&an, c, ROCE_AN_RETRANSMISSION, f, p, e);
+	if (cause == ROCE_RETX_NAK)
+		snprintf(an.detail, sizeof(an.detail), "go-back-N after NAK at PSN %u (frame %llu)",
+			pend->psn, (unsigned long long)pend->frame);
+	else if (cause == ROCE_RETX_RNR)
+		snprintf(an.detail, sizeof(an.detail),
+			"resend after RNR NAK at PSN %u (frame %llu), waited %.3f ms, timer %.2f ms",
+			pend->psn, (unsigned long long)pend->frame,
+			(double)(c->ts >= pend->ts ? c->ts - pend->ts : 0) / 1e6,
+			(double)pend->timer_us / 1e3);
+	else
+		snprintf(an.detail, sizeof(an.detail), "go-back-N to PSN %u without NAK (timeout)", p);
+	an_emit(c->a, &an);
+}
+
+static void gbn_maybe_recover(struct an_ctx *c, struct an_flow *f, struct an_req *r, uint32_t p)
+{
+	uint64_t d;
+
+	if (!r->gbn_active || roce_psn_cmp(p, r->gbn_newest) <= 0)
+		return;
+	r->gbn_active = false;
+	d = c->ts >= r->gbn_start_ts ? c->ts - r->gbn_start_ts : 0;
+	an_dist_add(&f->recovery, d);
+	c->res->events |= ROCE_EV_GBN_RECOVERED;
+	c->res->recovery_ns = d;
+}
+
+/* p is behind the expected PSN e on a reliable transport. */
+static bool gbn_classify(struct an_ctx *c, struct an_flow *f, struct an_req *r, uint32_t p,
+	uint32_t e, bool fill)
+{
+	/*
+	 * Any unanswered NAK counts, whatever its PSN: requesters go back to
+	 * the start of the oldest unfinished message (rxe restarts whole WQEs,
+	 * sometimes before the NAKed PSN), so p < NAK PSN is common.
+	 */
+	struct an_pending *nak = r->nak.valid ? &r->nak : NULL;
+	struct an_pending *rnr = r->rnr.valid ? &r->rnr : NULL;
+	struct an_pending *pend = NULL;
+	enum roce_retx_cause cause = ROCE_RETX_TIMEOUT;
+	bool new_gbn;
+
+	if (nak && rnr) {
+		pend = rnr->ts <= nak->ts ? rnr : nak;
+	} else {
+		pend = nak ? nak : rnr;
+	}
+	if (r->gbn_active) {
+		/*
+		 * Resends move forward from the go-back point; a NAK that
+		 * arrives meanwhile is answered by the next backward jump.
+		 */
+		new_gbn = roce_psn_cmp(p, r->prev) <= 0;
+	} else {
+		new_gbn = pend || !fill;
+	}
+	if (!new_gbn)
+		pend = NULL;
+	if (pend)
+		cause = pend == &r->rnr ? ROCE_RETX_RNR : ROCE_RETX_NAK;
+
+	if (!new_gbn && !r->gbn_active)
+		return false;           /* plain reordering */
+
+	if (new_gbn) {
+		if (!r->gbn_active) {
+			r->gbn_active = true;
+			r->gbn_newest = roce_psn_add(e, 0xffffffu);   /* e - 1 */
+			r->gbn_start_ts = pend ? pend->ts : c->ts;
+		}
+		r->gbn_cause = cause;
+		r->gbn_ref_frame = pend ? pend->frame : 0;
+		f->st.gbn_episodes[cause]++;
+		c->a->sum.gbn_episodes[cause]++;
+		if (pend) {
+			uint64_t d = c->ts >= pend->ts ? c->ts - pend->ts : 0;
+
+			an_dist_add(&f->nak_response, d);
+		}
+		retx_anomaly(c, f, p, e, cause, pend);
+		/* a go-back answers every NAK that covers its PSN */
+		if (nak)
+			nak->valid = false;
+		if (rnr)
+			rnr->valid = false;
+	}
+	f->st.retransmissions++;
+	c->a->sum.retransmissions++;
+	c->res->events |= ROCE_EV_RETRANSMISSION;
+	c->res->retx_cause = r->gbn_cause;
+	c->res->ref_frame = r->gbn_ref_frame;
+	ack_cancel_from(r, p);
+	return true;
+}
+
+static void gap_report(struct an_ctx *c, struct an_flow *f, uint32_t p, uint32_t e, uint32_t lost)
+{
+	struct roce_analyzer *a = c->a;
+
+	f->st.psn_gaps++;
+	f->st.lost_psns += lost;
+	a->sum.psn_gaps++;
+	a->sum.lost_psns += lost;
+	c->res->events |= ROCE_EV_PSN_GAP;
+	c->res->expected_psn = e;
+	c->res->lost_psns = lost;
+	if (a->cfg.on_anomaly) {
+		struct roce_anomaly an;
+
+		an_init_psn(&an, c, ROCE_AN_PSN_GAP, f, p, e);
+		an.count = lost;
+		snprintf(an.detail, sizeof(an.detail), "%u PSN%s missing (%u..%u)", lost,
+			lost == 1 ? "" : "s", e, roce_psn_add(p, 0xffffffu));
+		an_emit(a, &an);
+	}
+}
+
+static void simple_anomaly(struct an_ctx *c, struct an_flow *f, enum roce_anomaly_type t,
+	uint32_t p, uint32_t e, const char *detail)
+{
+	struct roce_anomaly an;
+
+	if (!c->a->cfg.on_anomaly)
+		return;
+	an_init_psn(&an, c, t, f, p, e);
+	snprintf(an.detail, sizeof(an.detail), "%s", detail);
+	an_emit(c->a, &an);
+}
+
+/* Pin the N of the READ that left slack: it consumed up to PSN end (exclusive). */
+static void read_pin(struct an_req *r, uint32_t end)
+{
+	struct an_readent *e = read_find(r, r->slack_read_psn);
+
+	if (e) {
+		uint32_t n = (end - e->psn) & 0xffffffu;
+
+		if (n >= 1 && n <= e->nmax)
+			e->n = e->nmax = n;
+	}
+	r->slack = 0;
+}
+
+void an_req_process(struct an_ctx *c, struct an_flow *f)
+{
+	const struct roce_pkt *pkt = c->pkt;
+	const struct roce_opcode_info *op = pkt->op;
+	struct an_req *r = f->req;
+	uint32_t p = pkt->bth.psn & 0xffffffu, n = 1, nmax = 1, e;
+	bool is_read = (op->flags & ROCE_F_READ) != 0;
+	bool reliable, retx = false;
+	int32_t d;
+
+	if (!r) {
+		r = f->req = an_zalloc_aligned(sizeof(*r));
+		if (!r)
+			return;
+	}
+	if (r->off)
+		return;
+	if (f->st.transport == ROCE_TRANSPORT_UD && (pkt->hdrs & ROCE_H_DETH)) {
+		if (!f->udqp_set) {
+			f->udqp_set = true;
+			f->st.src_qp = pkt->deth.src_qp;
+		} else if (pkt->deth.src_qp != f->st.src_qp) {
+			r->off = true;  /* several senders share this QP: no sequence */
+			return;
+		}
+	}
+	if (is_read) {
+		uint64_t len = (pkt->hdrs & ROCE_H_RETH) ? pkt->reth.dma_len : 0;
+		uint32_t pmtu = flow_pmtu(c->a, f);
+
+		if (pmtu) {
+			n = nmax = div_up(len, pmtu);
+		} else {
+			n = div_up(len, 4096);
+			nmax = div_up(len, 256);
+		}
+	}
+	reliable = f->st.transport == ROCE_TRANSPORT_RC || f->st.transport == ROCE_TRANSPORT_XRC ||
+		f->st.transport == ROCE_TRANSPORT_RD;
+
+	if (!r->init) {
+		r->init = true;
+		r->first_psn = p;
+		goto advance;
+	}
+	e = r->next;
+	d = roce_psn_cmp(p, e);
+	if (d >= AN_RESYNC || d <= -AN_RESYNC) {
+		/* new connection on a reused QPN: start over, old holes stay lost */
+		uint64_t unrec = an_req_unrecovered(r);
+
+		memset(r, 0, sizeof(*r));
+		r->dropped_unrec = unrec;
+		r->init = true;
+		r->first_psn = p;
+		goto advance;
+	}
+	/*
+	 * Gaps are forward jumps against the previous packet (pnext), as seen
+	 * on the wire: inside a go-back-N resend run pnext trails the newest
+	 * PSN, and a resent packet that is lost again is a gap too (the
+	 * Soft-RoCE README's "req_psn_jump_forward").  Outside a go-back run a
+	 * jump back to the newest PSN after a reordered fill is not a loss.
+	 * Holes (PSNs never seen) are tracked against the newest PSN (next).
+	 */
+	bool gap_done = false;
+
+	if (r->gbn_active && r->pnext != e) {
+		int32_t dp = roce_psn_cmp(p, r->pnext);
+
+		if (dp > 0) {
+			gap_report(c, f, p, r->pnext, (uint32_t)dp);
+			gap_done = true;
+		}
+	}
+	if (d == 0) {
+		if (r->slack)
+			read_pin(r, p);
+	} else if (d > 0) {
+		if (r->slack && (uint32_t)d <= r->slack) {
+			read_pin(r, p);         /* inside the READ's possible range */
+		} else {
+			uint32_t from = e;
+
+			if (r->slack) {
+				from = roce_psn_add(e, r->slack);
+				read_pin(r, from);
+			}
+			uint32_t lost = (p - from) & 0xffffffu;
+
+			hole_add(r, from, lost);
+			if (!gap_done)
+				gap_report(c, f, p, from, lost);
+		}
+	} else {
+		/* behind: a fill, a duplicate and/or a retransmission */
+		bool fill = hole_fill(r, p);
+
+		c->res->expected_psn = e;
+		if (reliable)
+			retx = gbn_classify(c, f, r, p, e, fill);
+		r->pnext = roce_psn_add(p, n);
+		if (roce_psn_cmp(r->pnext, e) > 0)
+			r->pnext = e;
+		if (fill) {
+			/* a PSN behind the newest that had not been seen: it fills a gap */
+			f->st.out_of_order++;
+			c->a->sum.out_of_order++;
+			c->res->events |= ROCE_EV_OUT_OF_ORDER;
+			if (!retx)
+				simple_anomaly(c, f, ROCE_AN_OUT_OF_ORDER, p, e, "PSN fills an earlier gap");
+		} else {
+			f->st.duplicates++;
+			c->a->sum.duplicates++;
+			c->res->events |= ROCE_EV_DUPLICATE;
+			if (!retx)
+				simple_anomaly(c, f, ROCE_AN_DUPLICATE, p, e, "PSN already seen");
+		}
+		if (is_read)
+			read_push(r, p, n, nmax, c->ts, c->frame);  /* re-issued READ */
+		r->prev = p;
+		return;
+	}
+advance:
+	gbn_maybe_recover(c, f, r, p);
+	r->next = roce_psn_add(p, n);
+	r->pnext = r->next;
+	r->slack = nmax - n;
+	r->slack_read_psn = p;
+	r->prev = p;
+	if (is_read)
+		read_push(r, p, n, nmax, c->ts, c->frame);
+	if (pkt->bth.ackreq || is_read || (op->flags & ROCE_F_ATOMIC))
+		ack_push(r, p, c->ts, c->frame);
+}
+
+/* -------------------------------------------------------------- responses */
+
+static bool req_window_has(const struct an_req *r, uint32_t P)
+{
+	return r->init && !r->off && roce_psn_cmp(P, r->first_psn) >= 0 &&
+		roce_psn_cmp(P, roce_psn_add(r->next, r->slack)) <= 0;
+}
+
+static void peer_link(struct roce_analyzer *a, struct an_flow *f, struct an_flow *g)
+{
+	f->peer = g;
+	g->peer = f;
+	f->st.has_peer = g->st.has_peer = true;
+	f->st.peer = g->st.key;
+	g->st.peer = f->st.key;
+	if (!f->st.pmtu)
+		f->st.pmtu = g->st.pmtu;
+	if (!g->st.pmtu)
+		g->st.pmtu = f->st.pmtu;
+}
+
+static void try_pair(struct roce_analyzer *a, struct an_flow *f, uint32_t P)
+{
+	struct an_flow *best = NULL, *only = NULL;
+	unsigned ncand = 0;
+	uint32_t bestdist = 0;
+
+	for (uint32_t i = 0; i < a->flows.n; i++) {
+		struct an_flow *g = (struct an_flow *)a->flows.dense[i];
+		uint32_t dist;
+
+		if (g == f || g->peer || !g->req || !g->req->init || g->req->off ||
+		    g->st.key.version != f->st.key.version ||
+		    memcmp(g->st.key.src, f->st.key.dst, 16) != 0 ||
+		    memcmp(g->st.key.dst, f->st.key.src, 16) != 0)
+			continue;
+		ncand++;
+		only = g;
+		if (!req_window_has(g->req, P))
+			continue;
+		dist = (g->req->next - P) & 0xffffffu;
+		if (!best || dist < bestdist) {
+			best = g;
+			bestdist = dist;
+		}
+	}
+	if (!best && ncand == 1)
+		best = only;
+	if (best)
+		peer_link(a, f, best);
+}
+
+static void aeth_process(struct an_ctx *c, struct an_flow *f, struct an_req *r)
+{
+	struct roce_analyzer *a = c->a;
+	const struct roce_pkt *pkt = c->pkt;
+	uint8_t s = pkt->aeth.syndrome;
+	uint32_t P = pkt->bth.psn & 0xffffffu;
+	struct roce_anomaly an;
+
+	c->res->aeth_syndrome = s;
+	switch (roce_aeth_type(s)) {
+	case ROCE_AETH_ACK:
+		f->st.acks++;
+		a->sum.acks++;
+		break;
+	case ROCE_AETH_RNR_NAK: {
+		uint32_t us = roce_rnr_timer_us(s & 0x1f);
+
+		f->st.naks++;
+		f->st.rnr_naks++;
+		a->sum.naks++;
+		a->sum.rnr_naks++;
+		c->res->events |= ROCE_EV_RNR_NAK;
+		if (r) {
+			ack_complete(r, P, false, NULL, c->ts, NULL);
+			if (!r->rnr.valid) {
+				r->rnr.valid = true;
+				r->rnr.psn = P;
+				r->rnr.ts = c->ts;
+				r->rnr.frame = c->frame;
+				r->rnr.timer_us = us;
+			}
+		}
+		if (a->cfg.on_anomaly) {
+			an_init(&an, ROCE_AN_RNR_NAK, c->frame, c->ts, f);
+			an.has_psn = true;
+			an.psn = P;
+			snprintf(an.detail, sizeof(an.detail), "RNR NAK, timer %.2f ms, MSN %u",
+				(double)us / 1e3, pkt->aeth.msn);
+			an_emit(a, &an);
+		}
+		break;
+	}
+	case ROCE_AETH_NAK: {
+		unsigned code = s & 0x1f;
+
+		f->st.naks++;
+		a->sum.naks++;
+		if (code < 5) {
+			f->st.nak_codes[code]++;
+			a->sum.nak_codes[code]++;
+		}
+		c->res->events |= ROCE_EV_NAK;
+		if (r) {
+			ack_complete(r, P, false, NULL, c->ts, NULL);
+			if (code == ROCE_NAK_PSN_SEQ_ERR && !r->nak.valid) {
+				r->nak.valid = true;
+				r->nak.psn = P;
+				r->nak.ts = c->ts;
+				r->nak.frame = c->frame;
+			}
+		}
+		if (a->cfg.on_anomaly) {
+			const char *txt = roce_aeth_syndrome_text(s);
+
+			an_init(&an, ROCE_AN_NAK, c->frame, c->ts, f);
+			an.has_psn = true;
+			an.psn = P;
+			snprintf(an.detail, sizeof(an.detail), "%s, MSN %u", txt ? txt : "NAK",
+				pkt->aeth.msn);
+			an_emit(a, &an);
+		}
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static void read_resp_process(struct an_ctx *c, struct an_flow *f, struct an_req *r)
+{
+	const struct roce_pkt *pkt = c->pkt;
+	uint32_t flags = pkt->op->flags, P = pkt->bth.psn & 0xffffffu;
+	struct an_readent *e = read_match(r, P);
+	int32_t d;
+
+	if (!e)
+		return;
+	if (P == e->psn && !e->first_done) {
+		uint64_t dt = c->ts >= e->ts ? c->ts - e->ts : 0;
+
+		e->first_done = true;
+		an_dist_add(&f->peer->read_first, dt);
+		c->res->events |= ROCE_EV_READ_FIRST_RESP;
+		c->res->read_ns = dt;
+		c->res->ref_frame = e->frame;
+	}
+	d = roce_psn_cmp(P, e->next_resp);
+	if (d > 0) {
+		gap_report(c, f, P, e->next_resp, (uint32_t)d);
+	} else if (d < 0) {
+		f->st.duplicates++;
+		c->a->sum.duplicates++;
+		c->res->events |= ROCE_EV_DUPLICATE;
+		c->res->expected_psn = e->next_resp;
+		simple_anomaly(c, f, ROCE_AN_DUPLICATE, P, e->next_resp, "READ response PSN already seen");
+	}
+	if (d >= 0)
+		e->next_resp = roce_psn_add(P, 1);
+	if (flags & ROCE_F_LAST) {
+		uint64_t dt = c->ts >= e->ts ? c->ts - e->ts : 0;
+		uint32_t n = ((P - e->psn) & 0xffffffu) + 1;
+
+		an_dist_add(&f->peer->read_last, dt);
+		c->res->events |= ROCE_EV_READ_LAST_RESP;
+		c->res->read_ns = dt;
+		c->res->ref_frame = e->frame;
+		/* the last response pins N; fix the request stream's expectation */
+		if (e->n != e->nmax && r->slack && r->slack_read_psn == e->psn) {
+			r->next = roce_psn_add(e->psn, n);
+			r->pnext = r->next;
+			r->slack = 0;
+		}
+		e->n = e->nmax = n;
+		e->live = false;
+	}
+}
+
+void an_resp_process(struct an_ctx *c, struct an_flow *f)
+{
+	const struct roce_pkt *pkt = c->pkt;
+	uint32_t flags = pkt->op->flags, P = pkt->bth.psn & 0xffffffu;
+	struct an_req *r;
+
+	if (!f->peer) {
+		if (f->unpaired_frames < AN_PAIR_FIRST || f->unpaired_frames % AN_PAIR_EVERY == 0)
+			try_pair(c->a, f, P);
+		f->unpaired_frames++;
+	}
+	r = f->peer ? f->peer->req : NULL;
+	if (r && (!r->init || r->off))
+		r = NULL;
+	if (pkt->hdrs & ROCE_H_AETH)
+		aeth_process(c, f, r);
+	if (!r)
+		return;
+	/* ACK-type AETH or a READ response completes requests up to P */
+	if (!(pkt->hdrs & ROCE_H_AETH) || roce_aeth_type(pkt->aeth.syndrome) == ROCE_AETH_ACK) {
+		struct an_ackent last = {0};
+
+		if (ack_complete(r, P, true, &f->peer->rtt, c->ts, &last)) {
+			c->res->events |= ROCE_EV_ACK_RTT;
+			c->res->rtt_ns = c->ts >= last.ts ? c->ts - last.ts : 0;
+			c->res->ref_frame = last.frame;
+		}
+	}
+	if (flags & ROCE_F_RESP)
+		read_resp_process(c, f, r);
+}
