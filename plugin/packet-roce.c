@@ -342,6 +342,32 @@ static void roce_cleanup_routine(void)
 }
 
 /* First pass: decode + analyse once, keep the result with the frame. */
+/*
+ * The built-in infiniband dissector's opcode table lacks CNP (0x81), the XRC
+ * opcodes, FLUSH and ATOMIC WRITE: its Info column then reads "Unknown
+ * OpCodeQP=0x...".  Put libroce's name there instead ("CNP QP=0x000181"),
+ * keeping the rest of the text.  Opcodes that libroce does not know either
+ * stay "Unknown OpCode"; a Wireshark whose table has the name is left alone.
+ */
+static void roce_info_opcode(packet_info *pinfo, uint8_t opcode)
+{
+	static const char unknown[] = "Unknown OpCode";
+	const char *info, *at, *rest;
+	char buf[ITEM_LABEL_LENGTH];
+	size_t pre;
+
+	if (!roce_opcodes[opcode].name)
+		return;
+	info = col_get_text(pinfo->cinfo, COL_INFO);
+	if (!info || !(at = strstr(info, unknown)))
+		return;
+	pre = (size_t)(at - info);
+	rest = at + sizeof(unknown) - 1;
+	snprintf(buf, sizeof(buf), "%.*s%s%s%s", (int)pre, info, roce_opcode_name(opcode),
+		 *rest && *rest != ' ' ? " " : "", rest);
+	col_add_str(pinfo->cinfo, COL_INFO, buf);
+}
+
 static roce_frame_data_t *roce_first_pass(tvbuff_t *tvb, packet_info *pinfo)
 {
 	struct roce_pkt pkt;
@@ -865,12 +891,8 @@ static int dissect_roce_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
 
 	if (fd->kind == ROCE_KIND_ROCE) {
 		roce_render_icrc(rt, tvb, pinfo, fd);
-		/* the built-in dissector has no name for these: "Unknown OpCode" */
-		if (fd->bth_off != 0) {
-			enum roce_transport tr = roce_opcode_transport(fd->bth.opcode);
-			if (tr == ROCE_TRANSPORT_CNP || tr == ROCE_TRANSPORT_XRC)
-				col_append_fstr(pinfo->cinfo, COL_INFO, " [%s]", roce_opcode_name(fd->bth.opcode));
-		}
+		if (fd->bth_off != 0)
+			roce_info_opcode(pinfo, fd->bth.opcode);
 	}
 	roce_render_findings(rt, tvb, pinfo, fd);
 	if (fd->kind == ROCE_KIND_ROCE)

@@ -65,7 +65,10 @@ void ra_frame_text(const struct ra_ctx *ctx, const struct ra_frame *fr, FILE *f)
 
 	if (ctx->o.n_files > 1)
 		fprintf(f, "%s:", ctx->files[fr->file].name);
-	ra_rel_str(ra_rel_ns(ctx, fr->ts_ns), t, sizeof(t));
+	if (fr->no_ts || !ra_rel_ok(ctx, fr->ts_ns))
+		snprintf(t, sizeof(t), "-");
+	else
+		ra_rel_str(ra_rel_ns(ctx, fr->ts_ns), t, sizeof(t));
 	fprintf(f, "%7" PRIu64 " %11s ", fr->local_no, t);
 
 	if (p->kind == ROCE_KIND_PFC || p->kind == ROCE_KIND_PAUSE) {
@@ -147,8 +150,16 @@ void ra_frame_json(const struct ra_ctx *ctx, const struct ra_frame *fr, FILE *f)
 	jw_u64(&w, "frame", fr->local_no);
 	if (ctx->o.n_files > 1)
 		jw_str(&w, "file", ctx->files[fr->file].name);
-	jw_fixed(&w, "ts", fr->ts_ns, 9);
-	jw_sfixed(&w, "time_relative", ra_rel_ns(ctx, fr->ts_ns), 9);
+	if (fr->no_ts) {        /* SPB, or outside 1970..2554 */
+		jw_null(&w, "ts");
+		jw_null(&w, "time_relative");
+	} else {
+		jw_fixed(&w, "ts", fr->ts_ns, 9);
+		if (ra_rel_ok(ctx, fr->ts_ns))
+			jw_sfixed(&w, "time_relative", ra_rel_ns(ctx, fr->ts_ns), 9);
+		else
+			jw_null(&w, "time_relative");
+	}
 	jw_u64(&w, "len", p->wirelen);
 
 	if (p->kind == ROCE_KIND_PFC || p->kind == ROCE_KIND_PAUSE) {

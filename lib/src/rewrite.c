@@ -19,9 +19,12 @@
 #include <roce/pkt.h>
 #include <roce/rewrite.h>
 
-#include "layout.h"         /* header lengths and offsets, IPv4-mapped addresses */
+#include "layout.h"
 
+#define ETH_HDR ROCE_ETH_HLEN
+#define ETH_MIN ROCE_ETH_MIN
 #define TAG_LEN ROCE_VLAN_TAG_LEN
+#define OFF_TAGS ROCE_ETH_OFF_TYPE     /* the first tag's TPID sits where the type was */
 
 void roce_rewrite_init(struct roce_rewrite *rw)
 {
@@ -70,12 +73,15 @@ static uint16_t csum_fold(uint32_t sum)
 	return (uint16_t)~sum;
 }
 
-/* Correct IPv4 header checksum for the header at p (field itself taken as 0). */
-static uint16_t ipv4_csum(const uint8_t *p, size_t ihl)
+/* Correct IPv4 header checksum for the header at p (the field taken as 0). */
+static uint16_t ipv4_csum(uint8_t *p, size_t ihl)
 {
-	uint32_t sum = csum_add(0, p, ROCE_IPV4_OFF_CSUM);
+	uint16_t old = roce_get_be16(p + ROCE_IPV4_OFF_CSUM), c;
 
-	return csum_fold(csum_add(sum, p + ROCE_IPV4_OFF_CSUM + 2, ihl - ROCE_IPV4_OFF_CSUM - 2));
+	roce_put_be16(p + ROCE_IPV4_OFF_CSUM, 0);
+	c = roce_ipv4_csum(p, ihl);
+	roce_put_be16(p + ROCE_IPV4_OFF_CSUM, old);
+	return c;
 }
 
 /* Correct UDP checksum (field taken as 0); 0 is sent as 0xFFFF. */
@@ -201,10 +207,8 @@ static uint32_t rw_roce(const struct roce_rewrite *rw, uint8_t *f, size_t len, s
 				l3[ROCE_IPV4_OFF_TOS] = tc;
 			} else {
 				/* version(4) | tclass(8) | flow label(20) */
-				uint32_t w0 = roce_get_be32(l3);
-
-				w0 &= ~(0xffu << ROCE_IP6_TCLASS_SHIFT);
-				roce_put_be32(l3, w0 | (uint32_t)tc << ROCE_IP6_TCLASS_SHIFT);
+				l3[0] = (uint8_t)((l3[0] & 0xf0) | tc >> 4);
+				l3[1] = (uint8_t)((l3[1] & 0x0f) | (tc & 0x0f) << 4);
 			}
 			changed = true;
 		}
@@ -216,8 +220,8 @@ static uint32_t rw_roce(const struct roce_rewrite *rw, uint8_t *f, size_t len, s
 					 l3 + (v4 ? ROCE_IPV4_OFF_DST : ROCE_IP6_OFF_DST));
 	}
 	if (rw->sport >= 0 && pkt->version == 2 && ROCE_SPAN_OK(len, pkt->udp_off, 2) &&
-	    roce_get_be16(f + pkt->udp_off) != (uint16_t)rw->sport) {
-		roce_put_be16(f + pkt->udp_off, (uint16_t)rw->sport);
+	    roce_get_be16(f + pkt->udp_off + ROCE_UDP_OFF_SPORT) != (uint16_t)rw->sport) {
+		roce_put_be16(f + pkt->udp_off + ROCE_UDP_OFF_SPORT, (uint16_t)rw->sport);
 		changed = true;
 	}
 	for (unsigned i = 0; i < rw->n_qpmaps && i < ROCE_RW_MAX_MAPS; i++) {
@@ -243,7 +247,7 @@ static uint32_t rw_roce(const struct roce_rewrite *rw, uint8_t *f, size_t len, s
 	if (v4)
 		roce_put_be16(l3 + ROCE_IPV4_OFF_CSUM,
 			      (uint16_t)(ipv4_csum(l3, pkt->l3_hdr_len) ^ ip_err));
-	if (st == ROCE_ICRC_UNVERIFIED || !ROCE_SPAN_OK(len, pkt->icrc_off, ROCE_ICRC_LEN)) {
+	if (st == ROCE_ICRC_UNVERIFIED || !ROCE_SPAN_OK(len, pkt->icrc_off, 4)) {
 		res |= ROCE_RW_R_ICRC_UNVERIFIED;
 	} else {
 		uint32_t crc;
@@ -263,7 +267,7 @@ static uint32_t rw_roce(const struct roce_rewrite *rw, uint8_t *f, size_t len, s
 	return res;
 }
 
-/* MAC and VLAN edits; ntag tags start at ROCE_ETH_OFF_TYPE.  Returns ROCE_RW_R_L2 or 0. */
+/* MAC and VLAN edits; ntag tags start at OFF_TAGS.  Returns ROCE_RW_R_L2 or 0. */
 static uint32_t rw_l2(const struct roce_rewrite *rw, uint8_t *f, size_t *len, unsigned ntag)
 {
 	uint32_t res = 0;
@@ -279,12 +283,11 @@ static uint32_t rw_l2(const struct roce_rewrite *rw, uint8_t *f, size_t *len, un
 	}
 	if (rw->vlan == ROCE_RW_VLAN_STRIP) {
 		if (ntag) {
-			memmove(f + ROCE_ETH_OFF_TYPE, f + ROCE_ETH_OFF_TYPE + TAG_LEN,
-				n - ROCE_ETH_OFF_TYPE - TAG_LEN);
+			memmove(f + OFF_TAGS, f + OFF_TAGS + TAG_LEN, n - OFF_TAGS - TAG_LEN);
 			n -= TAG_LEN;
-			if (n < ROCE_ETH_MIN && *len >= ROCE_ETH_MIN) {
-				memset(f + n, 0, ROCE_ETH_MIN - n);
-				n = ROCE_ETH_MIN;
+			if (n < ETH_MIN && *len >= ETH_MIN) {
+				memset(f + n, 0, ETH_MIN - n);
+				n = ETH_MIN;
 			}
 			res = ROCE_RW_R_L2;
 		}
@@ -292,17 +295,17 @@ static uint32_t rw_l2(const struct roce_rewrite *rw, uint8_t *f, size_t *len, un
 		uint16_t tci;
 
 		if (ntag) {
-			uint16_t old = roce_get_be16(f + ROCE_ETH_HLEN);
+			uint16_t old = roce_get_be16(f + OFF_TAGS + 2);
 
 			tci = old;
 			if (rw->vlan == ROCE_RW_VLAN_SET)
-				tci = (uint16_t)((tci & (uint16_t)~ROCE_VLAN_VID_MASK) |
+				tci = (uint16_t)((tci & ~ROCE_VLAN_VID_MASK) |
 						 (rw->vlan_id & ROCE_VLAN_VID_MASK));
 			if (rw->vlan_pcp >= 0)
-				tci = (uint16_t)((tci & 0x1fff) |
+				tci = (uint16_t)((tci & ~(7u << ROCE_VLAN_PCP_SHIFT)) |
 						 (rw->vlan_pcp & 7) << ROCE_VLAN_PCP_SHIFT);
 			if (tci != old) {
-				roce_put_be16(f + ROCE_ETH_HLEN, tci);
+				roce_put_be16(f + OFF_TAGS + 2, tci);
 				res = ROCE_RW_R_L2;
 			}
 		} else {
@@ -310,10 +313,9 @@ static uint32_t rw_l2(const struct roce_rewrite *rw, uint8_t *f, size_t *len, un
 					 rw->vlan_id & ROCE_VLAN_VID_MASK : 0);
 			if (rw->vlan_pcp >= 0)
 				tci |= (uint16_t)((rw->vlan_pcp & 7) << ROCE_VLAN_PCP_SHIFT);
-			memmove(f + ROCE_ETH_OFF_TYPE + TAG_LEN, f + ROCE_ETH_OFF_TYPE,
-				n - ROCE_ETH_OFF_TYPE);
-			roce_put_be16(f + ROCE_ETH_OFF_TYPE, ROCE_ETHERTYPE_8021Q);
-			roce_put_be16(f + ROCE_ETH_HLEN, tci);
+			memmove(f + OFF_TAGS + TAG_LEN, f + OFF_TAGS, n - OFF_TAGS);
+			roce_put_be16(f + OFF_TAGS, ROCE_ETHERTYPE_8021Q);
+			roce_put_be16(f + OFF_TAGS + 2, tci);
 			n += TAG_LEN;
 			res = ROCE_RW_R_L2;
 		}
@@ -340,11 +342,10 @@ int roce_rewrite_frame(const struct roce_rewrite *rw, int linktype, uint8_t *fra
 	if (linktype != ROCE_LINKTYPE_ETHERNET)
 		return ROCE_E_LINKTYPE;
 	n = *len;
-	if (n < ROCE_ETH_HLEN)
+	if (n < ETH_HDR)
 		return ROCE_OK;
-	while (ntag < ROCE_MAX_VLANS &&
-	       ROCE_SPAN_OK(n, ROCE_ETH_OFF_TYPE + TAG_LEN * ntag, 2 + TAG_LEN) &&
-	       is_tpid(roce_get_be16(frame + ROCE_ETH_OFF_TYPE + TAG_LEN * ntag)))
+	while (ntag < ROCE_MAX_VLANS && ROCE_SPAN_OK(n, OFF_TAGS + TAG_LEN * ntag, 2 + TAG_LEN) &&
+	       is_tpid(roce_get_be16(frame + OFF_TAGS + TAG_LEN * ntag)))
 		ntag++;
 	push = !ntag && rw->vlan != ROCE_RW_VLAN_STRIP &&
 		(rw->vlan == ROCE_RW_VLAN_SET || rw->vlan_pcp >= 0);
@@ -372,8 +373,8 @@ int roce_rewrite_frame(const struct roce_rewrite *rw, int linktype, uint8_t *fra
 static int parse_prefix(const char *s, size_t n, uint8_t out[16], int *plen, bool *v4)
 {
 	char buf[64];
-	uint8_t a4[4];
 	const char *slash;
+	uint8_t v4a[4];
 	size_t alen;
 
 	if (n == 0 || n >= sizeof(buf))
@@ -395,8 +396,8 @@ static int parse_prefix(const char *s, size_t n, uint8_t out[16], int *plen, boo
 			return ROCE_E_INVAL;
 		*plen = (int)v;
 	}
-	if (inet_pton(AF_INET, buf, a4) == 1) {
-		roce_v4mapped(out, a4);
+	if (inet_pton(AF_INET, buf, v4a) == 1) {
+		roce_v4mapped(out, v4a);
 		*v4 = true;
 		if (*plen > 32)
 			return ROCE_E_INVAL;

@@ -112,8 +112,14 @@ printf 'hello, I am not a capture file\n' >"$tmp/notes.txt"
 expect_rc 2 "notes.txt" "$tmp/notes.txt"
 expect_rc 2 "notes.txt" -r "$tmp/notes.txt" --json
 [ ! -s "$tmp/out" ] && ok || bad "report printed for a text file"
-: >"$tmp/empty.pcap"
-expect_rc 2 "empty.pcap" "$tmp/empty.pcap"
+: >"$tmp/empty.pcap"   # a 0-byte file has 0 frames (capinfos), not an error
+expect_rc 0 "" --json "$tmp/empty.pcap"
+[ ! -s "$tmp/err" ] && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["summary"]["frames"] == 0 and d["summary"]["complete"] is True
+assert d["files"][0]["format"] == "empty", d["files"][0]
+' "$tmp/out" && ok || bad "empty file: report of 0 frames: $(cat "$tmp/err")"
 expect_rc 2 "stdin" - <"$tmp/notes.txt"
 mkdir "$tmp/dir.pcap"
 expect_rc 2 "dir.pcap" "$tmp/dir.pcap"

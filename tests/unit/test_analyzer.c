@@ -953,8 +953,22 @@ static void test_malformed_and_icrc(void)
 	CHECK_EQ_U(s.findings[8], 1);       /* BAD_ICRC is bit 8 */
 	CHECK_EQ_U(t.an[ROCE_AN_ICRC], 1);
 	CHECK_EQ_U(t.an[ROCE_AN_MALFORMED], 1);
+	/* the receiver drops both: neither creates a stream (test_analyzer_damaged.c) */
+	flows_get(&t, &fl);
+	CHECK_EQ_U(fl.n, 0);
+	/* once the stream exists, they are counted on it */
+	spec_dir(&sp, true, ROCE_OP_RC_SEND_ONLY, 1);
+	feed(&t, &sp, 3 * US);
+	sp.bad_icrc = true;
+	feed(&t, &sp, 4 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_ICRC_BAD);
+	spec_dir(&sp, true, ROCE_OP_RC_SEND_ONLY, 2);
+	sp.bth.tver = 1;
+	feed(&t, &sp, 5 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_MALFORMED);
 	flows_get(&t, &fl);
 	REQUIRE(fl.n == 1);
+	CHECK_EQ_U(fl.f[0].frames, 3);
 	CHECK_EQ_U(fl.f[0].icrc_bad, 1);
 	CHECK_EQ_U(fl.f[0].malformed, 1);
 	check_counters_add_up(&t, true);
