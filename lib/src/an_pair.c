@@ -107,24 +107,24 @@ static struct an_hp *hp_find(struct an_pairidx *x, uint8_t version, const uint8_
 
 static void bucket_link(struct an_pairidx *x, struct an_flow *f)
 {
-	struct an_flow **head = &x->bucket[bucket_hash(f->pair_hp, f->pair_bucket) & x->bmask];
+	struct an_flow **head = &x->bucket[bucket_hash(f->req->pair_hp, f->req->pair_bucket) & x->bmask];
 
-	f->pb_prev = NULL;
-	f->pb_next = *head;
+	f->req->pb_prev = NULL;
+	f->req->pb_next = *head;
 	if (*head)
-		(*head)->pb_prev = f;
+		(*head)->req->pb_prev = f;
 	*head = f;
 }
 
 static void bucket_unlink(struct an_pairidx *x, struct an_flow *f)
 {
-	if (f->pb_prev)
-		f->pb_prev->pb_next = f->pb_next;
+	if (f->req->pb_prev)
+		f->req->pb_prev->req->pb_next = f->req->pb_next;
 	else
-		x->bucket[bucket_hash(f->pair_hp, f->pair_bucket) & x->bmask] = f->pb_next;
-	if (f->pb_next)
-		f->pb_next->pb_prev = f->pb_prev;
-	f->pb_next = f->pb_prev = NULL;
+		x->bucket[bucket_hash(f->req->pair_hp, f->req->pair_bucket) & x->bmask] = f->req->pb_next;
+	if (f->req->pb_next)
+		f->req->pb_next->req->pb_prev = f->req->pb_prev;
+	f->req->pb_next = f->req->pb_prev = NULL;
 }
 
 /* Double the bucket array (load <= 1); on failure keep the old one. */
@@ -139,7 +139,7 @@ static void buckets_grow(struct an_pairidx *x)
 	x->bucket = nb;
 	x->bmask = nsize - 1;
 	for (uint32_t i = 0; i < x->hp.n; i++)
-		for (struct an_flow *g = ((struct an_hp *)x->hp.dense[i])->head; g; g = g->hp_next)
+		for (struct an_flow *g = ((struct an_hp *)x->hp.dense[i])->head; g; g = g->req->hp_next)
 			bucket_link(x, g);
 }
 
@@ -161,32 +161,32 @@ static void index_add(struct an_pairidx *x, struct an_flow *f)
 		memcpy(hp->dst, k->dst, 16);
 		an_table_insert(&x->hp, &hp->ent);
 	}
-	f->pair_hp = hp;
-	f->hp_prev = NULL;
-	f->hp_next = hp->head;
+	f->req->pair_hp = hp;
+	f->req->hp_prev = NULL;
+	f->req->hp_next = hp->head;
 	if (hp->head)
-		hp->head->hp_prev = f;
+		hp->head->req->hp_prev = f;
 	hp->head = f;
 	hp->n++;
-	if (++x->n > x->bmask + 1)
-		buckets_grow(x);
-	f->pair_bucket = psn_bucket(f->req);
+	f->req->pair_bucket = psn_bucket(f->req);
 	bucket_link(x, f);
+	if (++x->n > x->bmask + 1)
+		buckets_grow(x);        /* (relinks every indexed stream, f included) */
 }
 
 static void index_remove(struct an_pairidx *x, struct an_flow *f)
 {
-	struct an_hp *hp = f->pair_hp;
+	struct an_hp *hp = f->req->pair_hp;
 
 	bucket_unlink(x, f);
-	if (f->hp_prev)
-		f->hp_prev->hp_next = f->hp_next;
+	if (f->req->hp_prev)
+		f->req->hp_prev->req->hp_next = f->req->hp_next;
 	else
-		hp->head = f->hp_next;
-	if (f->hp_next)
-		f->hp_next->hp_prev = f->hp_prev;
-	f->hp_next = f->hp_prev = NULL;
-	f->pair_hp = NULL;
+		hp->head = f->req->hp_next;
+	if (f->req->hp_next)
+		f->req->hp_next->req->hp_prev = f->req->hp_prev;
+	f->req->hp_next = f->req->hp_prev = NULL;
+	f->req->pair_hp = NULL;
 	x->n--;
 	if (--hp->n == 0) {
 		an_table_remove(&x->hp, &hp->ent);
@@ -198,14 +198,14 @@ void an_pair_sync(struct roce_analyzer *a, struct an_flow *f)
 {
 	bool want = !f->peer && f->req && f->req->init && !f->req->off;
 
-	if (!f->pair_hp) {
+	if (!f->req || !f->req->pair_hp) {
 		if (want)
 			index_add(&a->pair, f);
 	} else if (!want) {
 		index_remove(&a->pair, f);
-	} else if (psn_bucket(f->req) != f->pair_bucket) {
+	} else if (psn_bucket(f->req) != f->req->pair_bucket) {
 		bucket_unlink(&a->pair, f);
-		f->pair_bucket = psn_bucket(f->req);
+		f->req->pair_bucket = psn_bucket(f->req);
 		bucket_link(&a->pair, f);
 	}
 }
@@ -214,7 +214,7 @@ void an_pair_forget(struct roce_analyzer *a, struct an_flow *f)
 {
 	struct an_flow *g = f->peer;
 
-	if (f->pair_hp)
+	if (f->req && f->req->pair_hp)
 		index_remove(&a->pair, f);
 	if (g) {
 		g->peer = NULL;
@@ -233,9 +233,6 @@ static void peer_link(struct roce_analyzer *a, struct an_flow *f, struct an_flow
 {
 	f->peer = g;
 	g->peer = f;
-	f->st.has_peer = g->st.has_peer = true;
-	f->st.peer = g->st.key;
-	g->st.peer = f->st.key;
 	if (!f->st.pmtu)
 		f->st.pmtu = g->st.pmtu;
 	if (!g->st.pmtu)
@@ -271,9 +268,9 @@ void an_pair_try(struct roce_analyzer *a, struct an_flow *f, uint32_t P)
 	hp = hp_find(x, k->version, k->dst, k->src, hp_hash(k->version, k->dst, k->src));
 	if (!hp)
 		return;
-	ncand = hp->n - (f->pair_hp == hp);
+	ncand = hp->n - (f->req && f->req->pair_hp == hp);
 	if (hp->n <= AN_PAIR_SCAN) {
-		for (g = hp->head; g; g = g->hp_next)
+		for (g = hp->head; g; g = g->req->hp_next)
 			consider(g, f, P, &best, &bestdist);
 	} else {
 		uint32_t b0 = (P & 0xffffffu) >> AN_PAIR_SHIFT;
@@ -281,13 +278,13 @@ void an_pair_try(struct roce_analyzer *a, struct an_flow *f, uint32_t P)
 		for (uint32_t d = 0; d < 3; d++) {
 			uint32_t b = (b0 + AN_PAIR_NBUCKET - 1 + d) % AN_PAIR_NBUCKET;
 
-			for (g = x->bucket[bucket_hash(hp, b) & x->bmask]; g; g = g->pb_next)
-				if (g->pair_hp == hp && g->pair_bucket == b)
+			for (g = x->bucket[bucket_hash(hp, b) & x->bmask]; g; g = g->req->pb_next)
+				if (g->req->pair_hp == hp && g->req->pair_bucket == b)
 					consider(g, f, P, &best, &bestdist);
 		}
 	}
 	if (!best && ncand == 1)
-		best = hp->head != f ? hp->head : hp->head->hp_next;
+		best = hp->head != f ? hp->head : hp->head->req->hp_next;
 	if (best)
 		peer_link(a, f, best);
 }
