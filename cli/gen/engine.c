@@ -118,6 +118,7 @@ struct qp {
 	uint64_t va;
 	uint64_t last_cnp;
 	bool cnp_sent;
+	bool rc_seen, xrc_seen, resp_seen;  /* a stream's first packet was sent */
 };
 
 struct gen {
@@ -129,6 +130,7 @@ struct gen {
 	struct rg_pauses pauses;
 	struct qp *qps;
 	uint32_t nqps;
+	struct roce_frame_spec *bases;  /* per pair: [A->B, B->A], built on first use */
 	uint64_t ts, frac;
 	uint64_t frames;
 	bool stop;
@@ -350,18 +352,17 @@ static uint16_t qp_sport(const struct rg_config *c, uint32_t qpn)
 	return (uint16_t)(0xc000u | ((h >> 16) & 0x3fff));
 }
 
-/* A spec for a frame of pair q->pair; a_to_b: requester -> responder. */
-static void base_spec(struct gen *g, const struct qp *q, bool a_to_b, uint32_t src_qpn,
+/* The spec every frame of a host pair and direction starts from. */
+static void make_base(const struct rg_config *c, unsigned pair, bool a_to_b,
 		      struct roce_frame_spec *s)
 {
-	const struct rg_config *c = g->c;
 	uint8_t a[16], b[16];
 
 	roce_frame_spec_init(s);
 	s->version = c->version == 1 ? 1 : 2;
 	s->ip_version = c->version == 6 ? 6 : 4;
-	mac_plus(s->src_mac, a_to_b ? c->mac_a : c->mac_b, q->pair);
-	mac_plus(s->dst_mac, a_to_b ? c->mac_b : c->mac_a, q->pair);
+	mac_plus(s->src_mac, a_to_b ? c->mac_a : c->mac_b, pair);
+	mac_plus(s->dst_mac, a_to_b ? c->mac_b : c->mac_a, pair);
 	if (c->ip_a_set)
 		memcpy(a, c->ip_a, 16);
 	else
@@ -370,16 +371,28 @@ static void base_spec(struct gen *g, const struct qp *q, bool a_to_b, uint32_t s
 		memcpy(b, c->ip_b, 16);
 	else
 		default_addr(c, false, b);
-	addr_plus(s->src, a_to_b ? a : b, q->pair);
-	addr_plus(s->dst, a_to_b ? b : a, q->pair);
+	addr_plus(s->src, a_to_b ? a : b, pair);
+	addr_plus(s->dst, a_to_b ? b : a, pair);
 	if (c->vlan_set) {
 		s->vlan_count = 1;
 		s->vlan_id[0] = c->vlan;
 		s->vlan_pcp[0] = c->pcp;
 	}
 	s->tclass = (uint8_t)(c->dscp << 2 | c->ecn);
-	s->sport = qp_sport(c, src_qpn);
 	s->bth.pkey = 0xffff;
+}
+
+/* A spec for a frame of pair q->pair; a_to_b: requester -> responder (copied from the
+ * pair's base, built once). */
+static void base_spec(struct gen *g, const struct qp *q, bool a_to_b, uint32_t src_qpn,
+		      struct roce_frame_spec *s)
+{
+	struct roce_frame_spec *b = &g->bases[2 * q->pair + (a_to_b ? 0 : 1)];
+
+	if (!b->version)
+		make_base(g->c, q->pair, a_to_b, b);
+	*s = *b;
+	s->sport = qp_sport(g->c, src_qpn);
 }
 
 /* ---- messages ----------------------------------------------------------------------- */
@@ -549,6 +562,7 @@ static void send_rc(struct gen *g, struct msg *m)
 	bool timeout = false, rnr = false;
 	uint32_t hole = UINT32_MAX;     /* first packet lost since the last one received */
 	uint32_t *msnp = m->xrc ? &q->xrc_msn : &q->msn;
+	bool *seen = m->xrc ? &q->xrc_seen : &q->rc_seen;
 
 	/* message-level faults */
 	if (rg_fault_hits(&g->f, RG_F_TIMEOUT, q->index, m->psn0)) {
@@ -567,6 +581,7 @@ static void send_rc(struct gen *g, struct msg *m)
 		req_spec(g, m, k, &s);
 		if (rnr && k == 0) {
 			/* RNR NAK, the RNR timer, then the resend of this packet */
+			*seen = true;
 			emit(g, &s, NULL, false);
 			ack_spec(g, m, s.bth.psn, (uint8_t)(0x20 | (c->rnr_timer & 0x1f)), *msnp,
 				 &s2);
@@ -583,6 +598,9 @@ static void send_rc(struct gen *g, struct msg *m)
 					     k + 1 < m->npk);
 		if (hole != UINT32_MAX && !fate_loses(fate))
 			fate = RG_FATE_NONE;    /* the packet that reveals a hole stays clean */
+		if (k == 0 && !*seen && fate_loses(fate))
+			fate = RG_FATE_NONE;    /* nothing before a stream's first packet shows its loss */
+		*seen = true;
 		if (fate_loses(fate)) {
 			g->t->injected[fate == RG_FATE_DROP ? RG_F_DROP :
 				       fate == RG_FATE_BAD_ICRC ? RG_F_BAD_ICRC :
@@ -723,7 +741,7 @@ static void send_read(struct gen *g, struct msg *m)
 		struct tag tg = { 0 };
 
 		read_resp_spec(g, m, m->psn0, m->size, k, m->npk, q->msn, &s);
-		if (lost == UINT32_MAX &&
+		if (lost == UINT32_MAX && 
 		    rg_fault_hits(&g->f, RG_F_READ_LOSS, q->index, s.bth.psn)) {
 			lost = k;
 			g->t->injected[RG_F_READ_LOSS]++;
@@ -732,6 +750,7 @@ static void send_read(struct gen *g, struct msg *m)
 		}
 		if (lost != UINT32_MAX && k == lost + 1)
 			tg.lost = 1;
+		q->resp_seen = true;
 		emit(g, &s, &tg, false);
 	}
 	if (lost == UINT32_MAX || g->stop)
@@ -757,10 +776,10 @@ static void send_read(struct gen *g, struct msg *m)
 		for (uint32_t k = 0; k < n && !g->stop; k++) {
 			struct tag tg = { 0 };
 
-			if (k == 0)
-				tg.ooo = 1;
-			else
-				tg.dup = 1;
+			if (k == 0 && lost + 1 < m->npk)
+				tg.ooo = 1;     /* fills the gap the next response showed */
+			else if (k)
+				tg.dup = 1;     /* arrived the first time */
 			read_resp_spec(g, m, psn, len, k, n, q->msn, &s);
 			emit(g, &s, &tg, false);
 		}
@@ -848,7 +867,8 @@ static int setup(struct gen *g, const struct rg_config *c, struct rg_output *out
 		g->payload[i] = (uint8_t)(i * 7 + 1);
 	g->nqps = c->qps * c->hosts;
 	g->qps = calloc(g->nqps, sizeof(*g->qps));
-	if (!g->qps)
+	g->bases = calloc(2 * (size_t)c->hosts, sizeof(*g->bases));
+	if (!g->qps || !g->bases)
 		return -1;
 	for (uint32_t i = 0; i < g->nqps; i++) {
 		struct qp *q = &g->qps[i];
@@ -887,8 +907,10 @@ int rg_generate(const struct rg_config *c, struct rg_output *out, struct rg_trut
 
 	if (!g || setup(g, c, out, t)) {
 		snprintf(err, errlen, "out of memory");
-		if (g)
+		if (g) {
 			free(g->qps);
+			free(g->bases);
+		}
 		free(g);
 		return -1;
 	}
@@ -944,6 +966,7 @@ int rg_generate(const struct rg_config *c, struct rg_output *out, struct rg_trut
 	t->unrecovered_psns = t->lost_psns - t->holes_filled;
 	rg_faults_free(&g->f);
 	free(g->qps);
+	free(g->bases);
 	if (g->err) {
 		snprintf(err, errlen, "%s", g->err == -1 ? "building a frame failed" :
 			 roce_strerror(g->err));

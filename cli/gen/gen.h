@@ -141,6 +141,7 @@ struct rg_config {
 	/* output */
 	const char *write_path;
 	const char *iface;
+	const char *engine;             /* -i: TX engine name (auto, afpacket, xdp) */
 	bool json;
 	bool quiet;
 };
@@ -174,6 +175,11 @@ struct rg_output {
 	const struct rg_output_ops *ops;
 	void *impl;
 	const char *name;
+	/* interface output (-i): set by write/close */
+	const char *engine;             /* TX engine name */
+	uint64_t sent, send_errors;
+	int exit_status;                /* non-zero: exit with this (RG_EXIT_USAGE for MTU) */
+	char err[256];                  /* why write failed, when it says */
 };
 
 /* Open the output named by the config (-w FILE or -i IFACE); errbuf gets a

@@ -10,6 +10,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,7 +99,9 @@ static void rewrite_version(int argc, char **argv)
 static const GOptionEntry out_entries[] = {
 	{ "write", 'w', 0, CB, "Write frames to FILE (pcap, nanosecond timestamps; pcapng when "
 	  "FILE ends in .pcapng; - = stdout)", "FILE" },
-	{ "interface", 'i', 0, CB, "Send frames on IFACE (needs the TX engine)", "IFACE" },
+	{ "interface", 'i', 0, CB, "Send frames on IFACE, paced by their timestamps (see --rate)",
+	  "IFACE" },
+	{ "engine", 0, 0, CB, "With -i: TX engine auto (default), afpacket or xdp", "NAME" },
 	{ "scenario", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)scenario_cb,
 	  "Read settings from a scenario FILE (INI; see roce-gen(1)); options given after it "
 	  "override it", "FILE" },
@@ -265,10 +268,13 @@ int main(int argc, char **argv)
 		rc = -1;
 	}
 	if (rc) {
-		fprintf(stderr, "%s: %s: %s\n", RG_PROG, out.name, e);
+		fprintf(stderr, "%s: %s: %s\n", RG_PROG, out.name, out.err[0] ? out.err : e);
 		rg_config_free(&cfg);
-		return RG_EXIT_FAIL;
+		return out.exit_status ? out.exit_status : RG_EXIT_FAIL;
 	}
+	if (cfg.iface)
+		fprintf(stderr, "%s: %s: %" PRIu64 " frames sent (engine %s), %" PRIu64
+			" send errors\n", RG_PROG, cfg.iface, out.sent, out.engine, out.send_errors);
 	/* the summary goes to stdout unless the frames do */
 	sf = cfg.write_path && !strcmp(cfg.write_path, "-") ? stderr : stdout;
 	if (!opt_quiet)

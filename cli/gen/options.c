@@ -496,6 +496,8 @@ static int parse_pause(struct rg_config *c, bool pfc, const char *opt, const cha
 static int set_fault(struct rg_config *c, const char *key, const char *val, char *err,
 		     size_t errlen, bool *handled)
 {
+	const char *opt = key;
+
 	*handled = true;
 	if (!strcmp(key, "loss"))
 		key = "drop-rate";
@@ -509,7 +511,7 @@ static int set_fault(struct rg_config *c, const char *key, const char *val, char
 		if (!strcmp(key + n, "-rate")) {
 			if (parse_rate(val, &c->fault[k].rate))
 				return fail(err, errlen, "%s '%s': expected a probability 0..1 "
-					    "or a percentage", key, val);
+					    "or a percentage", opt, val);
 			return 0;
 		}
 	}
@@ -670,6 +672,8 @@ int rg_config_set(struct rg_config *c, const char *key, const char *val, char *e
 		c->write_path = g_intern_string(val);
 	} else if (!strcmp(key, "interface")) {
 		c->iface = g_intern_string(val);
+	} else if (!strcmp(key, "engine")) {
+		c->engine = g_intern_string(val);
 	} else {
 		int rc = set_fault(c, key, val, err, errlen, &handled);
 

@@ -2,10 +2,17 @@
 /*
  * output.c - where roce-gen's frames go: a capture file (-w: pcap with
  * nanosecond timestamps, or pcapng when the name ends in .pcapng, through
- * cli/common's capture writer) or an interface (-i: the shared TX engine,
- * not available in this build yet).  The engine only sees struct
- * rg_output, so the TX engine plugs in here without touching it.
+ * cli/common's capture writer) or an interface (-i: the shared TX engine of
+ * cli/common/tx.h, as roce-replay uses it).  The engine only sees struct
+ * rg_output.
+ *
+ * On an interface the frames' timestamps are the schedule: frame k is due at
+ * start + (ts_k - ts_0), an absolute CLOCK_MONOTONIC deadline (so --rate and
+ * --pps pace the wire; the default 100G spacing is "as fast as this host
+ * sends").  Frames already due are sent together, up to 32 per call.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +20,132 @@
 
 #include "capread.h"
 #include "gen.h"
+#include "tx.h"
+
+#define RG_TX_BURST 32
+
+struct rg_iface {
+	roce_tx_t *tx;
+	const char *ifname;
+	unsigned max_frame;
+	uint64_t ts0, start;
+	bool started;
+	unsigned n;
+	struct roce_tx_frame f[RG_TX_BURST];
+	uint8_t *slots;              /* RG_TX_BURST frames of max_frame bytes */
+};
+
+static int iface_flush(struct rg_iface *x)
+{
+	int rc = x->n ? roce_tx_send(x->tx, x->f, x->n) : 0;
+
+	x->n = 0;
+	return rc;
+}
+
+static int iface_write(struct rg_output *o, uint64_t ts_ns, const uint8_t *frame, uint32_t len)
+{
+	struct rg_iface *x = o->impl;
+	uint64_t due;
+
+	if (len > x->max_frame) {
+		snprintf(o->err, sizeof(o->err), "frame of %u bytes is larger than %s's MTU allows "
+			 "(%u bytes with the Ethernet header and two VLAN tags)", len, x->ifname,
+			 x->max_frame);
+		o->exit_status = RG_EXIT_USAGE;
+		return -1;
+	}
+	if (!x->started) {
+		x->ts0 = ts_ns;
+		x->start = roce_tx_now_ns();
+		x->started = true;
+	}
+	due = x->start + (ts_ns >= x->ts0 ? ts_ns - x->ts0 : 0);
+	if (due > roce_tx_now_ns()) {
+		if (iface_flush(x))
+			goto fail;
+		roce_tx_wait_until(due);
+	}
+	memcpy(x->slots + (size_t)x->n * x->max_frame, frame, len);
+	x->f[x->n].data = x->slots + (size_t)x->n * x->max_frame;
+	x->f[x->n].len = len;
+	if (++x->n == RG_TX_BURST && iface_flush(x))
+		goto fail;
+	return 0;
+fail:
+	snprintf(o->err, sizeof(o->err), "send failed");
+	return -1;
+}
+
+static int iface_close(struct rg_output *o)
+{
+	struct rg_iface *x = o->impl;
+	const struct roce_tx_stats *st;
+	int rc = iface_flush(x);
+
+	if (!rc)
+		rc = roce_tx_flush(x->tx);
+	st = roce_tx_stats(x->tx);
+	o->sent = st->packets;
+	o->send_errors = st->errors;
+	roce_tx_close(x->tx);
+	free(x->slots);
+	free(x);
+	o->impl = NULL;
+	if (rc)
+		snprintf(o->err, sizeof(o->err), "send failed");
+	else if (o->send_errors)
+		snprintf(o->err, sizeof(o->err), "%" PRIu64 " frames refused by the kernel",
+			 o->send_errors);
+	return rc || o->send_errors ? -1 : 0;
+}
+
+static const struct rg_output_ops iface_ops = { iface_write, iface_close };
+
+static int iface_open(struct rg_output *o, const struct rg_config *c, char *errbuf,
+		      size_t errlen)
+{
+	struct roce_tx_opts to = { .ifname = c->iface, .engine = ROCE_TX_AUTO, .queue = 0 };
+	char e[ROCE_ERRBUF_SIZE];
+	struct rg_iface *x;
+	int st;
+
+	if (c->engine) {
+		int eng = roce_tx_engine_parse(c->engine);
+
+		if (eng < 0) {
+			snprintf(errbuf, errlen, "engine '%s': expected auto, afpacket or xdp",
+				 c->engine);
+			return -1;
+		}
+		to.engine = (enum roce_tx_engine)eng;
+	}
+	x = calloc(1, sizeof(*x));
+	if (!x) {
+		snprintf(errbuf, errlen, "out of memory");
+		return -1;
+	}
+	x->tx = roce_tx_open(&to, e, &st);
+	if (!x->tx) {
+		snprintf(errbuf, errlen, "%s", e);
+		free(x);
+		return -1;
+	}
+	x->ifname = c->iface;
+	x->max_frame = roce_tx_max_frame(x->tx);
+	x->slots = malloc((size_t)RG_TX_BURST * x->max_frame);
+	if (!x->slots) {
+		roce_tx_close(x->tx);
+		free(x);
+		snprintf(errbuf, errlen, "out of memory");
+		return -1;
+	}
+	o->name = c->iface;
+	o->impl = x;
+	o->ops = &iface_ops;
+	o->engine = roce_tx_name(x->tx);
+	return 0;
+}
 
 static int file_write(struct rg_output *o, uint64_t ts_ns, const uint8_t *frame, uint32_t len)
 {
@@ -41,12 +174,8 @@ int rg_output_open(struct rg_output *o, const struct rg_config *c, char *errbuf,
 	char e[ROCE_ERRBUF_SIZE];
 
 	memset(o, 0, sizeof(*o));
-	if (c->iface) {
-		snprintf(errbuf, errlen, "-i %s: sending to an interface needs the TX engine, "
-			 "which is not in this build yet; write a file with -w and replay it",
-			 c->iface);
-		return -1;
-	}
+	if (c->iface)
+		return iface_open(o, c, errbuf, errlen);
 	o->name = strcmp(c->write_path, "-") ? c->write_path : "<stdout>";
 	if (ends_with(c->write_path, ".pcapng"))
 		o->impl = roce_capw_open_pcapng(c->write_path, ROCE_LINKTYPE_ETHERNET, 65535, e);

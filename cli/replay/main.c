@@ -737,15 +737,16 @@ struct rr_thread {
 
 static uint64_t g_start_ns;
 
+/* Deadline of frame g from the start, rounded to the nearest ns (1 us / 0.001 is 1 ms). */
 static uint64_t sched_off(uint64_t g, uint64_t rel, uint64_t cumw)
 {
 	switch (O.mode) {
 	case RR_ORIGINAL:
-		return (uint64_t)((long double)rel / O.multiplier);
+		return (uint64_t)((long double)rel / O.multiplier + 0.5L);
 	case RR_PPS:
-		return (uint64_t)((long double)g * 1e9L / O.pps);
+		return (uint64_t)((long double)g * 1e9L / O.pps + 0.5L);
 	case RR_BPS:
-		return (uint64_t)((long double)cumw * 8e9L / O.bps);
+		return (uint64_t)((long double)cumw * 8e9L / O.bps + 0.5L);
 	default:
 		return 0;
 	}
@@ -855,7 +856,7 @@ static void *sender(void *arg)
 	struct roce_tx_frame b[ROCE_TX_MAX_BATCH];
 	uint64_t dl[ROCE_TX_MAX_BATCH];
 	uint64_t g = t->idx, step = O.threads, now, l1 = 0, seq = 0;
-	uint64_t dur_ns = O.duration > 0 ? (uint64_t)(O.duration * 1e9) : 0;
+	uint64_t dur_ns = O.duration > 0 ? (uint64_t)(O.duration * 1e9 + 0.5) : 0;
 	unsigned n = 0;
 	int rc = 0;
 

@@ -26,38 +26,7 @@
 
 /* ---------------------------------------------------------------- names */
 
-static const char *const an_names[ROCE_AN_COUNT] = {
-	[ROCE_AN_ICRC] = "icrc",
-	[ROCE_AN_MALFORMED] = "malformed",
-	[ROCE_AN_PSN_GAP] = "psn_gap",
-	[ROCE_AN_DUPLICATE] = "duplicate",
-	[ROCE_AN_OUT_OF_ORDER] = "out_of_order",
-	[ROCE_AN_RETRANSMISSION] = "retransmission",
-	[ROCE_AN_NAK] = "nak",
-	[ROCE_AN_RNR_NAK] = "rnr_nak",
-	[ROCE_AN_CNP] = "cnp",
-	[ROCE_AN_ECN_CE] = "ecn_ce",
-	[ROCE_AN_PFC_STORM] = "pfc_storm",
-	[ROCE_AN_UNRECOVERED] = "unrecovered",
-	[ROCE_AN_FLOW_EVICTED] = "flow_evicted",
-};
-
-const char *roce_anomaly_name(enum roce_anomaly_type t)
-{
-	if ((unsigned)t >= ROCE_AN_COUNT)
-		return "unknown";
-	return an_names[t];
-}
-
-int roce_anomaly_by_name(const char *name)
-{
-	if (!name)
-		return -1;
-	for (int i = 0; i < ROCE_AN_COUNT; i++)
-		if (strcmp(name, an_names[i]) == 0)
-			return i;
-	return -1;
-}
+/* (anomaly and event names: anomaly.c, from anomalies.def) */
 
 const char *roce_retx_cause_name(enum roce_retx_cause c)
 {
@@ -223,9 +192,10 @@ static bool key_eq(const struct roce_flow_key *x, const struct roce_flow_key *y)
 		memcmp(x->src, y->src, 16) == 0 && memcmp(x->dst, y->dst, 16) == 0;
 }
 
-static struct an_flow *flow_find(struct roce_analyzer *a, const struct roce_flow_key *k, uint32_t h)
+static struct an_flow *flow_find(const struct roce_analyzer *a, const struct roce_flow_key *k,
+	uint32_t h)
 {
-	struct an_table *t = &a->flows;
+	const struct an_table *t = &a->flows;
 	uint32_t i = h & t->mask;
 
 	while (t->slots[i]) {
@@ -256,6 +226,24 @@ static void flow_evict(struct roce_analyzer *a, struct an_flow *f, uint64_t fram
 	flow_free(f);
 }
 
+static void flow_key_of(const struct roce_pkt *p, struct roce_flow_key *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->version = p->version;
+	memcpy(k->src, p->src, 16);
+	memcpy(k->dst, p->dst, 16);
+	k->dqpn = p->bth.dqpn & 0xffffffu;
+}
+
+/* The frame's stream if it exists (untrustworthy frames never create one). */
+static struct an_flow *flow_lookup(struct an_ctx *c)
+{
+	struct roce_flow_key k;
+
+	flow_key_of(c->pkt, &k);
+	return flow_find(c->a, &k, flow_hash(&k));
+}
+
 static struct an_flow *flow_get(struct an_ctx *c)
 {
 	struct roce_analyzer *a = c->a;
@@ -264,11 +252,7 @@ static struct an_flow *flow_get(struct an_ctx *c)
 	struct an_flow *f;
 	uint32_t h;
 
-	memset(&k, 0, sizeof(k));
-	k.version = p->version;
-	memcpy(k.src, p->src, 16);
-	memcpy(k.dst, p->dst, 16);
-	k.dqpn = p->bth.dqpn & 0xffffffu;
+	flow_key_of(p, &k);
 	h = flow_hash(&k);
 	f = flow_find(a, &k, h);
 	if (f)
@@ -370,6 +354,13 @@ static void roce_process(struct an_ctx *c, int status)
 	const struct roce_opcode_info *op = pkt->op;
 	struct an_flow *f = NULL;
 	struct roce_anomaly an;
+	/*
+	 * A frame the receiver would drop (bad ICRC, untrustworthy findings):
+	 * counted, reported, attributed to its stream only if that exists, and
+	 * otherwise without effect on any stream state.
+	 */
+	bool dropped = (pkt->findings & ROCE_FIND_UNTRUSTED_MASK) ||
+		pkt->icrc_status == ROCE_ICRC_BAD;
 
 	a->sum.roce_frames++;
 	if (pkt->version == 1)
@@ -391,17 +382,19 @@ static void roce_process(struct an_ctx *c, int status)
 
 	if (op && op->name && (status == ROCE_OK || status == ROCE_E_MALFORMED) &&
 	    (op->flags & (ROCE_F_REQ | ROCE_F_RESP | ROCE_F_ACK | ROCE_F_CNP)))
-		f = flow_get(c);
+		f = dropped ? flow_lookup(c) : flow_get(c);
 	if (f) {
 		f->ent.tick = a->tick;
 		f->st.frames++;
 		f->st.bytes += pkt->wirelen;
-		f->st.payload_bytes += pkt->payload_len;
 		if (f->st.last_ts_ns < c->ts)
 			f->st.last_ts_ns = c->ts;
-		if (f->st.transport == ROCE_TRANSPORT_CNP && !(op->flags & ROCE_F_CNP))
-			f->st.transport = roce_opcode_transport(pkt->bth.opcode);
-		f->st.last_psn = pkt->bth.psn & 0xffffffu;
+		if (!dropped) {
+			f->st.payload_bytes += pkt->payload_len;
+			if (f->st.transport == ROCE_TRANSPORT_CNP && !(op->flags & ROCE_F_CNP))
+				f->st.transport = roce_opcode_transport(pkt->bth.opcode);
+			f->st.last_psn = pkt->bth.psn & 0xffffffu;
+		}
 		if (pkt->ecn)
 			f->st.ecn_capable++;
 		if (pkt->findings & ROCE_FIND_MALFORMED_MASK)
@@ -438,7 +431,7 @@ static void roce_process(struct an_ctx *c, int status)
 			an_emit(a, &an);
 		}
 	}
-	if (!f)
+	if (!f || dropped)
 		return;
 
 	if (op->flags & ROCE_F_CNP) {

@@ -6,8 +6,9 @@
  *                          | IPv4(20) UDP(8)  | BTH ...                          (v2)
  *                          | IPv6(40) UDP(8)  | BTH ...                          (v2)
  *
- * Extension header offsets come from roce_opcodes[] (the decoder's table);
- * the ICRC is computed by roce_icrc_compute() on the built bytes.
+ * Extension header offsets come from roce_opcodes[] (the decoder's table),
+ * field layouts from layout.h (the decoder's too); the ICRC is computed by
+ * roce_icrc_compute() on the built bytes.
  */
 #include <string.h>
 
@@ -15,12 +16,9 @@
 #include <roce/build.h>
 #include <roce/icrc.h>
 
-#define ROCE_ETH_HLEN 14
-#define ROCE_ETH_MIN 60
-#define ROCE_GRH_LEN 40
-#define ROCE_IPV4_HLEN 20
-#define ROCE_IPV6_HLEN 40
-#define ROCE_UDP_HLEN 8
+#include "layout.h"
+
+#define ROCE_IPV4_HLEN ROCE_IPV4_MIN_HLEN       /* built without options */
 #define ROCE_DEFAULT_SPORT 0xc000
 #define ROCE_DEFAULT_TTL 64
 
@@ -28,10 +26,10 @@ static const uint8_t roce_pfc_da[6] = { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x01 };
 
 void roce_addr_v4(uint8_t out[16], uint32_t ipv4)
 {
-	memset(out, 0, 10);
-	out[10] = 0xff;
-	out[11] = 0xff;
-	roce_put_be32(out + 12, ipv4);
+	uint8_t v4[4];
+
+	roce_put_be32(v4, ipv4);
+	roce_v4mapped(out, v4);
 }
 
 void roce_frame_spec_init(struct roce_frame_spec *s)
@@ -108,17 +106,6 @@ size_t roce_build_len(const struct roce_frame_spec *s)
 	return n;
 }
 
-static uint16_t roce_ipv4_csum(const uint8_t *p, size_t n)
-{
-	uint32_t sum = 0;
-
-	for (size_t i = 0; i + 1 < n; i += 2)
-		sum += roce_get_be16(p + i);
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
-}
-
 /* Extension headers of op at e, from the spec. */
 static void roce_build_ext(const struct roce_frame_spec *s, const struct roce_opcode_info *op,
 	uint8_t *e)
@@ -128,33 +115,35 @@ static void roce_build_ext(const struct roce_frame_spec *s, const struct roce_op
 
 	memset(e, 0, op->hdr_len);
 	if (h & ROCE_H_RDETH)
-		roce_put_be24(e + op->off[ROCE_HDR_RDETH] + 1, s->rdeth_eec & 0xffffff);
+		roce_put_be24(e + op->off[ROCE_HDR_RDETH] + ROCE_RDETH_OFF_EEC,
+			s->rdeth_eec & ROCE_QPN_MASK);
 	if (h & ROCE_H_DETH) {
 		p = e + op->off[ROCE_HDR_DETH];
-		roce_put_be32(p, s->deth.qkey);
-		roce_put_be24(p + 5, s->deth.src_qp & 0xffffff);
+		roce_put_be32(p + ROCE_DETH_OFF_QKEY, s->deth.qkey);
+		roce_put_be24(p + ROCE_DETH_OFF_SRCQP, s->deth.src_qp & ROCE_QPN_MASK);
 	}
 	if (h & ROCE_H_XRCETH)
-		roce_put_be24(e + op->off[ROCE_HDR_XRCETH] + 1, s->xrc_srq & 0xffffff);
+		roce_put_be24(e + op->off[ROCE_HDR_XRCETH] + ROCE_XRCETH_OFF_SRQ,
+			s->xrc_srq & ROCE_QPN_MASK);
 	if (h & ROCE_H_FETH)
 		roce_put_be32(e + op->off[ROCE_HDR_FETH], s->feth);
 	if (h & ROCE_H_RETH) {
 		p = e + op->off[ROCE_HDR_RETH];
-		roce_put_be64(p, s->reth.va);
-		roce_put_be32(p + 8, s->reth.rkey);
-		roce_put_be32(p + 12, s->reth.dma_len);
+		roce_put_be64(p + ROCE_RETH_OFF_VA, s->reth.va);
+		roce_put_be32(p + ROCE_RETH_OFF_RKEY, s->reth.rkey);
+		roce_put_be32(p + ROCE_RETH_OFF_DMALEN, s->reth.dma_len);
 	}
 	if (h & ROCE_H_ATOMICETH) {
 		p = e + op->off[ROCE_HDR_ATOMICETH];
-		roce_put_be64(p, s->atomic.va);
-		roce_put_be32(p + 8, s->atomic.rkey);
-		roce_put_be64(p + 12, s->atomic.swap_add);
-		roce_put_be64(p + 20, s->atomic.compare);
+		roce_put_be64(p + ROCE_ATOMICETH_OFF_VA, s->atomic.va);
+		roce_put_be32(p + ROCE_ATOMICETH_OFF_RKEY, s->atomic.rkey);
+		roce_put_be64(p + ROCE_ATOMICETH_OFF_SWAP, s->atomic.swap_add);
+		roce_put_be64(p + ROCE_ATOMICETH_OFF_CMP, s->atomic.compare);
 	}
 	if (h & ROCE_H_AETH) {
 		p = e + op->off[ROCE_HDR_AETH];
-		p[0] = s->aeth.syndrome;
-		roce_put_be24(p + 1, s->aeth.msn & 0xffffff);
+		p[ROCE_AETH_OFF_SYNDROME] = s->aeth.syndrome;
+		roce_put_be24(p + ROCE_AETH_OFF_MSN, s->aeth.msn & ROCE_QPN_MASK);
 	}
 	if (h & ROCE_H_ATOMICACKETH)
 		roce_put_be64(e + op->off[ROCE_HDR_ATOMICACKETH], s->atomic_ack);
@@ -168,7 +157,7 @@ static void roce_build_ext(const struct roce_frame_spec *s, const struct roce_op
 int roce_build(const struct roce_frame_spec *s, uint8_t *buf, size_t cap, size_t *len)
 {
 	const struct roce_opcode_info *op;
-	const struct roce_bth *b = &s->bth;
+	struct roce_bth bth = s->bth;
 	struct roce_pkt pkt;
 	size_t n, off, l3, tlen, end;
 	unsigned pad;
@@ -181,29 +170,32 @@ int roce_build(const struct roce_frame_spec *s, uint8_t *buf, size_t cap, size_t
 		return ROCE_E_INVAL;
 	if (cap < n)
 		return ROCE_E_NOSPACE;
-	op = &roce_opcodes[b->opcode];
+	op = &roce_opcodes[bth.opcode];
 	pad = roce_spec_pad(s);
 	tlen = roce_spec_transport_len(s);
 
 	/* ---- Ethernet + tags ---- */
-	memcpy(buf, s->dst_mac, 6);
-	memcpy(buf + 6, s->src_mac, 6);
-	off = 12;
+	memcpy(buf + ROCE_ETH_OFF_DST, s->dst_mac, 6);
+	memcpy(buf + ROCE_ETH_OFF_SRC, s->src_mac, 6);
+	off = ROCE_ETH_OFF_TYPE;
 	for (unsigned i = 0; i < s->vlan_count; i++) {
-		uint16_t tpid = s->vlan_tpid[i] ? s->vlan_tpid[i] : 0x8100;
+		uint16_t tpid = s->vlan_tpid[i] ? s->vlan_tpid[i] : ROCE_ETHERTYPE_8021Q;
 
 		roce_put_be16(buf + off, tpid);
-		roce_put_be16(buf + off + 2,
-			(uint16_t)((s->vlan_pcp[i] & 7) << 13 | (s->vlan_id[i] & 0xfff)));
-		off += 4;
+		roce_put_be16(buf + off + 2, (uint16_t)((s->vlan_pcp[i] & 7) << ROCE_VLAN_PCP_SHIFT |
+			(s->vlan_id[i] & ROCE_VLAN_VID_MASK)));
+		off += ROCE_VLAN_TAG_LEN;
 	}
 	l3 = off + 2;
 
-	memset(&pkt, 0, sizeof(pkt));
+	/* only the fields roce_icrc_compute() reads: clearing the whole struct
+	 * was the largest single cost of building a small frame */
 	pkt.frame = buf;
 	pkt.kind = ROCE_KIND_ROCE;
 	pkt.version = s->version;
+	pkt.ip_version = 0;
 	pkt.l3_off = (uint32_t)l3;
+	pkt.udp_off = 0;
 
 	/* ---- L3 (+ UDP) ---- */
 	uint8_t *p = buf + l3;
@@ -211,60 +203,53 @@ int roce_build(const struct roce_frame_spec *s, uint8_t *buf, size_t cap, size_t
 
 	if (s->version == 1) {
 		roce_put_be16(buf + off, ROCE_ETHERTYPE_ROCE);
-		roce_put_be32(p, 6u << 28 | (uint32_t)s->tclass << 20 | (s->flow_label & 0xfffff));
-		roce_put_be16(p + 4, (uint16_t)tlen);
-		p[6] = 0x1b;
-		p[7] = ttl;
-		memcpy(p + 8, s->src, 16);
-		memcpy(p + 24, s->dst, 16);
+		roce_put_be32(p, roce_ip6_word0(s->tclass, s->flow_label));
+		roce_put_be16(p + ROCE_IP6_OFF_PAYLEN, (uint16_t)tlen);
+		p[ROCE_IP6_OFF_NXT] = ROCE_GRH_NXT_BTH;
+		p[ROCE_IP6_OFF_HOPS] = ttl;
+		memcpy(p + ROCE_IP6_OFF_SRC, s->src, 16);
+		memcpy(p + ROCE_IP6_OFF_DST, s->dst, 16);
 		pkt.bth_off = (uint32_t)(l3 + ROCE_GRH_LEN);
 	} else {
 		size_t udp;
 
 		if (s->ip_version == 4) {
-			roce_put_be16(buf + off, 0x0800);
-			p[0] = 0x45;
-			p[1] = s->tclass;
-			roce_put_be16(p + 2, (uint16_t)(ROCE_IPV4_HLEN + ROCE_UDP_HLEN + tlen));
-			roce_put_be16(p + 4, s->ip_id);
-			roce_put_be16(p + 6, s->ip_df ? 0x4000 : 0);
-			p[8] = ttl;
-			p[9] = 17;
-			p[10] = 0;
-			p[11] = 0;
-			memcpy(p + 12, s->src + 12, 4);
-			memcpy(p + 16, s->dst + 12, 4);
-			roce_put_be16(p + 10, roce_ipv4_csum(p, ROCE_IPV4_HLEN));
+			roce_put_be16(buf + off, ROCE_ETHERTYPE_IPV4);
+			p[0] = ROCE_IPV4_VER_IHL;
+			p[ROCE_IPV4_OFF_TOS] = s->tclass;
+			roce_put_be16(p + ROCE_IPV4_OFF_TOTLEN,
+				(uint16_t)(ROCE_IPV4_HLEN + ROCE_UDP_HLEN + tlen));
+			roce_put_be16(p + ROCE_IPV4_OFF_ID, s->ip_id);
+			roce_put_be16(p + ROCE_IPV4_OFF_FRAG, s->ip_df ? ROCE_IPV4_DF : 0);
+			p[ROCE_IPV4_OFF_TTL] = ttl;
+			p[ROCE_IPV4_OFF_PROTO] = ROCE_IPPROTO_UDP;
+			roce_put_be16(p + ROCE_IPV4_OFF_CSUM, 0);
+			memcpy(p + ROCE_IPV4_OFF_SRC, s->src + ROCE_V4MAPPED_OFF, 4);
+			memcpy(p + ROCE_IPV4_OFF_DST, s->dst + ROCE_V4MAPPED_OFF, 4);
+			roce_put_be16(p + ROCE_IPV4_OFF_CSUM, roce_ipv4_csum(p, ROCE_IPV4_HLEN));
 			udp = l3 + ROCE_IPV4_HLEN;
 		} else {
-			roce_put_be16(buf + off, 0x86dd);
-			roce_put_be32(p, 6u << 28 | (uint32_t)s->tclass << 20 |
-				(s->flow_label & 0xfffff));
-			roce_put_be16(p + 4, (uint16_t)(ROCE_UDP_HLEN + tlen));
-			p[6] = 17;
-			p[7] = ttl;
-			memcpy(p + 8, s->src, 16);
-			memcpy(p + 24, s->dst, 16);
+			roce_put_be16(buf + off, ROCE_ETHERTYPE_IPV6);
+			roce_put_be32(p, roce_ip6_word0(s->tclass, s->flow_label));
+			roce_put_be16(p + ROCE_IP6_OFF_PAYLEN, (uint16_t)(ROCE_UDP_HLEN + tlen));
+			p[ROCE_IP6_OFF_NXT] = ROCE_IPPROTO_UDP;
+			p[ROCE_IP6_OFF_HOPS] = ttl;
+			memcpy(p + ROCE_IP6_OFF_SRC, s->src, 16);
+			memcpy(p + ROCE_IP6_OFF_DST, s->dst, 16);
 			udp = l3 + ROCE_IPV6_HLEN;
 		}
-		roce_put_be16(buf + udp, s->sport ? s->sport : ROCE_DEFAULT_SPORT);
-		roce_put_be16(buf + udp + 2, s->dport ? s->dport : ROCE_UDP_PORT);
-		roce_put_be16(buf + udp + 4, (uint16_t)(ROCE_UDP_HLEN + tlen));
-		roce_put_be16(buf + udp + 6, 0);
+		roce_put_be16(buf + udp + ROCE_UDP_OFF_SPORT, s->sport ? s->sport : ROCE_DEFAULT_SPORT);
+		roce_put_be16(buf + udp + ROCE_UDP_OFF_DPORT, s->dport ? s->dport : ROCE_UDP_PORT);
+		roce_put_be16(buf + udp + ROCE_UDP_OFF_LEN, (uint16_t)(ROCE_UDP_HLEN + tlen));
+		roce_put_be16(buf + udp + ROCE_UDP_OFF_CSUM, 0);
 		pkt.ip_version = s->ip_version;
 		pkt.udp_off = (uint32_t)udp;
 		pkt.bth_off = (uint32_t)(udp + ROCE_UDP_HLEN);
 	}
 
-	/* ---- BTH ---- */
-	p = buf + pkt.bth_off;
-	p[0] = b->opcode;
-	p[1] = (uint8_t)((b->se & 1) << 7 | (b->migreq & 1) << 6 | pad << 4 | (b->tver & 0xf));
-	roce_put_be16(p + 2, b->pkey);
-	p[4] = (uint8_t)((b->fecn & 1) << 7 | (b->becn & 1) << 6 | (b->resv6 & 0x3f));
-	roce_put_be24(p + 5, b->dqpn & 0xffffff);
-	p[8] = (uint8_t)((b->ackreq & 1) << 7 | (b->resv7 & 0x7f));
-	roce_put_be24(p + 9, b->psn & 0xffffff);
+	/* ---- BTH (the pad count is the one computed above) ---- */
+	bth.padcnt = (uint8_t)pad;
+	roce_bth_write(buf + pkt.bth_off, &bth);
 
 	/* ---- extension headers, payload, pad ---- */
 	off = pkt.bth_off + ROCE_BTH_LEN;
@@ -304,10 +289,10 @@ static int roce_build_macctrl(const uint8_t src_mac[6], uint16_t opcode, uint8_t
 	if (cap < ROCE_ETH_MIN)
 		return ROCE_E_NOSPACE;
 	memset(buf, 0, ROCE_ETH_MIN);
-	memcpy(buf, roce_pfc_da, 6);
-	memcpy(buf + 6, src_mac, 6);
-	roce_put_be16(buf + 12, ROCE_ETHERTYPE_MACCTRL);
-	roce_put_be16(buf + 14, opcode);
+	memcpy(buf + ROCE_ETH_OFF_DST, roce_pfc_da, 6);
+	memcpy(buf + ROCE_ETH_OFF_SRC, src_mac, 6);
+	roce_put_be16(buf + ROCE_ETH_OFF_TYPE, ROCE_ETHERTYPE_MACCTRL);
+	roce_put_be16(buf + ROCE_ETH_HLEN, opcode);
 	*len = ROCE_ETH_MIN;
 	return ROCE_OK;
 }
@@ -315,24 +300,24 @@ static int roce_build_macctrl(const uint8_t src_mac[6], uint16_t opcode, uint8_t
 int roce_build_pfc(const uint8_t src_mac[6], uint8_t enable, const uint16_t quanta[8],
 	uint8_t *buf, size_t cap, size_t *len)
 {
-	int rc = roce_build_macctrl(src_mac, 0x0101, buf, cap, len);
+	int rc = roce_build_macctrl(src_mac, ROCE_MACCTRL_PFC, buf, cap, len);
 
 	if (rc != ROCE_OK)
 		return rc;
-	buf[17] = enable;
+	buf[ROCE_ETH_HLEN + ROCE_PFC_OFF_ENABLE] = enable;
 	for (int i = 0; i < 8; i++)
 		if (enable & (1u << i))
-			roce_put_be16(buf + 18 + 2 * i, quanta[i]);
+			roce_put_be16(buf + ROCE_ETH_HLEN + ROCE_PFC_OFF_TIME(i), quanta[i]);
 	return ROCE_OK;
 }
 
 int roce_build_pause(const uint8_t src_mac[6], uint16_t quanta, uint8_t *buf, size_t cap,
 	size_t *len)
 {
-	int rc = roce_build_macctrl(src_mac, 0x0001, buf, cap, len);
+	int rc = roce_build_macctrl(src_mac, ROCE_MACCTRL_PAUSE, buf, cap, len);
 
 	if (rc != ROCE_OK)
 		return rc;
-	roce_put_be16(buf + 16, quanta);
+	roce_put_be16(buf + ROCE_ETH_HLEN + ROCE_PAUSE_OFF_TIME, quanta);
 	return ROCE_OK;
 }

@@ -11,16 +11,8 @@
  * end of the captured frame, so Ethernet padding and a trailing FCS do not
  * matter.  Nothing here allocates or prints.
  *
- *   BTH (12 bytes):
- *    0                   1                   2                   3
- *    0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
- *   +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
- *   |    OpCode     |S|M|Pad| TVer  |            P_Key              |
- *   +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
- *   |F|B|  Resv6    |                 Destination QP                |
- *   +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
- *   |A|   Resv7     |                      PSN                      |
- *   +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * Header layouts (lengths, offsets, BTH bits, IPv4 checksum, IPv4-mapped
+ * addresses) are layout.h's, shared with the builder.
  */
 #include <stddef.h>
 #include <string.h>
@@ -29,28 +21,10 @@
 #include <roce/icrc.h>
 #include <roce/pkt.h>
 
-#define ROCE_ETH_HLEN 14
+#include "layout.h"
+
 #define ROCE_SLL_HLEN 16
 #define ROCE_SLL2_HLEN 20
-#define ROCE_GRH_LEN 40
-#define ROCE_IPV4_MIN_HLEN 20
-#define ROCE_IPV6_HLEN 40
-#define ROCE_UDP_HLEN 8
-#define ROCE_GRH_NXT_BTH 0x1b
-#define ROCE_IPPROTO_UDP 17
-
-#define ROCE_ETHERTYPE_IPV4 0x0800
-#define ROCE_ETHERTYPE_IPV6 0x86dd
-#define ROCE_ETHERTYPE_8021Q 0x8100
-#define ROCE_ETHERTYPE_8021AD 0x88a8
-#define ROCE_ETHERTYPE_QINQ_OLD 0x9100
-
-#define ROCE_MACCTRL_PAUSE 0x0001
-#define ROCE_MACCTRL_PFC 0x0101
-/* opcode(2) + enable vector(2) + 8 x time(2) */
-#define ROCE_PFC_BODY_LEN 20
-/* opcode(2) + pause_time(2) */
-#define ROCE_PAUSE_BODY_LEN 4
 
 /* ------------------------------------------------------------------ */
 /* findings, syndromes, small helpers                                  */
@@ -213,7 +187,6 @@ static size_t roce_fmt_x16(char *tmp, unsigned v)
 
 void roce_addr_str(const uint8_t addr[16], char *buf, size_t len)
 {
-	static const uint8_t v4mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
 	size_t pos = 0;
 	char tmp[8];
 
@@ -222,9 +195,9 @@ void roce_addr_str(const uint8_t addr[16], char *buf, size_t len)
 	buf[0] = '\0';
 	if (!addr)
 		return;
-	if (memcmp(addr, v4mapped, sizeof(v4mapped)) == 0) {
-		for (int i = 12; i < 16; i++) {
-			if (i > 12)
+	if (roce_is_v4mapped(addr)) {
+		for (int i = ROCE_V4MAPPED_OFF; i < 16; i++) {
+			if (i > ROCE_V4MAPPED_OFF)
 				roce_str_put(buf, len, &pos, ".", 1);
 			roce_str_put(buf, len, &pos, tmp, roce_fmt_u(tmp, addr[i]));
 		}
@@ -293,35 +266,6 @@ static bool roce_port_match(const struct roce_decode_opts *o, uint16_t port)
 	return false;
 }
 
-/* RFC 1071 checksum over an IPv4 header (n a multiple of 4); 0 when correct. */
-static uint16_t roce_ip_csum(const uint8_t *p, size_t n)
-{
-	uint64_t sum = 0;
-
-	/* 32-bit words summed in 64 bits: one fold at the end (RFC 1071 2(B));
-	 * the usual 20-byte header unrolled */
-	if (n == 20) {
-		sum = (uint64_t)roce_get_be32(p) + roce_get_be32(p + 4) + roce_get_be32(p + 8) +
-			roce_get_be32(p + 12) + roce_get_be32(p + 16);
-	} else {
-		for (size_t i = 0; i < n; i += 4)
-			sum += roce_get_be32(p + i);
-	}
-	sum = (sum & 0xffffffffu) + (sum >> 32);
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
-}
-
-static void roce_v4mapped(uint8_t out[16], const uint8_t *a)
-{
-	memset(out, 0, 10);
-	out[10] = 0xff;
-	out[11] = 0xff;
-	memcpy(out + 12, a, 4);
-}
-
 static int roce_status_of(const struct roce_pkt *pkt)
 {
 	if (pkt->findings & (ROCE_FIND_BAD_LENGTH | ROCE_FIND_IP_FRAGMENT))
@@ -331,12 +275,7 @@ static int roce_status_of(const struct roce_pkt *pkt)
 	return ROCE_OK;
 }
 
-/*
- * MAC Control (0x8808) at off: PFC, PAUSE or another opcode.
- *
- *   PFC:   opcode 0x0101 | resv(8) e[7:0] | time[0] .. time[7] (16 bit each)
- *   PAUSE: opcode 0x0001 | pause_time(16)
- */
+/* MAC Control (0x8808) at off: PFC, PAUSE or another opcode (layout.h). */
 static int roce_decode_macctrl(struct roce_pkt *pkt, size_t off)
 {
 	const uint8_t *f = pkt->frame;
@@ -367,15 +306,15 @@ static int roce_decode_macctrl(struct roce_pkt *pkt, size_t off)
 		return ROCE_E_TRUNC;
 	}
 	if (pkt->kind == ROCE_KIND_PAUSE) {
-		pkt->pfc_quanta[0] = roce_get_be16(f + off + 2);
+		pkt->pfc_quanta[0] = roce_get_be16(f + off + ROCE_PAUSE_OFF_TIME);
 		return ROCE_OK;
 	}
-	pkt->pfc_reserved = f[off + 2];
-	pkt->pfc_enable = f[off + 3];
+	pkt->pfc_reserved = f[off + ROCE_PFC_OFF_RESV];
+	pkt->pfc_enable = f[off + ROCE_PFC_OFF_ENABLE];
 	if (pkt->pfc_reserved != 0)
 		pkt->findings |= ROCE_FIND_BAD_PFC;
 	for (int i = 0; i < 8; i++) {
-		pkt->pfc_quanta[i] = roce_get_be16(f + off + 4 + 2 * i);
+		pkt->pfc_quanta[i] = roce_get_be16(f + off + ROCE_PFC_OFF_TIME(i));
 		if (!(pkt->pfc_enable & (1u << i)) && pkt->pfc_quanta[i] != 0)
 			pkt->findings |= ROCE_FIND_BAD_PFC;
 	}
@@ -390,33 +329,33 @@ static void roce_decode_ext(struct roce_pkt *pkt, const struct roce_opcode_info 
 	const uint8_t *p;
 
 	if (h & ROCE_H_RDETH)
-		pkt->rdeth_eec = roce_get_be24(e + op->off[ROCE_HDR_RDETH] + 1);
+		pkt->rdeth_eec = roce_get_be24(e + op->off[ROCE_HDR_RDETH] + ROCE_RDETH_OFF_EEC);
 	if (h & ROCE_H_DETH) {
 		p = e + op->off[ROCE_HDR_DETH];
-		pkt->deth.qkey = roce_get_be32(p);
-		pkt->deth.src_qp = roce_get_be24(p + 5);
+		pkt->deth.qkey = roce_get_be32(p + ROCE_DETH_OFF_QKEY);
+		pkt->deth.src_qp = roce_get_be24(p + ROCE_DETH_OFF_SRCQP);
 	}
 	if (h & ROCE_H_XRCETH)
-		pkt->xrc_srq = roce_get_be24(e + op->off[ROCE_HDR_XRCETH] + 1);
+		pkt->xrc_srq = roce_get_be24(e + op->off[ROCE_HDR_XRCETH] + ROCE_XRCETH_OFF_SRQ);
 	if (h & ROCE_H_FETH)
 		pkt->feth = roce_get_be32(e + op->off[ROCE_HDR_FETH]);
 	if (h & ROCE_H_RETH) {
 		p = e + op->off[ROCE_HDR_RETH];
-		pkt->reth.va = roce_get_be64(p);
-		pkt->reth.rkey = roce_get_be32(p + 8);
-		pkt->reth.dma_len = roce_get_be32(p + 12);
+		pkt->reth.va = roce_get_be64(p + ROCE_RETH_OFF_VA);
+		pkt->reth.rkey = roce_get_be32(p + ROCE_RETH_OFF_RKEY);
+		pkt->reth.dma_len = roce_get_be32(p + ROCE_RETH_OFF_DMALEN);
 	}
 	if (h & ROCE_H_ATOMICETH) {
 		p = e + op->off[ROCE_HDR_ATOMICETH];
-		pkt->atomic.va = roce_get_be64(p);
-		pkt->atomic.rkey = roce_get_be32(p + 8);
-		pkt->atomic.swap_add = roce_get_be64(p + 12);
-		pkt->atomic.compare = roce_get_be64(p + 20);
+		pkt->atomic.va = roce_get_be64(p + ROCE_ATOMICETH_OFF_VA);
+		pkt->atomic.rkey = roce_get_be32(p + ROCE_ATOMICETH_OFF_RKEY);
+		pkt->atomic.swap_add = roce_get_be64(p + ROCE_ATOMICETH_OFF_SWAP);
+		pkt->atomic.compare = roce_get_be64(p + ROCE_ATOMICETH_OFF_CMP);
 	}
 	if (h & ROCE_H_AETH) {
 		p = e + op->off[ROCE_HDR_AETH];
-		pkt->aeth.syndrome = p[0];
-		pkt->aeth.msn = roce_get_be24(p + 1);
+		pkt->aeth.syndrome = p[ROCE_AETH_OFF_SYNDROME];
+		pkt->aeth.msn = roce_get_be24(p + ROCE_AETH_OFF_MSN);
 	}
 	if (h & ROCE_H_ATOMICACKETH)
 		pkt->atomic_ack = roce_get_be64(e + op->off[ROCE_HDR_ATOMICACKETH]);
@@ -470,19 +409,7 @@ static int roce_decode_transport(struct roce_pkt *pkt, size_t end,
 
 	/* ---- BTH ---- */
 	ext_clear(pkt);
-	b->opcode = f[bth];
-	b->se = f[bth + 1] >> 7;
-	b->migreq = (f[bth + 1] >> 6) & 1;
-	b->padcnt = (f[bth + 1] >> 4) & 3;
-	b->tver = f[bth + 1] & 0xf;
-	b->pkey = roce_get_be16(f + bth + 2);
-	b->fecn = f[bth + 4] >> 7;
-	b->becn = (f[bth + 4] >> 6) & 1;
-	b->resv6 = f[bth + 4] & 0x3f;
-	b->dqpn = roce_get_be24(f + bth + 5);
-	b->ackreq = f[bth + 8] >> 7;
-	b->resv7 = f[bth + 8] & 0x7f;
-	b->psn = roce_get_be24(f + bth + 9);
+	roce_bth_read(f + bth, b);
 	op = &roce_opcodes[b->opcode];
 	pkt->op = op;
 	ext = bth + ROCE_BTH_LEN;
@@ -560,9 +487,8 @@ static size_t roce_clamp_end(struct roce_pkt *pkt, size_t end)
 }
 
 /*
- * The GRH and the IPv6 header share one layout: version/traffic class/flow
- * label word, payload length, next header, hop limit, two 128-bit addresses.
- * Takes the fields the analysis uses from the 40 bytes at h (frame + l3).
+ * The GRH and the IPv6 header share one layout (layout.h).  Takes the
+ * fields the analysis uses from the 40 bytes at h (frame + l3).
  */
 static void roce_take_ip6_hdr(struct roce_pkt *pkt, size_t l3, const uint8_t *h)
 {
@@ -571,20 +497,15 @@ static void roce_take_ip6_hdr(struct roce_pkt *pkt, size_t l3, const uint8_t *h)
 	pkt->kind = ROCE_KIND_ROCE;
 	pkt->l3_off = (uint32_t)l3;
 	pkt->l3_hdr_len = ROCE_IPV6_HLEN;
-	pkt->tclass = (uint8_t)(w0 >> 20);
+	pkt->tclass = (uint8_t)(w0 >> ROCE_IP6_TCLASS_SHIFT);
 	pkt->ecn = pkt->tclass & 3;
-	pkt->flow_label = w0 & 0xfffff;
-	pkt->ttl = h[7];
-	memcpy(pkt->src, h + 8, 16);
-	memcpy(pkt->dst, h + 24, 16);
+	pkt->flow_label = w0 & ROCE_IP6_FLOW_MASK;
+	pkt->ttl = h[ROCE_IP6_OFF_HOPS];
+	memcpy(pkt->src, h + ROCE_IP6_OFF_SRC, 16);
+	memcpy(pkt->dst, h + ROCE_IP6_OFF_DST, 16);
 }
 
-/*
- * RoCE v1: GRH (40) then BTH.
- *
- *   IPVer(4) TClass(8) FlowLabel(20) | PayLen(16) NxtHdr(8) HopLmt(8)
- *   SGID(128) | DGID(128)
- */
+/* RoCE v1: GRH (40) then BTH. */
 static int roce_decode_v1(struct roce_pkt *pkt, size_t l3, const struct roce_decode_opts *opts)
 {
 	const uint8_t *g = pkt->frame + l3;
@@ -596,13 +517,14 @@ static int roce_decode_v1(struct roce_pkt *pkt, size_t l3, const struct roce_dec
 		pkt->findings |= ROCE_FIND_TRUNCATED;
 		return ROCE_E_TRUNC;
 	}
-	if (g[6] != ROCE_GRH_NXT_BTH)
+	if (g[ROCE_IP6_OFF_NXT] != ROCE_GRH_NXT_BTH)
 		return ROCE_E_NOT_ROCE;
 	pkt->version = 1;
 	roce_take_ip6_hdr(pkt, l3, g);
 	pkt->bth_off = (uint32_t)(l3 + ROCE_GRH_LEN);
 	return roce_decode_transport(pkt,
-		roce_clamp_end(pkt, l3 + ROCE_GRH_LEN + roce_get_be16(g + 4)), opts);
+		roce_clamp_end(pkt, l3 + ROCE_GRH_LEN + roce_get_be16(g + ROCE_IP6_OFF_PAYLEN)),
+		opts);
 }
 
 /* UDP at udp (span already checked for 8 bytes); ip_end from the IP header. */
@@ -610,7 +532,7 @@ static int roce_decode_udp(struct roce_pkt *pkt, size_t udp, size_t ip_end,
 	const struct roce_decode_opts *opts)
 {
 	const uint8_t *u = pkt->frame + udp;
-	size_t udp_len = roce_get_be16(u + 4), end = ip_end;
+	size_t udp_len = roce_get_be16(u + ROCE_UDP_OFF_LEN), end = ip_end;
 
 	pkt->udp_off = (uint32_t)udp;
 	pkt->bth_off = (uint32_t)(udp + ROCE_UDP_HLEN);
@@ -625,12 +547,7 @@ static int roce_decode_udp(struct roce_pkt *pkt, size_t udp, size_t ip_end,
 	return roce_decode_transport(pkt, roce_clamp_end(pkt, end), opts);
 }
 
-/*
- * RoCE v2 over IPv4:
- *
- *   Ver(4) IHL(4) TOS(8) TotalLength(16) | ID(16) Flags(3) FragOff(13)
- *   TTL(8) Proto(8) Checksum(16) | Src(32) | Dst(32) | options
- */
+/* RoCE v2 over IPv4 (layout.h). */
 static int roce_decode_ipv4(struct roce_pkt *pkt, size_t l3, const struct roce_decode_opts *opts)
 {
 	const uint8_t *ip = pkt->frame + l3;
@@ -640,15 +557,15 @@ static int roce_decode_ipv4(struct roce_pkt *pkt, size_t l3, const struct roce_d
 	if (!ROCE_SPAN_OK(pkt->caplen, l3, ROCE_IPV4_MIN_HLEN))
 		return ROCE_E_NOT_ROCE;
 	ihl = (size_t)(ip[0] & 0xf) * 4;
-	if ((ip[0] >> 4) != 4 || ihl < ROCE_IPV4_MIN_HLEN || ip[9] != ROCE_IPPROTO_UDP)
+	if ((ip[0] >> 4) != 4 || ihl < ROCE_IPV4_MIN_HLEN || ip[ROCE_IPV4_OFF_PROTO] != ROCE_IPPROTO_UDP)
 		return ROCE_E_NOT_ROCE;
-	frag = roce_get_be16(ip + 6);
-	if (frag & 0x1fff)
+	frag = roce_get_be16(ip + ROCE_IPV4_OFF_FRAG);
+	if (frag & ROCE_IPV4_FRAG_OFF_MASK)
 		return ROCE_E_NOT_ROCE;         /* no UDP header in a non-first fragment */
 	udp = l3 + ihl;
 	if (!ROCE_SPAN_OK(pkt->caplen, udp, ROCE_UDP_HLEN))
 		return ROCE_E_NOT_ROCE;
-	dport = roce_get_be16(pkt->frame + udp + 2);
+	dport = roce_get_be16(pkt->frame + udp + ROCE_UDP_OFF_DPORT);
 	if (!roce_port_match(opts, dport))
 		return ROCE_E_NOT_ROCE;
 
@@ -657,30 +574,25 @@ static int roce_decode_ipv4(struct roce_pkt *pkt, size_t l3, const struct roce_d
 	pkt->ip_version = 4;
 	pkt->l3_off = (uint32_t)l3;
 	pkt->l3_hdr_len = (uint32_t)ihl;
-	pkt->tclass = ip[1];
-	pkt->ecn = ip[1] & 3;
-	pkt->ip_id = roce_get_be16(ip + 4);
-	pkt->ttl = ip[8];
-	roce_v4mapped(pkt->src, ip + 12);
-	roce_v4mapped(pkt->dst, ip + 16);
-	pkt->sport = roce_get_be16(pkt->frame + udp);
+	pkt->tclass = ip[ROCE_IPV4_OFF_TOS];
+	pkt->ecn = ip[ROCE_IPV4_OFF_TOS] & 3;
+	pkt->ip_id = roce_get_be16(ip + ROCE_IPV4_OFF_ID);
+	pkt->ttl = ip[ROCE_IPV4_OFF_TTL];
+	roce_v4mapped(pkt->src, ip + ROCE_IPV4_OFF_SRC);
+	roce_v4mapped(pkt->dst, ip + ROCE_IPV4_OFF_DST);
+	pkt->sport = roce_get_be16(pkt->frame + udp + ROCE_UDP_OFF_SPORT);
 	pkt->dport = dport;
-	if (opts->verify_ip_csum && roce_ip_csum(ip, ihl) != 0)
+	if (opts->verify_ip_csum && roce_ipv4_csum(ip, ihl) != 0)
 		pkt->findings |= ROCE_FIND_BAD_IP_CSUM;
-	if (frag & 0x2000) {
+	if (frag & ROCE_IPV4_MF) {
 		pkt->udp_off = (uint32_t)udp;
 		pkt->findings |= ROCE_FIND_IP_FRAGMENT;
 		return ROCE_E_MALFORMED;
 	}
-	return roce_decode_udp(pkt, udp, l3 + roce_get_be16(ip + 2), opts);
+	return roce_decode_udp(pkt, udp, l3 + roce_get_be16(ip + ROCE_IPV4_OFF_TOTLEN), opts);
 }
 
-/*
- * RoCE v2 over IPv6 (UDP right after the fixed header):
- *
- *   Ver(4) TC(8) FlowLabel(20) | PayloadLength(16) NextHdr(8) HopLimit(8)
- *   Src(128) | Dst(128)
- */
+/* RoCE v2 over IPv6 (UDP right after the fixed header). */
 static int roce_decode_ipv6(struct roce_pkt *pkt, size_t l3, const struct roce_decode_opts *opts)
 {
 	const uint8_t *ip = pkt->frame + l3;
@@ -689,18 +601,18 @@ static int roce_decode_ipv6(struct roce_pkt *pkt, size_t l3, const struct roce_d
 
 	if (!ROCE_SPAN_OK(pkt->caplen, l3, ROCE_IPV6_HLEN + ROCE_UDP_HLEN))
 		return ROCE_E_NOT_ROCE;
-	if ((ip[0] >> 4) != 6 || ip[6] != ROCE_IPPROTO_UDP)
+	if ((ip[0] >> 4) != 6 || ip[ROCE_IP6_OFF_NXT] != ROCE_IPPROTO_UDP)
 		return ROCE_E_NOT_ROCE;
-	dport = roce_get_be16(pkt->frame + udp + 2);
+	dport = roce_get_be16(pkt->frame + udp + ROCE_UDP_OFF_DPORT);
 	if (!roce_port_match(opts, dport))
 		return ROCE_E_NOT_ROCE;
 
 	pkt->version = 2;
 	pkt->ip_version = 6;
 	roce_take_ip6_hdr(pkt, l3, ip);
-	pkt->sport = roce_get_be16(pkt->frame + udp);
+	pkt->sport = roce_get_be16(pkt->frame + udp + ROCE_UDP_OFF_SPORT);
 	pkt->dport = dport;
-	return roce_decode_udp(pkt, udp, udp + roce_get_be16(ip + 4), opts);
+	return roce_decode_udp(pkt, udp, udp + roce_get_be16(ip + ROCE_IP6_OFF_PAYLEN), opts);
 }
 
 /* Reset what a previous decode into the same struct may have left. */
@@ -755,9 +667,9 @@ int roce_decode(int linktype, const uint8_t *frame, size_t caplen, size_t wirele
 	case ROCE_LINKTYPE_ETHERNET:
 		if (caplen < ROCE_ETH_HLEN)
 			goto not_roce;
-		out->dst_mac = frame;
-		out->src_mac = frame + 6;
-		et = roce_get_be16(frame + 12);
+		out->dst_mac = frame + ROCE_ETH_OFF_DST;
+		out->src_mac = frame + ROCE_ETH_OFF_SRC;
+		et = roce_get_be16(frame + ROCE_ETH_OFF_TYPE);
 		off = ROCE_ETH_HLEN;
 		break;
 	case ROCE_LINKTYPE_LINUX_SLL:
@@ -807,16 +719,17 @@ int roce_decode(int linktype, const uint8_t *frame, size_t caplen, size_t wirele
 		       et == ROCE_ETHERTYPE_QINQ_OLD) {
 			uint16_t tci;
 
-			if (out->vlan_count >= ROCE_MAX_VLANS || !ROCE_SPAN_OK(caplen, off, 4))
+			if (out->vlan_count >= ROCE_MAX_VLANS ||
+			    !ROCE_SPAN_OK(caplen, off, ROCE_VLAN_TAG_LEN))
 				goto not_roce;
 			tci = roce_get_be16(frame + off);
 			if (out->vlan_count == 0) {
-				out->vlan_id = tci & 0x0fff;
-				out->pcp = (uint8_t)(tci >> 13);
+				out->vlan_id = tci & ROCE_VLAN_VID_MASK;
+				out->pcp = (uint8_t)(tci >> ROCE_VLAN_PCP_SHIFT);
 			}
 			out->vlan_count++;
 			et = roce_get_be16(frame + off + 2);
-			off += 4;
+			off += ROCE_VLAN_TAG_LEN;
 		}
 	}
 	out->ethertype = et;

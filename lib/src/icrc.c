@@ -23,11 +23,15 @@
 #include <roce/buf.h>
 #include <roce/icrc.h>
 
+#include "layout.h"
+
 /* gzip CRC of 8 x 0xFF (raw register 0xDEBB20E3, inverted). */
 #define ROCE_ICRC_PREFIX_CRC 0x2144df1cu
 
 /* Largest masked copy: IPv4 with options (60) + UDP (8) + BTH (12). */
-#define ROCE_ICRC_HDR_MAX (60 + 8 + ROCE_BTH_LEN)
+#define ROCE_ICRC_HDR_MAX (ROCE_IPV4_MAX_HLEN + ROCE_UDP_HLEN + ROCE_BTH_LEN)
+/* The usual one: IPv4 without options + UDP + BTH. */
+#define ROCE_ICRC_HDR_V4 (ROCE_IPV4_MIN_HLEN + ROCE_UDP_HLEN + ROCE_BTH_LEN)
 
 static uint32_t roce_crc32_zlib(uint32_t crc, const uint8_t *p, size_t n)
 {
@@ -133,43 +137,43 @@ static int icrc_prepare(const struct roce_pkt *pkt, uint8_t hdr[ROCE_ICRC_HDR_MA
 	if (n > ROCE_ICRC_HDR_MAX)
 		return ROCE_E_INVAL;
 	if (v2) {
-		if (pkt->udp_off < l3 || pkt->udp_off + 8 != bth)
+		if (pkt->udp_off < l3 || pkt->udp_off + ROCE_UDP_HLEN != bth)
 			return ROCE_E_INVAL;
 		udp_rel = pkt->udp_off - l3;
-		if (pkt->ip_version == 4 && udp_rel < 20)
+		if (pkt->ip_version == 4 && udp_rel < ROCE_IPV4_MIN_HLEN)
 			return ROCE_E_INVAL;
-		if (pkt->ip_version == 6 && udp_rel != 40)
+		if (pkt->ip_version == 6 && udp_rel != ROCE_IPV6_HLEN)
 			return ROCE_E_INVAL;
 		if (pkt->ip_version != 4 && pkt->ip_version != 6)
 			return ROCE_E_INVAL;
-	} else if (pkt->version != 1 || n != 40 + ROCE_BTH_LEN) {
+	} else if (pkt->version != 1 || n != ROCE_GRH_LEN + ROCE_BTH_LEN) {
 		return ROCE_E_INVAL;
 	}
 	if (icrc > pkt->caplen)
 		return ROCE_E_TRUNC;
 
-	if (n == 20 + 8 + ROCE_BTH_LEN)         /* IPv4 without options: inlined copy */
-		memcpy(hdr, pkt->frame + l3, 20 + 8 + ROCE_BTH_LEN);
+	if (n == ROCE_ICRC_HDR_V4)              /* IPv4 without options: inlined copy */
+		memcpy(hdr, pkt->frame + l3, ROCE_ICRC_HDR_V4);
 	else
 		memcpy(hdr, pkt->frame + l3, n);
 	if (v2 && pkt->ip_version == 4) {
-		hdr[1] = 0xff;                  /* TOS: DSCP + ECN */
-		hdr[8] = 0xff;                  /* TTL */
-		hdr[10] = 0xff;                 /* header checksum */
-		hdr[11] = 0xff;
+		hdr[ROCE_IPV4_OFF_TOS] = 0xff;          /* DSCP + ECN */
+		hdr[ROCE_IPV4_OFF_TTL] = 0xff;
+		hdr[ROCE_IPV4_OFF_CSUM] = 0xff;
+		hdr[ROCE_IPV4_OFF_CSUM + 1] = 0xff;
 	} else {
 		/* IPv6 or GRH: traffic class, flow label, hop limit */
 		hdr[0] |= 0x0f;
 		hdr[1] = 0xff;
 		hdr[2] = 0xff;
 		hdr[3] = 0xff;
-		hdr[7] = 0xff;
+		hdr[ROCE_IP6_OFF_HOPS] = 0xff;
 	}
 	if (v2) {
-		hdr[udp_rel + 6] = 0xff;        /* UDP checksum */
-		hdr[udp_rel + 7] = 0xff;
+		hdr[udp_rel + ROCE_UDP_OFF_CSUM] = 0xff;
+		hdr[udp_rel + ROCE_UDP_OFF_CSUM + 1] = 0xff;
 	}
-	hdr[n - ROCE_BTH_LEN + 4] = 0xff;       /* BTH FECN | BECN | Resv6 */
+	hdr[n - ROCE_BTH_LEN + ROCE_BTH_OFF_CN] = 0xff;  /* FECN | BECN | Resv6 */
 	*np = n;
 	return ROCE_OK;
 }

@@ -67,4 +67,27 @@ if not ok:
     print("  format %s frames %d duration %s" % (d["files"][0]["format"], s["frames"], s["duration_s"]))
 sys.exit(0 if ok else 1)
 PY
+# scenario files: settings from the file, options after it override; a bad file exits 2
+# with FILE:LINE
+cat > "$tmp/s.ini" <<'INI'
+# two QPs, WRITE and READ
+[traffic]
+qps = 2
+verbs = write, read
+messages = 10
+
+[output]
+write = OUT
+INI
+sed -i "s|OUT|$tmp/s.pcap|" "$tmp/s.ini"
+"$rg" --scenario "$tmp/s.ini" -m 20 --json > "$tmp/s.json" || bad "--scenario"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d['messages'] == 20 else 1)" \
+	"$tmp/s.json" && ok || bad "--scenario then -m 20"
+[ -s "$tmp/s.pcap" ] && ok || bad "scenario's write = FILE"
+printf '[traffic]\nqps = 2\n[faults]\nloss = 2.5\n' > "$tmp/bad.ini"
+"$rg" --scenario "$tmp/bad.ini" -w "$tmp/x.pcap" 2> "$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "bad.ini:4: \[faults\] loss" "$tmp/err" && ok || bad "bad scenario: exit $rc, $(cat "$tmp/err")"
+"$rg" --scenario "$tmp/missing.ini" -w "$tmp/x.pcap" 2> /dev/null
+[ $? -eq 2 ] && ok || bad "missing scenario file must exit 2"
 finish

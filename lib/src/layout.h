@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * layout.h - wire layouts that the decoder (decode.c), the builder (build.c)
+ * and the ICRC mask (icrc.c) share, written once: header lengths, field
+ * offsets, bit masks, the BTH read/write pair, the IPv4 header checksum and
+ * IPv4-mapped addresses.  Private to libroce.
+ *
+ * specification: IBTA Vol 1 ch. 9.2 (BTH), 9.3 (extension headers), Annex
+ * A16 (GRH), A17 (RoCE v2); RFC 791 / 1071 (IPv4, checksum), RFC 8200
+ * (IPv6), RFC 768 (UDP), RFC 4291 2.5.5.2 (IPv4-mapped), IEEE 802.1Q (tag),
+ * IEEE 802.1Qbb and 802.3 Annex 31B (PFC, PAUSE).
+ *
+ * Offsets are from the start of their header; multi-byte fields are big
+ * endian and read/written with <roce/buf.h>.  Callers check spans first.
+ */
+#ifndef ROCE_LAYOUT_H
+#define ROCE_LAYOUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <roce/buf.h>
+#include <roce/opcode.h>
+#include <roce/pkt.h>
+
+/* ---- Ethernet and 802.1Q ------------------------------------------------- */
+
+/* Dst(48) | Src(48) | EtherType(16) */
+#define ROCE_ETH_HLEN 14
+#define ROCE_ETH_OFF_DST 0
+#define ROCE_ETH_OFF_SRC 6
+#define ROCE_ETH_OFF_TYPE 12
+#define ROCE_ETH_MIN 60                 /* shortest frame without FCS */
+#define ROCE_ETHERTYPE_IPV4 0x0800
+#define ROCE_ETHERTYPE_IPV6 0x86dd
+#define ROCE_ETHERTYPE_8021Q 0x8100
+#define ROCE_ETHERTYPE_8021AD 0x88a8
+#define ROCE_ETHERTYPE_QINQ_OLD 0x9100
+
+/* tag: TPID(16) | PCP(3) DEI(1) VID(12) */
+#define ROCE_VLAN_TAG_LEN 4
+#define ROCE_VLAN_PCP_SHIFT 13
+#define ROCE_VLAN_VID_MASK 0x0fff
+
+/* ---- MAC Control (0x8808): PFC and PAUSE --------------------------------- */
+/*
+ *   PFC:   opcode 0x0101 | resv(8) e[7:0] | time[0] .. time[7] (16 bit each)
+ *   PAUSE: opcode 0x0001 | pause_time(16)
+ * (offsets from the MAC Control opcode)
+ */
+#define ROCE_MACCTRL_PAUSE 0x0001
+#define ROCE_MACCTRL_PFC 0x0101
+#define ROCE_PFC_OFF_RESV 2
+#define ROCE_PFC_OFF_ENABLE 3
+#define ROCE_PFC_OFF_TIME(i) (4 + 2 * (i))
+#define ROCE_PFC_BODY_LEN 20            /* opcode(2) + enable vector(2) + 8 x time(2) */
+#define ROCE_PAUSE_OFF_TIME 2
+#define ROCE_PAUSE_BODY_LEN 4           /* opcode(2) + pause_time(2) */
+
+/* ---- GRH (RoCE v1) and IPv6: one layout ---------------------------------- */
+/*
+ *   IPVer(4) TClass(8) FlowLabel(20) | PayLen(16) NxtHdr(8) HopLmt(8)
+ *   SGID / Src(128) | DGID / Dst(128)
+ */
+#define ROCE_GRH_LEN 40
+#define ROCE_IPV6_HLEN 40
+#define ROCE_IP6_OFF_PAYLEN 4
+#define ROCE_IP6_OFF_NXT 6
+#define ROCE_IP6_OFF_HOPS 7
+#define ROCE_IP6_OFF_SRC 8
+#define ROCE_IP6_OFF_DST 24
+#define ROCE_IP6_TCLASS_SHIFT 20
+#define ROCE_IP6_FLOW_MASK 0xfffffu
+#define ROCE_GRH_NXT_BTH 0x1b
+
+/* The first 32-bit word: version 6, traffic class, flow label. */
+static inline uint32_t roce_ip6_word0(uint8_t tclass, uint32_t flow_label)
+{
+	return 6u << 28 | (uint32_t)tclass << ROCE_IP6_TCLASS_SHIFT |
+		(flow_label & ROCE_IP6_FLOW_MASK);
+}
+
+/* ---- IPv4 ------------------------------------------------------------------ */
+/*
+ *   Ver(4) IHL(4) TOS(8) TotalLength(16) | ID(16) Flags(3) FragOff(13)
+ *   TTL(8) Proto(8) Checksum(16) | Src(32) | Dst(32) | options
+ */
+#define ROCE_IPV4_MIN_HLEN 20
+#define ROCE_IPV4_MAX_HLEN 60
+#define ROCE_IPV4_VER_IHL 0x45          /* version 4, 5 words: no options */
+#define ROCE_IPV4_OFF_TOS 1
+#define ROCE_IPV4_OFF_TOTLEN 2
+#define ROCE_IPV4_OFF_ID 4
+#define ROCE_IPV4_OFF_FRAG 6
+#define ROCE_IPV4_OFF_TTL 8
+#define ROCE_IPV4_OFF_PROTO 9
+#define ROCE_IPV4_OFF_CSUM 10
+#define ROCE_IPV4_OFF_SRC 12
+#define ROCE_IPV4_OFF_DST 16
+#define ROCE_IPV4_DF 0x4000
+#define ROCE_IPV4_MF 0x2000
+#define ROCE_IPV4_FRAG_OFF_MASK 0x1fff
+#define ROCE_IPPROTO_UDP 17
+
+/*
+ * RFC 1071 checksum over an IPv4 header of n bytes (a multiple of 4).
+ * Over a received header it is 0 when the header is correct; over a header
+ * whose checksum field is 0 it is the value to store there.
+ */
+static inline uint16_t roce_ipv4_csum(const uint8_t *p, size_t n)
+{
+	uint64_t sum = 0;
+
+	/* 32-bit words summed in 64 bits: one fold at the end (RFC 1071 2(B));
+	 * the usual 20-byte header unrolled */
+	if (n == 20) {
+		sum = (uint64_t)roce_get_be32(p) + roce_get_be32(p + 4) + roce_get_be32(p + 8) +
+			roce_get_be32(p + 12) + roce_get_be32(p + 16);
+	} else {
+		for (size_t i = 0; i < n; i += 4)
+			sum += roce_get_be32(p + i);
+	}
+	sum = (sum & 0xffffffffu) + (sum >> 32);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+/* ---- IPv4-mapped IPv6 addresses (::ffff:a.b.c.d) --------------------------- */
+
+/* The IPv4 address is the last 4 of the 16 bytes. */
+#define ROCE_V4MAPPED_OFF 12
+
+/* out = ::ffff:v4 (v4: 4 bytes in network order). */
+static inline void roce_v4mapped(uint8_t out[16], const uint8_t *v4)
+{
+	memset(out, 0, 10);
+	out[10] = 0xff;
+	out[11] = 0xff;
+	memcpy(out + ROCE_V4MAPPED_OFF, v4, 4);
+}
+
+static inline bool roce_is_v4mapped(const uint8_t a[16])
+{
+	static const uint8_t prefix[ROCE_V4MAPPED_OFF] = {
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff
+	};
+
+	return memcmp(a, prefix, sizeof(prefix)) == 0;
+}
+
+/* ---- UDP ------------------------------------------------------------------ */
+
+#define ROCE_UDP_HLEN 8
+#define ROCE_UDP_OFF_SPORT 0
+#define ROCE_UDP_OFF_DPORT 2
+#define ROCE_UDP_OFF_LEN 4
+#define ROCE_UDP_OFF_CSUM 6
+
+/* ---- BTH (12 bytes) -------------------------------------------------------- */
+/*
+ *    0                   1                   2                   3
+ *    0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *   +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *   |    OpCode     |S|M|Pad| TVer  |            P_Key              |
+ *   +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *   |F|B|  Resv6    |                 Destination QP                |
+ *   +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *   |A|   Resv7     |                      PSN                      |
+ *   +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ */
+#define ROCE_BTH_OFF_OPCODE 0
+#define ROCE_BTH_OFF_FLAGS 1            /* S M Pad TVer */
+#define ROCE_BTH_OFF_PKEY 2
+#define ROCE_BTH_OFF_CN 4               /* F B Resv6: variant, 1s in the ICRC */
+#define ROCE_BTH_OFF_DQPN 5
+#define ROCE_BTH_OFF_ACK 8              /* A Resv7 */
+#define ROCE_BTH_OFF_PSN 9
+#define ROCE_BTH_SE_SHIFT 7
+#define ROCE_BTH_MIGREQ_SHIFT 6
+#define ROCE_BTH_PAD_SHIFT 4
+#define ROCE_BTH_PAD_MASK 3
+#define ROCE_BTH_TVER_MASK 0x0f
+#define ROCE_BTH_FECN_SHIFT 7
+#define ROCE_BTH_BECN_SHIFT 6
+#define ROCE_BTH_RESV6_MASK 0x3f
+#define ROCE_BTH_ACKREQ_SHIFT 7
+#define ROCE_BTH_RESV7_MASK 0x7f
+#define ROCE_QPN_MASK 0xffffffu         /* 24-bit QPN, PSN, EEC, SRQ, MSN */
+
+/* The 12 BTH bytes at p into b. */
+static inline void roce_bth_read(const uint8_t *p, struct roce_bth *b)
+{
+	uint8_t fl = p[ROCE_BTH_OFF_FLAGS], cn = p[ROCE_BTH_OFF_CN], ak = p[ROCE_BTH_OFF_ACK];
+
+	b->opcode = p[ROCE_BTH_OFF_OPCODE];
+	b->se = fl >> ROCE_BTH_SE_SHIFT;
+	b->migreq = (fl >> ROCE_BTH_MIGREQ_SHIFT) & 1;
+	b->padcnt = (fl >> ROCE_BTH_PAD_SHIFT) & ROCE_BTH_PAD_MASK;
+	b->tver = fl & ROCE_BTH_TVER_MASK;
+	b->pkey = roce_get_be16(p + ROCE_BTH_OFF_PKEY);
+	b->fecn = cn >> ROCE_BTH_FECN_SHIFT;
+	b->becn = (cn >> ROCE_BTH_BECN_SHIFT) & 1;
+	b->resv6 = cn & ROCE_BTH_RESV6_MASK;
+	b->dqpn = roce_get_be24(p + ROCE_BTH_OFF_DQPN);
+	b->ackreq = ak >> ROCE_BTH_ACKREQ_SHIFT;
+	b->resv7 = ak & ROCE_BTH_RESV7_MASK;
+	b->psn = roce_get_be24(p + ROCE_BTH_OFF_PSN);
+}
+
+/* b into the 12 BTH bytes at p; every field masked to its width. */
+static inline void roce_bth_write(uint8_t *p, const struct roce_bth *b)
+{
+	p[ROCE_BTH_OFF_OPCODE] = b->opcode;
+	p[ROCE_BTH_OFF_FLAGS] = (uint8_t)((b->se & 1) << ROCE_BTH_SE_SHIFT |
+		(b->migreq & 1) << ROCE_BTH_MIGREQ_SHIFT |
+		(b->padcnt & ROCE_BTH_PAD_MASK) << ROCE_BTH_PAD_SHIFT |
+		(b->tver & ROCE_BTH_TVER_MASK));
+	roce_put_be16(p + ROCE_BTH_OFF_PKEY, b->pkey);
+	p[ROCE_BTH_OFF_CN] = (uint8_t)((b->fecn & 1) << ROCE_BTH_FECN_SHIFT |
+		(b->becn & 1) << ROCE_BTH_BECN_SHIFT | (b->resv6 & ROCE_BTH_RESV6_MASK));
+	roce_put_be24(p + ROCE_BTH_OFF_DQPN, b->dqpn & ROCE_QPN_MASK);
+	p[ROCE_BTH_OFF_ACK] = (uint8_t)((b->ackreq & 1) << ROCE_BTH_ACKREQ_SHIFT |
+		(b->resv7 & ROCE_BTH_RESV7_MASK));
+	roce_put_be24(p + ROCE_BTH_OFF_PSN, b->psn & ROCE_QPN_MASK);
+}
+
+/* ---- extension headers (IBTA 9.3; offsets within each header) ------------- */
+
+#define ROCE_RDETH_OFF_EEC 1            /* resv(8) EE-Context(24) */
+#define ROCE_DETH_OFF_QKEY 0            /* Q_Key(32) | resv(8) SrcQP(24) */
+#define ROCE_DETH_OFF_SRCQP 5
+#define ROCE_XRCETH_OFF_SRQ 1           /* resv(8) XRCSRQ(24) */
+#define ROCE_RETH_OFF_VA 0              /* VA(64) | R_Key(32) | DMALen(32) */
+#define ROCE_RETH_OFF_RKEY 8
+#define ROCE_RETH_OFF_DMALEN 12
+#define ROCE_ATOMICETH_OFF_VA 0         /* VA(64) | R_Key(32) | SwapAdd(64) | Compare(64) */
+#define ROCE_ATOMICETH_OFF_RKEY 8
+#define ROCE_ATOMICETH_OFF_SWAP 12
+#define ROCE_ATOMICETH_OFF_CMP 20
+#define ROCE_AETH_OFF_SYNDROME 0        /* Syndrome(8) MSN(24) */
+#define ROCE_AETH_OFF_MSN 1
+
+#endif /* ROCE_LAYOUT_H */

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# gen_iface.sh - roce-gen -i on its own veth pair: the far end receives exactly the
+# frames roce-gen -w writes for the same options (count, bytes, each frame's digest,
+# in order), with each TX engine; paced by the timestamps (--pps); a frame larger than
+# the MTU and a missing interface give one line and exit 2.
+. "$2/tests/cli/testlib.sh"
+. "$2/tests/cli/txlib.sh"
+tx_setup
+rg=$build/cli/roce-gen
+in_rg() { ip netns exec "$ns_a" "$rg" "$@"; }
+
+"$txtest" mkframes "$tmp/probe.pcap" 1 64 || exit 1
+mapfile -t engs < <(engines)
+opts=(--qps 8 --verbs write,send,read --msg-size 3000 --messages 400 --seed 7 --loss 0.01
+      --ce-rate 0.02)
+"$rg" "${opts[@]}" -w "$tmp/want.pcap" -q || exit 1
+"$txtest" digest "$tmp/want.pcap" > "$tmp/want.dig"
+n=$(wc -l < "$tmp/want.dig")
+check [ "$n" -gt 1000 ]
+
+for e in "${engs[@]}"; do
+	rx_start "$tmp/rx.pcap"
+	timeout 60 ip netns exec "$ns_a" "$rg" "${opts[@]}" -i "$if_a" --engine "$e" -q \
+		2> "$tmp/err.txt"
+	check [ $? -eq 0 ]
+	rx_stop
+	check grep -q "$n frames sent (engine $e), 0 send errors" "$tmp/err.txt"
+	"$txtest" digest "$tmp/rx.pcap" > "$tmp/got.dig"
+	check cmp -s "$tmp/want.dig" "$tmp/got.dig"
+done
+
+# --pps paces the interface: 2000 frames at 4000/s take half a second at the far end
+rx_start -
+timeout 60 ip netns exec "$ns_a" "$rg" -c 2000 --pps 4000 -i "$if_a" -q 2> "$tmp/err.txt"
+check [ $? -eq 0 ]
+rx_stop
+check [ "${rx_out%% bytes*}" = "frames 2000" ]
+read -r _ _ _ _ rpps _ <<< "$rx_rate"
+awk -v p="$rpps" 'BEGIN { exit !(p > 3960 && p < 4040) }' && ok || bad "--pps 4000 gave $rpps"
+
+# errors: exit 2, one line
+timeout 30 ip netns exec "$ns_a" "$rg" -c 10 -i "nosuch$$" -q 2> "$tmp/err.txt"
+check [ $? -eq 2 ]
+check grep -q "nosuch$$: no such interface" "$tmp/err.txt"
+ip -n "$ns_a" link set "$if_a" mtu 1000
+timeout 30 ip netns exec "$ns_a" "$rg" --msg-size 4096 --pmtu 1024 -c 10 -i "$if_a" -q \
+	2> "$tmp/err.txt"
+check [ $? -eq 2 ]
+check grep -q "larger than $if_a's MTU" "$tmp/err.txt"
+check [ "$(wc -l < "$tmp/err.txt")" = 1 ]
+finish

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# gen_roundtrip.sh - for every fault kind, roce-gen --json's "summary" (what an analyzer must
+# count on the file it wrote) equals roce-analyze --json's summary on that file, key by key;
+# then a randomized round: many seeds, random scenario and fault mixes, the failing seed and
+# its command line printed.
+#   ROUNDTRIP_SEEDS=N (default 25) sets the number of random rounds.
+set -u
+build=$1 src=$2
+rg=$build/cli/roce-gen
+ra=$build/cli/roce-analyze
+[ -x "$rg" ] && [ -x "$ra" ] || { echo "SKIP: tools not built"; exit 77; }
+. "$(dirname "${BASH_SOURCE[0]}")/testlib.sh"
+
+cat > "$tmp/cmp.py" <<'PY'
+import json, sys
+g = json.load(open(sys.argv[1]))["summary"]
+a = json.load(open(sys.argv[2]))["summary"]
+bad = []
+for k, v in g.items():
+    if isinstance(v, dict):
+        for kk, vv in v.items():
+            if a.get(k, {}).get(kk) != vv:
+                bad.append("%s.%s: roce-gen %r, roce-analyze %r" % (k, kk, vv, a.get(k, {}).get(kk)))
+    elif a.get(k) != v:
+        bad.append("%s: roce-gen %r, roce-analyze %r" % (k, v, a.get(k)))
+if a.get("malformed"):
+    bad.append("malformed: %r" % a["malformed"])
+for b in bad:
+    print("    " + b)
+sys.exit(1 if bad else 0)
+PY
+
+# Kinds where today's analyzer is known to disagree with the generator (see the report of
+# the change that added this test); listed here so the test still runs them and prints the
+# difference, without failing.  Empty when the analyzer agrees on everything.
+known=${ROUNDTRIP_KNOWN-bad_icrc bad_payload read_loss}
+
+# roundtrip NAME KIND MIN_INJECTED GEN-OPTIONS...: injected[KIND] >= MIN (the fault really
+# happened) and the summaries agree.
+roundtrip() {
+	local name=$1 kind=$2 min=$3
+	shift 3
+	if ! "$rg" -w "$tmp/$name.pcap" --json "$@" > "$tmp/$name.gen.json"; then
+		bad "$name: roce-gen $* failed"
+		return
+	fi
+	"$ra" --json "$tmp/$name.pcap" > "$tmp/$name.an.json"
+	if [ "$min" -gt 0 ]; then
+		n=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['injected'].get(sys.argv[2], 0))" "$tmp/$name.gen.json" "$kind")
+		[ "$n" -ge "$min" ] || bad "$name: injected $n, want >= $min ($*)"
+	fi
+	if python3 "$tmp/cmp.py" "$tmp/$name.gen.json" "$tmp/$name.an.json"; then
+		ok
+	elif [[ " $known " == *" $kind "* ]]; then
+		echo "KNOWN: $name: analyzer differs (roce-gen $*)"
+		ok
+	else
+		bad "$name: roce-gen $* vs roce-analyze"
+	fi
+}
+
+common="--qps 3 --random-psn -m 120 --msg-size 0,100,1024,3000,5000"
+# exact lists: QP index/PSN, each QP on its own host pair
+roundtrip list drop 6 --qps 1 --hosts 3 -m 120 --msg-size 0,100,1024,3000,5000 \
+	--drop-psn 0/5,0/6,1/20,2/40-42
+roundtrip list_all drop 3 --qps 1 --hosts 3 -m 60 --msg-size 4096 --drop-psn 9
+roundtrip drop drop 10 $common --loss 0.05 --seed 3
+roundtrip timeout timeout 2 $common --timeout-rate 0.05 --seed 4
+roundtrip rnr rnr 2 $common --verbs send,send_imm --rnr-rate 0.05 --seed 5
+roundtrip duplicate duplicate 2 $common --dup-rate 0.02 --seed 6
+roundtrip reorder reorder 2 $common --reorder-rate 0.02 --seed 7
+roundtrip read_loss read_loss 2 $common --verbs read --read-loss-rate 0.05 --seed 8
+roundtrip bad_icrc bad_icrc 2 $common --bad-icrc-rate 0.02 --seed 9
+roundtrip bad_payload bad_payload 2 $common --bad-payload-rate 0.02 --seed 10
+roundtrip ecn_ce ecn_ce 5 $common --verbs write,read,atomic,ud_send --ce-rate 0.05 --seed 11
+roundtrip pfc pfc 0 -m 20 --pfc prio=3,refresh=200us,length=250ms --pfc prio=4,quanta=1000 \
+	--pause quanta=4660,start=300ms
+roundtrip pfc_short pfc 0 -m 20 --pfc prio=2,refresh=500us,length=199ms --link-speed 100
+roundtrip v1 drop 2 --version v1 $common --loss 0.03 --ce-rate 0.03 --seed 12
+roundtrip v6 duplicate 1 --version v6 $common --loss 0.03 --dup-rate 0.02 --seed 13
+
+# The storm of a 250 ms train is there (and a 199 ms one is not).
+python3 - "$tmp/pfc.gen.json" "$tmp/pfc_short.gen.json" <<'PY' && ok || bad "pfc storms"
+import json, sys
+a = json.load(open(sys.argv[1]))["summary"]
+b = json.load(open(sys.argv[2]))["summary"]
+sys.exit(0 if a["pfc_storms"] == 1 and a["pfc_frames"] == 1253 and a["pause_frames"] == 1
+         and b["pfc_storms"] == 0 else 1)
+PY
+
+# Randomized: scenario and fault mix from the seed; faults without a known analyzer
+# difference only (the kinds in $known get their own rounds above).
+seeds=${ROUNDTRIP_SEEDS:-25}
+for ((s = 1; s <= seeds; s++)); do
+	args=$(python3 - "$s" "$known" <<'PY'
+import random, sys
+r = random.Random(int(sys.argv[1]))
+known = sys.argv[2].split()
+verbs = ["write", "write_imm", "send", "send_imm", "read", "atomic", "ud_send", "xrc"]
+mix = ",".join("%s:%d" % (v, r.randint(1, 4)) for v in r.sample(verbs, r.randint(1, len(verbs))))
+a = ["--seed", str(r.randint(0, 1 << 40)), "--version", r.choice(["v1", "v2", "v6"]),
+     "--qps", str(r.randint(1, 8)), "--hosts", str(r.randint(1, 3)), "--random-psn",
+     "--verbs", mix, "--pmtu", str(r.choice([256, 512, 1024, 2048, 4096])),
+     "--msg-size", r.choice(["0,1,64,4096", "uniform:0-20000", "exp:3000", "1024"]),
+     "-m", str(r.randint(50, 300)), "--ack-every", str(r.randint(1, 3))]
+faults = {"loss": "drop", "timeout-rate": "timeout", "rnr-rate": "rnr", "dup-rate": "duplicate",
+          "reorder-rate": "reorder", "read-loss-rate": "read_loss", "bad-icrc-rate": "bad_icrc",
+          "bad-payload-rate": "bad_payload", "ce-rate": "ecn_ce"}
+for opt, kind in faults.items():
+    if kind not in known and r.random() < 0.5:
+        a += ["--" + opt, "%.3f" % r.uniform(0.005, 0.06)]
+if r.random() < 0.3:
+    a += ["--vlan", "%d:%d" % (r.randint(1, 4094), r.randint(0, 7))]
+print(" ".join(a))
+PY
+)
+	if ! "$rg" -w "$tmp/r.pcap" --json $args > "$tmp/r.gen.json"; then
+		bad "seed $s: roce-gen $args failed"
+		continue
+	fi
+	"$ra" --json "$tmp/r.pcap" > "$tmp/r.an.json"
+	if python3 "$tmp/cmp.py" "$tmp/r.gen.json" "$tmp/r.an.json"; then
+		ok
+	else
+		bad "random round $s: roce-gen -w r.pcap $args"
+	fi
+done
+finish

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# replay_limits.sh - --loop, --limit and --duration are exact: the far end receives
+# exactly the frames the options name (count and, for loop/limit, each frame's
+# digest in order), streamed and preloaded, with one and two threads.
+. "$2/tests/cli/testlib.sh"
+. "$2/tests/cli/txlib.sh"
+tx_setup 2
+
+"$txtest" mkframes "$tmp/probe.pcap" 1 64 || exit 1
+"$txtest" mkframes "$tmp/a.pcap" 1000 64 || exit 1
+mapfile -t engs < <(engines)
+"$txtest" digest "$tmp/a.pcap" > "$tmp/one.dig"
+
+for e in "${engs[@]}"; do
+	for pre in "" "--preload"; do
+		# --loop 3: the file three times, in order
+		rx_start "$tmp/rx.pcap"
+		timeout 60 "$replay" -i "$if_a" --engine "$e" -t --loop 3 $pre -q "$tmp/a.pcap" \
+			> "$tmp/out.txt"
+		check [ $? -eq 0 ]
+		rx_stop
+		cat "$tmp/one.dig" "$tmp/one.dig" "$tmp/one.dig" > "$tmp/want.dig"
+		"$txtest" digest "$tmp/rx.pcap" > "$tmp/got.dig"
+		check cmp -s "$tmp/want.dig" "$tmp/got.dig"
+
+		# --limit across a loop boundary: 2500 = two passes and half of the third
+		rx_start "$tmp/rx.pcap"
+		timeout 60 "$replay" -i "$if_a" --engine "$e" -t --loop 0 --limit 2500 $pre -q \
+			"$tmp/a.pcap" > "$tmp/out.txt"
+		check [ $? -eq 0 ]
+		rx_stop
+		{ cat "$tmp/one.dig" "$tmp/one.dig"; head -n 500 "$tmp/one.dig"; } > "$tmp/want.dig"
+		"$txtest" digest "$tmp/rx.pcap" > "$tmp/got.dig"
+		check cmp -s "$tmp/want.dig" "$tmp/got.dig"
+
+		# --duration with --pps: frames due before the end are sent, none after
+		rx_start "$tmp/rx.pcap"
+		timeout 60 "$replay" -i "$if_a" --engine "$e" --pps 2000 --duration 1.5 --loop 0 \
+			$pre -q "$tmp/a.pcap" > "$tmp/out.txt"
+		check [ $? -eq 0 ]
+		rx_stop
+		check [ "${rx_out%% bytes*}" = "frames 3000" ]
+	done
+
+	# two threads share one global count: --limit and --loop are still exact
+	rx_start "$tmp/rx.pcap"
+	timeout 60 "$replay" -i "$if_a" --engine "$e" -t --threads 2 --loop 2 --limit 1501 -q \
+		"$tmp/a.pcap" > "$tmp/out.txt"
+	check [ $? -eq 0 ]
+	rx_stop
+	{ cat "$tmp/one.dig"; head -n 501 "$tmp/one.dig"; } | sort > "$tmp/want.dig"
+	"$txtest" digest "$tmp/rx.pcap" | sort > "$tmp/got.dig"
+	check cmp -s "$tmp/want.dig" "$tmp/got.dig"
+
+	# original timing: the file's frames are 1 us apart; --multiplier 0.001 makes
+	# that 1 ms, so --duration 0.25 lets exactly 250 frames through
+	rx_start "$tmp/rx.pcap"
+	timeout 60 "$replay" -i "$if_a" --engine "$e" --multiplier 0.001 --duration 0.25 -q \
+		"$tmp/a.pcap" > "$tmp/out.txt"
+	check [ $? -eq 0 ]
+	rx_stop
+	check [ "${rx_out%% bytes*}" = "frames 250" ]
+done
+finish
