@@ -57,8 +57,8 @@ struct an_table {
 	struct an_entry **slots;
 	uint32_t mask;
 	uint32_t max_size;      /* slots at the cap: a power of two >= 2 * cap */
-	struct an_entry **dense;
-	uint32_t n, cap;
+	struct an_entry **dense;        /* dense_cap entries: grows with the slots */
+	uint32_t n, cap, dense_cap;
 };
 
 /* Intrusive doubly linked list (first-seen order of streams and PFC entries). */

@@ -17,11 +17,12 @@
  * an_pair_sync() keeps a stream's index entries true after anything that
  * changes its state (a request, a pairing, an eviction); each call is O(1).
  *
- * Choice (unchanged from the scan it replaces): among the candidates of the
- * host pair whose PSN window [first PSN, expected PSN + slack] holds P, the
- * one whose expected PSN is closest at or after P wins; failing that, the
- * only candidate of the host pair, if there is exactly one.  A host pair
- * with at most AN_PAIR_SCAN candidates is scanned (exactly the old rule);
+ * Choice: among the candidates of the host pair whose PSN window [first
+ * PSN, expected PSN + slack] holds P, one with an outstanding AckReq / READ
+ * request at exactly P wins (the oldest such request first), then the one
+ * whose expected PSN is closest at or after P; failing that, the only
+ * candidate of the host pair, if there is exactly one.  A host pair with at
+ * most AN_PAIR_SCAN candidates is scanned;
  * a larger one looks in the buckets of P's neighbourhood (expected PSN
  * within about 2^AN_PAIR_SHIFT PSNs of P), so a response whose PSN is
  * further behind its request stream's newest PSN than that, on a host pair
@@ -241,18 +242,45 @@ static void peer_link(struct roce_analyzer *a, struct an_flow *f, struct an_flow
 	an_pair_sync(a, g);
 }
 
-/* Keep g if its window holds P and its expected PSN is the closest so far. */
-static void consider(struct an_flow *g, const struct an_flow *f, uint32_t P,
-	struct an_flow **best, uint32_t *bestdist)
+/* Oldest outstanding AckReq / READ entry of r with PSN P: its time, or UINT64_MAX. */
+static uint64_t outstanding_at(const struct an_req *r, uint32_t P)
+{
+	for (unsigned i = 0; i < r->ack_n; i++) {
+		const struct an_ackent *e = &r->ack[(r->ack_head + i) % r->ack_cap];
+
+		if (e->psn == P)
+			return e->ts;
+	}
+	return UINT64_MAX;
+}
+
+struct pick {
+	struct an_flow *best;
+	uint64_t exact_ts;      /* UINT64_MAX: best has no outstanding request at P */
+	uint32_t dist;
+};
+
+/*
+ * Keep g if its window holds P and it beats the best so far: a stream with
+ * an outstanding AckReq / READ request at exactly P (the request the
+ * response answers) beats one without, the older such request first
+ * (responses come in request order); then the expected PSN closest at or
+ * after P.  With many QPs between two hosts the windows of unrelated
+ * streams overlap now and then; the exact match tells them apart.
+ */
+static void consider(struct an_flow *g, const struct an_flow *f, uint32_t P, struct pick *k)
 {
 	uint32_t dist;
+	uint64_t ets;
 
 	if (g == f || !req_window_has(g->req, P))
 		return;
 	dist = (g->req->next - P) & 0xffffffu;
-	if (!*best || dist < *bestdist) {
-		*best = g;
-		*bestdist = dist;
+	ets = outstanding_at(g->req, P);
+	if (!k->best || ets < k->exact_ts || (ets == k->exact_ts && dist < k->dist)) {
+		k->best = g;
+		k->exact_ts = ets;
+		k->dist = dist;
 	}
 }
 
@@ -261,8 +289,9 @@ void an_pair_try(struct roce_analyzer *a, struct an_flow *f, uint32_t P)
 	struct an_pairidx *x = &a->pair;
 	const struct roce_flow_key *k = &f->st.key;
 	struct an_hp *hp;
-	struct an_flow *best = NULL, *g;
-	uint32_t bestdist = 0, ncand;
+	struct pick pk = { NULL, UINT64_MAX, 0 };
+	struct an_flow *best, *g;
+	uint32_t ncand;
 
 	/* the request streams answered by f run the other way: dst -> src */
 	hp = hp_find(x, k->version, k->dst, k->src, hp_hash(k->version, k->dst, k->src));
@@ -271,7 +300,7 @@ void an_pair_try(struct roce_analyzer *a, struct an_flow *f, uint32_t P)
 	ncand = hp->n - (f->req && f->req->pair_hp == hp);
 	if (hp->n <= AN_PAIR_SCAN) {
 		for (g = hp->head; g; g = g->req->hp_next)
-			consider(g, f, P, &best, &bestdist);
+			consider(g, f, P, &pk);
 	} else {
 		uint32_t b0 = (P & 0xffffffu) >> AN_PAIR_SHIFT;
 
@@ -280,9 +309,10 @@ void an_pair_try(struct roce_analyzer *a, struct an_flow *f, uint32_t P)
 
 			for (g = x->bucket[bucket_hash(hp, b) & x->bmask]; g; g = g->req->pb_next)
 				if (g->req->pair_hp == hp && g->req->pair_bucket == b)
-					consider(g, f, P, &best, &bestdist);
+					consider(g, f, P, &pk);
 		}
 	}
+	best = pk.best;
 	if (!best && ncand == 1)
 		best = hp->head != f ? hp->head : hp->head->req->hp_next;
 	if (best)
