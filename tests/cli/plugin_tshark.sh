@@ -85,7 +85,10 @@ else
 	LAST4=${HEX: -8}
 	LE=$(printf '0x%s%s%s%s' "${LAST4:6:2}" "${LAST4:4:2}" "${LAST4:2:2}" "${LAST4:0:2}")
 	[ "$B" -gt 60 ] && expect "frame 1 roce.icrc is the last 4 bytes read LSB first" "$W" "$LE"
-	expect "PSN gap frames" "$(count "$FT" roce.analysis.psn_gap)" 1
+	# the bad-ICRC request (PSN 111) is dropped as the receiver drops it: 112 is a gap of 1
+	expect "PSN gap frames" "$(count "$FT" roce.analysis.psn_gap)" 2
+	expect "PSN gap at frame 27 (PSN 112)" "$(value "$FT" 27 roce.analysis.psn_gap)" 1
+	expect "lost PSNs on frame 27" "$(value "$FT" 27 roce.analysis.lost_psns)" 1
 	expect "PSN gap at frame 15 (PSN 110)" "$(value "$FT" 15 roce.analysis.psn_gap)" 1
 	expect "lost PSNs on frame 15" "$(value "$FT" 15 roce.analysis.lost_psns)" 3
 	expect "expected PSN on frame 15" "$(value "$FT" 15 roce.analysis.expected_psn | cut -d, -f1)" 107
