@@ -116,7 +116,9 @@ static void ack(struct out *o, int a_to_b, uint32_t dqpn, uint32_t psn, uint8_t 
  *     PSN 108); A goes back to 108 and resends 108..109 (out of order: they
  *     fill the gap) and 110..111 (duplicates): 4 retransmissions, cause NAK;
  *   - message 5 frames carry ECN CE, and B sends 2 CNPs to A's QP 0x12;
- *   - the last packet of message 7 has a corrupted ICRC.
+ *   - the last packet of message 7 (PSN 127) has a corrupted ICRC: the
+ *     receiver drops it, so 127 is lost (a gap of 1 at 128, unrecovered) and
+ *     message 7 does not complete.
  */
 static int mk_write_loss(const char *dir)
 {

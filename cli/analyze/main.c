@@ -248,13 +248,13 @@ static const GOptionEntry entries[] = {
 	{ NULL, 0, 0, 0, NULL, NULL, NULL }
 };
 
-static const char description[] =
+static const char description_head[] =
 	"Files are analysed as one stream, in the order given (-r and FILE\n"
 	"arguments alike); frame numbers in the output are per file.\n"
 	"\n"
-	"Anomaly names for --fail-on: icrc, malformed, psn_gap, duplicate,\n"
-	"out_of_order, retransmission, nak, rnr_nak, cnp, ecn_ce, pfc_storm,\n"
-	"unrecovered, flow_evicted, or any.\n"
+	"Anomaly names for --fail-on (or \"any\" for all of them):\n";
+
+static const char description_tail[] =
 	"\n"
 	"Exit status:\n"
 	"  0  analysis complete, no --fail-on anomaly occurred\n"
@@ -282,6 +282,7 @@ static void parse_options(int argc, char **argv)
 {
 	GOptionContext *oc;
 	GError *err = NULL;
+	GString *desc;
 	unsigned stdin_uses = 0;
 
 	ctx.o.progress = -1;
@@ -297,7 +298,15 @@ static void parse_options(int argc, char **argv)
 	g_option_context_set_summary(oc,
 		"Analyse RoCE v1/v2 traffic in pcap/pcapng captures: ICRC, malformed frames,\n"
 		"PSN gaps/duplicates/retransmissions, NAKs, ECN/CNP, PFC/PAUSE.");
-	g_option_context_set_description(oc, description);
+	desc = g_string_new(description_head);
+	for (int t = 0; t < ROCE_AN_COUNT; t++) {
+		const struct roce_anomaly_info *ai = roce_anomaly_info((enum roce_anomaly_type)t);
+
+		g_string_append_printf(desc, "  %-16s%s\n", ai->name, ai->help);
+	}
+	g_string_append(desc, description_tail);
+	g_option_context_set_description(oc, desc->str);      /* copied */
+	g_string_free(desc, TRUE);
 	g_option_context_add_main_entries(oc, entries, NULL);
 	if (!g_option_context_parse(oc, &argc, &argv, &err)) {
 		char *msg = g_strdup(err->message);
@@ -351,25 +360,7 @@ static void on_anomaly(void *user, const struct roce_anomaly *a)
 static bool anomaly_occurred(const struct ra_ctx *c, const struct roce_summary *s,
 			     enum roce_anomaly_type t)
 {
-	uint64_t n = 0;
-
-	switch (t) {
-	case ROCE_AN_ICRC: n = s->icrc_bad; break;
-	case ROCE_AN_MALFORMED: n = s->malformed; break;
-	case ROCE_AN_PSN_GAP: n = s->psn_gaps; break;
-	case ROCE_AN_DUPLICATE: n = s->duplicates; break;
-	case ROCE_AN_OUT_OF_ORDER: n = s->out_of_order; break;
-	case ROCE_AN_RETRANSMISSION: n = s->retransmissions; break;
-	case ROCE_AN_NAK: n = s->naks; break;
-	case ROCE_AN_RNR_NAK: n = s->rnr_naks; break;
-	case ROCE_AN_CNP: n = s->cnps; break;
-	case ROCE_AN_ECN_CE: n = s->ecn_ce; break;
-	case ROCE_AN_PFC_STORM: n = s->pfc_storms; break;
-	case ROCE_AN_UNRECOVERED: n = s->unrecovered_psns; break;
-	case ROCE_AN_FLOW_EVICTED: n = s->evicted_flows + s->evicted_pfc; break;
-	default: break;
-	}
-	return n || ((unsigned)t < ROCE_AN_COUNT && c->anom_counts[t]);
+	return roce_anomaly_count(s, t) || ((unsigned)t < ROCE_AN_COUNT && c->anom_counts[t]);
 }
 
 /* ---- progress ------------------------------------------------------------- */

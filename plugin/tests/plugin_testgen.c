@@ -12,7 +12,9 @@
  *     AckReq, each ACKed 10 us later by 10.0.0.2 -> 10.0.0.1 QP 0x22;
  *   - PSN 107..109 missing: the next request is PSN 110 (one gap, 3 lost);
  *   - NAK PSN sequence error (syndrome 0x60) for PSN 107, then 107..110 resent;
- *   - one request (PSN 111) with a corrupted ICRC (the only bad ICRC);
+ *   - one request (PSN 111) with a corrupted ICRC (the only bad ICRC), never
+ *     resent: dropped as the receiver drops it, so the next request (112)
+ *     is a second gap of 1;
  *   - RNR NAK (syndrome 0x2e) on a second stream, then the resend;
  *   - one CE-marked request and one CNP (0x81, BECN) from 10.0.0.2;
  *   - RoCE v1 (GRH), RoCE v2 over IPv6 and an XRC SEND_ONLY (0xa4);

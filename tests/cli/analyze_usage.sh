@@ -55,6 +55,19 @@ else
 	bad "no man page $man"
 fi
 
+# The anomaly names --help lists (from the library's anomalies.def) are the whole
+# vocabulary: each is accepted by --fail-on, and the man page and docs/json.md name
+# every one of them (so the docs cannot miss a row added to the table).
+names=$(awk '/^Anomaly names for --fail-on/ {on = 1; next} on && /^$/ {exit}
+	on {print $1}' "$tmp/help")
+n=$(wc -w <<<"$names")
+[ "$n" -ge 13 ] && ok || bad "--help lists $n anomaly names: $names"
+for a in $names; do
+	"$ra" --fail-on "$a" --version >/dev/null 2>&1 && ok || bad "--fail-on $a rejected"
+	[ -f "$man" ] && { grep -qE "^\.BR? $a( ,)?$" "$man" && ok || bad "man page lacks anomaly $a"; }
+	grep -q "\`$a\`" "$src/docs/json.md" && ok || bad "docs/json.md lacks anomaly $a"
+done
+
 # -V: program and library version.
 out=$("$ra" -V 2>&1)
 [ $? -eq 0 ] && ok || bad "-V exit status"

@@ -51,7 +51,7 @@ static const struct rg_output_ops mem_ops = { mem_write, mem_close };
 
 static int run(struct rg_config *c, struct rg_truth *t)
 {
-	struct rg_output o = { &mem_ops, NULL, "mem" };
+	struct rg_output o = { .ops = &mem_ops, .name = "mem" };
 	char err[256];
 
 	nframes = 0;
