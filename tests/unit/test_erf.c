@@ -144,10 +144,12 @@ static void test_erf_decode(void)
 
 				REQUIRE(copy);
 				memcpy(copy, r, k);
-				rc = roce_decode(ROCE_LINKTYPE_ERF, k ? copy : NULL, k, rn, NULL, &p);
-				CHECK(rc == ROCE_OK || rc == ROCE_E_TRUNC || rc == ROCE_E_MALFORMED ||
-				      rc == ROCE_E_NOT_ROCE);
-				if (p.kind == ROCE_KIND_ROCE && p.icrc_status != ROCE_ICRC_UNVERIFIED)
+				rc = roce_decode(ROCE_LINKTYPE_ERF, k ? copy : NULL, k, rn, NULL,
+						 &p);
+				CHECK(rc == ROCE_OK || rc == ROCE_E_TRUNC ||
+				      rc == ROCE_E_MALFORMED || rc == ROCE_E_NOT_ROCE);
+				if (p.kind == ROCE_KIND_ROCE &&
+				    p.icrc_status != ROCE_ICRC_UNVERIFIED)
 					CHECK(p.frame + p.icrc_off + 4 <= copy + k);
 				free(copy);
 			}

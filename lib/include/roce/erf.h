@@ -52,7 +52,7 @@ extern "C" {
 #define ROCE_ERF_TYPE_PAD            48
 
 struct roce_erf {
-	uint64_t ts_ns;         /* the record's timestamp, ns since the epoch (rounded to nearest) */
+	uint64_t ts_ns;         /* the record's timestamp, ns since the epoch (rounded) */
 	uint8_t type;           /* record type, extension bit removed */
 	uint8_t flags;          /* bits 0-1 interface, 3 truncated, 4 rx error, 5 ds error */
 	uint16_t rlen;          /* record length, header included */
