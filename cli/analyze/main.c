@@ -26,6 +26,7 @@
 #include <glib.h>
 
 #include <roce/analyzer.h>
+#include <roce/erf.h>
 #include <roce/icrc.h>
 #include <roce/pkt.h>
 #include <roce/roce.h>
@@ -507,6 +508,23 @@ static void report_interrupted(const struct ra_file *rf)
 	ctx.input_error = true;
 }
 
+/*
+ * ERF records (LINKTYPE_ERF) carry their own timestamp (the pcap one is
+ * derived from it, rounded) and a loss counter: use the former, add the
+ * latter to the file's capture drops.
+ */
+static void erf_record(struct ra_file *rf, struct roce_cap_record *rec)
+{
+	struct roce_erf e;
+	int r = roce_erf_parse(rec->data, rec->caplen, &e);
+
+	if (r == ROCE_OK || r == ROCE_E_MALFORMED) {
+		rec->ts_ns = e.ts_ns;
+		rec->flags &= ~ROCE_CAP_REC_NO_TS;
+		rf->drops += e.lctr;
+	}
+}
+
 /* The reader's first capture-format warning of a file; the others are counted. */
 static void report_warning(struct ra_file *rf, roce_capfile_t *c, struct progress *pg)
 {
@@ -588,6 +606,8 @@ static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopt
 				warned_lt = true;
 			}
 		}
+		if (G_UNLIKELY(rec.linktype == ROCE_LINKTYPE_ERF))
+			erf_record(rf, &rec);
 		ctx.frames = no;
 		rf->frames++;
 		rf->last_no = rec.frame_no;
