@@ -905,6 +905,10 @@ int rg_generate(const struct rg_config *c, struct rg_output *out, struct rg_trut
 	uint64_t limit = c->count_messages_set ? c->count_messages :
 		c->count_frames ? UINT64_MAX : 1000;
 
+	if (c->script) {
+		free(g);
+		return rg_script_run(c, out, t, err, errlen);
+	}
 	if (!g || setup(g, c, out, t)) {
 		snprintf(err, errlen, "out of memory");
 		if (g) {
