@@ -40,11 +40,18 @@
  *     start of the READ range that holds it.
  *  R4 duplicate: the frame's (first) PSN was already seen on that sequence.
  *     out_of_order: not seen, behind the newest PSN (fills a gap).
- *     retransmissions: frames behind the newest (duplicates + out-of-order).
+ *  R4b A request frame that jumps backwards against "expected", fills a gap,
+ *     and whose PSN the other side did not NAK (PSN sequence error) is a late
+ *     frame (reordered, or a resend that cannot be told from one yet): it is
+ *     out-of-order only, not a retransmission, starts no go-back-N episode,
+ *     and "expected" stays where it was, so the next in-order frame is no
+ *     gap.  (Otherwise a reordered pair would count its PSN as lost twice.)
+ *  R4c retransmissions (request sequences only: "go-back-N resends"): request
+ *     frames behind the newest PSN that are not late frames (R4b).
  *  R5 unrecovered_psns: PSNs skipped by a gap that were never seen up to
- *     the end of the capture.
+ *     the end of the capture, on both sequences.
  *  R6 gbn episodes (total only): request frames that jump backwards against
- *     "expected".
+ *     "expected", except late frames.
  *  R7 acks: frames whose AETH syndrome is of the ACK class; naks: NAK class
  *     and RNR NAK; rnr_naks: RNR NAK; cnps: opcode 0x81.
  *  PMTU: --pmtu, or the largest payload of a FIRST/MIDDLE packet anywhere in
