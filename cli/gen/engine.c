@@ -598,8 +598,8 @@ static void send_rc(struct gen *g, struct msg *m)
 					     k + 1 < m->npk);
 		if (hole != UINT32_MAX && !fate_loses(fate))
 			fate = RG_FATE_NONE;    /* the packet that reveals a hole stays clean */
-		if (k == 0 && !*seen && fate_loses(fate))
-			fate = RG_FATE_NONE;    /* nothing before a stream's first packet shows its loss */
+		if (k == 0 && !*seen && (fate_loses(fate) || fate == RG_FATE_REORDER))
+			fate = RG_FATE_NONE;    /* nothing before a stream's first packet shows a gap */
 		*seen = true;
 		if (fate_loses(fate)) {
 			g->t->injected[fate == RG_FATE_DROP ? RG_F_DROP :
