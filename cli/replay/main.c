@@ -968,11 +968,19 @@ int main(int argc, char **argv)
 			goto out;
 		}
 		if (i && strcmp(roce_tx_name(th[i].tx), roce_tx_name(th[0].tx))) {
-			fprintf(stderr, "%s: %s: thread %u got engine %s, thread 0 %s (%s); "
-				"use --engine\n", RR_PROG, O.ifname, i, roce_tx_name(th[i].tx),
-				roce_tx_name(th[0].tx), roce_tx_note(th[i].tx));
-			status = EXIT_USAGE;
-			goto out;
+			/* auto: xdp on queue 0 but not on queue i (too few queues): all afpacket */
+			if (O.verbose)
+				fprintf(stderr, "%s: %s: thread %u: %s; every thread uses afpacket\n",
+					RR_PROG, O.ifname, i, roce_tx_note(th[i].tx));
+			for (unsigned j = 0; j <= i; j++) {
+				roce_tx_close(th[j].tx);
+				th[j].tx = NULL;
+				free(th[j].dev);
+				th[j].dev = NULL;
+			}
+			O.engine = ROCE_TX_AFPACKET;
+			i = (unsigned)-1;      /* the loop starts again at thread 0 */
+			continue;
 		}
 		th[i].dev = calloc(1, sizeof(*th[i].dev));
 		if (!th[i].dev) {
