@@ -14,8 +14,10 @@
 #   tcpreplay --topspeed --preload-pcap
 #   trafgen (netsniff-ng; PACKET_TX_RING) -P 1 and -P 2, the same frame as its config
 #   roce-gen -i (frames built with their ICRC one by one) and roce-gen -w to a file
-#   pacing: roce-replay --gbps 1 on 1098-byte frames: achieved rate at the far end, and
-#   the p50/p99/max deviation of send time from deadline (roce-replay --json)
+#   pacing: roce-replay --gbps 1 and 0.25 (PACE_GBPS) on 1098-byte frames for about 3 s:
+#   achieved rate at the far end (fit to the RX timestamps), and the p50/p99/max deviation
+#   of send time from deadline (roce-replay --json)
+# ONLY=pacing runs the pacing rows only; N sets the frames per throughput run.
 # Prints a Markdown table; docs/performance.md keeps the numbers with the CPU model and
 # the load average of the run.  Nothing is sent anywhere but the pair; everything is
 # removed on exit.
@@ -95,6 +97,7 @@ echo '| sender | sent | received | frames/s (far end) | Gb/s L2 | drops |'
 echo '|---|---|---|---|---|---|'
 loops=$((N / 100000))
 for pl in 64 1024; do
+	[ "${ONLY:-}" = pacing ] && break
 	f=$tmp/f$pl.pcap
 	for e in afpacket xdp; do
 		rx_start
@@ -136,29 +139,36 @@ for pl in 64 1024; do
 		"$(grep -o '[0-9]* frames sent' "$tmp/g.err" | awk '{print $1}')"
 done
 
-echo
-echo "roce-gen -w to a file (frames/s, wall clock, 2,000,000 frames of 64-byte WRITEs):"
-t0=$(date +%s.%N)
-taskset -c 1 "$gen" -c 2000000 --verbs write --msg-size 64 --qps 16 -w "$tmp/g.pcap" -q
-t1=$(date +%s.%N)
-awk -v a="$t0" -v b="$t1" 'BEGIN { printf "  %.0f frames/s\n", 2000000 / (b - a) }'
-rm -f "$tmp/g.pcap"
+if [ "${ONLY:-}" != pacing ]; then
+	echo
+	echo "roce-gen -w to a file (frames/s, wall clock, 2,000,000 frames of 64-byte WRITEs):"
+	t0=$(date +%s.%N)
+	taskset -c 1 "$gen" -c 2000000 --verbs write --msg-size 64 --qps 16 -w "$tmp/g.pcap" -q
+	t1=$(date +%s.%N)
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "  %.0f frames/s\n", 2000000 / (b - a) }'
+	rm -f "$tmp/g.pcap"
+fi
 
 echo
 echo '| pacing, 1098-byte frames | target | far end Gb/s L2 | error | dev p50 | dev p99 | dev max |'
 echo '|---|---|---|---|---|---|---|'
+for g in ${PACE_GBPS:-1 0.25}; do
 for e in afpacket xdp; do
 	rx_start
-	in_a taskset -c 1 "$replay" -i "$if_a" --engine "$e" --gbps 1 --preload --loop 4 -q \
+	# about 3 s of frames at the target
+	lp=$(awk -v g="$g" 'BEGIN { n = int(g * 1e9 * 3 / 8 / 1098 / 100000 + 0.5); print n < 1 ? 1 : n }')
+	in_a taskset -c 1 "$replay" -i "$if_a" --engine "$e" --gbps "$g" --preload --loop "$lp" -q \
 		--json "$tmp/f1024.pcap" > "$tmp/o.json" 2>/dev/null
 	rx_stop
 	dev=$(grep -o '"deadline_dev_ns": {[^}]*}' "$tmp/o.json")
 	p50=$(echo "$dev" | grep -o '"p50": [0-9]*' | awk '{print $2}')
 	p99=$(echo "$dev" | grep -o '"p99": [0-9]*' | awk '{print $2}')
 	max=$(echo "$dev" | grep -o '"max": [0-9]*' | awk '{print $2}')
-	printf '| roce-replay --gbps 1 --engine %s | 1 Gb/s | %.4f | %+.3f%% | %s ns | %s ns | %s ns |\n' \
-		"$e" "$(awk -v b="$rx_bps" 'BEGIN { print b / 1e9 }')" \
-		"$(awk -v b="$rx_bps" 'BEGIN { print (b / 1e9 - 1) * 100 }')" "$p50" "$p99" "$max"
+	printf '| roce-replay --gbps %s --engine %s | %s Gb/s | %.4f | %+.3f%% | %s ns | %s ns | %s ns |\n' \
+		"$g" "$e" "$g" "$(awk -v b="$rx_bps" 'BEGIN { print b / 1e9 }')" \
+		"$(awk -v b="$rx_bps" -v g="$g" 'BEGIN { print (b / 1e9 / g - 1) * 100 }')" \
+		"$p50" "$p99" "$max"
+done
 done
 echo
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
