@@ -229,7 +229,7 @@ static const GOptionEntry entries[] = {
 	{ "pfc-storm-ms", 0, 0, CB(opt_storm_cb),
 	  "Continuous pause that counts as a PFC storm, ms (default 200)", "MS" },
 	{ "max-flows", 0, 0, CB(opt_max_flows_cb),
-	  "Track at most N streams; least recently active evicted (default 65536)", "N" },
+	  "Track at most N streams; least recently active evicted (default 1000000)", "N" },
 	{ "udp-port", 0, 0, CB(opt_udp_port_cb),
 	  "Also decode RoCE v2 on UDP destination PORT (repeatable; 4791 always)", "PORT" },
 	{ "no-icrc", 0, 0, G_OPTION_ARG_NONE, &ctx.o.no_icrc,
@@ -288,7 +288,7 @@ static void parse_options(int argc, char **argv)
 	ctx.o.progress = -1;
 	ctx.o.link_speed_gbps = 100.0;
 	ctx.o.pfc_storm_ms = 200;
-	ctx.o.max_flows = 65536;
+	ctx.o.max_flows = 1000000;
 	ctx.o.max_anomalies = 1000;
 	ctx.o.udp_ports[0] = ROCE_UDP_PORT;
 	ctx.o.n_udp_ports = 1;
