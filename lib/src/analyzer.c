@@ -18,7 +18,7 @@
 
 #include "an_internal.h"
 
-#define AN_DEF_MAX_FLOWS   65536u
+#define AN_DEF_MAX_FLOWS   1000000u
 #define AN_DEF_MAX_PFC     4096u
 #define AN_DEF_SPEED_GBPS  100.0
 #define AN_DEF_STORM_NS    200000000ull
@@ -26,38 +26,7 @@
 
 /* ---------------------------------------------------------------- names */
 
-static const char *const an_names[ROCE_AN_COUNT] = {
-	[ROCE_AN_ICRC] = "icrc",
-	[ROCE_AN_MALFORMED] = "malformed",
-	[ROCE_AN_PSN_GAP] = "psn_gap",
-	[ROCE_AN_DUPLICATE] = "duplicate",
-	[ROCE_AN_OUT_OF_ORDER] = "out_of_order",
-	[ROCE_AN_RETRANSMISSION] = "retransmission",
-	[ROCE_AN_NAK] = "nak",
-	[ROCE_AN_RNR_NAK] = "rnr_nak",
-	[ROCE_AN_CNP] = "cnp",
-	[ROCE_AN_ECN_CE] = "ecn_ce",
-	[ROCE_AN_PFC_STORM] = "pfc_storm",
-	[ROCE_AN_UNRECOVERED] = "unrecovered",
-	[ROCE_AN_FLOW_EVICTED] = "flow_evicted",
-};
-
-const char *roce_anomaly_name(enum roce_anomaly_type t)
-{
-	if ((unsigned)t >= ROCE_AN_COUNT)
-		return "unknown";
-	return an_names[t];
-}
-
-int roce_anomaly_by_name(const char *name)
-{
-	if (!name)
-		return -1;
-	for (int i = 0; i < ROCE_AN_COUNT; i++)
-		if (strcmp(name, an_names[i]) == 0)
-			return i;
-	return -1;
-}
+/* (anomaly and event names: anomaly.c, from anomalies.def) */
 
 const char *roce_retx_cause_name(enum roce_retx_cause c)
 {
@@ -127,9 +96,11 @@ roce_analyzer_t *roce_analyzer_create(const struct roce_analyzer_config *c, char
 		return NULL;
 	}
 	a->cfg = cfg;
-	if (an_table_init(&a->flows, cfg.max_flows) || an_table_init(&a->pfc, cfg.max_pfc)) {
+	if (an_table_init(&a->flows, cfg.max_flows) || an_table_init(&a->pfc, cfg.max_pfc) ||
+	    an_pair_init(&a->pair, cfg.max_flows)) {
 		an_table_free(&a->flows);
 		an_table_free(&a->pfc);
+		an_pair_free(&a->pair);
 		free(a);
 		set_err(errbuf, "analyzer: out of memory");
 		return NULL;
@@ -140,12 +111,11 @@ roce_analyzer_t *roce_analyzer_create(const struct roce_analyzer_config *c, char
 
 static void flow_free(struct an_flow *f)
 {
-	free(f->req);
-	an_dist_free(&f->rtt);
-	an_dist_free(&f->read_first);
-	an_dist_free(&f->read_last);
-	an_dist_free(&f->nak_response);
-	an_dist_free(&f->recovery);
+	an_req_free(f->req);
+	if (f->lat)
+		for (unsigned k = 0; k < AN_LAT_COUNT; k++)
+			an_dist_free(&f->lat->d[k]);
+	free(f->lat);
 	free(f);
 }
 
@@ -159,6 +129,7 @@ void roce_analyzer_destroy(roce_analyzer_t *a)
 		free(a->pfc.dense[i]);
 	an_table_free(&a->flows);
 	an_table_free(&a->pfc);
+	an_pair_free(&a->pair);
 	free(a);
 }
 
@@ -221,9 +192,10 @@ static bool key_eq(const struct roce_flow_key *x, const struct roce_flow_key *y)
 		memcmp(x->src, y->src, 16) == 0 && memcmp(x->dst, y->dst, 16) == 0;
 }
 
-static struct an_flow *flow_find(struct roce_analyzer *a, const struct roce_flow_key *k, uint32_t h)
+static struct an_flow *flow_find(const struct roce_analyzer *a, const struct roce_flow_key *k,
+	uint32_t h)
 {
-	struct an_table *t = &a->flows;
+	const struct an_table *t = &a->flows;
 	uint32_t i = h & t->mask;
 
 	while (t->slots[i]) {
@@ -240,8 +212,7 @@ static void flow_evict(struct roce_analyzer *a, struct an_flow *f, uint64_t fram
 {
 	struct roce_anomaly an;
 
-	if (f->peer)
-		f->peer->peer = NULL;
+	an_pair_forget(a, f);
 	if (f->req)
 		a->evicted_unrec += an_req_unrecovered(f->req);
 	a->sum.evicted_flows++;
@@ -251,7 +222,26 @@ static void flow_evict(struct roce_analyzer *a, struct an_flow *f, uint64_t fram
 		a->cfg.max_flows, (unsigned long long)f->st.frames);
 	an_emit(a, &an);
 	an_table_remove(&a->flows, &f->ent);
+	an_list_remove(&a->flows_seen, &f->seen);
 	flow_free(f);
+}
+
+static void flow_key_of(const struct roce_pkt *p, struct roce_flow_key *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->version = p->version;
+	memcpy(k->src, p->src, 16);
+	memcpy(k->dst, p->dst, 16);
+	k->dqpn = p->bth.dqpn & 0xffffffu;
+}
+
+/* The frame's stream if it exists (untrustworthy frames never create one). */
+static struct an_flow *flow_lookup(struct an_ctx *c)
+{
+	struct roce_flow_key k;
+
+	flow_key_of(c->pkt, &k);
+	return flow_find(c->a, &k, flow_hash(&k));
 }
 
 static struct an_flow *flow_get(struct an_ctx *c)
@@ -262,11 +252,7 @@ static struct an_flow *flow_get(struct an_ctx *c)
 	struct an_flow *f;
 	uint32_t h;
 
-	memset(&k, 0, sizeof(k));
-	k.version = p->version;
-	memcpy(k.src, p->src, 16);
-	memcpy(k.dst, p->dst, 16);
-	k.dqpn = p->bth.dqpn & 0xffffffu;
+	flow_key_of(p, &k);
 	h = flow_hash(&k);
 	f = flow_find(a, &k, h);
 	if (f)
@@ -292,6 +278,7 @@ static struct an_flow *flow_get(struct an_ctx *c)
 	f->st.pkey = p->bth.pkey;
 	f->st.transport = roce_opcode_transport(p->bth.opcode);
 	an_table_insert(&a->flows, &f->ent);
+	an_list_append(&a->flows_seen, &f->seen);
 	a->sum.flows++;
 	return f;
 }
@@ -367,6 +354,13 @@ static void roce_process(struct an_ctx *c, int status)
 	const struct roce_opcode_info *op = pkt->op;
 	struct an_flow *f = NULL;
 	struct roce_anomaly an;
+	/*
+	 * A frame the receiver would drop (bad ICRC, untrustworthy findings):
+	 * counted, reported, attributed to its stream only if that exists, and
+	 * otherwise without effect on any stream state.
+	 */
+	bool dropped = (pkt->findings & ROCE_FIND_UNTRUSTED_MASK) ||
+		pkt->icrc_status == ROCE_ICRC_BAD;
 
 	a->sum.roce_frames++;
 	if (pkt->version == 1)
@@ -388,17 +382,19 @@ static void roce_process(struct an_ctx *c, int status)
 
 	if (op && op->name && (status == ROCE_OK || status == ROCE_E_MALFORMED) &&
 	    (op->flags & (ROCE_F_REQ | ROCE_F_RESP | ROCE_F_ACK | ROCE_F_CNP)))
-		f = flow_get(c);
+		f = dropped ? flow_lookup(c) : flow_get(c);
 	if (f) {
 		f->ent.tick = a->tick;
 		f->st.frames++;
 		f->st.bytes += pkt->wirelen;
-		f->st.payload_bytes += pkt->payload_len;
 		if (f->st.last_ts_ns < c->ts)
 			f->st.last_ts_ns = c->ts;
-		if (f->st.transport == ROCE_TRANSPORT_CNP && !(op->flags & ROCE_F_CNP))
-			f->st.transport = roce_opcode_transport(pkt->bth.opcode);
-		f->st.last_psn = pkt->bth.psn & 0xffffffu;
+		if (!dropped) {
+			f->st.payload_bytes += pkt->payload_len;
+			if (f->st.transport == ROCE_TRANSPORT_CNP && !(op->flags & ROCE_F_CNP))
+				f->st.transport = roce_opcode_transport(pkt->bth.opcode);
+			f->st.last_psn = pkt->bth.psn & 0xffffffu;
+		}
 		if (pkt->ecn)
 			f->st.ecn_capable++;
 		if (pkt->findings & ROCE_FIND_MALFORMED_MASK)
@@ -435,19 +431,22 @@ static void roce_process(struct an_ctx *c, int status)
 			an_emit(a, &an);
 		}
 	}
-	if (!f)
+	if (!f || dropped)
 		return;
 
 	if (op->flags & ROCE_F_CNP) {
 		f->st.cnps++;
 		a->sum.cnps++;
-		if (f->st.cnps > 1) {
-			uint64_t gap = c->ts >= f->last_cnp_ts ? c->ts - f->last_cnp_ts : 0;
+		struct an_lat *l = an_lat_get(f);
 
-			if (f->st.cnps == 2 || gap < f->st.cnp_min_gap_ns)
-				f->st.cnp_min_gap_ns = gap;
+		if (l && f->st.cnps > 1) {
+			uint64_t gap = c->ts >= l->last_cnp_ts ? c->ts - l->last_cnp_ts : 0;
+
+			if (f->st.cnps == 2 || gap < l->cnp_min_gap_ns)
+				l->cnp_min_gap_ns = gap;
 		}
-		f->last_cnp_ts = c->ts;
+		if (l)
+			l->last_cnp_ts = c->ts;
 		c->res->events |= ROCE_EV_CNP;
 		if (a->cfg.on_anomaly) {
 			an_init(&an, ROCE_AN_CNP, c->frame, c->ts, f);
@@ -461,6 +460,7 @@ static void roce_process(struct an_ctx *c, int status)
 	if (op->flags & ROCE_F_REQ) {
 		f->st.is_request = true;
 		an_req_process(c, f);
+		an_pair_sync(a, f);
 		/* a message ends with LAST/ONLY; a LAST seen again is not a new message */
 		if ((op->flags & ROCE_F_LAST) && !(c->res->events & ROCE_EV_DUPLICATE))
 			f->st.messages++;
@@ -600,62 +600,74 @@ void roce_analyzer_summary(const roce_analyzer_t *a, struct roce_summary *out)
 
 /* ------------------------------------------------------------ iteration */
 
-static int cmp_entry(const void *x, const void *y)
+void an_flow_export(const struct an_flow *f, struct roce_flow_stats *o)
 {
-	const struct an_entry *const *p = x, *const *q = y;
+	const struct an_fstat *s = &f->st;
+	static const struct an_lat none;
+	const struct an_lat *lat = f->lat ? f->lat : &none;
 
-	return (*p)->seq < (*q)->seq ? -1 : (*p)->seq > (*q)->seq;
+	memset(o, 0, sizeof(*o));
+	o->key = s->key;
+	o->transport = s->transport;
+	o->last_psn = s->last_psn;
+	o->pmtu = s->pmtu;
+	o->is_request = s->is_request;
+	o->has_peer = f->peer != NULL;
+	o->frames = s->frames;
+	o->bytes = s->bytes;
+	o->payload_bytes = s->payload_bytes;
+	o->last_ts_ns = s->last_ts_ns;
+	o->messages = s->messages;
+	o->first_psn = s->first_psn;
+	if (f->peer)
+		o->peer = f->peer->st.key;
+	o->first_frame = s->first_frame;
+	o->first_ts_ns = s->first_ts_ns;
+	o->psn_gaps = s->psn_gaps;
+	o->lost_psns = s->lost_psns;
+	o->duplicates = s->duplicates;
+	o->out_of_order = s->out_of_order;
+	o->unrecovered_psns = s->unrecovered_psns;
+	o->retransmissions = s->retransmissions;
+	memcpy(o->gbn_episodes, s->gbn_episodes, sizeof(o->gbn_episodes));
+	o->naks = s->naks;
+	o->rnr_naks = s->rnr_naks;
+	memcpy(o->nak_codes, s->nak_codes, sizeof(o->nak_codes));
+	o->acks = s->acks;
+	o->cnps = s->cnps;
+	o->ecn_ce = s->ecn_ce;
+	o->ecn_capable = s->ecn_capable;
+	o->icrc_bad = s->icrc_bad;
+	o->malformed = s->malformed;
+	o->cnp_min_gap_ns = lat->cnp_min_gap_ns;
+	an_dist_export(&lat->d[AN_LAT_RTT], &o->rtt);
+	an_dist_export(&lat->d[AN_LAT_READ_FIRST], &o->read_first);
+	an_dist_export(&lat->d[AN_LAT_READ_LAST], &o->read_last);
+	an_dist_export(&lat->d[AN_LAT_NAK_RESPONSE], &o->nak_response);
+	an_dist_export(&lat->d[AN_LAT_RECOVERY], &o->recovery);
+	o->src_qp = s->src_qp;
+	o->pkey = s->pkey;
 }
 
-/* Live entries in creation (first-seen) order; *tofree must be freed. */
-static struct an_entry **sorted(const struct an_table *t, struct an_entry ***tofree)
-{
-	struct an_entry **v;
-
-	*tofree = NULL;
-	if (!t->n)
-		return t->dense;
-	v = malloc(t->n * sizeof(*v));
-	if (!v)
-		return t->dense;        /* no memory: unsorted but complete */
-	memcpy(v, t->dense, t->n * sizeof(*v));
-	qsort(v, t->n, sizeof(*v), cmp_entry);
-	*tofree = v;
-	return v;
-}
-
+/* Live entries in creation (first-seen) order: the lists allocate nothing. */
 void roce_analyzer_foreach_flow(const roce_analyzer_t *a, roce_flow_cb cb, void *user)
 {
-	struct an_entry **tofree, **v = sorted(&a->flows, &tofree);
-	uint32_t n = a->flows.n;
+	for (const struct an_lnode *n = a->flows_seen.head; n; n = n->next) {
+		const struct an_flow *f = AN_CONTAINER(n, struct an_flow, seen);
+		struct roce_flow_stats st;
 
-	for (uint32_t i = 0; i < n; i++) {
-		const struct an_flow *f = (const struct an_flow *)v[i];
-		struct roce_flow_stats st = f->st;
-
-		if (!f->peer)
-			st.has_peer = false;
-		an_dist_export(&f->rtt, &st.rtt);
-		an_dist_export(&f->read_first, &st.read_first);
-		an_dist_export(&f->read_last, &st.read_last);
-		an_dist_export(&f->nak_response, &st.nak_response);
-		an_dist_export(&f->recovery, &st.recovery);
+		an_flow_export(f, &st);
 		if (cb(user, &st))
 			break;
 	}
-	free(tofree);
 }
 
 void roce_analyzer_foreach_pfc(const roce_analyzer_t *a, roce_pfc_cb cb, void *user)
 {
-	struct an_entry **tofree, **v = sorted(&a->pfc, &tofree);
-	uint32_t n = a->pfc.n;
-
-	for (uint32_t i = 0; i < n; i++) {
-		const struct an_pfc *e = (const struct an_pfc *)v[i];
+	for (const struct an_lnode *n = a->pfc_seen.head; n; n = n->next) {
+		const struct an_pfc *e = AN_CONTAINER(n, struct an_pfc, seen);
 
 		if (cb(user, &e->st))
 			break;
 	}
-	free(tofree);
 }

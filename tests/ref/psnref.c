@@ -17,11 +17,12 @@
  * The rules (each one is a sentence of docs/json.md or of the spec):
  *
  *  R0 A stream is (RoCE version, source, destination, destination QP).
- *     Only frames with a BTH of a defined opcode belong to one.  A frame whose ICRC is bad is
- *     counted (frames, icrc_bad) and otherwise dropped, as the receiving
- *     adapter drops it: it moves no PSN state and is no ACK, NAK or CNP.
- *     So is a frame whose header cannot be trusted (finding truncated,
- *     bad_length, unknown_opcode or bad_tver).
+ *     Only frames with a BTH belong to one.  A damaged frame (bad ICRC, or
+ *     a finding that makes its headers untrustworthy: truncated, bad_length,
+ *     unknown_opcode, bad_tver, bad_ip_checksum, ip_fragment) is dropped, as
+ *     the receiver drops it: counted (frames, icrc_bad) on its stream if that
+ *     stream exists, never opening one, and otherwise ignored: no PSN, ACK,
+ *     NAK, CNP or PMTU learning (docs/json.md, "Damaged frames").
  *  R1 Sequencing applies to the connected transports with PSN checks:
  *     RC, UC, RD, XRC (not UD, not CNP, not vendor opcodes).
  *  R2 Request frames (SEND/WRITE/ATOMIC: 1 PSN; RDMA READ request:
@@ -40,11 +41,18 @@
  *     start of the READ range that holds it.
  *  R4 duplicate: the frame's (first) PSN was already seen on that sequence.
  *     out_of_order: not seen, behind the newest PSN (fills a gap).
- *     retransmissions: frames behind the newest (duplicates + out-of-order).
+ *  R4b A request frame that jumps backwards against "expected", fills a gap,
+ *     and whose PSN the other side did not NAK (PSN sequence error) is a late
+ *     frame (reordered, or a resend that cannot be told from one yet): it is
+ *     out-of-order only, not a retransmission, starts no go-back-N episode,
+ *     and "expected" stays where it was, so the next in-order frame is no
+ *     gap.  (Otherwise a reordered pair would count its PSN as lost twice.)
+ *  R4c retransmissions (request sequences only: "go-back-N resends"): request
+ *     frames behind the newest PSN that are not late frames (R4b).
  *  R5 unrecovered_psns: PSNs skipped by a gap that were never seen up to
- *     the end of the capture.
+ *     the end of the capture, on both sequences.
  *  R6 gbn episodes (total only): request frames that jump backwards against
- *     "expected".
+ *     "expected", except late frames.
  *  R7 acks: frames whose AETH syndrome is of the ACK class; naks: NAK class
  *     and RNR NAK; rnr_naks: RNR NAK; cnps: opcode 0x81.
  *  PMTU: --pmtu, or the largest payload of a FIRST/MIDDLE packet anywhere in
@@ -156,7 +164,7 @@ static uint64_t frame_no;  /* 1-based, per file */
 static struct stream *streams;
 static size_t nstreams, capstreams;
 
-static struct stream *stream_get(const struct roce_pkt *p)
+static struct stream *stream_find(const struct roce_pkt *p)
 {
 	for (size_t i = 0; i < nstreams; i++) {
 		struct stream *s = &streams[i];
@@ -165,6 +173,15 @@ static struct stream *stream_get(const struct roce_pkt *p)
 		    !memcmp(s->src, p->src, 16) && !memcmp(s->dst, p->dst, 16))
 			return s;
 	}
+	return NULL;
+}
+
+static struct stream *stream_get(const struct roce_pkt *p)
+{
+	struct stream *f = stream_find(p);
+
+	if (f)
+		return f;
 	if (nstreams == capstreams) {
 		capstreams = capstreams ? capstreams * 2 : 16;
 		streams = realloc(streams, capstreams * sizeof(*streams));
@@ -335,23 +352,33 @@ static uint32_t read_npsn(uint32_t dma_len)
 	return (dma_len + pmtu - 1) / pmtu;
 }
 
+/* findings that make the headers untrustworthy (docs/json.md, "Damaged frames") */
 #define UNTRUSTED (ROCE_FIND_TRUNCATED | ROCE_FIND_BAD_LENGTH | ROCE_FIND_UNKNOWN_OPCODE | \
-		   ROCE_FIND_BAD_TVER)
+		   ROCE_FIND_BAD_TVER | ROCE_FIND_BAD_IP_CSUM | ROCE_FIND_IP_FRAGMENT)
+
+/* docs/json.md "Damaged frames": the receiver drops the frame. */
+static bool damaged(const struct roce_pkt *p)
+{
+	return p->icrc_status == ROCE_ICRC_BAD || (p->findings & UNTRUSTED);
+}
 
 static void frame(const struct roce_pkt *p)
 {
-	/* a reserved opcode belongs to no stream (its meaning is unknown) */
-	if (p->kind != ROCE_KIND_ROCE || p->bth_off == 0 || !p->op || !p->op->name)
-		return;
-	struct stream *s = stream_get(p);
+	struct stream *s;
 
-	s->frames++;
-	if (p->icrc_status == ROCE_ICRC_BAD) {
-		s->icrc_bad++;
+	if (p->kind != ROCE_KIND_ROCE || p->bth_off == 0 || !p->op)
+		return;
+	if (damaged(p)) {
+		/* counted on its stream if that exists; never opens one */
+		s = stream_find(p);
+		if (s) {
+			s->frames++;
+			s->icrc_bad += p->icrc_status == ROCE_ICRC_BAD;
+		}
 		return;
 	}
-	if (p->findings & UNTRUSTED)
-		return;
+	s = stream_get(p);
+	s->frames++;
 	uint32_t f = p->op->flags;
 
 	if (f & ROCE_F_CNP)
@@ -443,7 +470,7 @@ static int each_frame(int nfiles, char **files, const struct roce_decode_opts *o
 static void learn_pmtu(const struct roce_pkt *p)
 {
 	if (p->kind == ROCE_KIND_ROCE && p->bth_off && p->op &&
-	    p->icrc_status != ROCE_ICRC_BAD && !(p->findings & UNTRUSTED) &&
+	    !damaged(p) &&
 	    (p->op->flags & (ROCE_F_FIRST | ROCE_F_MIDDLE)) &&
 	    !(p->op->flags & ROCE_F_LAST) && p->payload_len > pmtu)
 		pmtu = p->payload_len;

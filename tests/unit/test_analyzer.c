@@ -891,8 +891,22 @@ static void test_malformed_and_icrc(void)
 	CHECK_EQ_U(s.findings[8], 1);       /* BAD_ICRC is bit 8 */
 	CHECK_EQ_U(t.an[ROCE_AN_ICRC], 1);
 	CHECK_EQ_U(t.an[ROCE_AN_MALFORMED], 1);
+	/* the receiver drops both: neither creates a stream (test_analyzer_damaged.c) */
+	flows_get(&t, &fl);
+	CHECK_EQ_U(fl.n, 0);
+	/* once the stream exists, they are counted on it */
+	spec_dir(&sp, true, ROCE_OP_RC_SEND_ONLY, 1);
+	feed(&t, &sp, 3 * US);
+	sp.bad_icrc = true;
+	feed(&t, &sp, 4 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_ICRC_BAD);
+	spec_dir(&sp, true, ROCE_OP_RC_SEND_ONLY, 2);
+	sp.bth.tver = 1;
+	feed(&t, &sp, 5 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_MALFORMED);
 	flows_get(&t, &fl);
 	REQUIRE(fl.n == 1);
+	CHECK_EQ_U(fl.f[0].frames, 3);
 	CHECK_EQ_U(fl.f[0].icrc_bad, 1);
 	CHECK_EQ_U(fl.f[0].malformed, 1);
 	t_done(&t);
@@ -910,7 +924,7 @@ static void test_names_and_config(void)
 	for (int i = 0; i < ROCE_AN_COUNT; i++)
 		CHECK_EQ_I(roce_anomaly_by_name(roce_anomaly_name(i)), i);
 	roce_analyzer_config_init(&cfg);
-	CHECK_EQ_U(cfg.max_flows, 65536);
+	CHECK_EQ_U(cfg.max_flows, 1000000);
 	CHECK_EQ_U(cfg.max_pfc, 4096);
 	CHECK_EQ_U(cfg.pfc_storm_ns, 200 * MS);
 	cfg.pmtu = 1000;
@@ -922,6 +936,81 @@ static void test_names_and_config(void)
 	cfg.link_speed_gbps = -1;
 	CHECK(roce_analyzer_create(&cfg, err) == NULL);
 	roce_analyzer_destroy(NULL);
+}
+
+/* anomalies.def: event bits keep their published values, names and table rows are whole. */
+static void test_vocabulary(void)
+{
+	static const struct { uint32_t bit, value; const char *name; } ev[] = {
+		{ ROCE_EV_PSN_GAP, 0x00001, "psn_gap" },
+		{ ROCE_EV_DUPLICATE, 0x00002, "duplicate" },
+		{ ROCE_EV_OUT_OF_ORDER, 0x00004, "out_of_order" },
+		{ ROCE_EV_RETRANSMISSION, 0x00008, "retransmission" },
+		{ ROCE_EV_NAK, 0x00010, "nak" },
+		{ ROCE_EV_RNR_NAK, 0x00020, "rnr_nak" },
+		{ ROCE_EV_ECN_CE, 0x00040, "ecn_ce" },
+		{ ROCE_EV_CNP, 0x00080, "cnp" },
+		{ ROCE_EV_ACK_RTT, 0x00100, "ack_rtt" },
+		{ ROCE_EV_READ_FIRST_RESP, 0x00200, "read_first_resp" },
+		{ ROCE_EV_READ_LAST_RESP, 0x00400, "read_last_resp" },
+		{ ROCE_EV_PFC, 0x00800, "pfc" },
+		{ ROCE_EV_PFC_XON, 0x01000, "pfc_xon" },
+		{ ROCE_EV_PFC_STORM, 0x02000, "pfc_storm" },
+		{ ROCE_EV_PAUSE, 0x04000, "pause" },
+		{ ROCE_EV_GBN_RECOVERED, 0x08000, "gbn_recovered" },
+		{ ROCE_EV_ICRC_BAD, 0x10000, "icrc_bad" },
+		{ ROCE_EV_MALFORMED, 0x20000, "malformed" },
+	};
+	struct roce_summary s;
+	uint64_t *fields[] = {
+		&s.icrc_bad, &s.malformed, &s.psn_gaps, &s.duplicates, &s.out_of_order,
+		&s.retransmissions, &s.naks, &s.rnr_naks, &s.cnps, &s.ecn_ce, &s.pfc_storms,
+		&s.unrecovered_psns, &s.evicted_flows,
+	};
+
+	CHECK_EQ_U(ROCE_EVI_COUNT, sizeof(ev) / sizeof(ev[0]));
+	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
+		CHECK_EQ_U(ev[i].bit, ev[i].value);
+		CHECK_STR(roce_event_name(ev[i].bit), ev[i].name);
+	}
+	CHECK(roce_event_name(0) == NULL);
+	CHECK(roce_event_name(ROCE_EV_NAK | ROCE_EV_CNP) == NULL);
+	CHECK(roce_event_name(1u << ROCE_EVI_COUNT) == NULL);
+
+	CHECK_EQ_I(ROCE_AN_COUNT, 13);
+	CHECK(roce_anomaly_info(ROCE_AN_COUNT) == NULL);
+	CHECK(roce_anomaly_info((enum roce_anomaly_type)-1) == NULL);
+	for (int i = 0; i < ROCE_AN_COUNT; i++) {
+		const struct roce_anomaly_info *ai = roce_anomaly_info((enum roce_anomaly_type)i);
+
+		REQUIRE(ai != NULL);
+		CHECK_STR(ai->name, roce_anomaly_name((enum roce_anomaly_type)i));
+		CHECK(ai->help != NULL && ai->help[0] != 0);
+		CHECK(ai->severity >= ROCE_SEV_CHAT && ai->severity <= ROCE_SEV_ERROR);
+		/* an anomaly tied to a frame carries one event bit and has an expert */
+		if (ai->event) {
+			CHECK(roce_event_name(ai->event) != NULL);
+			CHECK(ai->expert != NULL);
+		}
+		for (int j = 0; j < i; j++)
+			CHECK(strcmp(ai->name, roce_anomaly_name((enum roce_anomaly_type)j)) != 0);
+	}
+	CHECK_EQ_U(roce_anomaly_info(ROCE_AN_ICRC)->event, ROCE_EV_ICRC_BAD);
+	CHECK_EQ_U(roce_anomaly_info(ROCE_AN_RNR_NAK)->event, ROCE_EV_RNR_NAK);
+	CHECK_EQ_U(roce_anomaly_info(ROCE_AN_UNRECOVERED)->event, 0);
+	CHECK(roce_anomaly_info(ROCE_AN_FLOW_EVICTED)->expert == NULL);
+	CHECK_EQ_I(roce_anomaly_info(ROCE_AN_ICRC)->severity, ROCE_SEV_ERROR);
+	CHECK_STR(roce_anomaly_info(ROCE_AN_NAK)->expert, "roce.analysis.nak.expert");
+
+	/* each type's total is its own summary counter (flow_evicted: both tables) */
+	memset(&s, 0, sizeof(s));
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		*fields[i] = 10 + i;
+	s.evicted_pfc = 1000;
+	for (int i = 0; i < ROCE_AN_COUNT; i++)
+		CHECK_EQ_U(roce_anomaly_count(&s, (enum roce_anomaly_type)i),
+			   10 + (uint64_t)i + (i == ROCE_AN_FLOW_EVICTED ? 1000 : 0));
+	CHECK_EQ_U(roce_anomaly_count(&s, ROCE_AN_COUNT), 0);
 }
 
 int main(void)
@@ -945,5 +1034,6 @@ int main(void)
 	RUN(test_many_streams);
 	RUN(test_malformed_and_icrc);
 	RUN(test_names_and_config);
+	RUN(test_vocabulary);
 	return check_report();
 }

@@ -38,6 +38,7 @@ extern "C" {
 #define ROCE_LINKTYPE_IPV4     228
 #define ROCE_LINKTYPE_IPV6     229
 #define ROCE_LINKTYPE_LINUX_SLL2 276
+#define ROCE_LINKTYPE_ERF      197   /* Endace ERF records (roce/erf.h): Ethernet/IP ones decoded */
 
 /* True when roce_decode() supports this link type. */
 ROCE_API bool roce_linktype_supported(int linktype);
@@ -83,6 +84,22 @@ enum roce_icrc_status {
 #define ROCE_FIND_MALFORMED_MASK (ROCE_FIND_TRUNCATED | ROCE_FIND_BAD_LENGTH | \
 	ROCE_FIND_UNKNOWN_OPCODE | ROCE_FIND_BAD_TVER | ROCE_FIND_BAD_PAD | \
 	ROCE_FIND_BAD_IP_CSUM | ROCE_FIND_BAD_PFC | ROCE_FIND_BAD_CNP | ROCE_FIND_IP_FRAGMENT)
+
+/*
+ * Findings that make a RoCE frame's fields untrustworthy: the receiving
+ * channel adapter drops such a frame, and so does the analyzer's sequencing
+ * (it is counted and reported, but moves no PSN / ACK / NAK / RTT / MSN /
+ * READ / CNP / PMTU / pairing state and never creates a stream).  A bad
+ * ICRC (any header byte may be damaged, PSN and QPN included), lengths that
+ * contradict each other or the opcode, headers cut by the capture, a
+ * reserved opcode, a TVer other than 0, a wrong IPv4 header checksum (the IP
+ * layer drops it before the transport sees it), an IP fragment.  bad_pad and
+ * bad_cnp (fields as the sender wrote them, when the ICRC is good) and
+ * bad_pfc (not RoCE) are not in the mask.
+ */
+#define ROCE_FIND_UNTRUSTED_MASK (ROCE_FIND_BAD_ICRC | ROCE_FIND_TRUNCATED | \
+	ROCE_FIND_BAD_LENGTH | ROCE_FIND_UNKNOWN_OPCODE | ROCE_FIND_BAD_TVER | \
+	ROCE_FIND_BAD_IP_CSUM | ROCE_FIND_IP_FRAGMENT)
 
 /* "truncated", "bad_length", ... for one finding bit; NULL if not a single known bit. */
 ROCE_API const char *roce_finding_name(uint32_t bit);
