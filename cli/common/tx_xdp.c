@@ -16,6 +16,7 @@
 #define _GNU_SOURCE
 
 #include <errno.h>
+#include <stdarg.h>
 #include <poll.h>
 #include <sched.h>
 #include <stdio.h>
@@ -25,6 +26,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <bpf/libbpf.h>
+#include <xdp/libxdp.h>
 #include <xdp/xsk.h>
 
 #include "tx.h"
@@ -44,6 +47,18 @@ struct xdpx {
 	unsigned outstanding;    /* descriptors submitted, not yet completed */
 	int fd;
 };
+
+/* libxdp/libbpf diagnostics would add lines to our one-line errors: the
+ * failure is reported through the return codes instead. */
+static int quiet_xdp(enum libxdp_print_level level, const char *fmt, va_list args)
+{
+	return 0;
+}
+
+static int quiet_bpf(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	return 0;
+}
 
 static void xdpx_free(struct xdpx *x)
 {
@@ -75,6 +90,8 @@ static int xdp_open(struct roce_tx *tx, const struct roce_tx_opts *o, char *errb
 			 o->ifname, tx->mtu, ROCE_TX_XDP_MAX_FRAME);
 		return ROCE_TX_E_NOTSUP;
 	}
+	libxdp_set_print(quiet_xdp);
+	libbpf_set_print(quiet_bpf);
 	x = calloc(1, sizeof(*x));
 	if (!x) {
 		snprintf(errbuf, ROCE_ERRBUF_SIZE, "out of memory");
