@@ -150,7 +150,10 @@ int main(void)
 }
 C
 rm -f an
-if mycc -std=c11 -Wall -Wextra -pedantic -Werror -o an an.c $(pkg-config --cflags --libs --static libroce); then
+# (linked like the README's static recipe: -lroce alone would pick libroce.so, not on the
+# loader's path here)
+if mycc -std=c11 -Wall -Wextra -pedantic -Werror -o an an.c $(pkg-config --cflags libroce) \
+		-l:libroce.a -Wl,--as-needed $(pkg-config --static --libs libroce); then
 	ok
 	check test "$(./an)" = "psn_gap ack_rtt 13"
 else
