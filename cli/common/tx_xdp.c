@@ -86,7 +86,8 @@ static int xdp_open(struct roce_tx *tx, const struct roce_tx_opts *o, char *errb
 
 	if (tx->max_frame > ROCE_TX_XDP_MAX_FRAME) {
 		snprintf(errbuf, ROCE_ERRBUF_SIZE,
-			 "AF_XDP unavailable on %s: MTU %u is above what this engine sends (%u-byte frames)",
+			 "AF_XDP unavailable on %s: MTU %u is above what this engine sends "
+			 "(%u-byte frames)",
 			 o->ifname, tx->mtu, ROCE_TX_XDP_MAX_FRAME);
 		return ROCE_TX_E_NOTSUP;
 	}
@@ -154,7 +155,8 @@ static void xdp_reap(struct xdpx *x)
 	if (!n)
 		return;
 	for (unsigned i = 0; i < n; i++)
-		x->free[x->nfree++] = *xsk_ring_cons__comp_addr(&x->cq, idx + i) & ~(uint64_t)(ROCE_XDP_CHUNK - 1);
+		x->free[x->nfree++] = *xsk_ring_cons__comp_addr(&x->cq, idx + i) &
+			~(uint64_t)(ROCE_XDP_CHUNK - 1);
 	xsk_ring_cons__release(&x->cq, n);
 	x->outstanding -= n;
 }
