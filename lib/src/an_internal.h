@@ -7,8 +7,9 @@
  *   analyzer.c    create/destroy, per-frame dispatch, stream lookup and
  *                 eviction, finish, summary, iteration
  *   an_request.c  request state machine: holes, ACK/READ rings, go-back-N,
- *                 gaps, AETH/NAK, READ responses, pairing (the only writer
- *                 of struct an_req)
+ *                 gaps, AETH/NAK, READ responses and response-side
+ *                 sequencing, pairing (the only writer of struct an_req and
+ *                 struct an_rsp)
  *   an_pfc.c      PFC / PAUSE entries and pause intervals
  *   an_table.c    open-addressing hash tables
  *   an_dist.c     latency distributions
@@ -79,9 +80,16 @@ struct an_ackent {
 
 struct an_readent {
 	uint32_t psn, n, nmax;  /* n == nmax once N is known */
-	uint32_t next_resp;     /* next expected response PSN */
+	uint32_t len;           /* RETH DMA length (pins N once the PMTU is known) */
 	uint64_t ts, frame;
-	bool first_done, live;
+	bool first_done, last_done, live;
+};
+
+/* Missing PSN ranges, oldest first; the oldest is dropped (and counted) when full. */
+struct an_holeset {
+	unsigned nholes;
+	uint64_t dropped_unrec;
+	struct an_hole holes[AN_HOLES];
 };
 
 struct an_pending {
@@ -98,13 +106,11 @@ struct an_pending {
 struct an_req {
 	bool init, off;
 	bool gbn_active;        /* go-back-N resend run in progress */
-	unsigned nholes;
 	uint32_t next, pnext;   /* pnext: PSN expected after the previous packet (== next outside resends) */
 	uint32_t slack, slack_read_psn, prev, first_psn;
 	unsigned ack_head, ack_n;
 	unsigned rd_next;
-	uint64_t dropped_unrec;
-	struct an_hole holes[AN_HOLES];
+	struct an_holeset hs;
 	/* go-back-N */
 	enum roce_retx_cause gbn_cause;
 	uint32_t gbn_newest;
@@ -113,6 +119,17 @@ struct an_req {
 	/* AckReq ring (oldest at head) and READ ring */
 	struct an_ackent ack[AN_ACK_RING];
 	struct an_readent rd[AN_READ_RING];
+};
+
+/*
+ * Response-side sequencing (ACK / NAK / READ response PSNs), allocated with
+ * the stream's first trusted response-type frame.  newest: the highest PSN
+ * the responder has shown it sent; holes: READ response PSNs it skipped.
+ */
+struct an_rsp {
+	bool init;
+	uint32_t newest;
+	struct an_holeset hs;
 };
 
 /*
@@ -131,12 +148,13 @@ struct an_flow {
 	uint64_t unpaired_frames;
 	uint64_t last_cnp_ts;
 	struct an_dist rtt, read_first, read_last, nak_response, recovery;
+	struct an_rsp *rsp;     /* response-side sequencing, NULL until needed */
 };
 
 #define AN_LINE 64
 _Static_assert(offsetof(struct an_flow, st) + offsetof(struct roce_flow_stats, last_ts_ns) +
 	sizeof(uint64_t) <= 2 * AN_LINE, "stream hot fields span more than two cache lines");
-_Static_assert(offsetof(struct an_req, dropped_unrec) <= AN_LINE,
+_Static_assert(offsetof(struct an_req, rd_next) + sizeof(unsigned) <= AN_LINE,
 	"request hot fields span more than one cache line");
 
 /* Zeroed memory on a cache-line boundary (free() releases it). */
@@ -182,10 +200,11 @@ void an_init(struct roce_anomaly *an, enum roce_anomaly_type type,
 	uint64_t frame, uint64_t ts, const struct an_flow *f);
 void an_emit(struct roce_analyzer *a, const struct roce_anomaly *an);
 
-/* an_request.c: the only writers of struct an_req */
+/* an_request.c: the only writers of struct an_req and struct an_rsp */
 void an_req_process(struct an_ctx *c, struct an_flow *f);
 void an_resp_process(struct an_ctx *c, struct an_flow *f);
-uint64_t an_req_unrecovered(const struct an_req *r);
+/* PSNs a stream still misses: request holes plus skipped READ response PSNs. */
+uint64_t an_flow_unrecovered(const struct an_flow *f);
 
 /* an_pfc.c */
 void an_pfc_process(struct an_ctx *c);

@@ -60,12 +60,25 @@
  *   each, res->rtt_ns/ref_frame from the newest completed entry.  A NAK
  *   completes the entries before its PSN without samples.  Retransmitted
  *   requests are not timed and cancel outstanding entries at/after their PSN
- *   (Karn's rule).  READs: a ring of 16 outstanding READs (psn, N, ts, frame)
- *   gives read_first (response PSN == psn) and read_last (LAST/ONLY), and
- *   checks response PSNs inside [psn, psn + N): a forward jump is a gap on
- *   the response stream, a PSN behind the next expected one a duplicate.
+ *   (Karn's rule).  READs: a ring of the last 16 READs (psn, N, length, ts,
+ *   frame) gives read_first (first response with PSN == psn) and read_last
+ *   (first LAST/ONLY) and the READ PSN ranges the response side checks.  A
+ *   re-issued READ (behind the newest PSN) inside a known READ's range adds
+ *   no entry: it is a retry of a subset of that READ (IBTA 9.7), answered
+ *   with the original PSNs.
  *
- * Response streams: ACK/NAK PSNs are coalesced, so no gap accounting.  Every
+ * Response streams (RC, XRC, RD; rsp_sequence): newest = the highest PSN the
+ *   responder has shown it sent (a READ response's or ACK's PSN, a NAK's PSN
+ *   - 1: a NAK names the PSN it expects); the first frame starts it.  A frame
+ *   with PSN P ahead of newest passes the PSNs in (newest, P): those inside
+ *   the paired request stream's known READ ranges (with the smallest N while
+ *   N is unknown) are READ responses that were skipped: one gap, lost_psns +=
+ *   their number, holes (unrecovered unless seen later).  A READ response at
+ *   or behind newest fills a hole (out_of_order) or is a duplicate: re-read
+ *   and replayed responses, and responses still in flight for the original
+ *   READ after a retry burst, never make a gap.  ACK / NAK PSNs repeat
+ *   (coalesced, duplicate ACKs) and are never duplicates; an older ACK PSN
+ *   is simply no longer missing.  Every
  *   AETH (ACK, ATOMIC_ACK, READ_RESPONSE FIRST/LAST/ONLY) is counted by its
  *   syndrome class: ACK -> acks; RNR NAK -> naks and rnr_naks (naks counts
  *   every NAK-type AETH, rnr_naks is the RNR subset); NAK -> naks and
@@ -86,13 +99,18 @@
 #define AN_PAIR_EVERY      64
 #define AN_PAIR_FIRST      4
 
-uint64_t an_req_unrecovered(const struct an_req *r)
+static uint64_t holes_missing(const struct an_holeset *r)
 {
 	uint64_t n = r->dropped_unrec;
 
 	for (unsigned i = 0; i < r->nholes; i++)
 		n += r->holes[i].len;
 	return n;
+}
+
+uint64_t an_flow_unrecovered(const struct an_flow *f)
+{
+	return (f->req ? holes_missing(&f->req->hs) : 0) + (f->rsp ? holes_missing(&f->rsp->hs) : 0);
 }
 
 /* ----------------------------------------------------------------- holes */
@@ -102,14 +120,14 @@ static bool psn_in(uint32_t p, uint32_t start, uint32_t len)
 	return ((p - start) & 0xffffffu) < len;
 }
 
-static void hole_drop_oldest(struct an_req *r)
+static void hole_drop_oldest(struct an_holeset *r)
 {
 	r->dropped_unrec += r->holes[0].len;
 	memmove(&r->holes[0], &r->holes[1], (r->nholes - 1) * sizeof(r->holes[0]));
 	r->nholes--;
 }
 
-static void hole_add(struct an_req *r, uint32_t start, uint32_t len)
+static void hole_add(struct an_holeset *r, uint32_t start, uint32_t len)
 {
 	if (!len)
 		return;
@@ -121,7 +139,7 @@ static void hole_add(struct an_req *r, uint32_t start, uint32_t len)
 }
 
 /* Remove PSN p from the holes; true when it was missing. */
-static bool hole_fill(struct an_req *r, uint32_t p)
+static bool hole_fill(struct an_holeset *r, uint32_t p)
 {
 	for (unsigned i = 0; i < r->nholes; i++) {
 		struct an_hole *h = &r->holes[i];
@@ -233,7 +251,10 @@ static struct an_readent *read_find(struct an_req *r, uint32_t psn_first)
 	return NULL;
 }
 
-/* Newest live READ whose (possible) range holds response PSN P. */
+/*
+ * Newest READ whose (possible) range holds PSN P.  Entries stay after their
+ * LAST response: replayed responses and re-issued READs still find them.
+ */
 static struct an_readent *read_match(struct an_req *r, uint32_t P)
 {
 	for (unsigned k = 1; k <= AN_READ_RING; k++) {
@@ -245,7 +266,7 @@ static struct an_readent *read_match(struct an_req *r, uint32_t P)
 	return NULL;
 }
 
-static void read_push(struct an_req *r, uint32_t psn, uint32_t n, uint32_t nmax,
+static void read_push(struct an_req *r, uint32_t psn, uint32_t n, uint32_t nmax, uint32_t len,
 	uint64_t ts, uint64_t frame)
 {
 	struct an_readent *e = &r->rd[r->rd_next];
@@ -256,7 +277,7 @@ static void read_push(struct an_req *r, uint32_t psn, uint32_t n, uint32_t nmax,
 	e->psn = psn;
 	e->n = n;
 	e->nmax = nmax;
-	e->next_resp = psn;
+	e->len = len;
 	e->ts = ts;
 	e->frame = frame;
 }
@@ -395,7 +416,9 @@ static bool gbn_classify(struct an_ctx *c, struct an_flow *f, struct an_req *r, 
 	return true;
 }
 
-static void gap_report(struct an_ctx *c, struct an_flow *f, uint32_t p, uint32_t e, uint32_t lost)
+/* A gap at the frame with PSN p: lost PSNs missing, the first e, the last last. */
+static void gap_report_span(struct an_ctx *c, struct an_flow *f, uint32_t p, uint32_t e,
+	uint32_t last, uint32_t lost)
 {
 	struct roce_analyzer *a = c->a;
 
@@ -412,9 +435,14 @@ static void gap_report(struct an_ctx *c, struct an_flow *f, uint32_t p, uint32_t
 		an_init_psn(&an, c, ROCE_AN_PSN_GAP, f, p, e);
 		an.count = lost;
 		snprintf(an.detail, sizeof(an.detail), "%u PSN%s missing (%u..%u)", lost,
-			lost == 1 ? "" : "s", e, roce_psn_add(p, 0xffffffu));
+			lost == 1 ? "" : "s", e, last);
 		an_emit(a, &an);
 	}
+}
+
+static void gap_report(struct an_ctx *c, struct an_flow *f, uint32_t p, uint32_t e, uint32_t lost)
+{
+	gap_report_span(c, f, p, e, roce_psn_add(p, 0xffffffu), lost);
 }
 
 static void simple_anomaly(struct an_ctx *c, struct an_flow *f, enum roce_anomaly_type t,
@@ -448,7 +476,7 @@ void an_req_process(struct an_ctx *c, struct an_flow *f)
 	const struct roce_pkt *pkt = c->pkt;
 	const struct roce_opcode_info *op = pkt->op;
 	struct an_req *r = f->req;
-	uint32_t p = pkt->bth.psn & 0xffffffu, n = 1, nmax = 1, e;
+	uint32_t p = pkt->bth.psn & 0xffffffu, n = 1, nmax = 1, e, rd_len = 0;
 	bool is_read = (op->flags & ROCE_F_READ) != 0;
 	bool reliable, retx = false;
 	int32_t d;
@@ -473,6 +501,7 @@ void an_req_process(struct an_ctx *c, struct an_flow *f)
 		uint64_t len = (pkt->hdrs & ROCE_H_RETH) ? pkt->reth.dma_len : 0;
 		uint32_t pmtu = flow_pmtu(c->a, f);
 
+		rd_len = (uint32_t)len;
 		if (pmtu) {
 			n = nmax = div_up(len, pmtu);
 		} else {
@@ -492,10 +521,10 @@ void an_req_process(struct an_ctx *c, struct an_flow *f)
 	d = roce_psn_cmp(p, e);
 	if (d >= AN_RESYNC || d <= -AN_RESYNC) {
 		/* new connection on a reused QPN: start over, old holes stay lost */
-		uint64_t unrec = an_req_unrecovered(r);
+		uint64_t unrec = holes_missing(&r->hs);
 
 		memset(r, 0, sizeof(*r));
-		r->dropped_unrec = unrec;
+		r->hs.dropped_unrec = unrec;
 		r->init = true;
 		r->first_psn = p;
 		goto advance;
@@ -533,13 +562,13 @@ void an_req_process(struct an_ctx *c, struct an_flow *f)
 			}
 			uint32_t lost = (p - from) & 0xffffffu;
 
-			hole_add(r, from, lost);
+			hole_add(&r->hs, from, lost);
 			if (!gap_done)
 				gap_report(c, f, p, from, lost);
 		}
 	} else {
 		/* behind: a fill, a duplicate and/or a retransmission */
-		bool fill = hole_fill(r, p);
+		bool fill = hole_fill(&r->hs, p);
 
 		c->res->expected_psn = e;
 		if (reliable)
@@ -561,8 +590,15 @@ void an_req_process(struct an_ctx *c, struct an_flow *f)
 			if (!retx)
 				simple_anomaly(c, f, ROCE_AN_DUPLICATE, p, e, "PSN already seen");
 		}
-		if (is_read)
-			read_push(r, p, n, nmax, c->ts, c->frame);  /* re-issued READ */
+		/*
+		 * A re-issued READ (IBTA 9.7: a retried READ covers a subset of
+		 * the original's PSN range, from the first missing response) is
+		 * answered with the original's PSNs: the original's entry keeps
+		 * matching them.  Only a READ whose original was not seen (or
+		 * was forgotten) gets an entry of its own.
+		 */
+		if (is_read && !read_match(r, p))
+			read_push(r, p, n, nmax, rd_len, c->ts, c->frame);
 		r->prev = p;
 		return;
 	}
@@ -574,7 +610,7 @@ advance:
 	r->slack_read_psn = p;
 	r->prev = p;
 	if (is_read)
-		read_push(r, p, n, nmax, c->ts, c->frame);
+		read_push(r, p, n, nmax, rd_len, c->ts, c->frame);
 	if (pkt->bth.ackreq || is_read || (op->flags & ROCE_F_ATOMIC))
 		ack_push(r, p, c->ts, c->frame);
 }
@@ -709,12 +745,156 @@ static void aeth_process(struct an_ctx *c, struct an_flow *f, struct an_req *r)
 	}
 }
 
+/* Once the PMTU is known, a READ's N follows from its length. */
+static void read_settle(struct an_readent *e, uint32_t pmtu)
+{
+	if (e->n != e->nmax && pmtu) {
+		uint32_t n = div_up(e->len, pmtu);
+
+		if (n >= e->n && n <= e->nmax)
+			e->n = e->nmax = n;
+	}
+}
+
+/*
+ * PSNs of the known READ ranges in the window [base, base + span): READ
+ * responses the responder passed without them being seen.  They become
+ * holes (in PSN order); returns how many, the first and last in *first and
+ * *last.  A READ whose N is not known yet counts with its smallest N.
+ */
+static uint32_t read_skipped(struct an_req *r, struct an_holeset *hs, uint32_t base, uint32_t span,
+	uint32_t pmtu, uint32_t *first, uint32_t *last)
+{
+	struct { uint32_t off, len; } seg[AN_READ_RING], tmp;
+	unsigned ns = 0;
+	uint32_t lost = 0, done = 0;
+
+	for (unsigned i = 0; i < AN_READ_RING; i++) {
+		struct an_readent *e = &r->rd[i];
+		uint32_t off, len;
+
+		if (!e->live)
+			continue;
+		read_settle(e, pmtu);
+		off = (e->psn - base) & 0xffffffu;
+		if (off < span) {
+			len = e->n < span - off ? e->n : span - off;
+		} else {
+			uint32_t back = (base - e->psn) & 0xffffffu;    /* starts before base */
+
+			if (back >= e->n)
+				continue;
+			off = 0;
+			len = e->n - back < span ? e->n - back : span;
+		}
+		/* insertion sort by offset: at most AN_READ_RING entries */
+		seg[ns].off = off;
+		seg[ns].len = len;
+		for (unsigned k = ns++; k > 0 && seg[k - 1].off > seg[k].off; k--) {
+			tmp = seg[k - 1];
+			seg[k - 1] = seg[k];
+			seg[k] = tmp;
+		}
+	}
+	for (unsigned k = 0; k < ns; k++) {
+		uint32_t from = seg[k].off > done ? seg[k].off : done, to = seg[k].off + seg[k].len;
+
+		if (to <= from)
+			continue;
+		if (!lost)
+			*first = roce_psn_add(base, from);
+		*last = roce_psn_add(base, to - 1);
+		hole_add(hs, roce_psn_add(base, from), to - from);
+		lost += to - from;
+		done = to;
+	}
+	return lost;
+}
+
+/*
+ * Response-side sequencing (IBTA 9.7: a responder answers in PSN order; a
+ * READ retry re-reads a subset of an earlier READ and is answered with the
+ * original PSNs).  newest is the highest PSN the responder has shown it
+ * sent: a READ response's or ACK's PSN, a NAK's PSN - 1 (a NAK names the
+ * PSN it expects).  A frame ahead of newest passes the PSNs between them:
+ * those inside known READ ranges are responses that were skipped, a gap
+ * (lost, holes).  A READ response at or behind newest fills a hole (out of
+ * order) or repeats a PSN (duplicate): retried and replayed responses never
+ * make a gap.  ACK and NAK PSNs repeat normally and are never duplicates;
+ * an older ACK PSN is no longer missing.
+ * The stream's first frame starts the sequence.  r may be NULL (not
+ * paired yet): newest still moves, no READ range is known.
+ */
+static void rsp_sequence(struct an_ctx *c, struct an_flow *f, struct an_req *r, uint32_t P,
+	bool is_resp, bool is_nak)
+{
+	struct an_rsp *s = f->rsp;
+	uint32_t upto = is_nak ? roce_psn_add(P, 0xffffffu) : P;
+	int32_t d;
+
+	if (!s) {
+		s = f->rsp = calloc(1, sizeof(*s));
+		if (!s)
+			return;
+	}
+	if (!s->init) {
+		s->init = true;
+		s->newest = upto;
+		return;
+	}
+	d = roce_psn_cmp(P, s->newest);
+	if (d >= AN_RESYNC || d <= -AN_RESYNC) {
+		/* new connection on a reused QPN: start over, old holes stay lost */
+		uint64_t unrec = holes_missing(&s->hs);
+
+		memset(s, 0, sizeof(*s));
+		s->hs.dropped_unrec = unrec;
+		s->init = true;
+		s->newest = upto;
+		return;
+	}
+	if (d > 1 && r) {
+		uint32_t first = 0, last = 0, lost;
+
+		lost = read_skipped(r, &s->hs, roce_psn_add(s->newest, 1), (uint32_t)d - 1,
+			flow_pmtu(c->a, f), &first, &last);
+		if (lost)
+			gap_report_span(c, f, P, first, last, lost);
+	}
+	if (roce_psn_cmp(upto, s->newest) > 0) {
+		s->newest = upto;
+		return;
+	}
+	if (d > 0 || is_nak)
+		return;
+	if (!is_resp) {
+		/* an ACK names its PSN as sent: not missing any more (no event) */
+		hole_fill(&s->hs, P);
+		return;
+	}
+	/* a READ response at or behind the newest PSN */
+	c->res->expected_psn = roce_psn_add(s->newest, 1);
+	if (hole_fill(&s->hs, P)) {
+		f->st.out_of_order++;
+		c->a->sum.out_of_order++;
+		c->res->events |= ROCE_EV_OUT_OF_ORDER;
+		simple_anomaly(c, f, ROCE_AN_OUT_OF_ORDER, P, c->res->expected_psn,
+			"READ response PSN fills an earlier gap");
+	} else {
+		f->st.duplicates++;
+		c->a->sum.duplicates++;
+		c->res->events |= ROCE_EV_DUPLICATE;
+		simple_anomaly(c, f, ROCE_AN_DUPLICATE, P, c->res->expected_psn,
+			"READ response PSN already seen");
+	}
+}
+
+/* READ latencies and N from the responses of the READ that holds P. */
 static void read_resp_process(struct an_ctx *c, struct an_flow *f, struct an_req *r)
 {
 	const struct roce_pkt *pkt = c->pkt;
 	uint32_t flags = pkt->op->flags, P = pkt->bth.psn & 0xffffffu;
 	struct an_readent *e = read_match(r, P);
-	int32_t d;
 
 	if (!e)
 		return;
@@ -727,22 +907,11 @@ static void read_resp_process(struct an_ctx *c, struct an_flow *f, struct an_req
 		c->res->read_ns = dt;
 		c->res->ref_frame = e->frame;
 	}
-	d = roce_psn_cmp(P, e->next_resp);
-	if (d > 0) {
-		gap_report(c, f, P, e->next_resp, (uint32_t)d);
-	} else if (d < 0) {
-		f->st.duplicates++;
-		c->a->sum.duplicates++;
-		c->res->events |= ROCE_EV_DUPLICATE;
-		c->res->expected_psn = e->next_resp;
-		simple_anomaly(c, f, ROCE_AN_DUPLICATE, P, e->next_resp, "READ response PSN already seen");
-	}
-	if (d >= 0)
-		e->next_resp = roce_psn_add(P, 1);
-	if (flags & ROCE_F_LAST) {
+	if ((flags & ROCE_F_LAST) && !e->last_done) {
 		uint64_t dt = c->ts >= e->ts ? c->ts - e->ts : 0;
 		uint32_t n = ((P - e->psn) & 0xffffffu) + 1;
 
+		e->last_done = true;
 		an_dist_add(&f->peer->read_last, dt);
 		c->res->events |= ROCE_EV_READ_LAST_RESP;
 		c->res->read_ns = dt;
@@ -753,8 +922,8 @@ static void read_resp_process(struct an_ctx *c, struct an_flow *f, struct an_req
 			r->pnext = r->next;
 			r->slack = 0;
 		}
-		e->n = e->nmax = n;
-		e->live = false;
+		if (n >= e->n && n <= e->nmax)
+			e->n = e->nmax = n;
 	}
 }
 
@@ -774,6 +943,14 @@ void an_resp_process(struct an_ctx *c, struct an_flow *f)
 		r = NULL;
 	if (pkt->hdrs & ROCE_H_AETH)
 		aeth_process(c, f, r);
+	if (f->st.transport == ROCE_TRANSPORT_RC || f->st.transport == ROCE_TRANSPORT_XRC ||
+	    f->st.transport == ROCE_TRANSPORT_RD) {
+		enum roce_aeth_type at = (pkt->hdrs & ROCE_H_AETH) ?
+			roce_aeth_type(pkt->aeth.syndrome) : ROCE_AETH_ACK;
+
+		rsp_sequence(c, f, r, P, (flags & ROCE_F_RESP) != 0,
+			at == ROCE_AETH_NAK || at == ROCE_AETH_RNR_NAK);
+	}
 	if (!r)
 		return;
 	/* ACK-type AETH or a READ response completes requests up to P */

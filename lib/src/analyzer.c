@@ -141,6 +141,7 @@ roce_analyzer_t *roce_analyzer_create(const struct roce_analyzer_config *c, char
 static void flow_free(struct an_flow *f)
 {
 	free(f->req);
+	free(f->rsp);
 	an_dist_free(&f->rtt);
 	an_dist_free(&f->read_first);
 	an_dist_free(&f->read_last);
@@ -243,8 +244,7 @@ static void flow_evict(struct roce_analyzer *a, struct an_flow *f, uint64_t fram
 
 	if (f->peer)
 		f->peer->peer = NULL;
-	if (f->req)
-		a->evicted_unrec += an_req_unrecovered(f->req);
+	a->evicted_unrec += an_flow_unrecovered(f);
 	a->sum.evicted_flows++;
 	an_init(&an, ROCE_AN_FLOW_EVICTED, frame, ts, f);
 	snprintf(an.detail, sizeof(an.detail),
@@ -582,26 +582,33 @@ void roce_analyzer_finish(roce_analyzer_t *a)
 	total = a->evicted_unrec;
 	for (uint32_t i = 0; i < a->flows.n; i++) {
 		struct an_flow *f = (struct an_flow *)a->flows.dense[i];
+		const struct an_holeset *hs = NULL;
+		unsigned nh;
 		uint64_t n;
 
-		if (!f->req)
+		if (!f->req && !f->rsp)
 			continue;
-		n = an_req_unrecovered(f->req);
+		n = an_flow_unrecovered(f);
 		f->st.unrecovered_psns = n;
 		total += n;
+		if (f->req && f->req->hs.nholes)
+			hs = &f->req->hs;
+		else if (f->rsp && f->rsp->hs.nholes)
+			hs = &f->rsp->hs;
+		nh = (f->req ? f->req->hs.nholes : 0) + (f->rsp ? f->rsp->hs.nholes : 0);
 		if (n && a->cfg.on_anomaly) {
 			struct roce_anomaly an;
 
 			/* reported at the end of the capture: last frame number seen */
 			an_init(&an, ROCE_AN_UNRECOVERED, a->last_frame, a->sum.last_ts_ns, f);
 			an.count = n;
-			if (f->req->nholes) {
+			if (hs) {
 				an.has_psn = true;
-				an.psn = f->req->holes[0].start;
+				an.psn = hs->holes[0].start;
 			}
 			snprintf(an.detail, sizeof(an.detail),
 				"%llu PSN%s never seen (%u hole%s left)", (unsigned long long)n,
-				n == 1 ? "" : "s", f->req->nholes, f->req->nholes == 1 ? "" : "s");
+				n == 1 ? "" : "s", nh, nh == 1 ? "" : "s");
 			an_emit(a, &an);
 		}
 	}
