@@ -69,7 +69,8 @@
  *
  * Response streams (RC, XRC, RD; rsp_sequence): newest = the highest PSN the
  *   responder has shown it sent (a READ response's or ACK's PSN, a NAK's PSN
- *   - 1: a NAK names the PSN it expects); the first frame starts it.  A frame
+ *   - 1: a NAK names the PSN it expects); the first frame starts it (a first
+ *   READ response inside a known READ: that READ's first PSN).  A frame
  *   with PSN P ahead of newest passes the PSNs in (newest, P): those inside
  *   the paired request stream's known READ ranges (with the smallest N while
  *   N is unknown) are READ responses that were skipped: one gap, lost_psns +=
@@ -745,14 +746,29 @@ static void aeth_process(struct an_ctx *c, struct an_flow *f, struct an_req *r)
 	}
 }
 
+/*
+ * READ e's N is now known: when e is the request stream's newest request,
+ * its expected PSN follows (the slack is gone).
+ */
+static void read_pinned(struct an_req *r, const struct an_readent *e)
+{
+	if (r->slack && r->slack_read_psn == e->psn) {
+		r->next = roce_psn_add(e->psn, e->n);
+		r->pnext = r->next;
+		r->slack = 0;
+	}
+}
+
 /* Once the PMTU is known, a READ's N follows from its length. */
-static void read_settle(struct an_readent *e, uint32_t pmtu)
+static void read_settle(struct an_req *r, struct an_readent *e, uint32_t pmtu)
 {
 	if (e->n != e->nmax && pmtu) {
 		uint32_t n = div_up(e->len, pmtu);
 
-		if (n >= e->n && n <= e->nmax)
+		if (n >= e->n && n <= e->nmax) {
 			e->n = e->nmax = n;
+			read_pinned(r, e);
+		}
 	}
 }
 
@@ -775,7 +791,7 @@ static uint32_t read_skipped(struct an_req *r, struct an_holeset *hs, uint32_t b
 
 		if (!e->live)
 			continue;
-		read_settle(e, pmtu);
+		read_settle(r, e, pmtu);
 		off = (e->psn - base) & 0xffffffu;
 		if (off < span) {
 			len = e->n < span - off ? e->n : span - off;
@@ -822,8 +838,10 @@ static uint32_t read_skipped(struct an_req *r, struct an_holeset *hs, uint32_t b
  * order) or repeats a PSN (duplicate): retried and replayed responses never
  * make a gap.  ACK and NAK PSNs repeat normally and are never duplicates;
  * an older ACK PSN is no longer missing.
- * The stream's first frame starts the sequence.  r may be NULL (not
- * paired yet): newest still moves, no READ range is known.
+ * The stream's first frame starts the sequence; when it is a response of a
+ * READ seen asking, the READ's first PSN does (the PSNs before it were
+ * lost).  r may be NULL (not paired yet): newest still moves, no READ range
+ * is known.
  */
 static void rsp_sequence(struct an_ctx *c, struct an_flow *f, struct an_req *r, uint32_t P,
 	bool is_resp, bool is_nak)
@@ -838,8 +856,17 @@ static void rsp_sequence(struct an_ctx *c, struct an_flow *f, struct an_req *r, 
 			return;
 	}
 	if (!s->init) {
+		struct an_readent *e = is_resp && r ? read_match(r, P) : NULL;
+
 		s->init = true;
 		s->newest = upto;
+		/* the first response of a READ seen asked for: its range starts the sequence */
+		if (e && P != e->psn) {
+			uint32_t lost = (P - e->psn) & 0xffffffu;
+
+			hole_add(&s->hs, e->psn, lost);
+			gap_report(c, f, P, e->psn, lost);
+		}
 		return;
 	}
 	d = roce_psn_cmp(P, s->newest);
@@ -898,6 +925,7 @@ static void read_resp_process(struct an_ctx *c, struct an_flow *f, struct an_req
 
 	if (!e)
 		return;
+	read_settle(r, e, flow_pmtu(c->a, f));
 	if (P == e->psn && !e->first_done) {
 		uint64_t dt = c->ts >= e->ts ? c->ts - e->ts : 0;
 
@@ -917,13 +945,10 @@ static void read_resp_process(struct an_ctx *c, struct an_flow *f, struct an_req
 		c->res->read_ns = dt;
 		c->res->ref_frame = e->frame;
 		/* the last response pins N; fix the request stream's expectation */
-		if (e->n != e->nmax && r->slack && r->slack_read_psn == e->psn) {
-			r->next = roce_psn_add(e->psn, n);
-			r->pnext = r->next;
-			r->slack = 0;
-		}
-		if (n >= e->n && n <= e->nmax)
+		if (n >= e->n && n <= e->nmax) {
 			e->n = e->nmax = n;
+			read_pinned(r, e);
+		}
 	}
 }
 

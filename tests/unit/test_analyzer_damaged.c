@@ -708,6 +708,61 @@ static void test_read_loss_unrecovered(void)
 	t_done(&t);
 }
 
+/* The first responses of the first READ lost: measured from the READ's first PSN. */
+static void test_read_first_responses_lost(void)
+{
+	struct t t;
+	struct roce_summary s;
+	uint32_t ev[4];
+
+	t_init(&t, 1024);
+	REQUIRE(t.a);
+	read_req(&t, 10, 4096);
+	read_resps(&t, 10, 13, 12, 13, ~0u, ev);
+	CHECK_EQ_U(ev[0] & ROCE_EV_PSN_GAP, ROCE_EV_PSN_GAP);
+	CHECK_EQ_U(t.an[ROCE_AN_PSN_GAP], 1);
+	/* the re-read brings them: out of order */
+	read_req(&t, 10, 2048);
+	read_resps(&t, 10, 11, 10, 11, ~0u, ev);
+	CHECK_EQ_U(ev[0] & (ROCE_EV_OUT_OF_ORDER | ROCE_EV_DUPLICATE), ROCE_EV_OUT_OF_ORDER);
+	CHECK_EQ_U(ev[1] & (ROCE_EV_OUT_OF_ORDER | ROCE_EV_DUPLICATE), ROCE_EV_OUT_OF_ORDER);
+	roce_analyzer_finish(t.a);
+	roce_analyzer_summary(t.a, &s);
+	CHECK_EQ_U(s.psn_gaps, 1);
+	CHECK_EQ_U(s.lost_psns, 2);
+	CHECK_EQ_U(s.out_of_order, 2);
+	CHECK_EQ_U(s.unrecovered_psns, 0);
+	t_done(&t);
+}
+
+/*
+ * PMTU unknown when the READ is sent (N between 2 and 32 for 8 KiB): its
+ * first response shows PMTU 256, so N = 32, and a retry from the middle
+ * before the LAST is a retransmission, not the next request.
+ */
+static void test_read_retry_pmtu_learned(void)
+{
+	struct t t;
+	struct roce_frame_spec sp;
+
+	t_init(&t, 0);
+	REQUIRE(t.a);
+	read_req(&t, 100, 8192);
+	for (uint32_t p = 100; p < 106; p++) {
+		if (p == 103)
+			continue;       /* lost */
+		spec_stream(&sp, V4, false, p == 100 ? ROCE_OP_RC_RDMA_READ_RESPONSE_FIRST :
+			ROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE, p);
+		sp.aeth.syndrome = 0x1f;
+		sp.payload_len = 256;
+		feed(&t, &sp);
+	}
+	read_req(&t, 103, 8192 - 3 * 256);
+	CHECK(t.res.events & ROCE_EV_RETRANSMISSION);
+	CHECK(t.res.events & ROCE_EV_DUPLICATE);
+	t_done(&t);
+}
+
 int main(void)
 {
 	RUN(test_bad_icrc_issue);
@@ -717,5 +772,7 @@ int main(void)
 	RUN(test_untrustworthy_findings);
 	RUN(test_read_retry_burst);
 	RUN(test_read_loss_unrecovered);
+	RUN(test_read_first_responses_lost);
+	RUN(test_read_retry_pmtu_learned);
 	return check_report();
 }
