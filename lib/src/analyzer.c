@@ -677,6 +677,37 @@ void roce_analyzer_foreach_flow(const roce_analyzer_t *a, roce_flow_cb cb, void 
 	free(tofree);
 }
 
+int roce_analyzer_flow_holes(const roce_analyzer_t *a, const struct roce_flow_key *k,
+	struct roce_psn_range *out, unsigned max, uint64_t *dropped)
+{
+	struct roce_flow_key key = *k;
+	const struct an_flow *f;
+	const struct an_holeset *sets[2];
+	unsigned n = 0;
+	uint64_t drop = 0;
+
+	key.dqpn &= 0xffffffu;
+	f = flow_find(a, &key, flow_hash(&key));
+	if (!f)
+		return -1;
+	sets[0] = f->req ? &f->req->hs : NULL;
+	sets[1] = f->rsp ? &f->rsp->hs : NULL;
+	for (unsigned i = 0; i < 2; i++) {
+		if (!sets[i])
+			continue;
+		drop += sets[i]->dropped_unrec;
+		for (unsigned j = 0; j < sets[i]->nholes; j++, n++) {
+			if (out && n < max) {
+				out[n].start = sets[i]->holes[j].start;
+				out[n].len = sets[i]->holes[j].len;
+			}
+		}
+	}
+	if (dropped)
+		*dropped = drop;
+	return (int)n;
+}
+
 void roce_analyzer_foreach_pfc(const roce_analyzer_t *a, roce_pfc_cb cb, void *user)
 {
 	struct an_entry **tofree, **v = sorted(&a->pfc, &tofree);
