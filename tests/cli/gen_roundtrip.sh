@@ -31,10 +31,14 @@ for b in bad:
 sys.exit(1 if bad else 0)
 PY
 
-# Kinds where today's analyzer is known to disagree with the generator (see the report of
-# the change that added this test); listed here so the test still runs them and prints the
-# difference, without failing.  Empty when the analyzer agrees on everything.
-known=${ROUNDTRIP_KNOWN-bad_icrc bad_payload read_loss}
+# Kinds where today's analyzer is known to disagree with the generator; listed here so the
+# test still runs them and prints the difference, without failing, and the random rounds
+# leave them out.  Empty when the analyzer agrees on everything.
+#   reorder: when a stream's first two packets are swapped, roce-gen counts a gap and an
+#   out-of-order packet (it knows the first PSN); the analyzer starts a stream at its first
+#   frame, so it sees a duplicate resend.  (bad_icrc, bad_payload and read_loss agree since
+#   the analyzer drops damaged frames and follows READ retries.)
+known=${ROUNDTRIP_KNOWN-reorder}
 
 # roundtrip NAME KIND MIN_INJECTED GEN-OPTIONS...: injected[KIND] >= MIN (the fault really
 # happened) and the summaries agree.
