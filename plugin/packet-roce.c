@@ -141,17 +141,22 @@ static gint ett_roce_pfc = -1;
 static gint ett_roce_pfc_prio = -1;
 static gint ett_roce_findings = -1;
 
-static expert_field ei_roce_icrc_bad = EI_INIT;
-static expert_field ei_roce_psn_gap = EI_INIT;
-static expert_field ei_roce_duplicate = EI_INIT;
-static expert_field ei_roce_out_of_order = EI_INIT;
-static expert_field ei_roce_retransmission = EI_INIT;
-static expert_field ei_roce_nak = EI_INIT;
-static expert_field ei_roce_rnr_nak = EI_INIT;
-static expert_field ei_roce_ecn_ce = EI_INIT;
-static expert_field ei_roce_cnp = EI_INIT;
-static expert_field ei_roce_pfc_storm = EI_INIT;
-static expert_field ei_roce_malformed = EI_INIT;
+/* One expert field per anomaly type of anomalies.def (types without an expert
+ * name stay unregistered and unused). */
+static expert_field ei_roce_an[ROCE_AN_COUNT] = {
+#define ROCE_ANOMALY(sym, name, ev, counter, sev, group, expert, help) [ROCE_AN_##sym] = EI_INIT,
+#include <roce/anomalies.def>
+};
+#define EI_ROCE(sym) (&ei_roce_an[ROCE_AN_##sym])
+
+/* Expert group and severity of each anomaly type, from the table. */
+static const struct {
+	int group, severity;
+} roce_an_pi[ROCE_AN_COUNT] = {
+#define ROCE_ANOMALY(sym, name, ev, counter, sev, grp, expert, help) \
+	[ROCE_AN_##sym] = { PI_##grp, PI_##sev },
+#include <roce/anomalies.def>
+};
 
 /* ---- preferences ---- */
 
@@ -236,10 +241,13 @@ typedef struct {
 	struct roce_frame_result res;
 } roce_frame_data_ev_t;
 
-/* Events that raise an expert info (the others only add tree items). */
-#define ROCE_EXPERT_EVENTS (ROCE_EV_PSN_GAP | ROCE_EV_DUPLICATE | ROCE_EV_OUT_OF_ORDER | \
-	ROCE_EV_RETRANSMISSION | ROCE_EV_NAK | ROCE_EV_RNR_NAK | ROCE_EV_ECN_CE | ROCE_EV_CNP | \
-	ROCE_EV_PFC_STORM)
+/* Events that raise an expert info from the analysis (the others only add
+ * tree items; bad ICRC and malformed frames are raised from the decoder's
+ * verdict): the event bits of the anomaly types in anomalies.def. */
+static const uint32_t roce_expert_events = (0u
+#define ROCE_ANOMALY(sym, name, ev, counter, sev, grp, expert, help) | (uint32_t)ROCE_EV_##ev
+#include <roce/anomalies.def>
+	) & ~(uint32_t)(ROCE_EV_ICRC_BAD | ROCE_EV_MALFORMED);
 
 /* ---- helpers ---- */
 
@@ -334,6 +342,32 @@ static void roce_cleanup_routine(void)
 }
 
 /* First pass: decode + analyse once, keep the result with the frame. */
+/*
+ * The built-in infiniband dissector's opcode table lacks CNP (0x81), the XRC
+ * opcodes, FLUSH and ATOMIC WRITE: its Info column then reads "Unknown
+ * OpCodeQP=0x...".  Put libroce's name there instead ("CNP QP=0x000181"),
+ * keeping the rest of the text.  Opcodes that libroce does not know either
+ * stay "Unknown OpCode"; a Wireshark whose table has the name is left alone.
+ */
+static void roce_info_opcode(packet_info *pinfo, uint8_t opcode)
+{
+	static const char unknown[] = "Unknown OpCode";
+	const char *info, *at, *rest;
+	char buf[ITEM_LABEL_LENGTH];
+	size_t pre;
+
+	if (!roce_opcodes[opcode].name)
+		return;
+	info = col_get_text(pinfo->cinfo, COL_INFO);
+	if (!info || !(at = strstr(info, unknown)))
+		return;
+	pre = (size_t)(at - info);
+	rest = at + sizeof(unknown) - 1;
+	snprintf(buf, sizeof(buf), "%.*s%s%s%s", (int)pre, info, roce_opcode_name(opcode),
+		 *rest && *rest != ' ' ? " " : "", rest);
+	col_add_str(pinfo->cinfo, COL_INFO, buf);
+}
+
 static roce_frame_data_t *roce_first_pass(tvbuff_t *tvb, packet_info *pinfo)
 {
 	struct roce_pkt pkt;
@@ -500,7 +534,7 @@ static void roce_render_icrc(proto_tree *rt, tvbuff_t *tvb, packet_info *pinfo,
 		return;
 	if (rt == NULL) {       /* no tree: only what the columns and experts need */
 		if (fd->icrc_status == ROCE_ICRC_BAD) {
-			expert_add_info_format(pinfo, NULL, &ei_roce_icrc_bad,
+			expert_add_info_format(pinfo, NULL, EI_ROCE(ICRC),
 				"Bad ICRC: 0x%08x on the wire, computed 0x%08x", fd->icrc_wire, fd->icrc_computed);
 			col_append_str(pinfo->cinfo, COL_INFO, " [ICRC BAD]");
 		}
@@ -526,7 +560,7 @@ static void roce_render_icrc(proto_tree *rt, tvbuff_t *tvb, packet_info *pinfo,
 	it = proto_tree_add_uint(t, hf_roce_icrc_status, tvb, 0, 0, fd->icrc_status);
 	proto_item_set_generated(it);
 	if (fd->icrc_status == ROCE_ICRC_BAD) {
-		expert_add_info_format(pinfo, ti, &ei_roce_icrc_bad,
+		expert_add_info_format(pinfo, ti, EI_ROCE(ICRC),
 			"Bad ICRC: 0x%08x on the wire, computed 0x%08x", fd->icrc_wire, fd->icrc_computed);
 		col_append_str(pinfo->cinfo, COL_INFO, " [ICRC BAD]");
 	}
@@ -555,7 +589,7 @@ static void roce_render_findings(proto_tree *rt, tvbuff_t *tvb, packet_info *pin
 			"%s (%s)", text, name);
 		proto_item_set_generated(it);
 		if (bit & ROCE_FIND_MALFORMED_MASK)
-			expert_add_info_format(pinfo, it, &ei_roce_malformed, "Malformed RoCE frame: %s", text);
+			expert_add_info_format(pinfo, it, EI_ROCE(MALFORMED), "Malformed RoCE frame: %s", text);
 	}
 	if (fd->findings & ROCE_FIND_MALFORMED_MASK)
 		col_append_str(pinfo->cinfo, COL_INFO, " [RoCE malformed]");
@@ -572,7 +606,7 @@ static void roce_render_analysis(proto_tree *rt, tvbuff_t *tvb, packet_info *pin
 	if (r == NULL || (r->events & ~(ROCE_EV_PFC | ROCE_EV_PFC_XON | ROCE_EV_PFC_STORM |
 			ROCE_EV_PAUSE | ROCE_EV_ICRC_BAD | ROCE_EV_MALFORMED)) == 0)
 		return;
-	if (rt == NULL && (r->events & ROCE_EXPERT_EVENTS) == 0)
+	if (rt == NULL && (r->events & roce_expert_events) == 0)
 		return;         /* no tree, and nothing for the experts or the columns */
 	ai = proto_tree_add_item(rt, hf_roce_analysis, tvb, 0, 0, ENC_NA);
 	proto_item_set_generated(ai);
@@ -581,20 +615,20 @@ static void roce_render_analysis(proto_tree *rt, tvbuff_t *tvb, packet_info *pin
 	if (r->events & ROCE_EV_PSN_GAP) {
 		roce_add_gen_uint(at, hf_roce_an_expected_psn, tvb, r->expected_psn);
 		it = roce_add_gen_uint(at, hf_roce_an_lost_psns, tvb, r->lost_psns);
-		expert_add_info_format(pinfo, it, &ei_roce_psn_gap,
+		expert_add_info_format(pinfo, it, EI_ROCE(PSN_GAP),
 			"PSN gap: expected %u, got %u (%u PSN%s lost)", r->expected_psn, fd->bth.psn,
 			r->lost_psns, r->lost_psns == 1 ? "" : "s");
 		col_append_fstr(pinfo->cinfo, COL_INFO, " [PSN gap, %u lost]", r->lost_psns);
 	}
 	if (r->events & ROCE_EV_DUPLICATE) {
 		it = roce_add_gen_uint(at, hf_roce_an_expected_psn, tvb, r->expected_psn);
-		expert_add_info_format(pinfo, it, &ei_roce_duplicate,
+		expert_add_info_format(pinfo, it, EI_ROCE(DUPLICATE),
 			"Duplicate PSN %u (expected %u)", fd->bth.psn, r->expected_psn);
 		col_append_str(pinfo->cinfo, COL_INFO, " [Duplicate PSN]");
 	}
 	if (r->events & ROCE_EV_OUT_OF_ORDER) {
 		it = roce_add_gen_uint(at, hf_roce_an_expected_psn, tvb, r->expected_psn);
-		expert_add_info_format(pinfo, it, &ei_roce_out_of_order,
+		expert_add_info_format(pinfo, it, EI_ROCE(OUT_OF_ORDER),
 			"Out-of-order PSN %u (expected %u)", fd->bth.psn, r->expected_psn);
 		col_append_str(pinfo->cinfo, COL_INFO, " [Out-of-order PSN]");
 	}
@@ -606,7 +640,7 @@ static void roce_render_analysis(proto_tree *rt, tvbuff_t *tvb, packet_info *pin
 			roce_add_gen_uint(at, hf_roce_an_expected_psn, tvb, r->expected_psn);
 		it = proto_tree_add_string(at, hf_roce_an_retx_cause, tvb, 0, 0, cause);
 		proto_item_set_generated(it);
-		expert_add_info_format(pinfo, it, &ei_roce_retransmission,
+		expert_add_info_format(pinfo, it, EI_ROCE(RETRANSMISSION),
 			"Retransmission of PSN %u (cause: %s)", fd->bth.psn, cause);
 		col_append_fstr(pinfo->cinfo, COL_INFO, " [Retransmission (%s)]", cause);
 	}
@@ -616,12 +650,12 @@ static void roce_render_analysis(proto_tree *rt, tvbuff_t *tvb, packet_info *pin
 		proto_item_set_generated(it);
 		roce_add_gen_uint(at, hf_roce_an_nak_syndrome, tvb, r->aeth_syndrome);
 		if (r->events & ROCE_EV_NAK) {
-			expert_add_info_format(pinfo, it, &ei_roce_nak, "NAK for PSN %u: %s",
+			expert_add_info_format(pinfo, it, EI_ROCE(NAK), "NAK for PSN %u: %s",
 				fd->bth.psn, kind);
 			col_append_fstr(pinfo->cinfo, COL_INFO, " [%s]", kind);
 		}
 		if (r->events & ROCE_EV_RNR_NAK) {
-			expert_add_info_format(pinfo, it, &ei_roce_rnr_nak, "RNR NAK for PSN %u: %s (%u us)",
+			expert_add_info_format(pinfo, it, EI_ROCE(RNR_NAK), "RNR NAK for PSN %u: %s (%u us)",
 				fd->bth.psn, kind, roce_rnr_timer_us(r->aeth_syndrome & 0x1f));
 			if (!(r->events & ROCE_EV_NAK))
 				col_append_str(pinfo->cinfo, COL_INFO, " [RNR NAK]");
@@ -656,12 +690,12 @@ static void roce_render_analysis(proto_tree *rt, tvbuff_t *tvb, packet_info *pin
 		proto_item_set_generated(it);
 	}
 	if (r->events & ROCE_EV_ECN_CE) {
-		it = proto_tree_add_expert(at, pinfo, &ei_roce_ecn_ce, tvb, 0, 0);
+		it = proto_tree_add_expert(at, pinfo, EI_ROCE(ECN_CE), tvb, 0, 0);
 		proto_item_set_generated(it);
 		col_append_str(pinfo->cinfo, COL_INFO, " [ECN CE]");
 	}
 	if (r->events & ROCE_EV_CNP) {
-		it = proto_tree_add_expert(at, pinfo, &ei_roce_cnp, tvb, 0, 0);
+		it = proto_tree_add_expert(at, pinfo, EI_ROCE(CNP), tvb, 0, 0);
 		proto_item_set_generated(it);
 	}
 }
@@ -680,7 +714,7 @@ static void roce_render_pfc(proto_tree *rt, tvbuff_t *tvb, packet_info *pinfo,
 		if (r == NULL || !(r->events & ROCE_EV_PFC_STORM) || r->storm_mask == 0)
 			return;
 		if (fd->kind == ROCE_KIND_PAUSE) {
-			expert_add_info_format(pinfo, NULL, &ei_roce_pfc_storm,
+			expert_add_info_format(pinfo, NULL, EI_ROCE(PFC_STORM),
 				"PAUSE storm: continuously paused for at least %u ms", pref_storm_ms);
 			col_append_str(pinfo->cinfo, COL_INFO, " [PAUSE storm]");
 		} else if (fd->kind == ROCE_KIND_PFC) {
@@ -689,7 +723,7 @@ static void roce_render_pfc(proto_tree *rt, tvbuff_t *tvb, packet_info *pinfo,
 				for (int p = 0; p < 8; p++)
 					if ((r->storm_mask & (1u << p)) &&
 							!(fd->pfc_enable & (1u << p)) == (pass == 1))
-						expert_add_info_format(pinfo, NULL, &ei_roce_pfc_storm,
+						expert_add_info_format(pinfo, NULL, EI_ROCE(PFC_STORM),
 							"PFC storm on priority %d: continuously paused for at least %u ms",
 							p, pref_storm_ms);
 			col_append_str(pinfo->cinfo, COL_INFO, " [PFC storm]");
@@ -708,7 +742,7 @@ static void roce_render_pfc(proto_tree *rt, tvbuff_t *tvb, packet_info *pinfo,
 			proto_item_set_generated(it);
 		}
 		if (r != NULL && (r->events & ROCE_EV_PFC_STORM) && r->storm_mask) {
-			expert_add_info_format(pinfo, it, &ei_roce_pfc_storm,
+			expert_add_info_format(pinfo, it, EI_ROCE(PFC_STORM),
 				"PAUSE storm: continuously paused for at least %u ms", pref_storm_ms);
 			col_append_str(pinfo->cinfo, COL_INFO, " [PAUSE storm]");
 		}
@@ -748,7 +782,7 @@ static void roce_render_pfc(proto_tree *rt, tvbuff_t *tvb, packet_info *pinfo,
 		if (r != NULL && (r->events & ROCE_EV_PFC_STORM) && (r->storm_mask & (1u << p))) {
 			it = proto_tree_add_uint(pt, hf_roce_pfc_storm_priority, tvb, 0, 0, (guint32)p);
 			proto_item_set_generated(it);
-			expert_add_info_format(pinfo, it, &ei_roce_pfc_storm,
+			expert_add_info_format(pinfo, it, EI_ROCE(PFC_STORM),
 				"PFC storm on priority %d: continuously paused for at least %u ms", p, pref_storm_ms);
 		}
 	}
@@ -759,7 +793,7 @@ static void roce_render_pfc(proto_tree *rt, tvbuff_t *tvb, packet_info *pinfo,
 				continue;
 			it = proto_tree_add_uint(rt, hf_roce_pfc_storm_priority, tvb, 0, 0, (guint32)p);
 			proto_item_set_generated(it);
-			expert_add_info_format(pinfo, it, &ei_roce_pfc_storm,
+			expert_add_info_format(pinfo, it, EI_ROCE(PFC_STORM),
 				"PFC storm on priority %d: continuously paused for at least %u ms", p, pref_storm_ms);
 		}
 	}
@@ -771,7 +805,7 @@ static void roce_render_pfc(proto_tree *rt, tvbuff_t *tvb, packet_info *pinfo,
 static gboolean roce_has_expert(const roce_frame_data_t *fd)
 {
 	return fd->icrc_status == ROCE_ICRC_BAD || (fd->findings & ROCE_FIND_MALFORMED_MASK) ||
-		(fd->res != NULL && (fd->res->events & ROCE_EXPERT_EVENTS));
+		(fd->res != NULL && (fd->res->events & roce_expert_events));
 }
 
 static int dissect_roce_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data _U_)
@@ -857,12 +891,8 @@ static int dissect_roce_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
 
 	if (fd->kind == ROCE_KIND_ROCE) {
 		roce_render_icrc(rt, tvb, pinfo, fd);
-		/* the built-in dissector has no name for these: "Unknown OpCode" */
-		if (fd->bth_off != 0) {
-			enum roce_transport tr = roce_opcode_transport(fd->bth.opcode);
-			if (tr == ROCE_TRANSPORT_CNP || tr == ROCE_TRANSPORT_XRC)
-				col_append_fstr(pinfo->cinfo, COL_INFO, " [%s]", roce_opcode_name(fd->bth.opcode));
-		}
+		if (fd->bth_off != 0)
+			roce_info_opcode(pinfo, fd->bth.opcode);
 	}
 	roce_render_findings(rt, tvb, pinfo, fd);
 	if (fd->kind == ROCE_KIND_ROCE)
@@ -957,39 +987,25 @@ void proto_register_roce(void)
 		&ett_roce_pfc, &ett_roce_pfc_prio, &ett_roce_findings,
 	};
 
-	static ei_register_info ei[] = {
-		{ &ei_roce_icrc_bad, { "roce.icrc.bad", PI_CHECKSUM, PI_ERROR,
-			"Bad ICRC", EXPFILL } },
-		{ &ei_roce_psn_gap, { "roce.analysis.psn_gap", PI_SEQUENCE, PI_WARN,
-			"PSN gap (packets lost before the capture point)", EXPFILL } },
-		{ &ei_roce_duplicate, { "roce.analysis.duplicate", PI_SEQUENCE, PI_NOTE,
-			"Duplicate PSN", EXPFILL } },
-		{ &ei_roce_out_of_order, { "roce.analysis.out_of_order", PI_SEQUENCE, PI_WARN,
-			"Out-of-order PSN", EXPFILL } },
-		{ &ei_roce_retransmission, { "roce.analysis.retransmission", PI_SEQUENCE, PI_NOTE,
-			"Retransmission", EXPFILL } },
-		{ &ei_roce_nak, { "roce.analysis.nak.expert", PI_SEQUENCE, PI_WARN,
-			"NAK", EXPFILL } },
-		{ &ei_roce_rnr_nak, { "roce.analysis.rnr_nak", PI_SEQUENCE, PI_NOTE,
-			"RNR NAK", EXPFILL } },
-		{ &ei_roce_ecn_ce, { "roce.analysis.ecn_ce", PI_SEQUENCE, PI_CHAT,
-			"ECN Congestion Experienced (CE) mark", EXPFILL } },
-		{ &ei_roce_cnp, { "roce.analysis.cnp", PI_SEQUENCE, PI_CHAT,
-			"Congestion notification packet (CNP)", EXPFILL } },
-		{ &ei_roce_pfc_storm, { "roce.pfc.storm", PI_SEQUENCE, PI_WARN,
-			"PFC storm", EXPFILL } },
-		{ &ei_roce_malformed, { "roce.malformed", PI_MALFORMED, PI_ERROR,
-			"Malformed RoCE frame", EXPFILL } },
-	};
-
+	/* expert infos: name, group, severity and summary from anomalies.def */
+	static ei_register_info ei[ROCE_AN_COUNT];
 	module_t *m;
 	expert_module_t *em;
+	int n_ei = 0;
 
 	proto_roce = proto_register_protocol(ROCE_PROTO_NAME, "RoCE", "roce");
 	proto_register_field_array(proto_roce, hf, array_length(hf));
 	proto_register_subtree_array(ett, array_length(ett));
 	em = expert_register_protocol(proto_roce);
-	expert_register_field_array(em, ei, array_length(ei));
+	for (int t = 0; t < ROCE_AN_COUNT; t++) {
+		const struct roce_anomaly_info *ai = roce_anomaly_info((enum roce_anomaly_type)t);
+
+		if (ai == NULL || ai->expert == NULL)
+			continue;
+		ei[n_ei++] = (ei_register_info){ &ei_roce_an[t],
+			{ ai->expert, roce_an_pi[t].group, roce_an_pi[t].severity, ai->help, EXPFILL } };
+	}
+	expert_register_field_array(em, ei, n_ei);
 
 	m = prefs_register_protocol(proto_roce, NULL);
 	prefs_register_bool_preference(m, "validate_icrc", "Validate the ICRC",

@@ -18,11 +18,14 @@ pkgs=(build-essential cmake pkg-config ca-certificates
       zlib1g-dev libisal-dev libglib2.0-dev libpcap-dev
       wireshark-dev tshark wireshark-common tcpreplay
       libxdp-dev libbpf-dev netsniff-ng tcpdump
-      clang libclang-rt-14-dev python3 gzip bc iproute2 util-linux)
+      clang libclang-rt-14-dev python3 gzip bc iproute2 util-linux
+      dpkg-dev file man-db groff-base debootstrap)
 
 missing=()
 for p in "${pkgs[@]}"; do
-	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+	# a package waiting for a trigger (man-db) is installed too
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+		grep -Eq 'install ok (installed|triggers-pending|triggers-awaited)'; then
 		missing+=("$p")
 	fi
 done

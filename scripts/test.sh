@@ -53,7 +53,8 @@ if [ "${QUICK:-0}" != 1 ]; then
 	run asan-build cmake -S "$here" -B "$out/asan" -DCMAKE_BUILD_TYPE=Debug \
 		-DROCE_SANITIZE=ON -DROCE_BUILD_PLUGIN=OFF -DROCE_WERROR=ON
 	run asan-make cmake --build "$out/asan" -j2
-	run asan-test ctest_in "$out/asan" -j2 -E '^fuzz_'
+	# (the Debian package test runs once, in the main build: its packages are not sanitized)
+	run asan-test ctest_in "$out/asan" -j2 -E '^fuzz_' -LE '^deb$'
 
 	run zlib-build cmake -S "$here" -B "$out/zlib" -DCMAKE_BUILD_TYPE=Debug \
 		-DROCE_WITH_ISAL=OFF -DROCE_BUILD_PLUGIN=OFF -DROCE_SANITIZE=ON -DROCE_WERROR=ON

@@ -44,6 +44,9 @@ struct ra_file {
 	int linktype;
 	uint64_t base;              /* global frame number before this file's first */
 	uint64_t frames;            /* frames analysed from this file */
+	uint64_t last_no;           /* frame number of the last one (Wireshark's frame.number) */
+	uint64_t warnings;          /* capture-format warnings of the reader */
+	uint64_t drops;             /* capture drops the file records (ERF loss counters) */
 	bool opened, complete;
 };
 
@@ -63,6 +66,12 @@ struct ra_ctx {
 	uint64_t frames;            /* global frame counter */
 	uint64_t first_ts_ns;       /* first frame's timestamp (for relative times) */
 	bool have_first_ts;
+	/* timestamps of the frames that have one (not SPBs, not out of range) */
+	uint64_t last_ts_ns;        /* the last such frame's */
+	uint64_t min_ts_ns, max_ts_ns;
+	uint64_t frames_without_ts;
+	uint64_t capture_warnings, capture_drops;  /* all files */
+	int interrupted;            /* signal that stopped the run, 0 none */
 	bool stopped_by_count;
 	bool input_error;
 };

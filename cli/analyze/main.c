@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,20 +247,21 @@ static const GOptionEntry entries[] = {
 	{ NULL, 0, 0, 0, NULL, NULL, NULL }
 };
 
-static const char description[] =
+static const char description_head[] =
 	"Files are analysed as one stream, in the order given (-r and FILE\n"
 	"arguments alike); frame numbers in the output are per file.\n"
 	"\n"
-	"Anomaly names for --fail-on: icrc, malformed, psn_gap, duplicate,\n"
-	"out_of_order, retransmission, nak, rnr_nak, cnp, ecn_ce, pfc_storm,\n"
-	"unrecovered, flow_evicted, or any.\n"
+	"Anomaly names for --fail-on (or \"any\" for all of them):\n";
+
+static const char description_tail[] =
 	"\n"
 	"Exit status:\n"
 	"  0  analysis complete, no --fail-on anomaly occurred\n"
 	"  1  an anomaly listed in --fail-on occurred\n"
 	"  2  usage error, or input error (unreadable file, not a capture,\n"
-	"     unsupported link-layer type, truncated or corrupt file); the\n"
-	"     report of what was analysed before the error is still printed\n"
+	"     unsupported link-layer type, truncated or corrupt file, file\n"
+	"     shrank while read), or SIGINT/SIGTERM; the report of what was\n"
+	"     analysed before is still printed\n"
 	"\n"
 	"Examples:\n"
 	"  roce-analyze trace.pcap\n"
@@ -279,6 +281,7 @@ static void parse_options(int argc, char **argv)
 {
 	GOptionContext *oc;
 	GError *err = NULL;
+	GString *desc;
 	unsigned stdin_uses = 0;
 
 	ctx.o.progress = -1;
@@ -294,7 +297,15 @@ static void parse_options(int argc, char **argv)
 	g_option_context_set_summary(oc,
 		"Analyse RoCE v1/v2 traffic in pcap/pcapng captures: ICRC, malformed frames,\n"
 		"PSN gaps/duplicates/retransmissions, NAKs, ECN/CNP, PFC/PAUSE.");
-	g_option_context_set_description(oc, description);
+	desc = g_string_new(description_head);
+	for (int t = 0; t < ROCE_AN_COUNT; t++) {
+		const struct roce_anomaly_info *ai = roce_anomaly_info((enum roce_anomaly_type)t);
+
+		g_string_append_printf(desc, "  %-16s%s\n", ai->name, ai->help);
+	}
+	g_string_append(desc, description_tail);
+	g_option_context_set_description(oc, desc->str);      /* copied */
+	g_string_free(desc, TRUE);
 	g_option_context_add_main_entries(oc, entries, NULL);
 	if (!g_option_context_parse(oc, &argc, &argv, &err)) {
 		char *msg = g_strdup(err->message);
@@ -348,25 +359,7 @@ static void on_anomaly(void *user, const struct roce_anomaly *a)
 static bool anomaly_occurred(const struct ra_ctx *c, const struct roce_summary *s,
 			     enum roce_anomaly_type t)
 {
-	uint64_t n = 0;
-
-	switch (t) {
-	case ROCE_AN_ICRC: n = s->icrc_bad; break;
-	case ROCE_AN_MALFORMED: n = s->malformed; break;
-	case ROCE_AN_PSN_GAP: n = s->psn_gaps; break;
-	case ROCE_AN_DUPLICATE: n = s->duplicates; break;
-	case ROCE_AN_OUT_OF_ORDER: n = s->out_of_order; break;
-	case ROCE_AN_RETRANSMISSION: n = s->retransmissions; break;
-	case ROCE_AN_NAK: n = s->naks; break;
-	case ROCE_AN_RNR_NAK: n = s->rnr_naks; break;
-	case ROCE_AN_CNP: n = s->cnps; break;
-	case ROCE_AN_ECN_CE: n = s->ecn_ce; break;
-	case ROCE_AN_PFC_STORM: n = s->pfc_storms; break;
-	case ROCE_AN_UNRECOVERED: n = s->unrecovered_psns; break;
-	case ROCE_AN_FLOW_EVICTED: n = s->evicted_flows + s->evicted_pfc; break;
-	default: break;
-	}
-	return n || ((unsigned)t < ROCE_AN_COUNT && c->anom_counts[t]);
+	return roce_anomaly_count(s, t) || ((unsigned)t < ROCE_AN_COUNT && c->anom_counts[t]);
 }
 
 /* ---- progress ------------------------------------------------------------- */
@@ -460,17 +453,71 @@ static const char *linktype_name(int lt)
 static void report_linktype(const struct ra_file *rf, uint64_t frame_no, int lt, const char *more)
 {
 	const char *n = linktype_name(lt);
-	char where[64] = "", name[32] = "";
+	char where[64] = "", name[32] = "", fname[ROCE_ERRBUF_SIZE];
 
 	if (frame_no)
 		snprintf(where, sizeof(where), "frame %" PRIu64 ": ", frame_no);
 	if (n)
 		snprintf(name, sizeof(name), " (%s)", n);
+	roce_cap_escape(rf->name, fname, sizeof(fname));
 	fprintf(stderr, "%s: %s: %sunsupported link-layer type %d%s%s\n",
-		RA_PROG, rf->name, where, lt, name, more);
+		RA_PROG, fname, where, lt, name, more);
 }
 
-/* Returns false when the whole run must stop (input error or -c reached). */
+/* ---- signals -------------------------------------------------------------- */
+
+/*
+ * SIGINT / SIGTERM: the read stops (a blocked read on a pipe returns, see
+ * roce_cap_set_interrupt()), the report of what was read is printed and the
+ * exit status is 2.  The handler resets itself: a second signal kills.
+ */
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	struct sigaction dfl;
+
+	got_signal = sig;
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigaction(sig, &dfl, NULL);
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0; /* no SA_RESTART: a blocked read() returns EINTR */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static void report_interrupted(const struct ra_file *rf)
+{
+	char fname[ROCE_ERRBUF_SIZE];
+
+	roce_cap_escape(rf->name, fname, sizeof(fname));
+	fprintf(stderr, "%s: %s: frame %" PRIu64 ": interrupted by %s; the report covers the "
+		"frames before\n", RA_PROG, fname, rf->last_no + 1,
+		got_signal == SIGINT ? "SIGINT" : got_signal == SIGTERM ? "SIGTERM" : "a signal");
+	ctx.interrupted = got_signal;
+	ctx.input_error = true;
+}
+
+/* The reader's first capture-format warning of a file; the others are counted. */
+static void report_warning(struct ra_file *rf, roce_capfile_t *c, struct progress *pg)
+{
+	if (rf->warnings || !roce_cap_warnings(c))
+		return;
+	progress_erase(pg);
+	fprintf(stderr, "%s: warning: %s\n", RA_PROG, roce_cap_warning(c));
+	rf->warnings = roce_cap_warnings(c);
+}
+
+/* Returns false when the whole run must stop (input error, signal or -c reached). */
 static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopts,
 			 struct progress *pg)
 {
@@ -491,12 +538,13 @@ static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopt
 		ctx.input_error = true;
 		return false;
 	}
+	roce_cap_set_interrupt(c, &got_signal);
 	rf->opened = true;
 	g_strlcpy(rf->format, roce_cap_format(c), sizeof(rf->format));
 	rf->base = ctx.frames;
 	lt = roce_cap_linktype(c);
 	rf->linktype = lt;
-	/* pcapng: interfaces may differ, the first record decides (below) */
+	/* pcap: one link type for the file; pcapng: per interface (below) */
 	if (lt >= 0 && strncmp(rf->format, "pcapng", 6) && !roce_linktype_supported(lt)) {
 		progress_erase(pg);
 		report_linktype(rf, 0, lt, "");
@@ -505,10 +553,15 @@ static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopt
 		rf->format[0] = '\0';
 		return false;
 	}
+	report_warning(rf, c, pg);
 	if (print_frames)
 		resp = &res;
 
 	for (;;) {
+		uint64_t no;
+
+		if (G_UNLIKELY(got_signal))
+			break;
 		if (count && ctx.frames >= count) {
 			ctx.stopped_by_count = true;
 			break;
@@ -516,36 +569,51 @@ static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopt
 		r = roce_cap_next(c, &rec);
 		if (r <= 0)
 			break;
+		/* frame numbers are Wireshark's (pcapng custom blocks are numbered too) */
+		no = rf->base + rec.frame_no;
+		if (G_UNLIKELY(count && no > count)) {
+			ctx.stopped_by_count = true;
+			break;
+		}
+		if (G_UNLIKELY(rec.flags & ROCE_CAP_REC_WARN))
+			report_warning(rf, c, pg);
 		if (G_UNLIKELY(rec.linktype != cur_lt)) {
+			/* a pcapng interface of another type: counted, not decoded (Wireshark
+			 * reads on; the file's other interfaces may be Ethernet) */
 			cur_lt = rec.linktype;
-			if (!roce_linktype_supported(cur_lt)) {
-				if (!rf->frames) {
-					progress_erase(pg);
-					report_linktype(rf, rec.frame_no, cur_lt, "");
-					ctx.input_error = true;
-					break;
-				}
-				if (!warned_lt) {
-					progress_erase(pg);
-					report_linktype(rf, rec.frame_no, cur_lt,
-							"; frames of this type are counted, not decoded");
-					warned_lt = true;
-				}
+			if (!roce_linktype_supported(cur_lt) && !warned_lt) {
+				progress_erase(pg);
+				report_linktype(rf, rec.frame_no, cur_lt,
+						"; frames of this type are counted, not decoded");
+				warned_lt = true;
 			}
 		}
-		ctx.frames++;
+		ctx.frames = no;
 		rf->frames++;
-		if (G_UNLIKELY(!ctx.have_first_ts)) {
-			ctx.first_ts_ns = rec.ts_ns;
-			ctx.have_first_ts = true;
+		rf->last_no = rec.frame_no;
+		if (G_LIKELY(!(rec.flags & ROCE_CAP_REC_NO_TS))) {
+			if (G_UNLIKELY(!ctx.have_first_ts)) {
+				ctx.first_ts_ns = ctx.min_ts_ns = ctx.max_ts_ns = rec.ts_ns;
+				ctx.have_first_ts = true;
+			}
+			if (rec.ts_ns < ctx.min_ts_ns)
+				ctx.min_ts_ns = rec.ts_ns;
+			if (rec.ts_ns > ctx.max_ts_ns)
+				ctx.max_ts_ns = rec.ts_ns;
+			ctx.last_ts_ns = rec.ts_ns;
+		} else {
+			/* no timestamp: the analysis uses the previous frame's time */
+			ctx.frames_without_ts++;
+			rec.ts_ns = ctx.last_ts_ns;
 		}
 		st = roce_decode(rec.linktype, rec.data, rec.caplen, rec.wirelen, dopts, &pkt);
-		roce_analyzer_process(ctx.an, &pkt, st, rec.ts_ns, ctx.frames, resp);
+		roce_analyzer_process(ctx.an, &pkt, st, rec.ts_ns, no, resp);
 		if (print_frames && (pkt.kind == ROCE_KIND_ROCE || pkt.kind == ROCE_KIND_PFC ||
 				     pkt.kind == ROCE_KIND_PAUSE)) {
 			struct ra_frame fr = {
-				.global_no = ctx.frames, .local_no = rf->frames,
+				.global_no = no, .local_no = rec.frame_no,
 				.file = ctx.cur_file, .ts_ns = rec.ts_ns, .pkt = &pkt,
+				.no_ts = (rec.flags & ROCE_CAP_REC_NO_TS) != 0,
 				.status = st, .res = resp,
 			};
 
@@ -554,7 +622,7 @@ static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopt
 			else
 				ra_frame_text(&ctx, &fr, stdout);
 		}
-		if (G_UNLIKELY(pg->on && !(ctx.frames & PROGRESS_CHECK_MASK))) {
+		if (G_UNLIKELY(pg->on && !(rf->frames & PROGRESS_CHECK_MASK))) {
 			uint64_t now = mono_ns();
 
 			if (now - pg->last_ns >= PROGRESS_INTERVAL_NS)
@@ -562,11 +630,18 @@ static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopt
 		}
 	}
 
-	if (r < 0 && !ctx.input_error) {
+	if (got_signal || r == ROCE_CAP_E_INTR) {
+		progress_erase(pg);
+		report_interrupted(rf);
+	} else if (r < 0 && !ctx.input_error) {
 		progress_erase(pg);
 		fprintf(stderr, "%s: %s\n", RA_PROG, roce_cap_error(c));
 		ctx.input_error = true;
 	}
+	report_warning(rf, c, pg);
+	rf->warnings = roce_cap_warnings(c);
+	ctx.capture_warnings += rf->warnings;
+	ctx.capture_drops += rf->drops;
 	if (!ctx.input_error && !ctx.stopped_by_count)
 		rf->complete = true;
 	roce_cap_close(c);
@@ -616,6 +691,7 @@ int main(int argc, char **argv)
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	pg.on = progress_wanted();
 	pg.start_ns = pg.last_ns = mono_ns();
+	install_signals();
 
 	for (unsigned i = 0; i < ctx.o.n_files; i++) {
 		ctx.cur_file = i;

@@ -31,6 +31,7 @@ struct ra_frame {
 	uint64_t global_no, local_no;
 	unsigned file;
 	uint64_t ts_ns;
+	bool no_ts;                 /* the frame has no timestamp (SPB, out of range) */
 	const struct roce_pkt *pkt;
 	int status;
 	const struct roce_frame_result *res;

@@ -70,6 +70,13 @@ int64_t ra_rel_ns(const struct ra_ctx *ctx, uint64_t ts)
 	return (int64_t)(ts - ctx->first_ts_ns);
 }
 
+bool ra_rel_ok(const struct ra_ctx *ctx, uint64_t ts)
+{
+	uint64_t d = ts >= ctx->first_ts_ns ? ts - ctx->first_ts_ns : ctx->first_ts_ns - ts;
+
+	return d <= (uint64_t)INT64_MAX;
+}
+
 void ra_utc_str(uint64_t ts_ns, char *buf, size_t len)
 {
 	time_t t = (time_t)(ts_ns / 1000000000ull);

@@ -40,6 +40,8 @@ void ra_ms_str(uint64_t ns, char *buf, size_t len);
 void ra_rel_str(int64_t ns, char *buf, size_t len);
 /* Time since the run's first frame. */
 int64_t ra_rel_ns(const struct ra_ctx *ctx, uint64_t ts);
+/* ra_rel_ns() would not wrap (the two times are less than 292 years apart). */
+bool ra_rel_ok(const struct ra_ctx *ctx, uint64_t ts);
 /* Capture time as "YYYY-MM-DD HH:MM:SS.uuuuuu UTC". */
 void ra_utc_str(uint64_t ts_ns, char *buf, size_t len);
 

@@ -17,32 +17,6 @@
 #include "json.h"
 #include "report_common.h"
 
-/* ---- names (output vocabulary, not analysis) ------------------------------ */
-
-static const struct {
-	uint32_t bit;
-	const char *name;
-} event_names[] = {
-	{ ROCE_EV_PSN_GAP, "psn_gap" },
-	{ ROCE_EV_DUPLICATE, "duplicate" },
-	{ ROCE_EV_OUT_OF_ORDER, "out_of_order" },
-	{ ROCE_EV_RETRANSMISSION, "retransmission" },
-	{ ROCE_EV_NAK, "nak" },
-	{ ROCE_EV_RNR_NAK, "rnr_nak" },
-	{ ROCE_EV_ECN_CE, "ecn_ce" },
-	{ ROCE_EV_CNP, "cnp" },
-	{ ROCE_EV_ACK_RTT, "ack_rtt" },
-	{ ROCE_EV_READ_FIRST_RESP, "read_first_resp" },
-	{ ROCE_EV_READ_LAST_RESP, "read_last_resp" },
-	{ ROCE_EV_PFC, "pfc" },
-	{ ROCE_EV_PFC_XON, "pfc_xon" },
-	{ ROCE_EV_PFC_STORM, "pfc_storm" },
-	{ ROCE_EV_PAUSE, "pause" },
-	{ ROCE_EV_GBN_RECOVERED, "gbn_recovered" },
-	{ ROCE_EV_ICRC_BAD, "icrc_bad" },
-	{ ROCE_EV_MALFORMED, "malformed" },
-};
-
 static const char *icrc_name(enum roce_icrc_status s)
 {
 	switch (s) {
@@ -68,13 +42,15 @@ static size_t list_names(char *buf, size_t len, size_t pos, uint32_t findings, u
 		pos += (size_t)snprintf(buf + pos, pos < len ? len - pos : 0, "%s%s",
 					pos ? "," : "", n);
 	}
-	for (size_t i = 0; i < G_N_ELEMENTS(event_names); i++) {
-		if (!(events & event_names[i].bit))
+	for (unsigned i = 0; i < ROCE_EVI_COUNT; i++) {
+		uint32_t bit = 1u << i;
+
+		if (!(events & bit))
 			continue;
-		if (skip_dup && (event_names[i].bit & (ROCE_EV_ICRC_BAD | ROCE_EV_MALFORMED)))
+		if (skip_dup && (bit & (ROCE_EV_ICRC_BAD | ROCE_EV_MALFORMED)))
 			continue;
 		pos += (size_t)snprintf(buf + pos, pos < len ? len - pos : 0, "%s%s",
-					pos ? "," : "", event_names[i].name);
+					pos ? "," : "", roce_event_name(bit));
 	}
 	return pos;
 }
@@ -89,7 +65,10 @@ void ra_frame_text(const struct ra_ctx *ctx, const struct ra_frame *fr, FILE *f)
 
 	if (ctx->o.n_files > 1)
 		fprintf(f, "%s:", ctx->files[fr->file].name);
-	ra_rel_str(ra_rel_ns(ctx, fr->ts_ns), t, sizeof(t));
+	if (fr->no_ts || !ra_rel_ok(ctx, fr->ts_ns))
+		snprintf(t, sizeof(t), "-");
+	else
+		ra_rel_str(ra_rel_ns(ctx, fr->ts_ns), t, sizeof(t));
 	fprintf(f, "%7" PRIu64 " %11s ", fr->local_no, t);
 
 	if (p->kind == ROCE_KIND_PFC || p->kind == ROCE_KIND_PAUSE) {
@@ -150,9 +129,9 @@ static void json_names(struct jw *w, const char *key, uint32_t findings, uint32_
 				jw_str(w, NULL, n);
 		}
 	} else {
-		for (size_t i = 0; i < G_N_ELEMENTS(event_names); i++)
-			if (events & event_names[i].bit)
-				jw_str(w, NULL, event_names[i].name);
+		for (unsigned i = 0; i < ROCE_EVI_COUNT; i++)
+			if (events & (1u << i))
+				jw_str(w, NULL, roce_event_name(1u << i));
 	}
 	jw_arr_end(w);
 }
@@ -171,8 +150,16 @@ void ra_frame_json(const struct ra_ctx *ctx, const struct ra_frame *fr, FILE *f)
 	jw_u64(&w, "frame", fr->local_no);
 	if (ctx->o.n_files > 1)
 		jw_str(&w, "file", ctx->files[fr->file].name);
-	jw_fixed(&w, "ts", fr->ts_ns, 9);
-	jw_sfixed(&w, "time_relative", ra_rel_ns(ctx, fr->ts_ns), 9);
+	if (fr->no_ts) {        /* SPB, or outside 1970..2554 */
+		jw_null(&w, "ts");
+		jw_null(&w, "time_relative");
+	} else {
+		jw_fixed(&w, "ts", fr->ts_ns, 9);
+		if (ra_rel_ok(ctx, fr->ts_ns))
+			jw_sfixed(&w, "time_relative", ra_rel_ns(ctx, fr->ts_ns), 9);
+		else
+			jw_null(&w, "time_relative");
+	}
 	jw_u64(&w, "len", p->wirelen);
 
 	if (p->kind == ROCE_KIND_PFC || p->kind == ROCE_KIND_PAUSE) {

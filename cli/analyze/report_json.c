@@ -93,7 +93,7 @@ static void json_nak_codes(struct jw *w, const uint64_t codes[5])
 static void json_summary(const struct ra_ctx *ctx, struct jw *w, const struct roce_summary *s,
 			 const struct ra_tables *t)
 {
-	uint64_t dur = s->last_ts_ns > s->first_ts_ns ? s->last_ts_ns - s->first_ts_ns : 0;
+	uint64_t dur = ctx->have_first_ts ? ctx->max_ts_ns - ctx->min_ts_ns : 0;
 
 	jw_obj_begin(w, "summary");
 	jw_u64(w, "files", ctx->n_files);
@@ -101,14 +101,23 @@ static void json_summary(const struct ra_ctx *ctx, struct jw *w, const struct ro
 	jw_u64(w, "bytes", s->bytes);
 	jw_bool(w, "complete", !ctx->input_error && !ctx->stopped_by_count);
 	jw_bool(w, "stopped_by_count", ctx->stopped_by_count);
-	if (s->frames) {
-		jw_fixed(w, "first_ts", s->first_ts_ns, 9);
-		jw_fixed(w, "last_ts", s->last_ts_ns, 9);
+	jw_bool(w, "interrupted", ctx->interrupted != 0);
+	if (ctx->have_first_ts) {
+		/* first / last frame with a timestamp, and the earliest / latest */
+		jw_fixed(w, "first_ts", ctx->first_ts_ns, 9);
+		jw_fixed(w, "last_ts", ctx->last_ts_ns, 9);
+		jw_fixed(w, "earliest_ts", ctx->min_ts_ns, 9);
+		jw_fixed(w, "latest_ts", ctx->max_ts_ns, 9);
 	} else {
 		jw_null(w, "first_ts");
 		jw_null(w, "last_ts");
+		jw_null(w, "earliest_ts");
+		jw_null(w, "latest_ts");
 	}
 	jw_fixed(w, "duration_s", dur, 9);
+	jw_u64(w, "frames_without_ts", ctx->frames_without_ts);
+	jw_u64(w, "capture_warnings", ctx->capture_warnings);
+	jw_u64(w, "capture_drops", ctx->capture_drops);
 	jw_u64(w, "roce_frames", s->roce_frames);
 	jw_u64(w, "rocev1_frames", s->rocev1_frames);
 	jw_u64(w, "rocev2_frames", s->rocev2_frames);
@@ -169,6 +178,8 @@ static void json_summary(const struct ra_ctx *ctx, struct jw *w, const struct ro
 			jw_null(w, "linktype");
 		jw_u64(w, "frames", rf->frames);
 		jw_bool(w, "complete", rf->complete);
+		jw_u64(w, "capture_warnings", rf->warnings);
+		jw_u64(w, "capture_drops", rf->drops);
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);

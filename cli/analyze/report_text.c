@@ -132,8 +132,8 @@ void ra_report_text(const struct ra_ctx *ctx, FILE *f)
 
 	roce_analyzer_summary(ctx->an, &s);
 	ra_tables_get(ctx, &t);
-	if (s.last_ts_ns > s.first_ts_ns)
-		dur = s.last_ts_ns - s.first_ts_ns;
+	if (ctx->have_first_ts)
+		dur = ctx->max_ts_ns - ctx->min_ts_ns;
 
 	fprintf(f, "Capture\n");
 	for (unsigned i = 0; i < ctx->n_files; i++) {
@@ -146,12 +146,25 @@ void ra_report_text(const struct ra_ctx *ctx, FILE *f)
 	fprintf(f, "  %-20s%" PRIu64 "%s\n", "Frames:", s.frames,
 		ctx->stopped_by_count ? " (stopped by -c)" : "");
 	fprintf(f, "  %-20s%" PRIu64 "\n", "Bytes:", s.bytes);
-	if (s.frames && s.first_ts_ns) {
-		ra_utc_str(s.first_ts_ns, b1, sizeof(b1));
+	if (ctx->have_first_ts) {
+		ra_utc_str(ctx->first_ts_ns, b1, sizeof(b1));
 		fprintf(f, "  %-20s%s\n", "First frame:", b1);
-		ra_utc_str(s.last_ts_ns, b1, sizeof(b1));
+		ra_utc_str(ctx->last_ts_ns, b1, sizeof(b1));
 		fprintf(f, "  %-20s%s\n", "Last frame:", b1);
+		if (ctx->min_ts_ns != ctx->first_ts_ns || ctx->max_ts_ns != ctx->last_ts_ns) {
+			/* frames not in time order */
+			ra_utc_str(ctx->min_ts_ns, b1, sizeof(b1));
+			fprintf(f, "  %-20s%s\n", "Earliest:", b1);
+			ra_utc_str(ctx->max_ts_ns, b1, sizeof(b1));
+			fprintf(f, "  %-20s%s\n", "Latest:", b1);
+		}
 	}
+	if (ctx->frames_without_ts)
+		fprintf(f, "  %-20s%" PRIu64 "\n", "Without timestamp:", ctx->frames_without_ts);
+	if (ctx->capture_warnings)
+		fprintf(f, "  %-20s%" PRIu64 "\n", "Format warnings:", ctx->capture_warnings);
+	if (ctx->capture_drops)
+		fprintf(f, "  %-20s%" PRIu64 "\n", "Capture drops:", ctx->capture_drops);
 	ra_rel_str((int64_t)dur, b1, sizeof(b1));
 	fprintf(f, "  %-20s%s s\n", "Duration:", b1);
 	if (dur)

@@ -2,10 +2,12 @@
 /* capread.c - pcap/pcapng reader (mmap, gzip, stdin) and classic pcap writer. */
 #define _GNU_SOURCE
 #include "capread.h"
+#include "capguard.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -22,34 +24,43 @@
 #define PCAP_MAGIC_NS 0xa1b23c4du
 #define PCAP_MAGIC_MOD 0xa1b2cd34u /* Alexey Kuznetzov's "modified" pcap */
 #define PCAP_HDR_LEN 24u
-#define PCAP_MAXSNAP 262144u
 
 #define NG_SHB 0x0a0d0d0au
 #define NG_IDB 0x00000001u
 #define NG_OPB 0x00000002u
 #define NG_SPB 0x00000003u
 #define NG_EPB 0x00000006u
+#define NG_JOURNAL 0x00000009u  /* systemd Journal Export block */
+#define NG_CUSTOM 0x00000badu
+#define NG_CUSTOM_NOCOPY 0x40000badu
 #define NG_BOM 0x1a2b3c4du
 
 #define NG_OPT_ENDOFOPT 0
 #define NG_OPT_IF_TSRESOL 9
 #define NG_OPT_IF_TSOFFSET 14
 
-#define MAX_IFACES 65536u
+/* Interfaces per section: Wireshark has no limit; this one bounds the table
+ * (32 bytes each) at 32 MiB. */
+#define MAX_IFACES (1u << 20)
 #define STREAM_MIN_BUF (64u * 1024u)
 #define GZ_BUFFER (128u * 1024u)
 #define ERR_LEN 1024
 
-enum cap_fmt { FMT_PCAP, FMT_PCAPNG };
-enum ts_conv { TS_MUL, TS_DIV, TS_BIN };
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+enum cap_fmt { FMT_PCAP, FMT_PCAPNG, FMT_EMPTY };
+enum ts_conv { TS_MUL, TS_DIV, TS_BIN, TS_ZERO };
+
+__extension__ typedef __int128 cap_i128;
+__extension__ typedef unsigned __int128 cap_u128;
 
 struct cap_iface {
 	int linktype;
 	uint32_t snaplen;
-	uint8_t conv;       /* enum ts_conv */
+	uint8_t conv;       /* enum ts_conv; TS_ZERO: ticks below 10^-29 s are < 1 ns */
 	uint8_t shift;      /* TS_BIN: ticks are 2^-shift s */
 	uint64_t factor;    /* TS_MUL: ns per tick; TS_DIV: ticks per ns */
-	uint64_t offset_ns; /* if_tsoffset in ns, two's complement */
+	int64_t offset_s;   /* if_tsoffset, seconds */
 };
 
 struct roce_capfile {
@@ -70,8 +81,17 @@ struct roce_capfile {
 	pthread_mutex_t release_mu;  /* map_released: helper, or reader if the helper lags */
 	atomic_size_t map_released_a;  /* map_released, for lock-free peeking */
 	bool helper_stop;
-	int fd;              /* owned descriptor not (yet) handed to zlib */
-	gzFile gz;
+	int fd;              /* stream source, or the mapped file (for fstat) */
+	atomic_int sigbus;   /* mapped file: a page vanished (set by the SIGBUS handler) */
+	bool shrank_seen;    /* mapped file: found shorter than mapped */
+	int guard_slot;      /* slot in the SIGBUS handler's table, -1 none */
+	/* stream: input buffer, and zlib when the input is gzip */
+	uint8_t *in;
+	size_t in_pos, in_len;
+	uint64_t in_read;    /* input bytes read so far */
+	bool in_eof, started, gzip, zinit, zend;
+	z_stream zs;
+	const volatile sig_atomic_t *intr;
 	uint8_t *buf;        /* stream: bytes of the current record, from buf[0] */
 	size_t have, cap;
 	uint64_t file_size;  /* 0 when unknown */
@@ -89,11 +109,14 @@ struct roce_capfile {
 	struct cap_iface *ifs;
 	uint32_t nifs, ifs_cap;
 
-	uint64_t frame_no;   /* frames delivered */
+	uint64_t frame_no;   /* frames numbered (delivered, custom, journal) */
 	int status;          /* 0 running, 1 EOF, < 0 sticky error */
+	uint64_t warnings;
+	bool warn_pending;   /* a warning since the last delivered record */
 	char *name;
 	char fmtname[24];
 	char err[ERR_LEN];
+	char warn[ERR_LEN];
 };
 
 /* Byte-order helpers: explicit, no host assumptions. */
@@ -123,12 +146,6 @@ static inline uint64_t ld64(const uint8_t *p, bool be)
 	uint64_t a = ld32(p, be), b = ld32(p + 4, be);
 
 	return be ? a << 32 | b : b << 32 | a;
-}
-
-static inline void st16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
 }
 
 static inline void st32(uint8_t *p, uint32_t v)
@@ -174,51 +191,282 @@ static int fail(struct roce_capfile *c, int status, const char *fmt, ...)
 	return status;
 }
 
-/* A record's captured length must fit its snapshot length (0 = none) and its wire length. */
-static bool lengths_ok(struct roce_capfile *c, uint32_t caplen, uint32_t snaplen, uint32_t wirelen)
+/* A capture-format warning about the frame being read (counted, the latest kept). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void warn(struct roce_capfile *c, const char *fmt, ...)
 {
-	if (snaplen && caplen > snaplen) {
-		fail(c, ROCE_E_MALFORMED, "caplen %" PRIu32 " exceeds snaplen %" PRIu32, caplen, snaplen);
-		return false;
-	}
+	va_list ap;
+	int n;
+
+	c->warnings++;
+	c->warn_pending = true;
+	n = snprintf(c->warn, sizeof(c->warn), "%s: frame %" PRIu64 ": ", c->name, c->frame_no + 1);
+	if (n < 0)
+		n = 0;
+	va_start(ap, fmt);
+	if ((size_t)n < sizeof(c->warn))
+		vsnprintf(c->warn + n, sizeof(c->warn) - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * Like Wireshark and libpcap, a captured length above the snapshot length
+ * (0 = none) or above the original length is read (in full) with a warning;
+ * the original length is then raised to the captured length, so that
+ * wirelen >= caplen holds for every record.  Only a length beyond the record
+ * or ROCE_CAP_MAX_RECORD is an error (checked by the callers).
+ */
+static uint32_t check_lengths(struct roce_capfile *c, uint32_t caplen, uint32_t snaplen,
+			      uint32_t wirelen)
+{
+	if (snaplen && caplen > snaplen)
+		warn(c, "caplen %" PRIu32 " exceeds snaplen %" PRIu32 " (read in full)", caplen,
+		     snaplen);
 	if (caplen > wirelen) {
-		fail(c, ROCE_E_MALFORMED, "caplen %" PRIu32 " exceeds wirelen %" PRIu32, caplen, wirelen);
-		return false;
+		warn(c, "caplen %" PRIu32 " exceeds original length %" PRIu32
+		     " (original length taken as %" PRIu32 ")", caplen, wirelen, caplen);
+		wirelen = caplen;
 	}
-	return true;
+	return wirelen;
 }
 
 /* A read came up short: end of input, or a stream (gzip/read) error. */
 static int fail_short(struct roce_capfile *c, const char *what, size_t got, size_t want)
 {
+	if (c->src_status == ROCE_CAP_E_INTR)
+		return fail(c, c->src_status, "interrupted");
+	if (c->src_status && got == 0 && c->frame_no) {
+		/* between records (a bad gzip trailer, say): every frame before was read */
+		snprintf(c->err, sizeof(c->err), "%s: after frame %" PRIu64 ": %s", c->name,
+			 c->frame_no, c->src_err);
+		c->status = c->src_status;
+		return c->status;
+	}
 	if (c->src_status)
 		return fail(c, c->src_status, "truncated %s (%zu of %zu bytes): %s", what, got, want,
 			    c->src_err);
 	return fail(c, ROCE_E_TRUNC, "truncated %s (%zu of %zu bytes)", what, got, want);
 }
 
+/* ---- a mapped file that shrinks ---------------------------------------------- */
+
+/* Has the mapped file lost pages, or become shorter than the mapping? */
+static bool map_shrunk(struct roce_capfile *c)
+{
+	struct stat st;
+
+	if (!c->map)
+		return false;
+	if (atomic_load_explicit(&c->sigbus, memory_order_relaxed))
+		return true;
+	return c->fd >= 0 && fstat(c->fd, &st) == 0 && (uint64_t)st.st_size < c->map_len;
+}
+
+/*
+ * Mapped file: is the record ending at offset end intact?  Cheap unless
+ * something is suspect: the SIGBUS flag, or zeros where the next header
+ * starts (past a cut inside its last page the file reads as zeros, without a
+ * fault; a real header is never zero).  Then fstat() decides: a record that
+ * ends within the new size is intact, and the next call reports the error.
+ */
+static bool map_rec_ok(struct roce_capfile *c, uint64_t end, size_t hdr)
+{
+	struct stat st;
+	bool suspect = atomic_load_explicit(&c->sigbus, memory_order_relaxed);
+
+	if (!suspect && end + hdr <= c->map_len) {
+		uint64_t a, b = 0;
+
+		memcpy(&a, (const uint8_t *)c->map + end, 8);
+		if (hdr > 8)
+			memcpy(&b, (const uint8_t *)c->map + end + 8, 8);
+		suspect = (a | b) == 0 || atomic_load_explicit(&c->sigbus, memory_order_relaxed);
+	}
+	if (!suspect)
+		return true;
+	if (c->fd < 0 || fstat(c->fd, &st) != 0)
+		return !atomic_load_explicit(&c->sigbus, memory_order_relaxed);
+	if ((uint64_t)st.st_size >= c->map_len && !atomic_load(&c->sigbus))
+		return true;  /* zeros in the file itself */
+	c->shrank_seen = true;
+	return end <= (uint64_t)st.st_size;
+}
+
+static int fail_shrank(struct roce_capfile *c)
+{
+	struct stat st;
+
+	if (c->fd >= 0 && fstat(c->fd, &st) == 0)
+		return fail(c, ROCE_E_TRUNC, "file shrank while being read (%" PRIu64
+			    " bytes now, %zu when opened)", (uint64_t)st.st_size, c->map_len);
+	return fail(c, ROCE_E_TRUNC, "file shrank while being read");
+}
+
 /* ---- source --------------------------------------------------------------- */
 
-static void stream_error(struct roce_capfile *c)
+/*
+ * Streams (pipes, stdin, gzip files) are read with read() into an input
+ * buffer and, when they start with the gzip magic, inflated with zlib's
+ * inflate() straight into the record buffer.  Doing this by hand rather than
+ * through gzread() keeps every byte that decompressed when the gzip trailer
+ * (CRC-32, length) turns out bad, names the problem, and lets a signal
+ * interrupt a blocked read (roce_cap_set_interrupt()).
+ */
+static void src_error(struct roce_capfile *c, int status, const char *msg)
 {
-	int zerr = Z_OK;
-	const char *msg = gzerror(c->gz, &zerr);
+	c->src_status = status;
+	snprintf(c->src_err, sizeof(c->src_err), "%s", msg);
+}
 
-	if (zerr == Z_OK)
-		return;
-	if (zerr == Z_BUF_ERROR) {
-		c->src_status = ROCE_E_TRUNC;
-		snprintf(c->src_err, sizeof(c->src_err), "gzip: compressed data ends early");
-	} else if (zerr == Z_ERRNO) {
+/* More input: keep the unconsumed bytes, read after them.  >0 read, 0 EOF, <0 error. */
+static int in_fill(struct roce_capfile *c)
+{
+	ssize_t r;
+
+	if (c->in_eof)
+		return 0;
+	if (!c->in) {
+		c->in = malloc(GZ_BUFFER);
+		if (!c->in) {
+			src_error(c, ROCE_E_NOMEM, "out of memory");
+			return -1;
+		}
+	}
+	if (c->in_pos) {
+		memmove(c->in, c->in + c->in_pos, c->in_len - c->in_pos);
+		c->in_len -= c->in_pos;
+		c->in_pos = 0;
+	}
+	for (;;) {
+		r = read(c->fd, c->in + c->in_len, GZ_BUFFER - c->in_len);
+		if (r >= 0)
+			break;
+		if (errno == EINTR) {
+			if (c->intr && *c->intr) {
+				src_error(c, ROCE_CAP_E_INTR, "interrupted");
+				return -1;
+			}
+			continue;
+		}
 		c->src_status = ROCE_CAP_E_IO;
 		snprintf(c->src_err, sizeof(c->src_err), "read error: %s", strerror(errno));
-	} else if (zerr == Z_MEM_ERROR) {
-		c->src_status = ROCE_E_NOMEM;
-		snprintf(c->src_err, sizeof(c->src_err), "gzip: out of memory");
-	} else {
-		c->src_status = ROCE_CAP_E_IO;
-		snprintf(c->src_err, sizeof(c->src_err), "gzip: %s", msg ? msg : "error");
+		return -1;
 	}
+	if (r == 0) {
+		c->in_eof = true;
+		return 0;
+	}
+	c->in_len += (size_t)r;
+	c->in_read += (uint64_t)r;
+	return 1;
+}
+
+/* Peek the first two bytes of a (next) gzip member; false at EOF or on error. */
+static bool in_peek2(struct roce_capfile *c)
+{
+	while (c->in_len - c->in_pos < 2)
+		if (in_fill(c) <= 0)
+			return false;
+	return true;
+}
+
+static bool is_gzip_magic(const uint8_t *p)
+{
+	return p[0] == 0x1f && p[1] == 0x8b;
+}
+
+/* Up to want bytes of the (decompressed) stream into dst; short on EOF or error. */
+static size_t stream_read(struct roce_capfile *c, uint8_t *dst, size_t want)
+{
+	size_t got = 0;
+
+	if (!c->started) {
+		c->started = true;
+		if (in_peek2(c) && is_gzip_magic(c->in + c->in_pos)) {
+			if (inflateInit2(&c->zs, 15 + 16) != Z_OK) {
+				src_error(c, ROCE_E_NOMEM, "gzip: cannot start zlib");
+				return 0;
+			}
+			c->zinit = c->gzip = true;
+		}
+		if (c->src_status)
+			return 0;
+	}
+	while (got < want && !c->src_status) {
+		int ret;
+
+		if (!c->gzip) {
+			size_t k = c->in_len - c->in_pos;
+
+			if (!k) {
+				if (in_fill(c) <= 0)
+					break;
+				continue;
+			}
+			if (k > want - got)
+				k = want - got;
+			memcpy(dst + got, c->in + c->in_pos, k);
+			c->in_pos += k;
+			got += k;
+			continue;
+		}
+		if (c->zend) {
+			/* end of a member: another member follows, or the end (bytes
+			 * that are not a gzip member are ignored, as gzip -d and
+			 * zlib's gzread() do) */
+			if (!in_peek2(c) || !is_gzip_magic(c->in + c->in_pos)) {
+				if (!c->src_status) {
+					c->in_eof = true;
+					c->in_pos = c->in_len;
+				}
+				break;
+			}
+			inflateReset(&c->zs);
+			c->zend = false;
+		}
+		if (c->in_pos == c->in_len) {
+			int r = in_fill(c);
+
+			if (r < 0)
+				break;
+			if (r == 0) {
+				src_error(c, ROCE_E_TRUNC, "gzip: compressed data ends early");
+				break;
+			}
+		}
+		c->zs.next_in = c->in + c->in_pos;
+		c->zs.avail_in = (uInt)(c->in_len - c->in_pos);
+		c->zs.next_out = dst + got;
+		c->zs.avail_out = (uInt)(want - got);
+		ret = inflate(&c->zs, Z_NO_FLUSH);
+		got = want - c->zs.avail_out;
+		c->in_pos = c->in_len - c->zs.avail_in;
+		if (ret == Z_STREAM_END) {
+			c->zend = true;
+		} else if (ret == Z_DATA_ERROR) {
+			const char *m = c->zs.msg ? c->zs.msg : "error";
+
+			if (!strcmp(m, "incorrect data check"))
+				src_error(c, ROCE_E_MALFORMED,
+					  "gzip trailer: CRC-32 does not match the data");
+			else if (!strcmp(m, "incorrect length check"))
+				src_error(c, ROCE_E_MALFORMED,
+					  "gzip trailer: length does not match the data");
+			else {
+				c->src_status = ROCE_E_MALFORMED;
+				snprintf(c->src_err, sizeof(c->src_err), "gzip: %s", m);
+			}
+		} else if (ret == Z_MEM_ERROR) {
+			src_error(c, ROCE_E_NOMEM, "gzip: out of memory");
+		} else if (ret != Z_OK && ret != Z_BUF_ERROR) {
+			c->src_status = ROCE_CAP_E_IO;
+			snprintf(c->src_err, sizeof(c->src_err), "gzip: %s",
+				 c->zs.msg ? c->zs.msg : "error");
+		}
+	}
+	return got;
 }
 
 /* Slow path of src_need(): read more of the stream into buf. */
@@ -242,15 +490,8 @@ static const uint8_t *stream_fill(struct roce_capfile *c, size_t n, size_t *avai
 		c->buf = nb;
 		c->cap = ncap;
 	}
-	while (c->have < n) {
-		int r = gzread(c->gz, c->buf + c->have, (unsigned)(n - c->have));
-
-		if (r <= 0) {
-			stream_error(c);
-			break;
-		}
-		c->have += (size_t)r;
-	}
+	if (c->have < n && !c->src_status)
+		c->have += stream_read(c, c->buf + c->have, n - c->have);
 	*avail = c->have;
 	return c->have >= n ? c->buf : NULL;
 }
@@ -449,33 +690,53 @@ static inline void src_consume(struct roce_capfile *c, size_t n)
 
 /* ---- timestamps ----------------------------------------------------------- */
 
-/* (a * b) >> shift with a 128-bit intermediate, truncated to 64 bits. */
-static uint64_t mul_shift(uint64_t a, uint64_t b, unsigned shift)
+/*
+ * Ticks of an interface to ns since the epoch, exactly (128-bit arithmetic).
+ * false when the result does not fit 0 .. 2^64-1 ns (before 1970, or after
+ * 2554-07-21): the caller then delivers the record without a timestamp.
+ */
+static bool iface_ts(const struct cap_iface *ifc, uint64_t ticks, uint64_t *ns)
 {
-	uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
-	uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
-	uint64_t mid = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10;
-	uint64_t lo = mid << 32 | (uint32_t)p00;
-	uint64_t hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+	cap_i128 v;
 
-	if (shift == 0)
-		return lo;
-	if (shift < 64)
-		return lo >> shift | hi << (64 - shift);
-	return shift < 128 ? hi >> (shift - 64) : 0;
+	switch (ifc->conv) {
+	case TS_MUL:
+		v = (cap_i128)((cap_u128)ticks * ifc->factor);
+		break;
+	case TS_DIV:
+		v = (cap_i128)(ticks / ifc->factor);
+		break;
+	case TS_BIN:
+		v = ifc->shift >= 127 ? 0 : (cap_i128)(((cap_u128)ticks * 1000000000u) >> ifc->shift);
+		break;
+	default:
+		v = 0;
+		break;
+	}
+	v += (cap_i128)ifc->offset_s * 1000000000;
+	if (v < 0 || v > (cap_i128)UINT64_MAX)
+		return false;
+	*ns = (uint64_t)v;
+	return true;
 }
 
-static inline uint64_t iface_ts(const struct cap_iface *ifc, uint64_t ticks)
+static void ts_out_of_range(struct roce_capfile *c, struct roce_cap_record *rec)
 {
-	uint64_t ns;
+	warn(c, "timestamp outside 1970..2554 (not representable in 64-bit ns); "
+	     "frame read without a timestamp");
+	rec->ts_ns = 0;
+	rec->flags |= ROCE_CAP_REC_NO_TS;
+}
 
-	if (ifc->conv == TS_MUL)
-		ns = ticks * ifc->factor;
-	else if (ifc->conv == TS_DIV)
-		ns = ticks / ifc->factor;
-	else
-		ns = mul_shift(ticks, 1000000000u, ifc->shift);
-	return ns + ifc->offset_ns;
+/* Deliver: the warning flag, the frame number. */
+static inline int deliver(struct roce_capfile *c, struct roce_cap_record *rec)
+{
+	if (c->warn_pending) {
+		rec->flags |= ROCE_CAP_REC_WARN;
+		c->warn_pending = false;
+	}
+	rec->frame_no = ++c->frame_no;
+	return 1;
 }
 
 /* ---- pcap ------------------------------------------------------------------ */
@@ -501,23 +762,31 @@ static int pcap_next(struct roce_capfile *c, struct roce_cap_record *rec)
 		caplen = wirelen;
 		wirelen = t;
 	}
+	if (unlikely(c->map && !(sec | sub | caplen | wirelen)) && map_shrunk(c))
+		return fail_shrank(c); /* zeros past the new end of the file */
 	if (caplen > ROCE_CAP_MAX_RECORD)
 		return fail(c, ROCE_E_MALFORMED, "record length %" PRIu32 " exceeds limit %u",
 			    caplen, ROCE_CAP_MAX_RECORD);
-	if (!lengths_ok(c, caplen, c->snaplen, wirelen))
-		return ROCE_E_MALFORMED;
 	p = src_need(c, hl + caplen, &avail);
 	if (!p)
 		return fail_short(c, "record data", avail - hl, caplen);
+	rec->flags = 0;
+	rec->wirelen = check_lengths(c, caplen, c->snaplen, wirelen);
 	rec->data = p + hl;
 	rec->caplen = caplen;
-	rec->wirelen = wirelen;
+	/* at most 2^32 s + 2^32 us: no overflow */
 	rec->ts_ns = (uint64_t)sec * 1000000000u + (c->nsec ? sub : (uint64_t)sub * 1000u);
 	rec->linktype = c->linktype;
 	rec->ifindex = 0;
-	rec->frame_no = ++c->frame_no;
+	if (c->map) {
+		/* touch the record's end: a vanished page faults here, not in the caller */
+		if (caplen)
+			(void)*(volatile const uint8_t *)(p + hl + caplen - 1);
+		if (!map_rec_ok(c, c->pos + hl + caplen, hl))
+			return fail_shrank(c);
+	}
 	src_consume(c, hl + caplen);
-	return 1;
+	return deliver(c, rec);
 }
 
 /* ---- pcapng ---------------------------------------------------------------- */
@@ -579,19 +848,22 @@ static int ng_idb(struct roce_capfile *c, const uint8_t *p, uint32_t blen)
 				    code, olen);
 		if (code == NG_OPT_ENDOFOPT)
 			break;
+		/* a wrong length: ignored with a warning, like Wireshark */
 		if (code == NG_OPT_IF_TSRESOL) {
 			if (olen != 1)
-				return fail(c, ROCE_E_MALFORMED,
-					    "if_tsresol option length %u (expected 1)", olen);
-			tsresol = o[4];
+				warn(c, "if_tsresol option length %u (expected 1): ignored", olen);
+			else
+				tsresol = o[4];
 		} else if (code == NG_OPT_IF_TSOFFSET) {
 			if (olen != 8)
-				return fail(c, ROCE_E_MALFORMED,
-					    "if_tsoffset option length %u (expected 8)", olen);
-			tsoffset = (int64_t)ld64(o + 4, c->be);
+				warn(c, "if_tsoffset option length %u (expected 8): ignored", olen);
+			else
+				tsoffset = (int64_t)ld64(o + 4, c->be);
 		}
 		o += 4 + padded;
 	}
+	/* every resolution is read, like Wireshark: 10^-29 s and finer (up to
+	 * 10^-127 or 2^-127) make every 64-bit tick count less than 1 ns */
 	if (tsresol & 0x80) {
 		ifc.conv = TS_BIN;
 		ifc.shift = (uint8_t)(tsresol & 0x7f);
@@ -606,9 +878,9 @@ static int ng_idb(struct roce_capfile *c, const uint8_t *p, uint32_t blen)
 		for (int i = 9; i < tsresol; i++)
 			ifc.factor *= 10;
 	} else {
-		return fail(c, ROCE_E_UNSUPPORTED, "if_tsresol %d not supported", tsresol);
+		ifc.conv = TS_ZERO;
 	}
-	ifc.offset_ns = (uint64_t)tsoffset * 1000000000u;
+	ifc.offset_s = tsoffset;
 
 	if (c->nifs >= MAX_IFACES)
 		return fail(c, ROCE_E_UNSUPPORTED, "more than %u interfaces in a section", MAX_IFACES);
@@ -653,16 +925,15 @@ static int ng_packet(struct roce_capfile *c, uint32_t type, const uint8_t *p, ui
 		return fail(c, ROCE_E_MALFORMED,
 			    "caplen %" PRIu32 " overruns %s (%" PRIu32 " bytes)", caplen,
 			    ng_block_name(type), blen);
-	if (!lengths_ok(c, caplen, ifc->snaplen, wirelen))
-		return ROCE_E_MALFORMED;
+	rec->flags = 0;
+	rec->wirelen = check_lengths(c, caplen, ifc->snaplen, wirelen);
 	ticks = (uint64_t)ld32(p + 12, c->be) << 32 | ld32(p + 16, c->be);
+	if (!iface_ts(ifc, ticks, &rec->ts_ns))
+		ts_out_of_range(c, rec);
 	rec->data = p + 28;
 	rec->caplen = caplen;
-	rec->wirelen = wirelen;
-	rec->ts_ns = iface_ts(ifc, ticks);
 	rec->linktype = ifc->linktype;
 	rec->ifindex = ifid;
-	rec->frame_no = ++c->frame_no;
 	return 1;
 }
 
@@ -689,15 +960,53 @@ static int ng_spb(struct roce_capfile *c, const uint8_t *p, uint32_t blen,
 	rec->caplen = caplen;
 	rec->wirelen = wirelen;
 	rec->ts_ns = 0;
+	rec->flags = ROCE_CAP_REC_NO_TS; /* an SPB has no timestamp */
 	rec->linktype = c->ifs[0].linktype;
 	rec->ifindex = 0;
-	rec->frame_no = ++c->frame_no;
 	return 1;
 }
 
 static inline bool ng_is_packet(uint32_t type)
 {
 	return type == NG_EPB || type == NG_SPB || type == NG_OPB;
+}
+
+/* Blocks Wireshark 4.0 numbers as frames without being packets. */
+static inline bool ng_is_numbered(uint32_t type)
+{
+	return type == NG_CUSTOM || type == NG_CUSTOM_NOCOPY || type == NG_JOURNAL;
+}
+
+/*
+ * Skip a block larger than ROCE_CAP_MAX_RECORD that the reader does not
+ * interpret (custom, journal, name resolution, ...): Wireshark reads them,
+ * so the reader steps over them without buffering (streams are read in
+ * pieces).  The trailing length is still checked.
+ */
+static int ng_skip_large(struct roce_capfile *c, uint32_t type, uint32_t blen, uint32_t plen)
+{
+	uint64_t left = plen - 4u;
+	size_t avail = 0;
+	const uint8_t *p;
+
+	while (left) {
+		size_t k = left < STREAM_MIN_BUF ? (size_t)left : STREAM_MIN_BUF;
+
+		if (!src_need(c, k, &avail))
+			return fail_short(c, ng_block_name(type), (size_t)(plen - 4u - left) + avail,
+					  plen);
+		src_consume(c, k);
+		left -= k;
+	}
+	p = src_need(c, 4, &avail);
+	if (!p)
+		return fail_short(c, ng_block_name(type), plen - 4u + avail, plen);
+	if (ld32(p, c->be) != blen && ld32(p, c->be) != plen)
+		return fail(c, ROCE_E_MALFORMED,
+			    "%s trailing length %" PRIu32 " does not match total length %" PRIu32,
+			    ng_block_name(type), ld32(p, c->be), blen);
+	src_consume(c, 4);
+	return 0;
 }
 
 /*
@@ -710,7 +1019,7 @@ static int ng_next(struct roce_capfile *c, struct roce_cap_record *rec, bool pre
 	for (;;) {
 		size_t avail = 0;
 		const uint8_t *p = src_need(c, 8, &avail);
-		uint32_t type, blen;
+		uint32_t type, blen, plen, tlen;
 		int r = 0;
 
 		if (!p) {
@@ -738,43 +1047,65 @@ static int ng_next(struct roce_capfile *c, struct roce_cap_record *rec, bool pre
 			return 0;
 		}
 		blen = ld32(p + 4, c->be);
-		if (blen < 12 || blen % 4)
-			return fail(c, ROCE_E_MALFORMED,
-				    "%s total length %" PRIu32 " is %s", ng_block_name(type), blen,
-				    blen < 12 ? "less than 12" : "not a multiple of 4");
-		if (blen > ROCE_CAP_MAX_RECORD)
-			return fail(c, ROCE_E_MALFORMED,
-				    "%s length %" PRIu32 " exceeds limit %u", ng_block_name(type),
-				    blen, ROCE_CAP_MAX_RECORD);
-		p = src_need(c, blen, &avail);
+		if (blen < 12)
+			return fail(c, ROCE_E_MALFORMED, "%s total length %" PRIu32 " is less than 12",
+				    ng_block_name(type), blen);
+		/* not a multiple of 4: Wireshark 4.0 rounds up and reads on */
+		plen = blen > UINT32_MAX - 3 ? blen : (blen + 3) & ~3u;
+		if (plen != blen) {
+			if (blen > UINT32_MAX - 3)
+				return fail(c, ROCE_E_MALFORMED,
+					    "%s total length %" PRIu32 " is not a multiple of 4",
+					    ng_block_name(type), blen);
+			warn(c, "%s total length %" PRIu32 " is not a multiple of 4 (read as %" PRIu32
+			     ")", ng_block_name(type), blen, plen);
+		}
+		if (plen > ROCE_CAP_MAX_RECORD) {
+			if (type == NG_SHB || type == NG_IDB || ng_is_packet(type))
+				return fail(c, ROCE_E_MALFORMED,
+					    "%s length %" PRIu32 " exceeds limit %u",
+					    ng_block_name(type), blen, ROCE_CAP_MAX_RECORD);
+			r = ng_skip_large(c, type, blen, plen);
+			if (r < 0)
+				return r;
+			if (ng_is_numbered(type))
+				c->frame_no++;
+			continue;
+		}
+		p = src_need(c, plen, &avail);
 		if (!p)
-			return fail_short(c, ng_block_name(type), avail, blen);
-		if (ld32(p + blen - 4, c->be) != blen)
+			return fail_short(c, ng_block_name(type), avail, plen);
+		tlen = ld32(p + plen - 4, c->be);
+		if (tlen != blen && tlen != plen)
 			return fail(c, ROCE_E_MALFORMED,
 				    "%s trailing length %" PRIu32 " does not match total length %" PRIu32,
-				    ng_block_name(type), ld32(p + blen - 4, c->be), blen);
+				    ng_block_name(type), tlen, blen);
+		if (unlikely(c->map) && !map_rec_ok(c, c->pos + plen, 8))
+			return fail_shrank(c);
 		switch (type) {
 		case NG_SHB:
-			r = ng_shb(c, p, blen);
+			r = ng_shb(c, p, plen);
 			break;
 		case NG_IDB:
-			r = ng_idb(c, p, blen);
+			r = ng_idb(c, p, plen);
 			break;
 		case NG_EPB:
 		case NG_OPB:
-			r = ng_packet(c, type, p, blen, rec);
+			r = ng_packet(c, type, p, plen, rec);
 			break;
 		case NG_SPB:
-			r = ng_spb(c, p, blen, rec);
+			r = ng_spb(c, p, plen, rec);
 			break;
 		default:
-			break; /* NRB, ISB, DSB, custom, ...: skipped */
+			break; /* NRB, ISB, DSB, custom, journal...: not interpreted */
 		}
 		if (r < 0)
 			return r;
-		src_consume(c, blen);
+		src_consume(c, plen);
 		if (r > 0)
-			return r;
+			return deliver(c, rec);
+		if (ng_is_numbered(type))
+			c->frame_no++;
 		if (prescan && type == NG_IDB)
 			return 0;
 	}
@@ -824,8 +1155,20 @@ static struct roce_capfile *cap_alloc(const char *name, char *errbuf)
 		if ((unsigned char)*q < 0x20 || *q == 0x7f)
 			*q = '?'; /* messages stay on one line */
 	c->fd = -1;
+	c->guard_slot = -1;
 	c->linktype = -1;
 	return c;
+}
+
+void roce_cap_escape(const char *name, char *out, size_t outlen)
+{
+	size_t i = 0;
+
+	if (!out || !outlen)
+		return;
+	for (; name && name[i] && i + 1 < outlen; i++)
+		out[i] = (unsigned char)name[i] < 0x20 || name[i] == 0x7f ? '?' : name[i];
+	out[i] = '\0';
 }
 
 static bool magic_prefix(const uint8_t *p, size_t n)
@@ -855,8 +1198,13 @@ static int cap_start(struct roce_capfile *c)
 	if (!p) {
 		if (c->src_status)
 			return fail(c, c->src_status, "%s", c->src_err);
-		if (avail == 0)
-			return fail(c, ROCE_E_TRUNC, "empty file");
+		if (avail == 0) {
+			/* a 0-byte file has no frames (capinfos: 0 packets) */
+			c->fmt = FMT_EMPTY;
+			snprintf(c->fmtname, sizeof(c->fmtname), "empty%s", c->gzip ? "+gzip" : "");
+			c->status = 1;
+			return 0;
+		}
 		p = c->mem ? c->base : c->buf;
 		if (magic_prefix(p, avail))
 			return fail(c, ROCE_E_TRUNC, "truncated file header (%zu of %u bytes)", avail,
@@ -867,7 +1215,7 @@ static int cap_start(struct roce_capfile *c)
 		return fail(c, ROCE_E_MALFORMED, "not a pcap or pcapng file (magic 0x%0*" PRIx32 ")",
 			    (int)avail * 2, m);
 	}
-	gz = c->gz && !gzdirect(c->gz);
+	gz = c->gzip;
 	m = ld32(p, false);
 	if (m == NG_SHB) {
 		int r;
@@ -897,9 +1245,14 @@ static int cap_start(struct roce_capfile *c)
 	{
 		uint16_t major = ld16(p + 4, c->be), minor = ld16(p + 6, c->be);
 
-		if (major != 2)
+		/* Wireshark reads any major version >= 2 (libpcap refuses > 2) */
+		if (major < 2)
 			return fail(c, ROCE_E_UNSUPPORTED, "unsupported pcap version %u.%u", major,
 				    minor);
+		if (major > 2) {
+			warn(c, "pcap version %u.%u (read as 2.4, like Wireshark)", major, minor);
+			minor = 4;
+		}
 		c->lens_swap = minor < 3 ? 2 : minor == 3 ? 1 : 0;
 	}
 	c->snaplen = ld32(p + 16, c->be);
@@ -958,20 +1311,22 @@ roce_capfile_t *roce_cap_open_fd(int fd, const char *name, int stream, char *err
 		uint8_t m[2];
 		ssize_t n;
 
-		if (st.st_size == 0) {
-			fail(c, ROCE_E_TRUNC, "empty file");
-			goto err;
-		}
-		n = pread(fd, m, 2, 0);
+		n = st.st_size ? pread(fd, m, 2, 0) : 0;
 		if (n < 0) {
 			fail(c, ROCE_CAP_E_IO, "read error: %s", strerror(errno));
 			goto err;
 		}
-		if (!(n == 2 && m[0] == 0x1f && m[1] == 0x8b) &&
+		if (!(n == 2 && m[0] == 0x1f && m[1] == 0x8b) && st.st_size > 0 &&
 		    (uint64_t)st.st_size <= (uint64_t)SIZE_MAX) {
 			void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 
 			if (map != MAP_FAILED) {
+				/* registered with the SIGBUS handler, or streamed */
+				c->guard_slot = roce_capguard_add(map, (size_t)st.st_size, &c->sigbus);
+				if (c->guard_slot < 0) {
+					munmap(map, (size_t)st.st_size);
+					goto stream;
+				}
 				madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
 				c->map = map;
 				c->map_len = (size_t)st.st_size;
@@ -981,20 +1336,13 @@ roce_capfile_t *roce_cap_open_fd(int fd, const char *name, int stream, char *err
 				c->mem = true;
 				c->base = map;
 				c->len = c->map_len;
-				close(fd);
-				c->fd = -1;
+				/* fd stays open: fstat() tells whether the file shrank */
 				return cap_finish_open(c, errbuf);
 			}
 		}
 		/* gzip, or mmap impossible: stream it. */
 	}
-	c->gz = gzdopen(fd, "rb");
-	if (!c->gz) {
-		fail(c, ROCE_E_NOMEM, "cannot start zlib stream");
-		goto err;
-	}
-	c->fd = -1; /* gzclose() closes it now */
-	gzbuffer(c->gz, GZ_BUFFER);
+stream:
 	return cap_finish_open(c, errbuf);
 err:
 	copy_err(errbuf, c->err);
@@ -1020,7 +1368,11 @@ roce_capfile_t *roce_cap_open(const char *path, char *errbuf)
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		errbuf_printf(errbuf, "%s: %s", path, strerror(errno));
+		char safe[ROCE_ERRBUF_SIZE];
+		int e = errno;
+
+		roce_cap_escape(path, safe, sizeof(safe));
+		errbuf_printf(errbuf, "%s: %s", safe, strerror(e));
 		return NULL;
 	}
 	return roce_cap_open_fd(fd, path, 0, errbuf);
@@ -1034,10 +1386,32 @@ int roce_cap_next(roce_capfile_t *c, struct roce_cap_record *rec)
 		return ROCE_E_INVAL;
 	if (c->status)
 		return c->status < 0 ? c->status : 0;
+	/* the file shrank while the caller had the previous record */
+	if (unlikely(c->map) && (c->shrank_seen ||
+				 atomic_load_explicit(&c->sigbus, memory_order_relaxed)))
+		return fail_shrank(c);
 	r = c->fmt == FMT_PCAP ? pcap_next(c, rec) : ng_next(c, rec, false);
+	if (r <= 0 && unlikely(c->map) && map_shrunk(c))
+		r = fail_shrank(c);  /* not a clean end or a corrupt record: the file shrank */
 	if (r == 0)
 		c->status = 1;
 	return r;
+}
+
+uint64_t roce_cap_warnings(const roce_capfile_t *c)
+{
+	return c ? c->warnings : 0;
+}
+
+const char *roce_cap_warning(const roce_capfile_t *c)
+{
+	return c && c->warnings ? c->warn : "";
+}
+
+void roce_cap_set_interrupt(roce_capfile_t *c, const volatile sig_atomic_t *flag)
+{
+	if (c)
+		c->intr = flag;
 }
 
 const char *roce_cap_error(const roce_capfile_t *c)
@@ -1068,10 +1442,9 @@ void roce_cap_progress(const roce_capfile_t *c, uint64_t *done, uint64_t *total)
 		d = c->pos;
 		t = c->len;
 	} else if (c) {
-		z_off_t off = c->file_size ? gzoffset(c->gz) : -1;
-
-		if (off >= 0) {
-			d = (uint64_t)off;
+		if (c->file_size) {
+			/* input bytes consumed (compressed ones for gzip) */
+			d = c->in_read - (c->in_len - c->in_pos);
 			t = c->file_size;
 			if (d > t)
 				d = t;
@@ -1090,201 +1463,16 @@ void roce_cap_close(roce_capfile_t *c)
 	if (!c)
 		return;
 	map_helper_stop(c);
+	roce_capguard_del(c->guard_slot);
 	if (c->map)
 		munmap(c->map, c->map_len);
-	if (c->gz)
-		gzclose(c->gz);
+	if (c->zinit)
+		inflateEnd(&c->zs);
 	if (c->fd >= 0)
 		close(c->fd);
+	free(c->in);
 	free(c->buf);
 	free(c->ifs);
 	free(c->name);
 	free(c);
-}
-
-/* ---- writer ---------------------------------------------------------------- */
-
-struct roce_capwriter {
-	FILE *f;
-	uint32_t snaplen;
-	bool nsec;
-	int status;
-	bool ng;        /* pcapng (roce_capw_open_pcapng) */
-};
-
-static int capw_write_ng(roce_capwriter_t *w, uint64_t ts_ns, const uint8_t *data,
-			 uint32_t caplen, uint32_t wirelen);
-
-roce_capwriter_t *roce_capw_open(const char *path, int linktype, uint32_t snaplen, int nsec,
-				 char *errbuf)
-{
-	struct roce_capwriter *w;
-	uint8_t h[PCAP_HDR_LEN];
-	const char *name = path && strcmp(path, "-") != 0 ? path : "<stdout>";
-
-	if (!path || linktype < 0) {
-		errbuf_printf(errbuf, "%s: invalid argument", name);
-		return NULL;
-	}
-	w = calloc(1, sizeof(*w));
-	if (!w) {
-		errbuf_printf(errbuf, "%s: out of memory", name);
-		return NULL;
-	}
-	if (strcmp(path, "-") == 0) {
-		int fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-
-		w->f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-		if (!w->f && fd >= 0)
-			close(fd);
-	} else {
-		w->f = fopen(path, "wbe");
-	}
-	if (!w->f) {
-		errbuf_printf(errbuf, "%s: %s", name, strerror(errno));
-		free(w);
-		return NULL;
-	}
-	setvbuf(w->f, NULL, _IOFBF, 256 * 1024);
-	w->snaplen = snaplen ? snaplen : PCAP_MAXSNAP;
-	w->nsec = nsec != 0;
-	st32(h, w->nsec ? PCAP_MAGIC_NS : PCAP_MAGIC_US);
-	st16(h + 4, 2);
-	st16(h + 6, 4);
-	st32(h + 8, 0);
-	st32(h + 12, 0);
-	st32(h + 16, w->snaplen);
-	st32(h + 20, (uint32_t)linktype);
-	if (fwrite(h, 1, sizeof(h), w->f) != sizeof(h)) {
-		errbuf_printf(errbuf, "%s: %s", name, strerror(errno));
-		fclose(w->f);
-		free(w);
-		return NULL;
-	}
-	return w;
-}
-
-int roce_capw_write(roce_capwriter_t *w, uint64_t ts_ns, const uint8_t *data, uint32_t caplen,
-		    uint32_t wirelen)
-{
-	uint8_t h[16];
-	uint64_t sec = ts_ns / 1000000000u, sub = ts_ns % 1000000000u;
-
-	if (!w || (!data && caplen))
-		return ROCE_E_INVAL;
-	if (w->status)
-		return w->status;
-	if (w->ng)
-		return capw_write_ng(w, ts_ns, data, caplen, wirelen);
-	if (caplen > wirelen || caplen > w->snaplen || caplen > ROCE_CAP_MAX_RECORD ||
-	    sec > UINT32_MAX)
-		return ROCE_E_INVAL;
-	st32(h, (uint32_t)sec);
-	st32(h + 4, (uint32_t)(w->nsec ? sub : sub / 1000u));
-	st32(h + 8, caplen);
-	st32(h + 12, wirelen);
-	if (fwrite(h, 1, sizeof(h), w->f) != sizeof(h) ||
-	    (caplen && fwrite(data, 1, caplen, w->f) != caplen)) {
-		w->status = ROCE_CAP_E_IO;
-		return w->status;
-	}
-	return 0;
-}
-
-int roce_capw_close(roce_capwriter_t *w)
-{
-	int r;
-
-	if (!w)
-		return ROCE_E_INVAL;
-	r = w->status;
-	if (fflush(w->f) != 0 || ferror(w->f))
-		r = ROCE_CAP_E_IO;
-	if (fclose(w->f) != 0)
-		r = ROCE_CAP_E_IO;
-	free(w);
-	return r;
-}
-
-/*
- * pcapng writer: Section Header Block, one Interface Description Block
- * (linktype, snaplen, if_tsresol = 9: nanoseconds) and one Enhanced Packet
- * Block per record, little-endian.
- */
-#define PCAPNG_SHB 0x0a0d0d0au
-#define PCAPNG_IDB 0x00000001u
-#define PCAPNG_EPB 0x00000006u
-
-roce_capwriter_t *roce_capw_open_pcapng(const char *path, int linktype, uint32_t snaplen,
-					char *errbuf)
-{
-	roce_capwriter_t *w = roce_capw_open(path, linktype, snaplen, 1, errbuf);
-	uint8_t b[28 + 32];
-	const char *name = path && strcmp(path, "-") != 0 ? path : "<stdout>";
-
-	if (!w)
-		return NULL;
-	/* replace the pcap header roce_capw_open() wrote (still in the buffer) */
-	if (fflush(w->f) != 0 || (ftell(w->f) == PCAP_HDR_LEN && fseek(w->f, 0, SEEK_SET) != 0)) {
-		errbuf_printf(errbuf, "%s: %s", name, strerror(errno));
-		roce_capw_close(w);
-		return NULL;
-	}
-	if (ftell(w->f) != 0) {
-		errbuf_printf(errbuf, "%s: pcapng output needs a seekable file", name);
-		roce_capw_close(w);
-		return NULL;
-	}
-	st32(b, PCAPNG_SHB);
-	st32(b + 4, 28);
-	st32(b + 8, 0x1a2b3c4du);
-	st16(b + 12, 1);
-	st16(b + 14, 0);
-	st32(b + 16, 0xffffffffu);      /* section length unknown */
-	st32(b + 20, 0xffffffffu);
-	st32(b + 24, 28);
-	st32(b + 28, PCAPNG_IDB);
-	st32(b + 32, 32);
-	st16(b + 36, (uint16_t)linktype);
-	st16(b + 38, 0);
-	st32(b + 40, w->snaplen);
-	st16(b + 44, 9);                /* if_tsresol */
-	st16(b + 46, 1);
-	b[48] = 9;                      /* 10^-9 */
-	b[49] = b[50] = b[51] = 0;
-	st32(b + 52, 0);                /* opt_endofopt */
-	st32(b + 56, 32);
-	if (fwrite(b, 1, sizeof(b), w->f) != sizeof(b)) {
-		errbuf_printf(errbuf, "%s: %s", name, strerror(errno));
-		roce_capw_close(w);
-		return NULL;
-	}
-	w->ng = true;
-	return w;
-}
-
-static int capw_write_ng(roce_capwriter_t *w, uint64_t ts_ns, const uint8_t *data,
-			 uint32_t caplen, uint32_t wirelen)
-{
-	static const uint8_t zero[4];
-	uint8_t h[28], t[4];
-	uint32_t pad = (4 - (caplen & 3)) & 3, total = 32 + caplen + pad;
-
-	if (caplen > wirelen || caplen > w->snaplen || caplen > ROCE_CAP_MAX_RECORD)
-		return ROCE_E_INVAL;
-	st32(h, PCAPNG_EPB);
-	st32(h + 4, total);
-	st32(h + 8, 0);
-	st32(h + 12, (uint32_t)(ts_ns >> 32));
-	st32(h + 16, (uint32_t)ts_ns);
-	st32(h + 20, caplen);
-	st32(h + 24, wirelen);
-	st32(t, total);
-	if (fwrite(h, 1, sizeof(h), w->f) != sizeof(h) ||
-	    (caplen && fwrite(data, 1, caplen, w->f) != caplen) ||
-	    (pad && fwrite(zero, 1, pad, w->f) != pad) || fwrite(t, 1, 4, w->f) != 4) {
-		w->status = ROCE_CAP_E_IO;
-		return w->status;
-	}
-	return 0;
 }

@@ -14,13 +14,40 @@
  *       "<file>: frame <N>: <what>"  (N = 1-based number of the frame being
  *     read), or "<file>: <what>" for problems with the file header.
  *
- * Frame numbers count packet records (pcap records, pcapng EPB/SPB/OPB) like
- * Wireshark does.  Timestamps are converted to nanoseconds since the epoch
- * (pcapng: if_tsresol, decimal or power-of-two, and if_tsoffset applied).
+ * Frame numbers are Wireshark 4.0's frame.number: they count packet records
+ * (pcap records, pcapng EPB/SPB/OPB) and also pcapng Custom Blocks (0xBAD,
+ * 0x40000BAD) and systemd Journal Export blocks, which are numbered but not
+ * delivered (rec.frame_no then skips a number).  A pcapng writer must count
+ * them the same way.
+ *
+ * Timestamps are converted to nanoseconds since the epoch (pcapng: if_tsresol,
+ * decimal or power-of-two, and if_tsoffset applied, computed exactly in 128
+ * bits).  A record without a timestamp (pcapng SPB) or whose timestamp lies
+ * outside 1970-01-01 .. 2554-07-21 (what 64-bit nanoseconds hold) is delivered
+ * with ts_ns 0 and ROCE_CAP_REC_NO_TS; an out-of-range one also raises a
+ * warning.  Nothing is ever wrapped.
+ *
+ * Where Wireshark reads on, so does the reader, and counts a capture-format
+ * warning (roce_cap_warnings(), roce_cap_warning()): caplen above the snapshot
+ * length (read in full) or above the original length (which is then raised to
+ * caplen), a pcapng block length that is not a multiple of 4 (rounded up), an
+ * if_tsresol/if_tsoffset option of the wrong length (ignored), pcap versions
+ * other than 2.x (read as 2.4), timestamps out of range.
+ *
+ * A mapped file that shrinks while it is read (log rotation, a ring buffer
+ * reusing the file) is an error "file shrank while being read", not SIGBUS:
+ * the reader installs a SIGBUS handler (once per process, chaining to the
+ * previous one for faults outside its mappings) that maps zero pages over the
+ * vanished part of its own mappings and flags the handle; the reader checks
+ * the flag (and, where zero bytes come from the last partial page, the file
+ * size) before it delivers a record.  A record the caller is decoding at the
+ * very moment of the truncation may show zeros where its bytes vanished; the
+ * next call then reports the error.
  */
 #ifndef ROCE_CAPREAD_H
 #define ROCE_CAPREAD_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +64,12 @@ extern "C" {
  * (in addition to ROCE_E_TRUNC, ROCE_E_MALFORMED, ROCE_E_UNSUPPORTED,
  * ROCE_E_NOMEM, ROCE_E_INVAL from roce.h). */
 #define ROCE_CAP_E_IO (-32)
+/* A blocking read was interrupted and the roce_cap_set_interrupt() flag was set. */
+#define ROCE_CAP_E_INTR (-33)
+
+/* struct roce_cap_record flags */
+#define ROCE_CAP_REC_NO_TS 0x1u  /* no timestamp (SPB, or out of range): ts_ns is 0 */
+#define ROCE_CAP_REC_WARN  0x2u  /* warnings were raised since the previous record */
 
 typedef struct roce_capfile roce_capfile_t;
 
@@ -44,10 +77,11 @@ struct roce_cap_record {
 	const uint8_t *data;  /* caplen bytes; valid until the next roce_cap_next()/close */
 	uint32_t caplen;      /* captured bytes at data */
 	uint32_t wirelen;     /* original length on the wire (>= caplen) */
-	uint64_t ts_ns;       /* ns since the epoch; 0 for pcapng SPB */
+	uint64_t ts_ns;       /* ns since the epoch; 0 with ROCE_CAP_REC_NO_TS */
 	int linktype;         /* LINKTYPE_* of the record's interface */
 	uint32_t ifindex;     /* pcapng interface id within its section, 0 for pcap */
-	uint64_t frame_no;    /* 1-based, counts packet records like Wireshark */
+	uint64_t frame_no;    /* 1-based, Wireshark's frame.number (see above) */
+	uint32_t flags;       /* ROCE_CAP_REC_* */
 };
 
 /*
@@ -86,8 +120,26 @@ int roce_cap_next(roce_capfile_t *c, struct roce_cap_record *rec);
 /* The last error as one line, or "" when there was none. */
 const char *roce_cap_error(const roce_capfile_t *c);
 
-/* "pcap", "pcap-ns", "pcap-modified" or "pcapng", plus "+gzip" when the
- * input is gzip-compressed. */
+/* Capture-format warnings so far, and the latest one as one line
+ * ("<file>: frame <N>: <what>"; "" when there was none). */
+uint64_t roce_cap_warnings(const roce_capfile_t *c);
+const char *roce_cap_warning(const roce_capfile_t *c);
+
+/*
+ * Make blocking reads (pipes, FIFOs, stdin) interruptible: when a read fails
+ * with EINTR and *flag is non-zero, roce_cap_next() returns ROCE_CAP_E_INTR
+ * (sticky, message "<file>: frame <N>: interrupted").  Install the signal
+ * handler that sets the flag without SA_RESTART.  flag may be NULL (default:
+ * reads are restarted).
+ */
+void roce_cap_set_interrupt(roce_capfile_t *c, const volatile sig_atomic_t *flag);
+
+/* Copy name to out (outlen bytes, NUL-terminated) with control characters
+ * replaced by '?', as every message of the reader does. */
+void roce_cap_escape(const char *name, char *out, size_t outlen);
+
+/* "pcap", "pcap-ns", "pcap-modified", "pcapng" or "empty" (a 0-byte file:
+ * no frames, like capinfos), plus "+gzip" when the input is gzip-compressed. */
 const char *roce_cap_format(const roce_capfile_t *c);
 
 /* LINKTYPE_* of the pcap file or the first pcapng interface; -1 if none yet. */

@@ -130,6 +130,7 @@ struct gen {
 	struct rg_pauses pauses;
 	struct qp *qps;
 	uint32_t nqps;
+	struct roce_frame_spec *bases;  /* per pair: [A->B, B->A], built on first use */
 	uint64_t ts, frac;
 	uint64_t frames;
 	bool stop;
@@ -351,18 +352,17 @@ static uint16_t qp_sport(const struct rg_config *c, uint32_t qpn)
 	return (uint16_t)(0xc000u | ((h >> 16) & 0x3fff));
 }
 
-/* A spec for a frame of pair q->pair; a_to_b: requester -> responder. */
-static void base_spec(struct gen *g, const struct qp *q, bool a_to_b, uint32_t src_qpn,
+/* The spec every frame of a host pair and direction starts from. */
+static void make_base(const struct rg_config *c, unsigned pair, bool a_to_b,
 		      struct roce_frame_spec *s)
 {
-	const struct rg_config *c = g->c;
 	uint8_t a[16], b[16];
 
 	roce_frame_spec_init(s);
 	s->version = c->version == 1 ? 1 : 2;
 	s->ip_version = c->version == 6 ? 6 : 4;
-	mac_plus(s->src_mac, a_to_b ? c->mac_a : c->mac_b, q->pair);
-	mac_plus(s->dst_mac, a_to_b ? c->mac_b : c->mac_a, q->pair);
+	mac_plus(s->src_mac, a_to_b ? c->mac_a : c->mac_b, pair);
+	mac_plus(s->dst_mac, a_to_b ? c->mac_b : c->mac_a, pair);
 	if (c->ip_a_set)
 		memcpy(a, c->ip_a, 16);
 	else
@@ -371,16 +371,28 @@ static void base_spec(struct gen *g, const struct qp *q, bool a_to_b, uint32_t s
 		memcpy(b, c->ip_b, 16);
 	else
 		default_addr(c, false, b);
-	addr_plus(s->src, a_to_b ? a : b, q->pair);
-	addr_plus(s->dst, a_to_b ? b : a, q->pair);
+	addr_plus(s->src, a_to_b ? a : b, pair);
+	addr_plus(s->dst, a_to_b ? b : a, pair);
 	if (c->vlan_set) {
 		s->vlan_count = 1;
 		s->vlan_id[0] = c->vlan;
 		s->vlan_pcp[0] = c->pcp;
 	}
 	s->tclass = (uint8_t)(c->dscp << 2 | c->ecn);
-	s->sport = qp_sport(c, src_qpn);
 	s->bth.pkey = 0xffff;
+}
+
+/* A spec for a frame of pair q->pair; a_to_b: requester -> responder (copied from the
+ * pair's base, built once). */
+static void base_spec(struct gen *g, const struct qp *q, bool a_to_b, uint32_t src_qpn,
+		      struct roce_frame_spec *s)
+{
+	struct roce_frame_spec *b = &g->bases[2 * q->pair + (a_to_b ? 0 : 1)];
+
+	if (!b->version)
+		make_base(g->c, q->pair, a_to_b, b);
+	*s = *b;
+	s->sport = qp_sport(g->c, src_qpn);
 }
 
 /* ---- messages ----------------------------------------------------------------------- */
@@ -855,7 +867,8 @@ static int setup(struct gen *g, const struct rg_config *c, struct rg_output *out
 		g->payload[i] = (uint8_t)(i * 7 + 1);
 	g->nqps = c->qps * c->hosts;
 	g->qps = calloc(g->nqps, sizeof(*g->qps));
-	if (!g->qps)
+	g->bases = calloc(2 * (size_t)c->hosts, sizeof(*g->bases));
+	if (!g->qps || !g->bases)
 		return -1;
 	for (uint32_t i = 0; i < g->nqps; i++) {
 		struct qp *q = &g->qps[i];
@@ -894,8 +907,10 @@ int rg_generate(const struct rg_config *c, struct rg_output *out, struct rg_trut
 
 	if (!g || setup(g, c, out, t)) {
 		snprintf(err, errlen, "out of memory");
-		if (g)
+		if (g) {
 			free(g->qps);
+			free(g->bases);
+		}
 		free(g);
 		return -1;
 	}
@@ -951,6 +966,7 @@ int rg_generate(const struct rg_config *c, struct rg_output *out, struct rg_trut
 	t->unrecovered_psns = t->lost_psns - t->holes_filled;
 	rg_faults_free(&g->f);
 	free(g->qps);
+	free(g->bases);
 	if (g->err) {
 		snprintf(err, errlen, "%s", g->err == -1 ? "building a frame failed" :
 			 roce_strerror(g->err));

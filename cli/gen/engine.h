@@ -27,6 +27,7 @@ struct rg_faults {
 	struct rg_rng rng;
 	struct rg_psn_item *list[RG_F_COUNT];
 	unsigned n[RG_F_COUNT];
+	bool any;               /* some fault is configured */
 };
 
 int rg_faults_init(struct rg_faults *f, const struct rg_config *c);

@@ -41,6 +41,9 @@ int rg_faults_init(struct rg_faults *f, const struct rg_config *c)
 		qsort(f->list[k], l->n, sizeof(*l->v), item_cmp);
 		f->n[k] = l->n;
 	}
+	for (int k = 0; k < RG_F_COUNT; k++)
+		if (f->n[k] || c->fault[k].rate > 0)
+			f->any = true;
 	return 0;
 }
 
@@ -79,6 +82,8 @@ bool rg_fault_hits(struct rg_faults *f, enum rg_fault_kind k, uint32_t qp, uint3
 enum rg_pkt_fate rg_fault_fate(struct rg_faults *f, uint32_t qp, uint32_t psn, bool rc,
 			       bool has_payload, bool can_reorder)
 {
+	if (!f->any)
+		return RG_FATE_NONE;
 	if (rc) {
 		if (rg_fault_hits(f, RG_F_DROP, qp, psn))
 			return RG_FATE_DROP;

@@ -6,7 +6,10 @@
  *   16 sub-buckets per power of two (values < 16 ns exact), values up to 2^40
  *   ns (larger ones share the last bucket); p50/p99 report the midpoint of the
  *   bucket holding the rank ceil(q * count), clamped to [min, max]: relative
- *   error <= 1/32.  Histograms are allocated with the first sample.
+ *   error <= 1/32.  The distributions of a stream are allocated with its first
+ *   sample; a histogram only once two samples differ (until then every
+ *   quantile is that value), and it spans only the octaves (16 buckets each)
+ *   between the smallest and the largest sample.
  */
 #include "an_internal.h"
 
@@ -42,29 +45,78 @@ static uint64_t h_mid(unsigned idx)
 	return low + width / 2;
 }
 
+/* Make the histogram cover bucket idx (whole octaves); false when out of memory. */
+static bool h_cover(struct an_dist *d, unsigned idx)
+{
+	unsigned lo = idx & ~(H_SUB - 1), hi = (idx | (H_SUB - 1)) + 1;
+	uint64_t *n;
+
+	if (d->hist) {
+		if (idx >= d->lo && idx < d->hi)
+			return true;
+		if (d->lo < lo)
+			lo = d->lo;
+		if (d->hi > hi)
+			hi = d->hi;
+	}
+	if (hi > H_BUCKETS)
+		hi = H_BUCKETS;
+	n = calloc(hi - lo, sizeof(*n));
+	if (!n)
+		return false;
+	if (d->hist) {
+		memcpy(n + (d->lo - lo), d->hist, (size_t)(d->hi - d->lo) * sizeof(*n));
+		free(d->hist);
+	}
+	d->hist = n;
+	d->lo = (uint16_t)lo;
+	d->hi = (uint16_t)hi;
+	return true;
+}
+
 void an_dist_add(struct an_dist *d, uint64_t v)
 {
-	if (!d->hist) {
-		d->hist = calloc(H_BUCKETS, sizeof(*d->hist));
-		if (!d->hist)
-			return;         /* no memory: the sample is dropped */
+	unsigned idx;
+
+	if (d->count == 0) {
+		d->min = d->max = v;
+		d->count = 1;
+		return;
 	}
-	if (d->count == 0 || v < d->min)
+	if (!d->hist && v == d->min) {
+		d->count++;     /* every sample so far is the same value: no buckets yet */
+		return;
+	}
+	idx = h_index(v);
+	if (!d->hist) {
+		unsigned i0 = h_index(d->min);
+
+		if (!h_cover(d, i0) || !h_cover(d, idx)) {
+			an_dist_free(d);
+			return;         /* no memory: the sample is dropped */
+		}
+		d->hist[i0 - d->lo] = d->count;
+	} else if (!h_cover(d, idx)) {
+		return;                 /* no memory: the sample is dropped */
+	}
+	if (v < d->min)
 		d->min = v;
-	if (d->count == 0 || v > d->max)
+	if (v > d->max)
 		d->max = v;
 	d->count++;
-	d->hist[h_index(v)]++;
+	d->hist[idx - d->lo]++;
 }
 
 static uint64_t dist_quantile(const struct an_dist *d, unsigned pct)
 {
 	uint64_t rank = (d->count * pct + 99) / 100, cum = 0, v;
 
+	if (!d->hist)
+		return d->min;          /* all samples equal */
 	if (rank == 0)
 		rank = 1;
-	for (unsigned i = 0; i < H_BUCKETS; i++) {
-		cum += d->hist[i];
+	for (unsigned i = d->lo; i < d->hi; i++) {
+		cum += d->hist[i - d->lo];
 		if (cum >= rank) {
 			v = h_mid(i);
 			if (v < d->min)
@@ -80,7 +132,7 @@ static uint64_t dist_quantile(const struct an_dist *d, unsigned pct)
 void an_dist_export(const struct an_dist *d, struct roce_dist *out)
 {
 	memset(out, 0, sizeof(*out));
-	if (!d->count || !d->hist)
+	if (!d->count)
 		return;
 	out->count = d->count;
 	out->min_ns = d->min;
@@ -93,4 +145,14 @@ void an_dist_free(struct an_dist *d)
 {
 	free(d->hist);
 	d->hist = NULL;
+}
+
+void an_lat_add(struct an_flow *f, enum an_lat_kind k, uint64_t v)
+{
+	if (!f->lat) {
+		f->lat = calloc(1, sizeof(*f->lat));
+		if (!f->lat)
+			return;         /* no memory: the sample is dropped */
+	}
+	an_dist_add(&f->lat->d[k], v);
 }

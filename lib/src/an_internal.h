@@ -11,7 +11,8 @@
  *                 sequencing, pairing (the only writer of struct an_req and
  *                 struct an_rsp)
  *   an_pfc.c      PFC / PAUSE entries and pause intervals
- *   an_table.c    open-addressing hash tables
+ *   an_pair.c     request/response pairing index
+ *   an_table.c    open-addressing hash tables, first-seen order lists
  *   an_dist.c     latency distributions
  */
 #ifndef ROCE_AN_INTERNAL_H
@@ -36,7 +37,8 @@
 
 struct an_dist {
 	uint64_t count, min, max;
-	uint64_t *hist;         /* H_BUCKETS, allocated with the first sample */
+	uint64_t *hist;         /* buckets [lo, hi); NULL while every sample equals min */
+	uint16_t lo, hi;
 };
 
 void an_dist_add(struct an_dist *d, uint64_t v);
@@ -60,6 +62,21 @@ struct an_table {
 	uint32_t n, cap;
 };
 
+/* Intrusive doubly linked list (first-seen order of streams and PFC entries). */
+struct an_lnode {
+	struct an_lnode *prev, *next;
+};
+
+struct an_list {
+	struct an_lnode *head, *tail;
+};
+
+void an_list_append(struct an_list *l, struct an_lnode *n);
+void an_list_remove(struct an_list *l, struct an_lnode *n);
+
+#define AN_CONTAINER(ptr, type, member) \
+	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+
 int an_table_init(struct an_table *t, uint32_t cap);
 void an_table_free(struct an_table *t);
 int an_table_reserve(struct an_table *t);
@@ -82,14 +99,15 @@ struct an_readent {
 	uint32_t psn, n, nmax;  /* n == nmax once N is known */
 	uint32_t len;           /* RETH DMA length (pins N once the PMTU is known) */
 	uint64_t ts, frame;
-	bool first_done, last_done, live;
+	bool first_done, last_done, live;   /* live: the slot holds a READ */
 };
 
-/* Missing PSN ranges, oldest first; the oldest is dropped (and counted) when full. */
+/* Missing PSN ranges, oldest first, growing up to AN_HOLES; then the oldest is dropped (counted). */
 struct an_holeset {
 	unsigned nholes;
+	uint8_t cap;
 	uint64_t dropped_unrec;
-	struct an_hole holes[AN_HOLES];
+	struct an_hole *holes;  /* cap entries */
 };
 
 struct an_pending {
@@ -116,9 +134,10 @@ struct an_req {
 	uint32_t gbn_newest;
 	uint64_t gbn_start_ts, gbn_ref_frame;
 	struct an_pending nak, rnr;
-	/* AckReq ring (oldest at head) and READ ring */
-	struct an_ackent ack[AN_ACK_RING];
-	struct an_readent rd[AN_READ_RING];
+	/* AckReq ring (oldest at head) and READ ring, growing up to their caps */
+	struct an_ackent *ack;
+	struct an_readent *rd;
+	uint8_t ack_cap, rd_cap;
 };
 
 /*
@@ -147,9 +166,30 @@ struct an_flow {
 	bool transport_set, udqp_set;
 	uint64_t unpaired_frames;
 	uint64_t last_cnp_ts;
-	struct an_dist rtt, read_first, read_last, nak_response, recovery;
+	struct an_lat *lat;     /* latency distributions, allocated with the first sample */
+	struct an_lnode seen;   /* first-seen order */
+	/* pairing index (an_pair.c), while an unpaired request stream */
+	struct an_hp *pair_hp;
+	struct an_flow *hp_next, *hp_prev, *pb_next, *pb_prev;
+	uint32_t pair_bucket;
 	struct an_rsp *rsp;     /* response-side sequencing, NULL until needed */
 };
+
+enum an_lat_kind {
+	AN_LAT_RTT = 0,         /* AckReq request -> first ACK covering it */
+	AN_LAT_READ_FIRST,      /* READ request -> first response */
+	AN_LAT_READ_LAST,       /* READ request -> last response */
+	AN_LAT_NAK_RESPONSE,    /* NAK -> first retransmission */
+	AN_LAT_RECOVERY,        /* NAK/timeout -> PSN back past the old newest */
+	AN_LAT_COUNT
+};
+
+struct an_lat {
+	struct an_dist d[AN_LAT_COUNT];
+};
+
+/* Add a sample to f's distribution k (allocates f->lat on the first one). */
+void an_lat_add(struct an_flow *f, enum an_lat_kind k, uint64_t v);
 
 #define AN_LINE 64
 _Static_assert(offsetof(struct an_flow, st) + offsetof(struct roce_flow_stats, last_ts_ns) +
@@ -170,16 +210,27 @@ static inline void *an_zalloc_aligned(size_t n)
 
 struct an_pfc {
 	struct an_entry ent;
+	struct an_lnode seen;   /* first-seen order */
 	struct roce_pfc_stats st;
 	uint64_t seq_first;
 	bool paused, storm_flagged;
 	uint64_t start, deadline;
 };
 
+/* Pairing index (an_pair.c): unpaired request streams by host pair and PSN. */
+struct an_pairidx {
+	struct an_table hp;             /* struct an_hp: host pairs with candidates */
+	struct an_flow **bucket;        /* chains by (host pair, expected PSN bucket) */
+	uint32_t bmask;
+	uint32_t n;                     /* indexed streams */
+};
+
 struct roce_analyzer {
 	struct roce_analyzer_config cfg;
 	struct roce_summary sum;
 	struct an_table flows, pfc;
+	struct an_list flows_seen, pfc_seen;
+	struct an_pairidx pair;
 	uint64_t tick, seq;
 	uint64_t evicted_unrec;
 	uint64_t last_frame;
@@ -205,6 +256,18 @@ void an_req_process(struct an_ctx *c, struct an_flow *f);
 void an_resp_process(struct an_ctx *c, struct an_flow *f);
 /* PSNs a stream still misses: request holes plus skipped READ response PSNs. */
 uint64_t an_flow_unrecovered(const struct an_flow *f);
+void an_req_free(struct an_req *r);
+void an_rsp_free(struct an_rsp *s);
+
+/* an_pair.c */
+int an_pair_init(struct an_pairidx *x, uint32_t cap);
+void an_pair_free(struct an_pairidx *x);
+/* Bring f's index entries up to date (after a request or a pairing change). */
+void an_pair_sync(struct roce_analyzer *a, struct an_flow *f);
+/* f goes away: leave the index, unlink its peer (which may become a candidate). */
+void an_pair_forget(struct roce_analyzer *a, struct an_flow *f);
+/* Pair the unpaired response stream f whose frame has PSN P, if a candidate fits. */
+void an_pair_try(struct roce_analyzer *a, struct an_flow *f, uint32_t P);
 
 /* an_pfc.c */
 void an_pfc_process(struct an_ctx *c);

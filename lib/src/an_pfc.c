@@ -86,6 +86,7 @@ static struct an_pfc *pfc_get(struct an_ctx *c, const uint8_t mac[6], int prio)
 			an_emit(a, &an);
 		}
 		an_table_remove(t, &v->ent);
+		an_list_remove(&a->pfc_seen, &v->seen);
 		free(v);
 	}
 	if (an_table_reserve(t))
@@ -99,6 +100,7 @@ static struct an_pfc *pfc_get(struct an_ctx *c, const uint8_t mac[6], int prio)
 	e->st.priority = prio;
 	e->st.first_frame = c->frame;
 	an_table_insert(t, &e->ent);
+	an_list_append(&a->pfc_seen, &e->seen);
 	return e;
 }
 

@@ -89,7 +89,8 @@
  *   then every 64th) for the unpaired request stream A->B whose PSN window
  *   [first PSN, expected PSN + slack] holds the response PSN (closest newest
  *   PSN wins); failing that, the only unpaired request stream A->B.  Peers
- *   link both ways and are unlinked on eviction.
+ *   link both ways and are unlinked on eviction.  The candidates come from
+ *   an index (an_pair.c), not a scan of every stream.
  */
 #include <stdio.h>
 
@@ -114,6 +115,43 @@ uint64_t an_flow_unrecovered(const struct an_flow *f)
 	return (f->req ? holes_missing(&f->req->hs) : 0) + (f->rsp ? holes_missing(&f->rsp->hs) : 0);
 }
 
+/* Forget all sequence state, keeping the (emptied) arrays. */
+static void an_req_reset(struct an_req *r)
+{
+	struct an_hole *holes = r->hs.holes;
+	struct an_ackent *ack = r->ack;
+	struct an_readent *rd = r->rd;
+	uint8_t hc = r->hs.cap, ac = r->ack_cap, rc = r->rd_cap;
+
+	memset(r, 0, sizeof(*r));
+	r->hs.holes = holes;
+	r->ack = ack;
+	r->rd = rd;
+	r->hs.cap = hc;
+	r->ack_cap = ac;
+	r->rd_cap = rc;
+	if (rd)
+		memset(rd, 0, rc * sizeof(*rd));
+}
+
+void an_req_free(struct an_req *r)
+{
+	if (!r)
+		return;
+	free(r->hs.holes);
+	free(r->ack);
+	free(r->rd);
+	free(r);
+}
+
+void an_rsp_free(struct an_rsp *s)
+{
+	if (!s)
+		return;
+	free(s->hs.holes);
+	free(s);
+}
+
 /* ----------------------------------------------------------------- holes */
 
 static bool psn_in(uint32_t p, uint32_t start, uint32_t len)
@@ -128,12 +166,39 @@ static void hole_drop_oldest(struct an_holeset *r)
 	r->nholes--;
 }
 
+/*
+ * The hole array and the two rings start empty and double up to their caps
+ * (AN_HOLES, AN_ACK_RING, AN_READ_RING) when they are full: most streams
+ * never need more than a few entries.  When growing fails (no memory) they
+ * behave as if at their cap.
+ */
+static bool holes_room(struct an_holeset *r)
+{
+	unsigned ncap;
+	struct an_hole *n;
+
+	if (r->nholes < r->cap)
+		return true;
+	if (r->cap >= AN_HOLES)
+		return false;
+	ncap = r->cap ? 2u * r->cap : 2u;
+	n = realloc(r->holes, ncap * sizeof(*n));
+	if (!n)
+		return false;
+	r->holes = n;
+	r->cap = (uint8_t)ncap;
+	return true;
+}
+
 static void hole_add(struct an_holeset *r, uint32_t start, uint32_t len)
 {
 	if (!len)
 		return;
-	if (r->nholes == AN_HOLES)
+	if (!holes_room(r)) {
+		if (!r->nholes)
+			return;         /* no memory at all: the hole is not tracked */
 		hole_drop_oldest(r);
+	}
 	r->holes[r->nholes].start = start & 0xffffffu;
 	r->holes[r->nholes].len = len;
 	r->nholes++;
@@ -158,7 +223,7 @@ static bool hole_fill(struct an_holeset *r, uint32_t p)
 			struct an_hole tail = { roce_psn_add(p, 1), h->len - off - 1 };
 
 			h->len = off;
-			if (r->nholes == AN_HOLES) {
+			if (!holes_room(r)) {
 				hole_drop_oldest(r);
 				/* i may have moved; append the tail anyway */
 			}
@@ -176,15 +241,37 @@ static bool hole_fill(struct an_holeset *r, uint32_t p)
 
 /* ------------------------------------------------------------------ rings */
 
+/* Double the AckReq ring, oldest entry first; false at the cap or without memory. */
+static bool ack_grow(struct an_req *r)
+{
+	unsigned ncap = r->ack_cap ? 2u * r->ack_cap : 4u;
+	struct an_ackent *n;
+
+	if (r->ack_cap >= AN_ACK_RING)
+		return false;
+	n = malloc(ncap * sizeof(*n));
+	if (!n)
+		return false;
+	for (unsigned i = 0; i < r->ack_n; i++)
+		n[i] = r->ack[(r->ack_head + i) % r->ack_cap];
+	free(r->ack);
+	r->ack = n;
+	r->ack_cap = (uint8_t)ncap;
+	r->ack_head = 0;
+	return true;
+}
+
 static void ack_push(struct an_req *r, uint32_t psn, uint64_t ts, uint64_t frame)
 {
 	unsigned idx;
 
-	if (r->ack_n == AN_ACK_RING) {  /* full: forget the oldest */
-		r->ack_head = (r->ack_head + 1) % AN_ACK_RING;
+	if (r->ack_n == r->ack_cap && !ack_grow(r)) {
+		if (!r->ack_cap)
+			return;         /* no memory: this request is not timed */
+		r->ack_head = (r->ack_head + 1) % r->ack_cap;   /* full: forget the oldest */
 		r->ack_n--;
 	}
-	idx = (r->ack_head + r->ack_n) % AN_ACK_RING;
+	idx = (r->ack_head + r->ack_n) % r->ack_cap;
 	r->ack[idx].psn = psn;
 	r->ack[idx].ts = ts;
 	r->ack[idx].frame = frame;
@@ -196,7 +283,7 @@ static void ack_push(struct an_req *r, uint32_t psn, uint64_t ts, uint64_t frame
  * !inclusive).  Samples go to dist when non-NULL; returns the newest
  * completed entry's (ts, frame) through *last.
  */
-static bool ack_complete(struct an_req *r, uint32_t P, bool inclusive, struct an_dist *dist,
+static bool ack_complete(struct an_req *r, uint32_t P, bool inclusive, struct an_flow *dist,
 	uint64_t now, struct an_ackent *last)
 {
 	bool any = false;
@@ -204,12 +291,12 @@ static bool ack_complete(struct an_req *r, uint32_t P, bool inclusive, struct an
 	struct an_ackent tmp[AN_ACK_RING];
 
 	for (unsigned i = 0; i < r->ack_n; i++) {
-		struct an_ackent *e = &r->ack[(r->ack_head + i) % AN_ACK_RING];
+		struct an_ackent *e = &r->ack[(r->ack_head + i) % r->ack_cap];
 		int32_t d = roce_psn_cmp(e->psn, P);
 
 		if (d < 0 || (inclusive && d == 0)) {
 			if (dist) {
-				an_dist_add(dist, now >= e->ts ? now - e->ts : 0);
+				an_lat_add(dist, AN_LAT_RTT, now >= e->ts ? now - e->ts : 0);
 				if (!any || roce_psn_cmp(e->psn, last->psn) >= 0)
 					*last = *e;
 				any = true;
@@ -218,7 +305,8 @@ static bool ack_complete(struct an_req *r, uint32_t P, bool inclusive, struct an
 			tmp[keep++] = *e;
 		}
 	}
-	memcpy(r->ack, tmp, keep * sizeof(tmp[0]));
+	if (keep)
+		memcpy(r->ack, tmp, keep * sizeof(tmp[0]));
 	r->ack_head = 0;
 	r->ack_n = keep;
 	return any;
@@ -231,20 +319,30 @@ static void ack_cancel_from(struct an_req *r, uint32_t p)
 	struct an_ackent tmp[AN_ACK_RING];
 
 	for (unsigned i = 0; i < r->ack_n; i++) {
-		struct an_ackent *e = &r->ack[(r->ack_head + i) % AN_ACK_RING];
+		struct an_ackent *e = &r->ack[(r->ack_head + i) % r->ack_cap];
 
 		if (roce_psn_cmp(e->psn, p) < 0)
 			tmp[keep++] = *e;
 	}
-	memcpy(r->ack, tmp, keep * sizeof(tmp[0]));
+	if (keep)
+		memcpy(r->ack, tmp, keep * sizeof(tmp[0]));
 	r->ack_head = 0;
 	r->ack_n = keep;
 }
 
+/*
+ * The READ ring keeps the last AN_READ_RING READs pushed; entries stay
+ * until overwritten, after their LAST too (replayed responses and re-issued
+ * READs still find them).  It starts with 2 slots and doubles, up to
+ * AN_READ_RING, when the slot to overwrite holds a READ still expecting its
+ * LAST, so the READs in progress kept are the same as with a full-size ring.
+ */
+
+/* Newest live READ starting at psn_first. */
 static struct an_readent *read_find(struct an_req *r, uint32_t psn_first)
 {
-	for (unsigned i = 0; i < AN_READ_RING; i++) {
-		struct an_readent *e = &r->rd[i];
+	for (unsigned k = 1; k <= r->rd_cap; k++) {
+		struct an_readent *e = &r->rd[(r->rd_next + r->rd_cap - k) % r->rd_cap];
 
 		if (e->live && e->psn == psn_first)
 			return e;
@@ -252,14 +350,11 @@ static struct an_readent *read_find(struct an_req *r, uint32_t psn_first)
 	return NULL;
 }
 
-/*
- * Newest READ whose (possible) range holds PSN P.  Entries stay after their
- * LAST response: replayed responses and re-issued READs still find them.
- */
+/* Newest READ whose (possible) range holds PSN P. */
 static struct an_readent *read_match(struct an_req *r, uint32_t P)
 {
-	for (unsigned k = 1; k <= AN_READ_RING; k++) {
-		struct an_readent *e = &r->rd[(r->rd_next + AN_READ_RING - k) % AN_READ_RING];
+	for (unsigned k = 1; k <= r->rd_cap; k++) {
+		struct an_readent *e = &r->rd[(r->rd_next + r->rd_cap - k) % r->rd_cap];
 
 		if (e->live && psn_in(P, e->psn, e->nmax))
 			return e;
@@ -267,12 +362,36 @@ static struct an_readent *read_match(struct an_req *r, uint32_t P)
 	return NULL;
 }
 
+/* Double the READ ring keeping push order (oldest first); false at the cap or without memory. */
+static bool read_grow(struct an_req *r)
+{
+	unsigned ncap = r->rd_cap ? 2u * r->rd_cap : 2u;
+	struct an_readent *n;
+
+	if (r->rd_cap >= AN_READ_RING)
+		return false;
+	n = calloc(ncap, sizeof(*n));
+	if (!n)
+		return false;
+	for (unsigned i = 0; i < r->rd_cap; i++)
+		n[i] = r->rd[(r->rd_next + i) % r->rd_cap];
+	free(r->rd);
+	r->rd = n;
+	r->rd_next = r->rd_cap;
+	r->rd_cap = (uint8_t)ncap;
+	return true;
+}
+
 static void read_push(struct an_req *r, uint32_t psn, uint32_t n, uint32_t nmax, uint32_t len,
 	uint64_t ts, uint64_t frame)
 {
-	struct an_readent *e = &r->rd[r->rd_next];
+	struct an_readent *e;
 
-	r->rd_next = (r->rd_next + 1) % AN_READ_RING;
+	if ((!r->rd_cap || (r->rd[r->rd_next].live && !r->rd[r->rd_next].last_done)) &&
+	    !read_grow(r) && !r->rd_cap)
+		return;                 /* no memory: this READ is not followed */
+	e = &r->rd[r->rd_next];
+	r->rd_next = (r->rd_next + 1) % r->rd_cap;
 	memset(e, 0, sizeof(*e));
 	e->live = true;
 	e->psn = psn;
@@ -344,7 +463,7 @@ static void gbn_maybe_recover(struct an_ctx *c, struct an_flow *f, struct an_req
 		return;
 	r->gbn_active = false;
 	d = c->ts >= r->gbn_start_ts ? c->ts - r->gbn_start_ts : 0;
-	an_dist_add(&f->recovery, d);
+	an_lat_add(f, AN_LAT_RECOVERY, d);
 	c->res->events |= ROCE_EV_GBN_RECOVERED;
 	c->res->recovery_ns = d;
 }
@@ -399,7 +518,7 @@ static bool gbn_classify(struct an_ctx *c, struct an_flow *f, struct an_req *r, 
 		if (pend) {
 			uint64_t d = c->ts >= pend->ts ? c->ts - pend->ts : 0;
 
-			an_dist_add(&f->nak_response, d);
+			an_lat_add(f, AN_LAT_NAK_RESPONSE, d);
 		}
 		retx_anomaly(c, f, p, e, cause, pend);
 		/* a go-back answers every NAK that covers its PSN */
@@ -524,7 +643,7 @@ void an_req_process(struct an_ctx *c, struct an_flow *f)
 		/* new connection on a reused QPN: start over, old holes stay lost */
 		uint64_t unrec = holes_missing(&r->hs);
 
-		memset(r, 0, sizeof(*r));
+		an_req_reset(r);
 		r->hs.dropped_unrec = unrec;
 		r->init = true;
 		r->first_psn = p;
@@ -617,56 +736,6 @@ advance:
 }
 
 /* -------------------------------------------------------------- responses */
-
-static bool req_window_has(const struct an_req *r, uint32_t P)
-{
-	return r->init && !r->off && roce_psn_cmp(P, r->first_psn) >= 0 &&
-		roce_psn_cmp(P, roce_psn_add(r->next, r->slack)) <= 0;
-}
-
-static void peer_link(struct roce_analyzer *a, struct an_flow *f, struct an_flow *g)
-{
-	f->peer = g;
-	g->peer = f;
-	f->st.has_peer = g->st.has_peer = true;
-	f->st.peer = g->st.key;
-	g->st.peer = f->st.key;
-	if (!f->st.pmtu)
-		f->st.pmtu = g->st.pmtu;
-	if (!g->st.pmtu)
-		g->st.pmtu = f->st.pmtu;
-}
-
-static void try_pair(struct roce_analyzer *a, struct an_flow *f, uint32_t P)
-{
-	struct an_flow *best = NULL, *only = NULL;
-	unsigned ncand = 0;
-	uint32_t bestdist = 0;
-
-	for (uint32_t i = 0; i < a->flows.n; i++) {
-		struct an_flow *g = (struct an_flow *)a->flows.dense[i];
-		uint32_t dist;
-
-		if (g == f || g->peer || !g->req || !g->req->init || g->req->off ||
-		    g->st.key.version != f->st.key.version ||
-		    memcmp(g->st.key.src, f->st.key.dst, 16) != 0 ||
-		    memcmp(g->st.key.dst, f->st.key.src, 16) != 0)
-			continue;
-		ncand++;
-		only = g;
-		if (!req_window_has(g->req, P))
-			continue;
-		dist = (g->req->next - P) & 0xffffffu;
-		if (!best || dist < bestdist) {
-			best = g;
-			bestdist = dist;
-		}
-	}
-	if (!best && ncand == 1)
-		best = only;
-	if (best)
-		peer_link(a, f, best);
-}
 
 static void aeth_process(struct an_ctx *c, struct an_flow *f, struct an_req *r)
 {
@@ -785,7 +854,7 @@ static uint32_t read_skipped(struct an_req *r, struct an_holeset *hs, uint32_t b
 	unsigned ns = 0;
 	uint32_t lost = 0, done = 0;
 
-	for (unsigned i = 0; i < AN_READ_RING; i++) {
+	for (unsigned i = 0; i < r->rd_cap; i++) {
 		struct an_readent *e = &r->rd[i];
 		uint32_t off, len;
 
@@ -930,7 +999,7 @@ static void read_resp_process(struct an_ctx *c, struct an_flow *f, struct an_req
 		uint64_t dt = c->ts >= e->ts ? c->ts - e->ts : 0;
 
 		e->first_done = true;
-		an_dist_add(&f->peer->read_first, dt);
+		an_lat_add(f->peer, AN_LAT_READ_FIRST, dt);
 		c->res->events |= ROCE_EV_READ_FIRST_RESP;
 		c->res->read_ns = dt;
 		c->res->ref_frame = e->frame;
@@ -940,7 +1009,7 @@ static void read_resp_process(struct an_ctx *c, struct an_flow *f, struct an_req
 		uint32_t n = ((P - e->psn) & 0xffffffu) + 1;
 
 		e->last_done = true;
-		an_dist_add(&f->peer->read_last, dt);
+		an_lat_add(f->peer, AN_LAT_READ_LAST, dt);
 		c->res->events |= ROCE_EV_READ_LAST_RESP;
 		c->res->read_ns = dt;
 		c->res->ref_frame = e->frame;
@@ -960,7 +1029,7 @@ void an_resp_process(struct an_ctx *c, struct an_flow *f)
 
 	if (!f->peer) {
 		if (f->unpaired_frames < AN_PAIR_FIRST || f->unpaired_frames % AN_PAIR_EVERY == 0)
-			try_pair(c->a, f, P);
+			an_pair_try(c->a, f, P);
 		f->unpaired_frames++;
 	}
 	r = f->peer ? f->peer->req : NULL;
@@ -982,7 +1051,7 @@ void an_resp_process(struct an_ctx *c, struct an_flow *f)
 	if (!(pkt->hdrs & ROCE_H_AETH) || roce_aeth_type(pkt->aeth.syndrome) == ROCE_AETH_ACK) {
 		struct an_ackent last = {0};
 
-		if (ack_complete(r, P, true, &f->peer->rtt, c->ts, &last)) {
+		if (ack_complete(r, P, true, f->peer, c->ts, &last)) {
 			c->res->events |= ROCE_EV_ACK_RTT;
 			c->res->rtt_ns = c->ts >= last.ts ? c->ts - last.ts : 0;
 			c->res->ref_frame = last.frame;

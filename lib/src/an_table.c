@@ -13,7 +13,7 @@
  *   (ROCE_AN_FLOW_EVICTED, evicted_flows / evicted_pfc).  Summary counters
  *   are kept apart and stay correct; PSN holes of an evicted stream are
  *   carried into summary.unrecovered_psns at finish.  Streams are iterated
- *   in first-seen order (sorted index array, built at foreach time).
+ *   in first-seen order (an intrusive list per table: no allocation).
  */
 #include "an_internal.h"
 
@@ -139,4 +139,28 @@ struct an_entry *an_table_victim(const struct an_table *t, uint32_t hash)
 			best = e;
 	}
 	return best;
+}
+
+void an_list_append(struct an_list *l, struct an_lnode *n)
+{
+	n->next = NULL;
+	n->prev = l->tail;
+	if (l->tail)
+		l->tail->next = n;
+	else
+		l->head = n;
+	l->tail = n;
+}
+
+void an_list_remove(struct an_list *l, struct an_lnode *n)
+{
+	if (n->prev)
+		n->prev->next = n->next;
+	else
+		l->head = n->next;
+	if (n->next)
+		n->next->prev = n->prev;
+	else
+		l->tail = n->prev;
+	n->prev = n->next = NULL;
 }

@@ -26,38 +26,7 @@
 
 /* ---------------------------------------------------------------- names */
 
-static const char *const an_names[ROCE_AN_COUNT] = {
-	[ROCE_AN_ICRC] = "icrc",
-	[ROCE_AN_MALFORMED] = "malformed",
-	[ROCE_AN_PSN_GAP] = "psn_gap",
-	[ROCE_AN_DUPLICATE] = "duplicate",
-	[ROCE_AN_OUT_OF_ORDER] = "out_of_order",
-	[ROCE_AN_RETRANSMISSION] = "retransmission",
-	[ROCE_AN_NAK] = "nak",
-	[ROCE_AN_RNR_NAK] = "rnr_nak",
-	[ROCE_AN_CNP] = "cnp",
-	[ROCE_AN_ECN_CE] = "ecn_ce",
-	[ROCE_AN_PFC_STORM] = "pfc_storm",
-	[ROCE_AN_UNRECOVERED] = "unrecovered",
-	[ROCE_AN_FLOW_EVICTED] = "flow_evicted",
-};
-
-const char *roce_anomaly_name(enum roce_anomaly_type t)
-{
-	if ((unsigned)t >= ROCE_AN_COUNT)
-		return "unknown";
-	return an_names[t];
-}
-
-int roce_anomaly_by_name(const char *name)
-{
-	if (!name)
-		return -1;
-	for (int i = 0; i < ROCE_AN_COUNT; i++)
-		if (strcmp(name, an_names[i]) == 0)
-			return i;
-	return -1;
-}
+/* (anomaly and event names: anomaly.c, from anomalies.def) */
 
 const char *roce_retx_cause_name(enum roce_retx_cause c)
 {
@@ -127,9 +96,11 @@ roce_analyzer_t *roce_analyzer_create(const struct roce_analyzer_config *c, char
 		return NULL;
 	}
 	a->cfg = cfg;
-	if (an_table_init(&a->flows, cfg.max_flows) || an_table_init(&a->pfc, cfg.max_pfc)) {
+	if (an_table_init(&a->flows, cfg.max_flows) || an_table_init(&a->pfc, cfg.max_pfc) ||
+	    an_pair_init(&a->pair, cfg.max_flows)) {
 		an_table_free(&a->flows);
 		an_table_free(&a->pfc);
+		an_pair_free(&a->pair);
 		free(a);
 		set_err(errbuf, "analyzer: out of memory");
 		return NULL;
@@ -140,13 +111,12 @@ roce_analyzer_t *roce_analyzer_create(const struct roce_analyzer_config *c, char
 
 static void flow_free(struct an_flow *f)
 {
-	free(f->req);
-	free(f->rsp);
-	an_dist_free(&f->rtt);
-	an_dist_free(&f->read_first);
-	an_dist_free(&f->read_last);
-	an_dist_free(&f->nak_response);
-	an_dist_free(&f->recovery);
+	an_req_free(f->req);
+	an_rsp_free(f->rsp);
+	if (f->lat)
+		for (unsigned k = 0; k < AN_LAT_COUNT; k++)
+			an_dist_free(&f->lat->d[k]);
+	free(f->lat);
 	free(f);
 }
 
@@ -160,6 +130,7 @@ void roce_analyzer_destroy(roce_analyzer_t *a)
 		free(a->pfc.dense[i]);
 	an_table_free(&a->flows);
 	an_table_free(&a->pfc);
+	an_pair_free(&a->pair);
 	free(a);
 }
 
@@ -242,8 +213,7 @@ static void flow_evict(struct roce_analyzer *a, struct an_flow *f, uint64_t fram
 {
 	struct roce_anomaly an;
 
-	if (f->peer)
-		f->peer->peer = NULL;
+	an_pair_forget(a, f);
 	a->evicted_unrec += an_flow_unrecovered(f);
 	a->sum.evicted_flows++;
 	an_init(&an, ROCE_AN_FLOW_EVICTED, frame, ts, f);
@@ -252,6 +222,7 @@ static void flow_evict(struct roce_analyzer *a, struct an_flow *f, uint64_t fram
 		a->cfg.max_flows, (unsigned long long)f->st.frames);
 	an_emit(a, &an);
 	an_table_remove(&a->flows, &f->ent);
+	an_list_remove(&a->flows_seen, &f->seen);
 	flow_free(f);
 }
 
@@ -307,6 +278,7 @@ static struct an_flow *flow_get(struct an_ctx *c)
 	f->st.pkey = p->bth.pkey;
 	f->st.transport = roce_opcode_transport(p->bth.opcode);
 	an_table_insert(&a->flows, &f->ent);
+	an_list_append(&a->flows_seen, &f->seen);
 	a->sum.flows++;
 	return f;
 }
@@ -485,6 +457,7 @@ static void roce_process(struct an_ctx *c, int status)
 	if (op->flags & ROCE_F_REQ) {
 		f->st.is_request = true;
 		an_req_process(c, f);
+		an_pair_sync(a, f);
 		/* a message ends with LAST/ONLY; a LAST seen again is not a new message */
 		if ((op->flags & ROCE_F_LAST) && !(c->res->events & ROCE_EV_DUPLICATE))
 			f->st.messages++;
@@ -631,50 +604,25 @@ void roce_analyzer_summary(const roce_analyzer_t *a, struct roce_summary *out)
 
 /* ------------------------------------------------------------ iteration */
 
-static int cmp_entry(const void *x, const void *y)
-{
-	const struct an_entry *const *p = x, *const *q = y;
-
-	return (*p)->seq < (*q)->seq ? -1 : (*p)->seq > (*q)->seq;
-}
-
-/* Live entries in creation (first-seen) order; *tofree must be freed. */
-static struct an_entry **sorted(const struct an_table *t, struct an_entry ***tofree)
-{
-	struct an_entry **v;
-
-	*tofree = NULL;
-	if (!t->n)
-		return t->dense;
-	v = malloc(t->n * sizeof(*v));
-	if (!v)
-		return t->dense;        /* no memory: unsorted but complete */
-	memcpy(v, t->dense, t->n * sizeof(*v));
-	qsort(v, t->n, sizeof(*v), cmp_entry);
-	*tofree = v;
-	return v;
-}
-
+/* Live entries in creation (first-seen) order: the lists allocate nothing. */
 void roce_analyzer_foreach_flow(const roce_analyzer_t *a, roce_flow_cb cb, void *user)
 {
-	struct an_entry **tofree, **v = sorted(&a->flows, &tofree);
-	uint32_t n = a->flows.n;
-
-	for (uint32_t i = 0; i < n; i++) {
-		const struct an_flow *f = (const struct an_flow *)v[i];
+	for (const struct an_lnode *n = a->flows_seen.head; n; n = n->next) {
+		const struct an_flow *f = AN_CONTAINER(n, struct an_flow, seen);
 		struct roce_flow_stats st = f->st;
+		static const struct an_lat none;
+		const struct an_lat *lat = f->lat ? f->lat : &none;
 
 		if (!f->peer)
 			st.has_peer = false;
-		an_dist_export(&f->rtt, &st.rtt);
-		an_dist_export(&f->read_first, &st.read_first);
-		an_dist_export(&f->read_last, &st.read_last);
-		an_dist_export(&f->nak_response, &st.nak_response);
-		an_dist_export(&f->recovery, &st.recovery);
+		an_dist_export(&lat->d[AN_LAT_RTT], &st.rtt);
+		an_dist_export(&lat->d[AN_LAT_READ_FIRST], &st.read_first);
+		an_dist_export(&lat->d[AN_LAT_READ_LAST], &st.read_last);
+		an_dist_export(&lat->d[AN_LAT_NAK_RESPONSE], &st.nak_response);
+		an_dist_export(&lat->d[AN_LAT_RECOVERY], &st.recovery);
 		if (cb(user, &st))
 			break;
 	}
-	free(tofree);
 }
 
 int roce_analyzer_flow_holes(const roce_analyzer_t *a, const struct roce_flow_key *k,
@@ -710,14 +658,10 @@ int roce_analyzer_flow_holes(const roce_analyzer_t *a, const struct roce_flow_ke
 
 void roce_analyzer_foreach_pfc(const roce_analyzer_t *a, roce_pfc_cb cb, void *user)
 {
-	struct an_entry **tofree, **v = sorted(&a->pfc, &tofree);
-	uint32_t n = a->pfc.n;
-
-	for (uint32_t i = 0; i < n; i++) {
-		const struct an_pfc *e = (const struct an_pfc *)v[i];
+	for (const struct an_lnode *n = a->pfc_seen.head; n; n = n->next) {
+		const struct an_pfc *e = AN_CONTAINER(n, struct an_pfc, seen);
 
 		if (cb(user, &e->st))
 			break;
 	}
-	free(tofree);
 }

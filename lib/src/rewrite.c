@@ -19,11 +19,12 @@
 #include <roce/pkt.h>
 #include <roce/rewrite.h>
 
-#define ETH_HDR 14
-#define ETH_MIN 60
-#define TAG_LEN 4
+#include "layout.h"
 
-static const uint8_t v4mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+#define ETH_HDR ROCE_ETH_HLEN
+#define ETH_MIN ROCE_ETH_MIN
+#define TAG_LEN ROCE_VLAN_TAG_LEN
+#define OFF_TAGS ROCE_ETH_OFF_TYPE     /* the first tag's TPID sits where the type was */
 
 void roce_rewrite_init(struct roce_rewrite *rw)
 {
@@ -49,7 +50,8 @@ bool roce_rewrite_active(const struct roce_rewrite *rw)
 
 static bool is_tpid(uint16_t t)
 {
-	return t == 0x8100 || t == 0x88a8 || t == 0x9100;
+	return t == ROCE_ETHERTYPE_8021Q || t == ROCE_ETHERTYPE_8021AD ||
+		t == ROCE_ETHERTYPE_QINQ_OLD;
 }
 
 /* One's-complement sum of n bytes (n even or odd), folded to 16 bits. */
@@ -71,12 +73,15 @@ static uint16_t csum_fold(uint32_t sum)
 	return (uint16_t)~sum;
 }
 
-/* Correct IPv4 header checksum for the header at p (field itself taken as 0). */
-static uint16_t ipv4_csum(const uint8_t *p, size_t ihl)
+/* Correct IPv4 header checksum for the header at p (the field taken as 0). */
+static uint16_t ipv4_csum(uint8_t *p, size_t ihl)
 {
-	uint32_t sum = csum_add(0, p, 10);
+	uint16_t old = roce_get_be16(p + ROCE_IPV4_OFF_CSUM), c;
 
-	return csum_fold(csum_add(sum, p + 12, ihl - 12));
+	roce_put_be16(p + ROCE_IPV4_OFF_CSUM, 0);
+	c = roce_ipv4_csum(p, ihl);
+	roce_put_be16(p + ROCE_IPV4_OFF_CSUM, old);
+	return c;
 }
 
 /* Correct UDP checksum (field taken as 0); 0 is sent as 0xFFFF. */
@@ -87,19 +92,19 @@ static uint16_t udp_csum(const struct roce_pkt *pkt, const uint8_t *f, uint32_t 
 	uint16_t c;
 
 	if (pkt->ip_version == 4)
-		sum = csum_add(sum, l3 + 12, 8);
+		sum = csum_add(sum, l3 + ROCE_IPV4_OFF_SRC, 8);
 	else
-		sum = csum_add(sum, l3 + 8, 32);
-	sum += 17 + udp_len;
-	sum = csum_add(sum, udp, 6);
-	sum = csum_add(sum, udp + 8, udp_len - 8);
+		sum = csum_add(sum, l3 + ROCE_IP6_OFF_SRC, 32);
+	sum += ROCE_IPPROTO_UDP + udp_len;
+	sum = csum_add(sum, udp, ROCE_UDP_OFF_CSUM);
+	sum = csum_add(sum, udp + ROCE_UDP_HLEN, udp_len - ROCE_UDP_HLEN);
 	c = csum_fold(sum);
 	return c ? c : 0xffff;
 }
 
 static bool map_is_v4(const struct roce_rw_ipmap *m)
 {
-	return m->plen >= 96 && !memcmp(m->from, v4mapped, 12);
+	return m->plen >= 8 * ROCE_V4MAPPED_OFF && roce_is_v4mapped(m->from);
 }
 
 static bool prefix_eq(const uint8_t *a, const uint8_t *b, unsigned plen)
@@ -152,16 +157,14 @@ static bool rw_addr_field(const struct roce_rewrite *rw, unsigned which, bool v4
 {
 	uint8_t a[16];
 
-	if (v4) {
-		memcpy(a, v4mapped, 12);
-		memcpy(a + 12, p, 4);
-	} else {
+	if (v4)
+		roce_v4mapped(a, p);
+	else
 		memcpy(a, p, 16);
-	}
 	/* a 16-byte field (IPv6, GRH GID) may hold a v4-mapped address */
-	if (!map_addr(rw, which, v4 || !memcmp(a, v4mapped, 12), a))
+	if (!map_addr(rw, which, v4 || roce_is_v4mapped(a), a))
 		return false;
-	memcpy(p, v4 ? a + 12 : a, v4 ? 4 : 16);
+	memcpy(p, v4 ? a + ROCE_V4MAPPED_OFF : a, v4 ? 4 : 16);
 	return true;
 }
 
@@ -177,16 +180,18 @@ static uint32_t rw_roce(const struct roce_rewrite *rw, uint8_t *f, size_t len, s
 
 	/* Everything we touch was decoded, so it lies inside len; check anyway. */
 	if (!ROCE_SPAN_OK(len, pkt->l3_off, pkt->l3_hdr_len) ||
-	    !ROCE_SPAN_OK(len, pkt->bth_off, 12) || pkt->l3_hdr_len < (v4 ? 20u : 40u))
+	    !ROCE_SPAN_OK(len, pkt->bth_off, ROCE_BTH_LEN) ||
+	    pkt->l3_hdr_len < (v4 ? ROCE_IPV4_MIN_HLEN : ROCE_IPV6_HLEN))
 		return ROCE_RW_R_NOT_ROCE;
 	if (st == ROCE_ICRC_BAD)
 		icrc_err = pkt->icrc_wire ^ pkt->icrc_computed;
 	if (v4)
-		ip_err = (uint16_t)(roce_get_be16(l3 + 10) ^ ipv4_csum(l3, pkt->l3_hdr_len));
-	if (pkt->version == 2 && ROCE_SPAN_OK(len, pkt->udp_off, 8)) {
-		udp_old = roce_get_be16(f + pkt->udp_off + 6);
-		udp_len = roce_get_be16(f + pkt->udp_off + 4);
-		if (udp_old && udp_len >= 8 && ROCE_SPAN_OK(len, pkt->udp_off, udp_len))
+		ip_err = (uint16_t)(roce_get_be16(l3 + ROCE_IPV4_OFF_CSUM) ^
+				    ipv4_csum(l3, pkt->l3_hdr_len));
+	if (pkt->version == 2 && ROCE_SPAN_OK(len, pkt->udp_off, ROCE_UDP_HLEN)) {
+		udp_old = roce_get_be16(f + pkt->udp_off + ROCE_UDP_OFF_CSUM);
+		udp_len = roce_get_be16(f + pkt->udp_off + ROCE_UDP_OFF_LEN);
+		if (udp_old && udp_len >= ROCE_UDP_HLEN && ROCE_SPAN_OK(len, pkt->udp_off, udp_len))
 			csum_ok = udp_csum(pkt, f, udp_len) == udp_old;
 	}
 
@@ -199,7 +204,7 @@ static uint32_t rw_roce(const struct roce_rewrite *rw, uint8_t *f, size_t len, s
 			tc = (uint8_t)((tc & ~3) | (rw->ecn & 3));
 		if (tc != pkt->tclass) {
 			if (v4) {
-				l3[1] = tc;
+				l3[ROCE_IPV4_OFF_TOS] = tc;
 			} else {
 				/* version(4) | tclass(8) | flow label(20) */
 				l3[0] = (uint8_t)((l3[0] & 0xf0) | tc >> 4);
@@ -209,12 +214,14 @@ static uint32_t rw_roce(const struct roce_rewrite *rw, uint8_t *f, size_t len, s
 		}
 	}
 	if (rw->n_ipmaps) {
-		changed |= rw_addr_field(rw, ROCE_RW_MAP_SRC, v4, l3 + (v4 ? 12 : 8));
-		changed |= rw_addr_field(rw, ROCE_RW_MAP_DST, v4, l3 + (v4 ? 16 : 24));
+		changed |= rw_addr_field(rw, ROCE_RW_MAP_SRC, v4,
+					 l3 + (v4 ? ROCE_IPV4_OFF_SRC : ROCE_IP6_OFF_SRC));
+		changed |= rw_addr_field(rw, ROCE_RW_MAP_DST, v4,
+					 l3 + (v4 ? ROCE_IPV4_OFF_DST : ROCE_IP6_OFF_DST));
 	}
 	if (rw->sport >= 0 && pkt->version == 2 && ROCE_SPAN_OK(len, pkt->udp_off, 2) &&
-	    roce_get_be16(f + pkt->udp_off) != (uint16_t)rw->sport) {
-		roce_put_be16(f + pkt->udp_off, (uint16_t)rw->sport);
+	    roce_get_be16(f + pkt->udp_off + ROCE_UDP_OFF_SPORT) != (uint16_t)rw->sport) {
+		roce_put_be16(f + pkt->udp_off + ROCE_UDP_OFF_SPORT, (uint16_t)rw->sport);
 		changed = true;
 	}
 	for (unsigned i = 0; i < rw->n_qpmaps && i < ROCE_RW_MAX_MAPS; i++) {
@@ -222,14 +229,15 @@ static uint32_t rw_roce(const struct roce_rewrite *rw, uint8_t *f, size_t len, s
 
 		if (m->from != ROCE_RW_QP_ANY && m->from != pkt->bth.dqpn)
 			continue;
-		if ((m->to & 0xffffff) != pkt->bth.dqpn) {
-			roce_put_be24(f + pkt->bth_off + 5, m->to & 0xffffff);
+		if ((m->to & ROCE_QPN_MASK) != pkt->bth.dqpn) {
+			roce_put_be24(f + pkt->bth_off + ROCE_BTH_OFF_DQPN, m->to & ROCE_QPN_MASK);
 			changed = true;
 		}
 		break;
 	}
 	if (rw->psn_offset % (1u << 24)) {
-		roce_put_be24(f + pkt->bth_off + 9, roce_psn_add(pkt->bth.psn, rw->psn_offset));
+		roce_put_be24(f + pkt->bth_off + ROCE_BTH_OFF_PSN,
+			      roce_psn_add(pkt->bth.psn, rw->psn_offset));
 		changed = true;
 	}
 	if (!changed)
@@ -237,7 +245,8 @@ static uint32_t rw_roce(const struct roce_rewrite *rw, uint8_t *f, size_t len, s
 	res |= ROCE_RW_R_L3;
 
 	if (v4)
-		roce_put_be16(l3 + 10, (uint16_t)(ipv4_csum(l3, pkt->l3_hdr_len) ^ ip_err));
+		roce_put_be16(l3 + ROCE_IPV4_OFF_CSUM,
+			      (uint16_t)(ipv4_csum(l3, pkt->l3_hdr_len) ^ ip_err));
 	if (st == ROCE_ICRC_UNVERIFIED || !ROCE_SPAN_OK(len, pkt->icrc_off, 4)) {
 		res |= ROCE_RW_R_ICRC_UNVERIFIED;
 	} else {
@@ -254,27 +263,27 @@ static uint32_t rw_roce(const struct roce_rewrite *rw, uint8_t *f, size_t len, s
 	}
 	/* the UDP checksum covers the ICRC (and the ICRC masks the checksum): last */
 	if (csum_ok)
-		roce_put_be16(f + pkt->udp_off + 6, udp_csum(pkt, f, udp_len));
+		roce_put_be16(f + pkt->udp_off + ROCE_UDP_OFF_CSUM, udp_csum(pkt, f, udp_len));
 	return res;
 }
 
-/* MAC and VLAN edits; ntag tags start at offset 12.  Returns ROCE_RW_R_L2 or 0. */
+/* MAC and VLAN edits; ntag tags start at OFF_TAGS.  Returns ROCE_RW_R_L2 or 0. */
 static uint32_t rw_l2(const struct roce_rewrite *rw, uint8_t *f, size_t *len, unsigned ntag)
 {
 	uint32_t res = 0;
 	size_t n = *len;
 
-	if (rw->set_dst_mac && memcmp(f, rw->dst_mac, 6)) {
-		memcpy(f, rw->dst_mac, 6);
+	if (rw->set_dst_mac && memcmp(f + ROCE_ETH_OFF_DST, rw->dst_mac, 6)) {
+		memcpy(f + ROCE_ETH_OFF_DST, rw->dst_mac, 6);
 		res = ROCE_RW_R_L2;
 	}
-	if (rw->set_src_mac && memcmp(f + 6, rw->src_mac, 6)) {
-		memcpy(f + 6, rw->src_mac, 6);
+	if (rw->set_src_mac && memcmp(f + ROCE_ETH_OFF_SRC, rw->src_mac, 6)) {
+		memcpy(f + ROCE_ETH_OFF_SRC, rw->src_mac, 6);
 		res = ROCE_RW_R_L2;
 	}
 	if (rw->vlan == ROCE_RW_VLAN_STRIP) {
 		if (ntag) {
-			memmove(f + 12, f + 12 + TAG_LEN, n - 12 - TAG_LEN);
+			memmove(f + OFF_TAGS, f + OFF_TAGS + TAG_LEN, n - OFF_TAGS - TAG_LEN);
 			n -= TAG_LEN;
 			if (n < ETH_MIN && *len >= ETH_MIN) {
 				memset(f + n, 0, ETH_MIN - n);
@@ -286,24 +295,27 @@ static uint32_t rw_l2(const struct roce_rewrite *rw, uint8_t *f, size_t *len, un
 		uint16_t tci;
 
 		if (ntag) {
-			uint16_t old = roce_get_be16(f + 14);
+			uint16_t old = roce_get_be16(f + OFF_TAGS + 2);
 
 			tci = old;
 			if (rw->vlan == ROCE_RW_VLAN_SET)
-				tci = (uint16_t)((tci & 0xf000) | (rw->vlan_id & 0x0fff));
+				tci = (uint16_t)((tci & ~ROCE_VLAN_VID_MASK) |
+						 (rw->vlan_id & ROCE_VLAN_VID_MASK));
 			if (rw->vlan_pcp >= 0)
-				tci = (uint16_t)((tci & 0x1fff) | (rw->vlan_pcp & 7) << 13);
+				tci = (uint16_t)((tci & ~(7u << ROCE_VLAN_PCP_SHIFT)) |
+						 (rw->vlan_pcp & 7) << ROCE_VLAN_PCP_SHIFT);
 			if (tci != old) {
-				roce_put_be16(f + 14, tci);
+				roce_put_be16(f + OFF_TAGS + 2, tci);
 				res = ROCE_RW_R_L2;
 			}
 		} else {
-			tci = (uint16_t)(rw->vlan == ROCE_RW_VLAN_SET ? rw->vlan_id & 0x0fff : 0);
+			tci = (uint16_t)(rw->vlan == ROCE_RW_VLAN_SET ?
+					 rw->vlan_id & ROCE_VLAN_VID_MASK : 0);
 			if (rw->vlan_pcp >= 0)
-				tci |= (uint16_t)((rw->vlan_pcp & 7) << 13);
-			memmove(f + 12 + TAG_LEN, f + 12, n - 12);
-			roce_put_be16(f + 12, 0x8100);
-			roce_put_be16(f + 14, tci);
+				tci |= (uint16_t)((rw->vlan_pcp & 7) << ROCE_VLAN_PCP_SHIFT);
+			memmove(f + OFF_TAGS + TAG_LEN, f + OFF_TAGS, n - OFF_TAGS);
+			roce_put_be16(f + OFF_TAGS, ROCE_ETHERTYPE_8021Q);
+			roce_put_be16(f + OFF_TAGS + 2, tci);
 			n += TAG_LEN;
 			res = ROCE_RW_R_L2;
 		}
@@ -332,8 +344,8 @@ int roce_rewrite_frame(const struct roce_rewrite *rw, int linktype, uint8_t *fra
 	n = *len;
 	if (n < ETH_HDR)
 		return ROCE_OK;
-	while (ntag < ROCE_MAX_VLANS && ROCE_SPAN_OK(n, 12 + TAG_LEN * ntag, 2 + TAG_LEN) &&
-	       is_tpid(roce_get_be16(frame + 12 + TAG_LEN * ntag)))
+	while (ntag < ROCE_MAX_VLANS && ROCE_SPAN_OK(n, OFF_TAGS + TAG_LEN * ntag, 2 + TAG_LEN) &&
+	       is_tpid(roce_get_be16(frame + OFF_TAGS + TAG_LEN * ntag)))
 		ntag++;
 	push = !ntag && rw->vlan != ROCE_RW_VLAN_STRIP &&
 		(rw->vlan == ROCE_RW_VLAN_SET || rw->vlan_pcp >= 0);
@@ -362,6 +374,7 @@ static int parse_prefix(const char *s, size_t n, uint8_t out[16], int *plen, boo
 {
 	char buf[64];
 	const char *slash;
+	uint8_t v4a[4];
 	size_t alen;
 
 	if (n == 0 || n >= sizeof(buf))
@@ -383,8 +396,8 @@ static int parse_prefix(const char *s, size_t n, uint8_t out[16], int *plen, boo
 			return ROCE_E_INVAL;
 		*plen = (int)v;
 	}
-	if (inet_pton(AF_INET, buf, out + 12) == 1) {
-		memcpy(out, v4mapped, 12);
+	if (inet_pton(AF_INET, buf, v4a) == 1) {
+		roce_v4mapped(out, v4a);
 		*v4 = true;
 		if (*plen > 32)
 			return ROCE_E_INVAL;

@@ -55,6 +55,19 @@ else
 	bad "no man page $man"
 fi
 
+# The anomaly names --help lists (from the library's anomalies.def) are the whole
+# vocabulary: each is accepted by --fail-on, and the man page and docs/json.md name
+# every one of them (so the docs cannot miss a row added to the table).
+names=$(awk '/^Anomaly names for --fail-on/ {on = 1; next} on && /^$/ {exit}
+	on {print $1}' "$tmp/help")
+n=$(wc -w <<<"$names")
+[ "$n" -ge 13 ] && ok || bad "--help lists $n anomaly names: $names"
+for a in $names; do
+	"$ra" --fail-on "$a" --version >/dev/null 2>&1 && ok || bad "--fail-on $a rejected"
+	[ -f "$man" ] && { grep -qE "^\.BR? $a( ,)?$" "$man" && ok || bad "man page lacks anomaly $a"; }
+	grep -q "\`$a\`" "$src/docs/json.md" && ok || bad "docs/json.md lacks anomaly $a"
+done
+
 # -V: program and library version.
 out=$("$ra" -V 2>&1)
 [ $? -eq 0 ] && ok || bad "-V exit status"
@@ -99,8 +112,14 @@ printf 'hello, I am not a capture file\n' >"$tmp/notes.txt"
 expect_rc 2 "notes.txt" "$tmp/notes.txt"
 expect_rc 2 "notes.txt" -r "$tmp/notes.txt" --json
 [ ! -s "$tmp/out" ] && ok || bad "report printed for a text file"
-: >"$tmp/empty.pcap"
-expect_rc 2 "empty.pcap" "$tmp/empty.pcap"
+: >"$tmp/empty.pcap"   # a 0-byte file has 0 frames (capinfos), not an error
+expect_rc 0 "" --json "$tmp/empty.pcap"
+[ ! -s "$tmp/err" ] && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["summary"]["frames"] == 0 and d["summary"]["complete"] is True
+assert d["files"][0]["format"] == "empty", d["files"][0]
+' "$tmp/out" && ok || bad "empty file: report of 0 frames: $(cat "$tmp/err")"
 expect_rc 2 "stdin" - <"$tmp/notes.txt"
 mkdir "$tmp/dir.pcap"
 expect_rc 2 "dir.pcap" "$tmp/dir.pcap"

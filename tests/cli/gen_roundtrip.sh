@@ -4,7 +4,7 @@
 # count on the file it wrote) equals roce-analyze --json's summary on that file, key by key;
 # then a randomized round: many seeds, random scenario and fault mixes, the failing seed and
 # its command line printed.
-#   ROUNDTRIP_SEEDS=N (default 40) sets the number of random rounds.
+#   ROUNDTRIP_SEEDS=N (default 25) sets the number of random rounds.
 set -u
 build=$1 src=$2
 rg=$build/cli/roce-gen
@@ -95,7 +95,7 @@ PY
 
 # Randomized: scenario and fault mix from the seed; faults without a known analyzer
 # difference only (the kinds in $known get their own rounds above).
-seeds=${ROUNDTRIP_SEEDS:-40}
+seeds=${ROUNDTRIP_SEEDS:-25}
 for ((s = 1; s <= seeds; s++)); do
 	args=$(python3 - "$s" "$known" <<'PY'
 import random, sys

@@ -13,6 +13,7 @@
 # neither is set, or when the mirror cannot be reached.
 set -u
 SRC=$(cd "${2:?usage: $0 BUILD_DIR SOURCE_DIR}" && pwd)
+BLD=$(cd "$1" && pwd)
 MIRROR=${ROCE_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 skip() { echo "SKIP: $*"; exit 77; }
 
@@ -71,7 +72,7 @@ for r in "${ROOTS[@]}"; do
 	[ -f "$inc/ws_version.h" ] || { echo "FAIL: $inc/ws_version.h missing"; FAILS=$((FAILS + 1)); continue; }
 	ver=$(awk '/define WIRESHARK_VERSION_(MAJOR|MINOR|MICRO)/ { printf "%s%s", s, $3; s = "." }' "$inc/ws_version.h")
 	# shellcheck disable=SC2086
-	if cc "${FLAGS[@]}" -c -o "$T/roce-$ver.o" -DPLUGIN_VERSION='"test"' -I"$SRC/lib/include" \
+	if cc "${FLAGS[@]}" -c -o "$T/roce-$ver.o" -DPLUGIN_VERSION='"test"' -I"$SRC/lib/include" -I"$BLD/lib/include" \
 			-isystem "$inc" $GLIB "$SRC/plugin/packet-roce.c" 2>"$T/cc-$ver.log"; then
 		syms=$(nm "$T/roce-$ver.o" | awk '$2 ~ /^[TDR]$/ && $3 ~ /^(plugin_|wireshark_load_module)/ { print $3 }' | sort | tr '\n' ' ')
 		echo "ok: compiles against Wireshark $ver headers; entry points: $syms"

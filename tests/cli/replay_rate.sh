@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # replay_rate.sh - pacing, measured on the far end from the kernel's receive
-# timestamps: a 1 Gb/s target (L2 bytes) over about 3 s of 1024-byte-payload frames
+# timestamps (least-squares slope of arrival time over bytes or frames, so a stall of
+# the shared machine moves a few frames, not the estimate): a 1 Gb/s target (L2 bytes) over about 3 s of 1024-byte-payload frames
 # is met within 1%, the same with --line-rate counting L1 bytes, and --pps.
 # A functional check at a modest rate with the tolerance the tool documents, not a
 # benchmark (bench/tx_bench.sh measures).  The pair's top speed is measured first:
@@ -57,14 +58,14 @@ for e in "${engs[@]}"; do
 		bad "$e: --mbps $gbps*1000 --line-rate gave $bps L2 bit/s at the receiver"
 	ok
 
-	# --pps: a tenth of that frame rate for 2 s
+	# --pps: a tenth of that frame rate for 3 s
 	pps=$(awk -v g="$gbps" 'BEGIN { printf "%d\n", g * 1e9 / 8 / 1098 / 10 }')
 	rx_start -
-	timeout 60 "$replay" -i "$if_a" --engine "$e" --pps "$pps" --loop 0 --limit $((pps * 2)) \
+	timeout 60 "$replay" -i "$if_a" --engine "$e" --pps "$pps" --loop 0 --limit $((pps * 3)) \
 		-q "$tmp/a.pcap" > "$tmp/out.txt"
 	check [ $? -eq 0 ]
 	rx_stop
-	check [ "${rx_out%% bytes*}" = "frames $((pps * 2))" ]
+	check [ "${rx_out%% bytes*}" = "frames $((pps * 3))" ]
 	read -r _ _ _ _ rpps _ <<< "$rx_rate"
 	near "$rpps" "$pps" 0.01 || bad "$e: --pps $pps gave $rpps"
 	ok

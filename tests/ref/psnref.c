@@ -21,7 +21,9 @@
  *     counted (frames, icrc_bad) and otherwise dropped, as the receiving
  *     adapter drops it: it moves no PSN state and is no ACK, NAK or CNP.
  *     So is a frame whose header cannot be trusted (finding truncated,
- *     bad_length, unknown_opcode or bad_tver).
+ *     bad_length, unknown_opcode, bad_tver, bad_ip_checksum or ip_fragment).
+ *     Such a damaged frame is counted on its stream only when that stream
+ *     already exists; it never opens one (docs/json.md, "Damaged frames").
  *  R1 Sequencing applies to the connected transports with PSN checks:
  *     RC, UC, RD, XRC (not UD, not CNP, not vendor opcodes).
  *  R2 Request frames (SEND/WRITE/ATOMIC: 1 PSN; RDMA READ request:
@@ -40,11 +42,18 @@
  *     start of the READ range that holds it.
  *  R4 duplicate: the frame's (first) PSN was already seen on that sequence.
  *     out_of_order: not seen, behind the newest PSN (fills a gap).
- *     retransmissions: frames behind the newest (duplicates + out-of-order).
+ *  R4b A request frame that jumps backwards against "expected", fills a gap,
+ *     and whose PSN the other side did not NAK (PSN sequence error) is a late
+ *     frame (reordered, or a resend that cannot be told from one yet): it is
+ *     out-of-order only, not a retransmission, starts no go-back-N episode,
+ *     and "expected" stays where it was, so the next in-order frame is no
+ *     gap.  (Otherwise a reordered pair would count its PSN as lost twice.)
+ *  R4c retransmissions (request sequences only: "go-back-N resends"): request
+ *     frames behind the newest PSN that are not late frames (R4b).
  *  R5 unrecovered_psns: PSNs skipped by a gap that were never seen up to
- *     the end of the capture.
+ *     the end of the capture, on both sequences.
  *  R6 gbn episodes (total only): request frames that jump backwards against
- *     "expected".
+ *     "expected", except late frames.
  *  R7 acks: frames whose AETH syndrome is of the ACK class; naks: NAK class
  *     and RNR NAK; rnr_naks: RNR NAK; cnps: opcode 0x81.
  *  PMTU: --pmtu, or the largest payload of a FIRST/MIDDLE packet anywhere in
@@ -156,7 +165,7 @@ static uint64_t frame_no;  /* 1-based, per file */
 static struct stream *streams;
 static size_t nstreams, capstreams;
 
-static struct stream *stream_get(const struct roce_pkt *p)
+static struct stream *stream_find(const struct roce_pkt *p)
 {
 	for (size_t i = 0; i < nstreams; i++) {
 		struct stream *s = &streams[i];
@@ -165,6 +174,15 @@ static struct stream *stream_get(const struct roce_pkt *p)
 		    !memcmp(s->src, p->src, 16) && !memcmp(s->dst, p->dst, 16))
 			return s;
 	}
+	return NULL;
+}
+
+static struct stream *stream_get(const struct roce_pkt *p)
+{
+	struct stream *found = stream_find(p);
+
+	if (found)
+		return found;
 	if (nstreams == capstreams) {
 		capstreams = capstreams ? capstreams * 2 : 16;
 		streams = realloc(streams, capstreams * sizeof(*streams));
@@ -336,22 +354,26 @@ static uint32_t read_npsn(uint32_t dma_len)
 }
 
 #define UNTRUSTED (ROCE_FIND_TRUNCATED | ROCE_FIND_BAD_LENGTH | ROCE_FIND_UNKNOWN_OPCODE | \
-		   ROCE_FIND_BAD_TVER)
+		   ROCE_FIND_BAD_TVER | ROCE_FIND_BAD_IP_CSUM | ROCE_FIND_IP_FRAGMENT)
 
 static void frame(const struct roce_pkt *p)
 {
 	/* a reserved opcode belongs to no stream (its meaning is unknown) */
 	if (p->kind != ROCE_KIND_ROCE || p->bth_off == 0 || !p->op || !p->op->name)
 		return;
+	if (p->icrc_status == ROCE_ICRC_BAD || (p->findings & UNTRUSTED)) {
+		/* a damaged frame (its key may be damaged too) never opens a stream */
+		struct stream *d = stream_find(p);
+
+		if (d) {
+			d->frames++;
+			d->icrc_bad += p->icrc_status == ROCE_ICRC_BAD;
+		}
+		return;
+	}
 	struct stream *s = stream_get(p);
 
 	s->frames++;
-	if (p->icrc_status == ROCE_ICRC_BAD) {
-		s->icrc_bad++;
-		return;
-	}
-	if (p->findings & UNTRUSTED)
-		return;
 	uint32_t f = p->op->flags;
 
 	if (f & ROCE_F_CNP)

@@ -223,21 +223,23 @@ struct readop {
 	bool got[64];
 };
 
-static void read_responses(struct conn *c, struct readop *r, uint32_t from, uint32_t to)
+/* Responses [from, to) of READ r, answering the request that asked for
+ * [base, n): opcodes FIRST/MIDDLE/LAST/ONLY count from base. */
+static void read_responses(struct conn *c, struct readop *r, uint32_t base, uint32_t from,
+			   uint32_t to)
 {
 	for (uint32_t k = from; k < to; k++) {
 		uint8_t op;
-		uint8_t syn = 0x1f;
 
-		if (r->n == 1)
+		if (r->n - base == 1)
 			op = ROCE_OP_RC_RDMA_READ_RESPONSE_ONLY;
-		else if (k == 0)
+		else if (k == base)
 			op = ROCE_OP_RC_RDMA_READ_RESPONSE_FIRST;
 		else if (k + 1 == r->n)
 			op = ROCE_OP_RC_RDMA_READ_RESPONSE_LAST;
 		else
 			op = ROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE;
-		struct roce_frame_spec s = rsp(c, op, r->psn + k, syn);
+		struct roce_frame_spec s = rsp(c, op, r->psn + k, 0x1f);
 
 		s.payload_len = k + 1 == r->n ? r->len - k * PMTU : PMTU;
 		if (emit(&s))
@@ -271,29 +273,29 @@ static void reads(struct conn *c)
 		read_request(c, &r[i], 0);
 	}
 	nhist = 0; /* go-back-N never crosses a READ here */
-	read_responses(c, &r[0], 0, r[0].n);
+	read_responses(c, &r[0], 0, 0, r[0].n);
 	uint32_t half = r[1].n / 2;
 
-	read_responses(c, &r[1], 0, half);
+	read_responses(c, &r[1], 0, 0, half);
 	uint32_t m = 0;
 
 	while (m < r[0].n && r[0].got[m])
 		m++;
 	if (m == r[0].n || !imp_reread) {
-		read_responses(c, &r[1], half, r[1].n);
+		read_responses(c, &r[1], 0, half, r[1].n);
 	} else {
 		/* re-read burst: READ 0 from its first missing response, READ 1 whole */
 		read_request(c, &r[0], m);
 		read_request(c, &r[1], 0);
-		read_responses(c, &r[1], half, r[1].n); /* originals still in flight */
-		read_responses(c, &r[0], m, r[0].n);
-		read_responses(c, &r[1], 0, r[1].n);
+		read_responses(c, &r[1], 0, half, r[1].n); /* originals still in flight */
+		read_responses(c, &r[0], m, m, r[0].n);
+		read_responses(c, &r[1], 0, 0, r[1].n);
 		/* a second re-read of READ 0 if a response was lost again */
 		for (m = 0; m < r[0].n && r[0].got[m];)
 			m++;
 		if (m < r[0].n) {
 			read_request(c, &r[0], m);
-			read_responses(c, &r[0], m, r[0].n);
+			read_responses(c, &r[0], m, m, r[0].n);
 		}
 	}
 	c->msn += 2;

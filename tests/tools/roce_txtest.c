@@ -15,8 +15,9 @@
  *       one line per frame: "LEN FNV1A64" (the check that frames arrive
  *       byte-identical).
  *   roce_txtest rate FILE
- *       receive-side rate: "frames N seconds S pps P bps B" over the frames
- *       after the first (B counts L2 bytes).
+ *       receive-side rate: "frames N rate seconds S pps P bps B", P and B
+ *       the least-squares slopes of arrival time over frame index and over
+ *       the L2 bytes before each frame (robust to a stall at either end).
  *   roce_txtest mkframes OUT.pcap N PAYLOAD [GAP_NS [VLAN]]
  *       N RoCE v2 RC WRITE_ONLY frames of PAYLOAD bytes built by
  *       roce_build() (16 QPs, PSNs counting up, valid ICRCs), timestamps
@@ -47,6 +48,51 @@
 
 static volatile sig_atomic_t stop;
 
+/*
+ * Receive rate as the least-squares slope of arrival time over frame index
+ * (pps) and over the bytes before each frame (bps): a stall in the middle
+ * or at either end moves a few points, not the whole estimate as the
+ * first-to-last span would.
+ */
+struct fit {
+	long double n, sx, sy, sxx, sxy, sb, sby, sbb;
+	uint64_t t0, bytes_before;
+	bool have;
+};
+
+static void fit_add(struct fit *f, uint64_t ts, uint32_t len)
+{
+	long double x, y, b;
+
+	if (!f->have) {
+		f->t0 = ts;
+		f->have = true;
+	}
+	x = f->n;
+	y = (long double)(ts >= f->t0 ? ts - f->t0 : 0);
+	b = (long double)f->bytes_before;
+	f->sx += x;
+	f->sy += y;
+	f->sxx += x * x;
+	f->sxy += x * y;
+	f->sb += b;
+	f->sby += b * y;
+	f->sbb += b * b;
+	f->n += 1;
+	f->bytes_before += len;
+}
+
+static void fit_print(const struct fit *f, uint64_t last_ts)
+{
+	long double dx = f->n * f->sxx - f->sx * f->sx, db = f->n * f->sbb - f->sb * f->sb;
+	long double kx = dx > 0 ? (f->n * f->sxy - f->sx * f->sy) / dx : 0;
+	long double kb = db > 0 ? (f->n * f->sby - f->sb * f->sy) / db : 0;
+
+	printf("rate seconds %.9f pps %.3f bps %.3f\n",
+	       f->have ? (double)(last_ts - f->t0) / 1e9 : 0.0,
+	       kx > 0 ? (double)(1e9L / kx) : 0.0, kb > 0 ? (double)(8e9L / kb) : 0.0);
+}
+
 static void on_sig(int s)
 {
 	stop = 1;
@@ -72,9 +118,11 @@ static int capture(const char *ifname, const char *out, long idle_ms, long max_s
 	int fd, v = TPACKET_V3;
 	uint8_t *ring, *frame;
 	unsigned blk = 0, bsz = 1u << 20, nblk = 128;
-	uint64_t frames = 0, bytes = 0, last = 0, t0 = mono_ns(), ts1 = 0, tsn = 0, rbytes = 0;
+	uint64_t frames = 0, bytes = 0, last = 0, t0 = mono_ns(), tsn = 0;
+	struct fit ft;
 	uint8_t buf[65536 + 4];
 
+	memset(&ft, 0, sizeof(ft));
 	fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
 	if (fd < 0) {
 		perror("socket");
@@ -158,10 +206,7 @@ static int capture(const char *ifname, const char *out, long idle_ms, long max_s
 				len += 4;
 			}
 			tsn = (uint64_t)h->tp_sec * 1000000000ull + h->tp_nsec;
-			if (!frames)
-				ts1 = tsn;
-			else
-				rbytes += len;
+			fit_add(&ft, tsn, len);
 			if (w && roce_capw_write(w, tsn, d, len, len) != 0) {
 				fprintf(stderr, "%s: write failed\n", out);
 				return 2;
@@ -181,12 +226,7 @@ static int capture(const char *ifname, const char *out, long idle_ms, long max_s
 		return 2;
 	}
 	printf("frames %" PRIu64 " bytes %" PRIu64 " drops %u\n", frames, bytes, st.tp_drops);
-	{
-		double sec = (double)(tsn - ts1) / 1e9;
-
-		printf("rate seconds %.9f pps %.3f bps %.3f\n", sec,
-		       sec > 0 ? (double)(frames - 1) / sec : 0.0, sec > 0 ? rbytes * 8.0 / sec : 0.0);
-	}
+	fit_print(&ft, tsn);
 	return 0;
 }
 
@@ -195,8 +235,11 @@ static int each_frame(const char *file, int mode)
 	char errbuf[ROCE_ERRBUF_SIZE];
 	roce_capfile_t *c = roce_cap_open(file, errbuf);
 	struct roce_cap_record r;
-	uint64_t n = 0, bytes = 0, t1 = 0, tn = 0;
+	uint64_t n = 0, tn = 0;
+	struct fit ft;
 	int rc;
+
+	memset(&ft, 0, sizeof(ft));
 
 	if (!c) {
 		fprintf(stderr, "%s\n", errbuf);
@@ -210,10 +253,7 @@ static int each_frame(const char *file, int mode)
 				h = (h ^ r.data[i]) * 0x100000001b3ull;
 			printf("%u %016" PRIx64 "\n", r.caplen, h);
 		} else {
-			if (n == 0)
-				t1 = r.ts_ns;
-			else
-				bytes += r.caplen;
+			fit_add(&ft, r.ts_ns, r.caplen);
 			tn = r.ts_ns;
 		}
 		n++;
@@ -224,10 +264,8 @@ static int each_frame(const char *file, int mode)
 	}
 	roce_cap_close(c);
 	if (mode == 1) {
-		double s = (double)(tn - t1) / 1e9;
-
-		printf("frames %" PRIu64 " seconds %.9f pps %.3f bps %.3f\n", n, s,
-		       s > 0 ? (double)(n - 1) / s : 0.0, s > 0 ? bytes * 8.0 / s : 0.0);
+		printf("frames %" PRIu64 " ", n);
+		fit_print(&ft, tn);
 	}
 	return 0;
 }

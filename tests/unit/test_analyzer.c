@@ -938,6 +938,81 @@ static void test_names_and_config(void)
 	roce_analyzer_destroy(NULL);
 }
 
+/* anomalies.def: event bits keep their published values, names and table rows are whole. */
+static void test_vocabulary(void)
+{
+	static const struct { uint32_t bit, value; const char *name; } ev[] = {
+		{ ROCE_EV_PSN_GAP, 0x00001, "psn_gap" },
+		{ ROCE_EV_DUPLICATE, 0x00002, "duplicate" },
+		{ ROCE_EV_OUT_OF_ORDER, 0x00004, "out_of_order" },
+		{ ROCE_EV_RETRANSMISSION, 0x00008, "retransmission" },
+		{ ROCE_EV_NAK, 0x00010, "nak" },
+		{ ROCE_EV_RNR_NAK, 0x00020, "rnr_nak" },
+		{ ROCE_EV_ECN_CE, 0x00040, "ecn_ce" },
+		{ ROCE_EV_CNP, 0x00080, "cnp" },
+		{ ROCE_EV_ACK_RTT, 0x00100, "ack_rtt" },
+		{ ROCE_EV_READ_FIRST_RESP, 0x00200, "read_first_resp" },
+		{ ROCE_EV_READ_LAST_RESP, 0x00400, "read_last_resp" },
+		{ ROCE_EV_PFC, 0x00800, "pfc" },
+		{ ROCE_EV_PFC_XON, 0x01000, "pfc_xon" },
+		{ ROCE_EV_PFC_STORM, 0x02000, "pfc_storm" },
+		{ ROCE_EV_PAUSE, 0x04000, "pause" },
+		{ ROCE_EV_GBN_RECOVERED, 0x08000, "gbn_recovered" },
+		{ ROCE_EV_ICRC_BAD, 0x10000, "icrc_bad" },
+		{ ROCE_EV_MALFORMED, 0x20000, "malformed" },
+	};
+	struct roce_summary s;
+	uint64_t *fields[] = {
+		&s.icrc_bad, &s.malformed, &s.psn_gaps, &s.duplicates, &s.out_of_order,
+		&s.retransmissions, &s.naks, &s.rnr_naks, &s.cnps, &s.ecn_ce, &s.pfc_storms,
+		&s.unrecovered_psns, &s.evicted_flows,
+	};
+
+	CHECK_EQ_U(ROCE_EVI_COUNT, sizeof(ev) / sizeof(ev[0]));
+	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
+		CHECK_EQ_U(ev[i].bit, ev[i].value);
+		CHECK_STR(roce_event_name(ev[i].bit), ev[i].name);
+	}
+	CHECK(roce_event_name(0) == NULL);
+	CHECK(roce_event_name(ROCE_EV_NAK | ROCE_EV_CNP) == NULL);
+	CHECK(roce_event_name(1u << ROCE_EVI_COUNT) == NULL);
+
+	CHECK_EQ_I(ROCE_AN_COUNT, 13);
+	CHECK(roce_anomaly_info(ROCE_AN_COUNT) == NULL);
+	CHECK(roce_anomaly_info((enum roce_anomaly_type)-1) == NULL);
+	for (int i = 0; i < ROCE_AN_COUNT; i++) {
+		const struct roce_anomaly_info *ai = roce_anomaly_info((enum roce_anomaly_type)i);
+
+		REQUIRE(ai != NULL);
+		CHECK_STR(ai->name, roce_anomaly_name((enum roce_anomaly_type)i));
+		CHECK(ai->help != NULL && ai->help[0] != 0);
+		CHECK(ai->severity >= ROCE_SEV_CHAT && ai->severity <= ROCE_SEV_ERROR);
+		/* an anomaly tied to a frame carries one event bit and has an expert */
+		if (ai->event) {
+			CHECK(roce_event_name(ai->event) != NULL);
+			CHECK(ai->expert != NULL);
+		}
+		for (int j = 0; j < i; j++)
+			CHECK(strcmp(ai->name, roce_anomaly_name((enum roce_anomaly_type)j)) != 0);
+	}
+	CHECK_EQ_U(roce_anomaly_info(ROCE_AN_ICRC)->event, ROCE_EV_ICRC_BAD);
+	CHECK_EQ_U(roce_anomaly_info(ROCE_AN_RNR_NAK)->event, ROCE_EV_RNR_NAK);
+	CHECK_EQ_U(roce_anomaly_info(ROCE_AN_UNRECOVERED)->event, 0);
+	CHECK(roce_anomaly_info(ROCE_AN_FLOW_EVICTED)->expert == NULL);
+	CHECK_EQ_I(roce_anomaly_info(ROCE_AN_ICRC)->severity, ROCE_SEV_ERROR);
+	CHECK_STR(roce_anomaly_info(ROCE_AN_NAK)->expert, "roce.analysis.nak.expert");
+
+	/* each type's total is its own summary counter (flow_evicted: both tables) */
+	memset(&s, 0, sizeof(s));
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		*fields[i] = 10 + i;
+	s.evicted_pfc = 1000;
+	for (int i = 0; i < ROCE_AN_COUNT; i++)
+		CHECK_EQ_U(roce_anomaly_count(&s, (enum roce_anomaly_type)i),
+			   10 + (uint64_t)i + (i == ROCE_AN_FLOW_EVICTED ? 1000 : 0));
+	CHECK_EQ_U(roce_anomaly_count(&s, ROCE_AN_COUNT), 0);
+}
+
 int main(void)
 {
 	RUN(test_in_order);
@@ -959,5 +1034,6 @@ int main(void)
 	RUN(test_many_streams);
 	RUN(test_malformed_and_icrc);
 	RUN(test_names_and_config);
+	RUN(test_vocabulary);
 	return check_report();
 }

@@ -38,27 +38,43 @@ extern "C" {
 
 typedef struct roce_analyzer roce_analyzer_t;
 
+/*
+ * The event and anomaly vocabulary is one table, <roce/anomalies.def>:
+ * enum roce_anomaly_type, the ROCE_EV_* bits, their names, the summary
+ * counter of each anomaly, its Wireshark expert severity and help text all
+ * expand from it.
+ */
+
 /* Anomaly types: stable names via roce_anomaly_name() ("psn_gap", ...). */
 enum roce_anomaly_type {
-	ROCE_AN_ICRC = 0,        /* "icrc": ICRC mismatch */
-	ROCE_AN_MALFORMED,       /* "malformed": any ROCE_FIND_MALFORMED_MASK finding */
-	ROCE_AN_PSN_GAP,         /* "psn_gap": request PSN jumped ahead */
-	ROCE_AN_DUPLICATE,       /* "duplicate": PSN already seen */
-	ROCE_AN_OUT_OF_ORDER,    /* "out_of_order": PSN behind the newest, fills a gap */
-	ROCE_AN_RETRANSMISSION,  /* "retransmission": go-back-N resend (cause in detail) */
-	ROCE_AN_NAK,             /* "nak": NAK (any code) */
-	ROCE_AN_RNR_NAK,         /* "rnr_nak": RNR NAK */
-	ROCE_AN_CNP,             /* "cnp": congestion notification packet */
-	ROCE_AN_ECN_CE,          /* "ecn_ce": CE-marked RoCE frame */
-	ROCE_AN_PFC_STORM,       /* "pfc_storm": continuous pause >= storm threshold */
-	ROCE_AN_UNRECOVERED,     /* "unrecovered": PSNs still missing at the end */
-	ROCE_AN_FLOW_EVICTED,    /* "flow_evicted": table full, stream dropped */
+#define ROCE_ANOMALY(sym, name, ev, counter, severity, group, expert, help) ROCE_AN_##sym,
+#include <roce/anomalies.def>
 	ROCE_AN_COUNT
 };
 
 ROCE_API const char *roce_anomaly_name(enum roce_anomaly_type t);
 /* Parse a name ("psn_gap"); -1 if unknown. */
 ROCE_API int roce_anomaly_by_name(const char *name);
+
+/* Wireshark expert severities (the plugin maps them to PI_*), in rising order. */
+enum roce_severity {
+	ROCE_SEV_CHAT = 1,
+	ROCE_SEV_NOTE,
+	ROCE_SEV_WARN,
+	ROCE_SEV_ERROR
+};
+
+/* One row of anomalies.def (roce_anomaly_info()). */
+struct roce_anomaly_info {
+	const char *name;           /* "psn_gap" */
+	uint32_t event;             /* the ROCE_EV_* bit a frame with it carries; 0 none */
+	enum roce_severity severity;
+	const char *expert;         /* Wireshark expert field name; NULL if none */
+	const char *help;           /* one line of text */
+};
+
+/* Row t of the table; NULL if t is out of range. */
+ROCE_API const struct roce_anomaly_info *roce_anomaly_info(enum roce_anomaly_type t);
 
 struct roce_flow_key {
 	uint8_t version;            /* 1 or 2 */
@@ -102,25 +118,27 @@ ROCE_API roce_analyzer_t *roce_analyzer_create(const struct roce_analyzer_config
 	ROCE_WARN_UNUSED_RESULT;
 ROCE_API void roce_analyzer_destroy(roce_analyzer_t *a);
 
-/* Per-frame events (struct roce_frame_result.events). */
-#define ROCE_EV_PSN_GAP         0x00000001u
-#define ROCE_EV_DUPLICATE       0x00000002u
-#define ROCE_EV_OUT_OF_ORDER    0x00000004u
-#define ROCE_EV_RETRANSMISSION  0x00000008u
-#define ROCE_EV_NAK             0x00000010u
-#define ROCE_EV_RNR_NAK         0x00000020u
-#define ROCE_EV_ECN_CE          0x00000040u
-#define ROCE_EV_CNP             0x00000080u
-#define ROCE_EV_ACK_RTT         0x00000100u  /* rtt_ns / ref_frame valid */
-#define ROCE_EV_READ_FIRST_RESP 0x00000200u  /* read_ns / ref_frame valid */
-#define ROCE_EV_READ_LAST_RESP  0x00000400u
-#define ROCE_EV_PFC             0x00000800u  /* pause_ns[] valid */
-#define ROCE_EV_PFC_XON         0x00001000u  /* at least one enabled priority had quanta 0 */
-#define ROCE_EV_PFC_STORM       0x00002000u  /* storm_mask valid */
-#define ROCE_EV_PAUSE           0x00004000u  /* 802.3x; pause_ns[0] valid */
-#define ROCE_EV_GBN_RECOVERED   0x00008000u  /* a go-back-N episode ended here */
-#define ROCE_EV_ICRC_BAD        0x00010000u
-#define ROCE_EV_MALFORMED       0x00020000u
+/*
+ * Per-frame events (struct roce_frame_result.events): ROCE_EV_<SYMBOL> is
+ * bit n for row n of the ROCE_EVENT rows of anomalies.def (PSN_GAP,
+ * DUPLICATE, OUT_OF_ORDER, RETRANSMISSION, NAK, RNR_NAK, ECN_CE, CNP,
+ * ACK_RTT, READ_FIRST_RESP, READ_LAST_RESP, PFC, PFC_XON, PFC_STORM, PAUSE,
+ * GBN_RECOVERED, ICRC_BAD, MALFORMED; see there for what each makes valid).
+ * Enumeration constants, not macros: test them, do not #ifdef them.
+ */
+enum roce_event_index {
+#define ROCE_EVENT(sym, name) ROCE_EVI_##sym,
+#include <roce/anomalies.def>
+	ROCE_EVI_COUNT
+};
+enum roce_event {
+	ROCE_EV_NONE = 0,
+#define ROCE_EVENT(sym, name) ROCE_EV_##sym = 1 << ROCE_EVI_##sym,
+#include <roce/anomalies.def>
+};
+
+/* Name of one event bit ("psn_gap", "ack_rtt", ...); NULL if not exactly one known bit. */
+ROCE_API const char *roce_event_name(uint32_t bit);
 
 enum roce_retx_cause {
 	ROCE_RETX_NONE = 0,
@@ -131,7 +149,7 @@ enum roce_retx_cause {
 ROCE_API const char *roce_retx_cause_name(enum roce_retx_cause c); /* "nak", "rnr", "timeout" */
 
 struct roce_frame_result {
-	uint32_t events;            /* ROCE_EV_* */
+	uint32_t events;            /* ROCE_EV_* bits */
 	uint32_t findings;          /* the frame's ROCE_FIND_* */
 	uint32_t expected_psn;      /* PSN_GAP / OUT_OF_ORDER / DUPLICATE / RETRANSMISSION */
 	uint32_t lost_psns;         /* PSN_GAP: PSNs skipped */
@@ -183,6 +201,10 @@ struct roce_summary {
 
 ROCE_API void roce_analyzer_summary(const roce_analyzer_t *a, struct roce_summary *out)
 	ROCE_NONNULL(1, 2);
+
+/* The summary total of anomaly type t (the counter column of anomalies.def). */
+ROCE_API uint64_t roce_anomaly_count(const struct roce_summary *s, enum roce_anomaly_type t)
+	ROCE_NONNULL(1);
 
 struct roce_dist {          /* latency distribution, ns */
 	uint64_t count;

@@ -19,14 +19,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* ROCE_VERSION_MAJOR/MINOR/PATCH/STRING, generated from the project version */
+#include <roce/version.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define ROCE_VERSION_MAJOR 0
-#define ROCE_VERSION_MINOR 1
-#define ROCE_VERSION_PATCH 0
-#define ROCE_VERSION_STRING "0.1.0"
 
 #if defined(__GNUC__)
 #define ROCE_API __attribute__((visibility("default")))

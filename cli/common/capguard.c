@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* capguard.c - SIGBUS guard for mapped capture files that shrink while being read. */
+#define _GNU_SOURCE
+#include "capguard.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/*
+ * When a mapped file is truncated, touching a page past its new end raises
+ * SIGBUS.  The reader's handler (installed once per process) looks the
+ * faulting address up in a small table of the reader's mappings; if it is
+ * one of them, it maps anonymous zero pages over the rest of that mapping
+ * (mmap MAP_FIXED: the access then completes, reading zeros) and flags the
+ * handle, which the reader checks before it delivers a record.  Faults
+ * elsewhere go to the previous handler, or kill the process as before.
+ * Handles beyond the table's size are streamed instead of mapped.
+ */
+#define GUARD_SLOTS 64
+
+static _Atomic(uintptr_t) guard_lo[GUARD_SLOTS], guard_hi[GUARD_SLOTS];
+static _Atomic(atomic_int *) guard_flag[GUARD_SLOTS];
+static pthread_mutex_t guard_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct sigaction guard_prev;
+static bool guard_installed;
+static uintptr_t guard_pagesize;
+
+static void guard_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	uintptr_t a = (uintptr_t)si->si_addr;
+	struct sigaction dfl;
+
+	for (int i = 0; i < GUARD_SLOTS; i++) {
+		uintptr_t lo = atomic_load(&guard_lo[i]), hi = atomic_load(&guard_hi[i]);
+		atomic_int *flag = atomic_load(&guard_flag[i]);
+
+		if (lo && flag && a >= lo && a < hi) {
+			uintptr_t pg = a & ~(guard_pagesize - 1);
+
+			if (mmap((void *)pg, hi - pg, PROT_READ,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED) {
+				atomic_store(flag, 1);
+				return;
+			}
+			break;
+		}
+	}
+	if ((guard_prev.sa_flags & SA_SIGINFO) && guard_prev.sa_sigaction) {
+		guard_prev.sa_sigaction(sig, si, uc);
+		return;
+	}
+	if (!(guard_prev.sa_flags & SA_SIGINFO) && guard_prev.sa_handler != SIG_DFL &&
+	    guard_prev.sa_handler != SIG_IGN) {
+		guard_prev.sa_handler(sig);
+		return;
+	}
+	/* default action: the access faults again and the process dies of SIGBUS */
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigaction(sig, &dfl, NULL);
+}
+
+/* Register a mapping; the slot, or -1 (then the caller must not map the file). */
+int roce_capguard_add(void *map, size_t len, atomic_int *flag)
+{
+	int slot = -1;
+
+	pthread_mutex_lock(&guard_mu);
+	if (!guard_installed) {
+		struct sigaction sa;
+		long ps = sysconf(_SC_PAGESIZE);
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = guard_sigbus;
+		sa.sa_flags = SA_SIGINFO | SA_RESTART;
+		sigemptyset(&sa.sa_mask);
+		guard_pagesize = ps > 0 ? (uintptr_t)ps : 4096;
+		if (sigaction(SIGBUS, &sa, &guard_prev) == 0)
+			guard_installed = true;
+	}
+	for (int i = 0; guard_installed && i < GUARD_SLOTS; i++) {
+		if (atomic_load(&guard_lo[i]) == 0) {
+			uintptr_t lo = (uintptr_t)map;
+			uintptr_t hi = (lo + len + guard_pagesize - 1) & ~(guard_pagesize - 1);
+
+			atomic_store(&guard_flag[i], flag);
+			atomic_store(&guard_hi[i], hi);
+			atomic_store(&guard_lo[i], lo);
+			slot = i;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&guard_mu);
+	return slot;
+}
+
+void roce_capguard_del(int slot)
+{
+	if (slot < 0)
+		return;
+	pthread_mutex_lock(&guard_mu);
+	atomic_store(&guard_lo[slot], 0);
+	atomic_store(&guard_hi[slot], 0);
+	atomic_store(&guard_flag[slot], NULL);
+	pthread_mutex_unlock(&guard_mu);
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * capguard.h - internal to the capture reader: a process-wide SIGBUS handler
+ * that turns "the mapped file shrank" into a flag instead of a crash.
+ *
+ * roce_capguard_add() registers a read-only file mapping [map, map + len)
+ * and the flag to set; when an access inside it faults with SIGBUS (the file
+ * was truncated), the handler maps anonymous zero pages from the faulting page
+ * to the end of the mapping, sets *flag to 1 and returns, so the access reads
+ * zeros.  Faults elsewhere go to the handler that was installed before (or
+ * the default action).  Returns the slot, or -1 when the table is full or
+ * the handler could not be installed: then the file must not be mapped.
+ */
+#ifndef ROCE_CAPGUARD_H
+#define ROCE_CAPGUARD_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+
+int roce_capguard_add(void *map, size_t len, atomic_int *flag);
+void roce_capguard_del(int slot);
+
+#endif /* ROCE_CAPGUARD_H */

@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* capwrite.c - classic pcap and pcapng writers (little-endian). */
+#define _GNU_SOURCE
+#include "capread.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PCAP_MAGIC_US 0xa1b2c3d4u
+#define PCAP_MAGIC_NS 0xa1b23c4du
+#define PCAP_HDR_LEN 24u
+#define PCAP_MAXSNAP 262144u
+
+static inline void st16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static inline void st32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static void errbuf_printf(char *errbuf, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!errbuf)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(errbuf, ROCE_ERRBUF_SIZE, fmt, ap);
+	va_end(ap);
+}
+
+struct roce_capwriter {
+	FILE *f;
+	uint32_t snaplen;
+	bool nsec;
+	int status;
+	bool ng;        /* pcapng (roce_capw_open_pcapng) */
+};
+
+static int capw_write_ng(roce_capwriter_t *w, uint64_t ts_ns, const uint8_t *data,
+			 uint32_t caplen, uint32_t wirelen);
+
+roce_capwriter_t *roce_capw_open(const char *path, int linktype, uint32_t snaplen, int nsec,
+				 char *errbuf)
+{
+	struct roce_capwriter *w;
+	uint8_t h[PCAP_HDR_LEN];
+	const char *name = path && strcmp(path, "-") != 0 ? path : "<stdout>";
+
+	if (!path || linktype < 0) {
+		errbuf_printf(errbuf, "%s: invalid argument", name);
+		return NULL;
+	}
+	w = calloc(1, sizeof(*w));
+	if (!w) {
+		errbuf_printf(errbuf, "%s: out of memory", name);
+		return NULL;
+	}
+	if (strcmp(path, "-") == 0) {
+		int fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+
+		w->f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+		if (!w->f && fd >= 0)
+			close(fd);
+	} else {
+		w->f = fopen(path, "wbe");
+	}
+	if (!w->f) {
+		errbuf_printf(errbuf, "%s: %s", name, strerror(errno));
+		free(w);
+		return NULL;
+	}
+	setvbuf(w->f, NULL, _IOFBF, 256 * 1024);
+	w->snaplen = snaplen ? snaplen : PCAP_MAXSNAP;
+	w->nsec = nsec != 0;
+	st32(h, w->nsec ? PCAP_MAGIC_NS : PCAP_MAGIC_US);
+	st16(h + 4, 2);
+	st16(h + 6, 4);
+	st32(h + 8, 0);
+	st32(h + 12, 0);
+	st32(h + 16, w->snaplen);
+	st32(h + 20, (uint32_t)linktype);
+	if (fwrite(h, 1, sizeof(h), w->f) != sizeof(h)) {
+		errbuf_printf(errbuf, "%s: %s", name, strerror(errno));
+		fclose(w->f);
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+int roce_capw_write(roce_capwriter_t *w, uint64_t ts_ns, const uint8_t *data, uint32_t caplen,
+		    uint32_t wirelen)
+{
+	uint8_t h[16];
+	uint64_t sec = ts_ns / 1000000000u, sub = ts_ns % 1000000000u;
+
+	if (!w || (!data && caplen))
+		return ROCE_E_INVAL;
+	if (w->status)
+		return w->status;
+	if (w->ng)
+		return capw_write_ng(w, ts_ns, data, caplen, wirelen);
+	if (caplen > wirelen || caplen > w->snaplen || caplen > ROCE_CAP_MAX_RECORD ||
+	    sec > UINT32_MAX)
+		return ROCE_E_INVAL;
+	st32(h, (uint32_t)sec);
+	st32(h + 4, (uint32_t)(w->nsec ? sub : sub / 1000u));
+	st32(h + 8, caplen);
+	st32(h + 12, wirelen);
+	if (fwrite(h, 1, sizeof(h), w->f) != sizeof(h) ||
+	    (caplen && fwrite(data, 1, caplen, w->f) != caplen)) {
+		w->status = ROCE_CAP_E_IO;
+		return w->status;
+	}
+	return 0;
+}
+
+int roce_capw_close(roce_capwriter_t *w)
+{
+	int r;
+
+	if (!w)
+		return ROCE_E_INVAL;
+	r = w->status;
+	if (fflush(w->f) != 0 || ferror(w->f))
+		r = ROCE_CAP_E_IO;
+	if (fclose(w->f) != 0)
+		r = ROCE_CAP_E_IO;
+	free(w);
+	return r;
+}
+
+/*
+ * pcapng writer: Section Header Block, one Interface Description Block
+ * (linktype, snaplen, if_tsresol = 9: nanoseconds) and one Enhanced Packet
+ * Block per record, little-endian.
+ */
+#define PCAPNG_SHB 0x0a0d0d0au
+#define PCAPNG_IDB 0x00000001u
+#define PCAPNG_EPB 0x00000006u
+
+roce_capwriter_t *roce_capw_open_pcapng(const char *path, int linktype, uint32_t snaplen,
+					char *errbuf)
+{
+	roce_capwriter_t *w = roce_capw_open(path, linktype, snaplen, 1, errbuf);
+	uint8_t b[28 + 32];
+	const char *name = path && strcmp(path, "-") != 0 ? path : "<stdout>";
+
+	if (!w)
+		return NULL;
+	/* replace the pcap header roce_capw_open() wrote (still in the buffer) */
+	if (fflush(w->f) != 0 || (ftell(w->f) == PCAP_HDR_LEN && fseek(w->f, 0, SEEK_SET) != 0)) {
+		errbuf_printf(errbuf, "%s: %s", name, strerror(errno));
+		roce_capw_close(w);
+		return NULL;
+	}
+	if (ftell(w->f) != 0) {
+		errbuf_printf(errbuf, "%s: pcapng output needs a seekable file", name);
+		roce_capw_close(w);
+		return NULL;
+	}
+	st32(b, PCAPNG_SHB);
+	st32(b + 4, 28);
+	st32(b + 8, 0x1a2b3c4du);
+	st16(b + 12, 1);
+	st16(b + 14, 0);
+	st32(b + 16, 0xffffffffu);      /* section length unknown */
+	st32(b + 20, 0xffffffffu);
+	st32(b + 24, 28);
+	st32(b + 28, PCAPNG_IDB);
+	st32(b + 32, 32);
+	st16(b + 36, (uint16_t)linktype);
+	st16(b + 38, 0);
+	st32(b + 40, w->snaplen);
+	st16(b + 44, 9);                /* if_tsresol */
+	st16(b + 46, 1);
+	b[48] = 9;                      /* 10^-9 */
+	b[49] = b[50] = b[51] = 0;
+	st32(b + 52, 0);                /* opt_endofopt */
+	st32(b + 56, 32);
+	if (fwrite(b, 1, sizeof(b), w->f) != sizeof(b)) {
+		errbuf_printf(errbuf, "%s: %s", name, strerror(errno));
+		roce_capw_close(w);
+		return NULL;
+	}
+	w->ng = true;
+	return w;
+}
+
+static int capw_write_ng(roce_capwriter_t *w, uint64_t ts_ns, const uint8_t *data,
+			 uint32_t caplen, uint32_t wirelen)
+{
+	static const uint8_t zero[4];
+	uint8_t h[28], t[4];
+	uint32_t pad = (4 - (caplen & 3)) & 3, total = 32 + caplen + pad;
+
+	if (caplen > wirelen || caplen > w->snaplen || caplen > ROCE_CAP_MAX_RECORD)
+		return ROCE_E_INVAL;
+	st32(h, PCAPNG_EPB);
+	st32(h + 4, total);
+	st32(h + 8, 0);
+	st32(h + 12, (uint32_t)(ts_ns >> 32));
+	st32(h + 16, (uint32_t)ts_ns);
+	st32(h + 20, caplen);
+	st32(h + 24, wirelen);
+	st32(t, total);
+	if (fwrite(h, 1, sizeof(h), w->f) != sizeof(h) ||
+	    (caplen && fwrite(data, 1, caplen, w->f) != caplen) ||
+	    (pad && fwrite(zero, 1, pad, w->f) != pad) || fwrite(t, 1, 4, w->f) != 4) {
+		w->status = ROCE_CAP_E_IO;
+		return w->status;
+	}
+	return 0;
+}

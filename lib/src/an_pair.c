@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * an_pair.c - request/response pairing through an index, not a scan.
+ *
+ * A response stream B->A (ACKs, NAKs, READ responses to A's QP) is paired
+ * with the request stream A->B that sent the requests it answers.  The
+ * candidates are the "unpaired request streams": streams that carried
+ * requests (sequence state initialised, not switched off) and have no peer.
+ * They are indexed twice:
+ *   - by host pair (RoCE version, request source, request destination): a
+ *     list per host pair with its length, in an an_table of host pairs;
+ *   - by (host pair, expected PSN >> AN_PAIR_SHIFT): chained buckets, so the
+ *     request streams whose expected PSN lies near a response PSN P are found
+ *     without looking at the others.  A stream changes bucket when its
+ *     expected PSN crosses a bucket boundary (once every 2^AN_PAIR_SHIFT
+ *     PSNs).
+ * an_pair_sync() keeps a stream's index entries true after anything that
+ * changes its state (a request, a pairing, an eviction); each call is O(1).
+ *
+ * Choice (unchanged from the scan it replaces): among the candidates of the
+ * host pair whose PSN window [first PSN, expected PSN + slack] holds P, the
+ * one whose expected PSN is closest at or after P wins; failing that, the
+ * only candidate of the host pair, if there is exactly one.  A host pair
+ * with at most AN_PAIR_SCAN candidates is scanned (exactly the old rule);
+ * a larger one looks in the buckets of P's neighbourhood (expected PSN
+ * within about 2^AN_PAIR_SHIFT PSNs of P), so a response whose PSN is
+ * further behind its request stream's newest PSN than that, on a host pair
+ * with more than AN_PAIR_SCAN unpaired request streams, stays unpaired
+ * until one of its later frames (every AN_PAIR_EVERY-th) falls inside.
+ */
+#include "an_internal.h"
+
+#define AN_PAIR_SHIFT   10
+#define AN_PAIR_NBUCKET (1u << (24 - AN_PAIR_SHIFT))
+#define AN_PAIR_SCAN    32
+#define AN_PAIR_MIN     64u
+
+struct an_hp {
+	struct an_entry ent;
+	uint8_t version;
+	uint8_t src[16], dst[16];   /* of the request streams */
+	uint32_t n;
+	struct an_flow *head;
+};
+
+static uint32_t hp_hash(uint8_t version, const uint8_t src[16], const uint8_t dst[16])
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ version, w;
+
+	for (int i = 0; i < 2; i++) {
+		memcpy(&w, src + 8 * i, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+		memcpy(&w, dst + 8 * i, 8);
+		h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+		h ^= h >> 29;
+	}
+	return (uint32_t)(h ^ h >> 32);
+}
+
+static uint32_t bucket_hash(const struct an_hp *hp, uint32_t b)
+{
+	uint64_t h = ((uint64_t)hp->ent.hash << 32 | b) * 0x9e3779b97f4a7c15ull;
+
+	return (uint32_t)(h >> 32);
+}
+
+static uint32_t psn_bucket(const struct an_req *r)
+{
+	return (r->next & 0xffffffu) >> AN_PAIR_SHIFT;
+}
+
+int an_pair_init(struct an_pairidx *x, uint32_t cap)
+{
+	memset(x, 0, sizeof(*x));
+	x->bucket = calloc(AN_PAIR_MIN, sizeof(*x->bucket));
+	if (!x->bucket)
+		return -1;
+	x->bmask = AN_PAIR_MIN - 1;
+	return an_table_init(&x->hp, cap);
+}
+
+void an_pair_free(struct an_pairidx *x)
+{
+	for (uint32_t i = 0; i < x->hp.n; i++)
+		free(x->hp.dense[i]);
+	an_table_free(&x->hp);
+	free(x->bucket);
+}
+
+static struct an_hp *hp_find(struct an_pairidx *x, uint8_t version, const uint8_t *src,
+	const uint8_t *dst, uint32_t h)
+{
+	struct an_table *t = &x->hp;
+	uint32_t i = h & t->mask;
+
+	while (t->slots[i]) {
+		struct an_hp *hp = (struct an_hp *)t->slots[i];
+
+		if (hp->ent.hash == h && hp->version == version && memcmp(hp->src, src, 16) == 0 &&
+		    memcmp(hp->dst, dst, 16) == 0)
+			return hp;
+		i = (i + 1) & t->mask;
+	}
+	return NULL;
+}
+
+static void bucket_link(struct an_pairidx *x, struct an_flow *f)
+{
+	struct an_flow **head = &x->bucket[bucket_hash(f->pair_hp, f->pair_bucket) & x->bmask];
+
+	f->pb_prev = NULL;
+	f->pb_next = *head;
+	if (*head)
+		(*head)->pb_prev = f;
+	*head = f;
+}
+
+static void bucket_unlink(struct an_pairidx *x, struct an_flow *f)
+{
+	if (f->pb_prev)
+		f->pb_prev->pb_next = f->pb_next;
+	else
+		x->bucket[bucket_hash(f->pair_hp, f->pair_bucket) & x->bmask] = f->pb_next;
+	if (f->pb_next)
+		f->pb_next->pb_prev = f->pb_prev;
+	f->pb_next = f->pb_prev = NULL;
+}
+
+/* Double the bucket array (load <= 1); on failure keep the old one. */
+static void buckets_grow(struct an_pairidx *x)
+{
+	uint32_t nsize = (x->bmask + 1) * 2;
+	struct an_flow **nb = calloc(nsize, sizeof(*nb));
+
+	if (!nb)
+		return;
+	free(x->bucket);
+	x->bucket = nb;
+	x->bmask = nsize - 1;
+	for (uint32_t i = 0; i < x->hp.n; i++)
+		for (struct an_flow *g = ((struct an_hp *)x->hp.dense[i])->head; g; g = g->hp_next)
+			bucket_link(x, g);
+}
+
+static void index_add(struct an_pairidx *x, struct an_flow *f)
+{
+	const struct roce_flow_key *k = &f->st.key;
+	uint32_t h = hp_hash(k->version, k->src, k->dst);
+	struct an_hp *hp = hp_find(x, k->version, k->src, k->dst, h);
+
+	if (!hp) {
+		if (x->hp.n >= x->hp.cap || an_table_reserve(&x->hp))
+			return;         /* cannot index: the stream is simply not a candidate */
+		hp = calloc(1, sizeof(*hp));
+		if (!hp)
+			return;
+		hp->ent.hash = h;
+		hp->version = k->version;
+		memcpy(hp->src, k->src, 16);
+		memcpy(hp->dst, k->dst, 16);
+		an_table_insert(&x->hp, &hp->ent);
+	}
+	f->pair_hp = hp;
+	f->hp_prev = NULL;
+	f->hp_next = hp->head;
+	if (hp->head)
+		hp->head->hp_prev = f;
+	hp->head = f;
+	hp->n++;
+	if (++x->n > x->bmask + 1)
+		buckets_grow(x);
+	f->pair_bucket = psn_bucket(f->req);
+	bucket_link(x, f);
+}
+
+static void index_remove(struct an_pairidx *x, struct an_flow *f)
+{
+	struct an_hp *hp = f->pair_hp;
+
+	bucket_unlink(x, f);
+	if (f->hp_prev)
+		f->hp_prev->hp_next = f->hp_next;
+	else
+		hp->head = f->hp_next;
+	if (f->hp_next)
+		f->hp_next->hp_prev = f->hp_prev;
+	f->hp_next = f->hp_prev = NULL;
+	f->pair_hp = NULL;
+	x->n--;
+	if (--hp->n == 0) {
+		an_table_remove(&x->hp, &hp->ent);
+		free(hp);
+	}
+}
+
+void an_pair_sync(struct roce_analyzer *a, struct an_flow *f)
+{
+	bool want = !f->peer && f->req && f->req->init && !f->req->off;
+
+	if (!f->pair_hp) {
+		if (want)
+			index_add(&a->pair, f);
+	} else if (!want) {
+		index_remove(&a->pair, f);
+	} else if (psn_bucket(f->req) != f->pair_bucket) {
+		bucket_unlink(&a->pair, f);
+		f->pair_bucket = psn_bucket(f->req);
+		bucket_link(&a->pair, f);
+	}
+}
+
+void an_pair_forget(struct roce_analyzer *a, struct an_flow *f)
+{
+	struct an_flow *g = f->peer;
+
+	if (f->pair_hp)
+		index_remove(&a->pair, f);
+	if (g) {
+		g->peer = NULL;
+		f->peer = NULL;
+		an_pair_sync(a, g);
+	}
+}
+
+static bool req_window_has(const struct an_req *r, uint32_t P)
+{
+	return r->init && !r->off && roce_psn_cmp(P, r->first_psn) >= 0 &&
+		roce_psn_cmp(P, roce_psn_add(r->next, r->slack)) <= 0;
+}
+
+static void peer_link(struct roce_analyzer *a, struct an_flow *f, struct an_flow *g)
+{
+	f->peer = g;
+	g->peer = f;
+	f->st.has_peer = g->st.has_peer = true;
+	f->st.peer = g->st.key;
+	g->st.peer = f->st.key;
+	if (!f->st.pmtu)
+		f->st.pmtu = g->st.pmtu;
+	if (!g->st.pmtu)
+		g->st.pmtu = f->st.pmtu;
+	an_pair_sync(a, f);
+	an_pair_sync(a, g);
+}
+
+/* Keep g if its window holds P and its expected PSN is the closest so far. */
+static void consider(struct an_flow *g, const struct an_flow *f, uint32_t P,
+	struct an_flow **best, uint32_t *bestdist)
+{
+	uint32_t dist;
+
+	if (g == f || !req_window_has(g->req, P))
+		return;
+	dist = (g->req->next - P) & 0xffffffu;
+	if (!*best || dist < *bestdist) {
+		*best = g;
+		*bestdist = dist;
+	}
+}
+
+void an_pair_try(struct roce_analyzer *a, struct an_flow *f, uint32_t P)
+{
+	struct an_pairidx *x = &a->pair;
+	const struct roce_flow_key *k = &f->st.key;
+	struct an_hp *hp;
+	struct an_flow *best = NULL, *g;
+	uint32_t bestdist = 0, ncand;
+
+	/* the request streams answered by f run the other way: dst -> src */
+	hp = hp_find(x, k->version, k->dst, k->src, hp_hash(k->version, k->dst, k->src));
+	if (!hp)
+		return;
+	ncand = hp->n - (f->pair_hp == hp);
+	if (hp->n <= AN_PAIR_SCAN) {
+		for (g = hp->head; g; g = g->hp_next)
+			consider(g, f, P, &best, &bestdist);
+	} else {
+		uint32_t b0 = (P & 0xffffffu) >> AN_PAIR_SHIFT;
+
+		for (uint32_t d = 0; d < 3; d++) {
+			uint32_t b = (b0 + AN_PAIR_NBUCKET - 1 + d) % AN_PAIR_NBUCKET;
+
+			for (g = x->bucket[bucket_hash(hp, b) & x->bmask]; g; g = g->pb_next)
+				if (g->pair_hp == hp && g->pair_bucket == b)
+					consider(g, f, P, &best, &bestdist);
+		}
+	}
+	if (!best && ncand == 1)
+		best = hp->head != f ? hp->head : hp->head->hp_next;
+	if (best)
+		peer_link(a, f, best);
+}

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# refmodel.sh - the analyzer against an independent reference model of the PSN rules
+# (tests/ref/psnref.c, written from docs/json.md and the spec, not from the analyzer).
+# Both run over every capture in captures/ and ../shared/captures/ and over random
+# traffic generated here, seeded, by roce-gen and by tests/ref/refgen.c: loss,
+# duplication, reordering, bad ICRC (refgen: with corrupted PSNs), NAK / RNR NAK /
+# timeout go-back-N, READ re-reads from the middle of a message. Per stream they must give the same frames, icrc_bad,
+# psn_gaps, lost_psns, duplicates, out_of_order, unrecovered_psns, retransmissions,
+# go-back-N episodes (total), acks, naks, rnr_naks and cnps.
+#
+# Differences where the analyzer is known to be wrong are listed in
+# tests/ref/expected-failures.txt with the reason: they are reported as XFAIL, and
+# an entry that starts agreeing fails the test (XPASS) so the list stays true.
+# ../shared missing: its captures are skipped, the rest still runs.
+set -u
+build=$1 src=$2
+ra=$build/cli/roce-analyze
+ref=$build/tests/ref/roce-psnref
+gen=$build/tests/ref/roce-refgen
+xfail=$src/tests/ref/expected-failures.txt
+[ -x "$ra" ] || { echo "SKIP: $ra not built"; exit 77; }
+[ -x "$ref" ] && [ -x "$gen" ] || { echo "SKIP: reference model not built"; exit 77; }
+command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 77; }
+. "$(dirname "${BASH_SOURCE[0]}")/testlib.sh"
+
+compare() { # compare NAME FILE
+	"$ref" "$2" >"$tmp/$1.ref" 2>"$tmp/err" || { bad "$1: reference model failed: $(cat "$tmp/err")"; return; }
+	"$ra" --json "$2" >"$tmp/$1.json" 2>"$tmp/err"
+	[ $? -le 2 ] && [ -s "$tmp/$1.json" ] || { bad "$1: roce-analyze failed: $(cat "$tmp/err")"; return; }
+	if python3 "$src/tests/ref/refcompare.py" "$1" "$tmp/$1.ref" "$tmp/$1.json" "$xfail" \
+		>"$tmp/$1.cmp"; then
+		ok
+	else
+		bad "$1: reference model and roce-analyze disagree"
+	fi
+	grep -v '^XFAIL' "$tmp/$1.cmp" | sed 's/^/    /'
+	nx=$(grep -c '^XFAIL' "$tmp/$1.cmp")
+	[ "$nx" -eq 0 ] || echo "$1: $nx expected failure(s) (tests/ref/expected-failures.txt)"
+}
+
+n=0
+for f in "$src"/captures/*.pcap; do
+	compare "$(basename "$f" .pcap)" "$f"
+	n=$((n + 1))
+done
+if [ -d "$src/../shared/captures" ]; then
+	for f in "$src"/../shared/captures/softroce/*.pcap "$src"/../shared/captures/public/*.pcap; do
+		[ -f "$f" ] || continue
+		# native InfiniBand (ERF) is refused by roce-analyze: no report to compare
+		"$ra" --json "$f" 2>/dev/null | grep -q '"qps"' || { echo "note: $(basename "$f"): no report"; continue; }
+		compare "$(basename "$f" .pcap)" "$f"
+		n=$((n + 1))
+	done
+else
+	echo "note: ../shared/captures not found: only the repository's captures and generated traffic"
+fi
+
+# Traffic from tests/ref/refgen.c (kept next to roce-gen's: it also corrupts PSNs under
+# a bad ICRC and lets original READ responses arrive after a re-read burst):
+# NAME SEED OPS IMPAIRMENTS (l loss, c bad ICRC, d duplication,
+# o reordering, r RNR NAK, t timeout, x READ re-reads)
+while read -r name seed ops imp; do
+	"$gen" "$seed" "$tmp/$name.pcap" "$ops" "$imp" || { bad "$name: generator failed"; continue; }
+	compare "$name" "$tmp/$name.pcap"
+	n=$((n + 1))
+done <<'SCEN'
+gen-clean 1 300 -
+gen-loss-1 1 300 l
+gen-loss-2 2 300 l
+gen-dup 1 300 d
+gen-reorder 1 300 o
+gen-corrupt 1 300 c
+gen-rnr-timeout 1 300 rt
+gen-reread 1 300 lx
+gen-all-1 1 300 lcdortx
+gen-all-2 2 300 lcdortx
+SCEN
+# roce-gen traffic (cli/gen): NAME then its options
+rg=$build/cli/roce-gen
+if [ -x "$rg" ]; then
+	M="-m 400 --qps=2 --random-psn --verbs=write,send,read:2,atomic --msg-size=uniform:1-8192"
+	while read -r name args; do
+		# shellcheck disable=SC2086
+		"$rg" -q -w "$tmp/$name.pcap" $M $args 2>"$tmp/err" || { bad "$name: roce-gen failed: $(cat "$tmp/err")"; continue; }
+		compare "$name" "$tmp/$name.pcap"
+		n=$((n + 1))
+	done <<'SCEN'
+rg-clean --roce=v2
+rg-loss --loss=3% --roce=v1
+rg-dup --dup-rate=3% --roce=v6
+rg-reorder --reorder-rate=3%
+rg-rnr-timeout --rnr-rate=5% --timeout-rate=3%
+rg-reread --read-loss-rate=5%
+rg-icrc --bad-icrc-rate=2% --bad-payload-rate=1%
+rg-all --loss=2% --dup-rate=2% --reorder-rate=2% --rnr-rate=3% --timeout-rate=2% --read-loss-rate=3% --bad-icrc-rate=1% --roce=v6 --seed=7
+SCEN
+else
+	echo "note: $rg not built: no roce-gen traffic"
+fi
+echo "$n inputs compared"
+finish
