@@ -239,6 +239,61 @@ static bool hole_fill(struct an_holeset *r, uint32_t p)
 	return false;
 }
 
+/*
+ * Remove [p, p + n) from the holes: a late READ request covers its whole
+ * PSN range.  True when any of those PSNs was missing.
+ */
+static bool hole_fill_range(struct an_holeset *r, uint32_t p, uint32_t n)
+{
+	bool any = false;
+	unsigned i = 0;
+
+	while (i < r->nholes) {
+		struct an_hole *h = &r->holes[i];
+		uint32_t a = (p - h->start) & 0xffffffu, b = (h->start - p) & 0xffffffu;
+		uint32_t lo, hi;
+
+		/* the range in hole offsets [lo, hi), clipped to [0, h->len) */
+		if (a < h->len) {
+			lo = a;
+			hi = n < h->len - a ? a + n : h->len;
+		} else if (b < n) {
+			lo = 0;
+			hi = n - b < h->len ? n - b : h->len;
+		} else {
+			i++;
+			continue;
+		}
+		any = true;
+		if (lo == 0 && hi == h->len) {
+			memmove(h, h + 1, (r->nholes - i - 1) * sizeof(*h));
+			r->nholes--;
+		} else if (lo == 0) {
+			h->start = roce_psn_add(h->start, hi);
+			h->len -= hi;
+			i++;
+		} else if (hi == h->len) {
+			h->len = lo;
+			i++;
+		} else {
+			struct an_hole tail = { roce_psn_add(h->start, hi), h->len - hi };
+
+			h->len = lo;
+			if (!holes_room(r)) {
+				hole_drop_oldest(r);
+				if (i == 0) {
+					r->holes[r->nholes++] = tail;
+					continue;       /* holes[0] is a new hole now */
+				}
+				i--;
+			}
+			r->holes[r->nholes++] = tail;
+			i++;
+		}
+	}
+	return any;
+}
+
 /* ------------------------------------------------------------------ rings */
 
 /* Double the AckReq ring, oldest entry first; false at the cap or without memory. */
@@ -688,7 +743,7 @@ void an_req_process(struct an_ctx *c, struct an_flow *f)
 		}
 	} else {
 		/* behind: a fill, a duplicate and/or a retransmission */
-		bool fill = hole_fill(&r->hs, p);
+		bool fill = is_read && n > 1 ? hole_fill_range(&r->hs, p, n) : hole_fill(&r->hs, p);
 
 		c->res->expected_psn = e;
 		if (reliable)

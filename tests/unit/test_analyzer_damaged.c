@@ -763,6 +763,29 @@ static void test_read_retry_pmtu_learned(void)
 	t_done(&t);
 }
 
+/* A late READ request fills its whole PSN range, not only its first PSN. */
+static void test_late_read_request(void)
+{
+	struct t t;
+	struct roce_summary s;
+	struct roce_frame_spec sp;
+
+	t_init(&t, 1024);
+	REQUIRE(t.a);
+	spec_stream(&sp, V4, true, ROCE_OP_RC_SEND_ONLY, 9);
+	feed(&t, &sp);
+	spec_stream(&sp, V4, true, ROCE_OP_RC_SEND_ONLY, 14);
+	feed(&t, &sp);
+	CHECK_EQ_U(t.res.lost_psns, 4);
+	read_req(&t, 10, 4096);         /* PSNs 10..13, overtaken by 14 */
+	CHECK(t.res.events & ROCE_EV_OUT_OF_ORDER);
+	roce_analyzer_finish(t.a);
+	roce_analyzer_summary(t.a, &s);
+	CHECK_EQ_U(s.unrecovered_psns, 0);
+	CHECK_EQ_U(s.out_of_order, 1);
+	t_done(&t);
+}
+
 int main(void)
 {
 	RUN(test_bad_icrc_issue);
@@ -774,5 +797,6 @@ int main(void)
 	RUN(test_read_loss_unrecovered);
 	RUN(test_read_first_responses_lost);
 	RUN(test_read_retry_pmtu_learned);
+	RUN(test_late_read_request);
 	return check_report();
 }
