@@ -5,9 +5,11 @@
 #   bench/bench.sh [MEGABYTES]      (default 512)
 #
 # Builds a Release tree in out/bench and generates, in a temp dir, two RC WRITE captures of
-# MEGABYTES each with roce-mkcaptures --bulk (64 QPs, one ACK per 16 packets):
-#   large   1024-byte payloads (~1.1 KB frames: bandwidth-bound)
-#   small     64-byte payloads (~130 B frames: per-frame cost dominates)
+# about MEGABYTES each with roce-gen (64 QPs on 16 host pairs, one ACK per 16 packets):
+#   large   1024-byte payloads: 16 KiB WRITEs at PMTU 1024, FIRST + 14 MIDDLE + LAST + ACK
+#           (~1.1 KB frames: bandwidth-bound)
+#   small     64-byte payloads: 64-byte WRITE_ONLYs, AckReq on every 16th (~126 B frames:
+#           per-frame cost dominates)
 # The large mix is the realistic one: the real captures in ../shared/captures (Soft-RoCE
 # WRITE/READ/SEND, a hardware NIC) average 900-1050 bytes per RoCE frame.  The small mix is
 # the worst case for per-frame work.
@@ -36,7 +38,17 @@ trap 'rm -rf "$tmp"' EXIT
 "$here/scripts/setup.sh" "$build" -DCMAKE_BUILD_TYPE=Release -DROCE_BUILD_PLUGIN=OFF >/dev/null
 cc -O2 -o "$tmp/pcap_loop" "$here/bench/pcap_loop.c" -lpcap
 ra=$build/cli/roce-analyze
-mk=$build/captures/roce-mkcaptures
+rg=$build/cli/roce-gen
+# bulk FILE MEGABYTES PAYLOAD: about MEGABYTES of RC WRITE traffic (frames of PAYLOAD + ~74 B)
+bulk() {
+	local frames=$(( ($2 << 20) / ($3 + 90) )) shape
+	if [ "$3" -ge 256 ]; then
+		shape="--msg-size $((16 * $3)) --pmtu $3"
+	else
+		shape="--msg-size $3 --ack-every 16"
+	fi
+	"$rg" -w "$1" -c "$frames" --qps 4 --hosts 16 --verbs write $shape --pps 1M -q
+}
 
 now() { date +%s.%N; }
 best() { # runs: best wall seconds of N runs of a command (output discarded)
@@ -76,7 +88,7 @@ echo "|---|---:|---|---:|---:|---:|---:|"
 for mix in large:1024 small:64; do
 	name=${mix%%:*} pay=${mix##*:}
 	f=$tmp/$name.pcap
-	"$mk" --bulk "$f" "$mb" "$pay"
+	bulk "$f" "$mb" "$pay"
 	size=$(stat -c %s "$f")
 	t_new=$(best 3 "$ra" --json "$f")
 	recache "$f"
@@ -95,7 +107,7 @@ for mix in large:1024 small:64; do
 			"$(echo "$size * 8 / $t / 1000000000" | bc -l)" "$(r2 "$t" "$t_pcap")" "$(r2 "$t_ts" "$t")"
 	done
 done
-"$mk" --bulk "$tmp/q.pcap" $((mb / 4)) 1024
+bulk "$tmp/q.pcap" $((mb / 4)) 1024
 recache "$tmp/q.pcap"
 rq=$(peak_rss_mib "$ra" --json "$tmp/q.pcap")
 rf=$(peak_rss_mib "$ra" --json "$tmp/large.pcap")

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tshark with the roce plugin vs without it, on one large generated capture.
 #   bench/plugin_bench.sh BUILD_DIR [FRAMES] [REPEATS]
-# FRAMES defaults to 500000 RoCE v2 frames (RC SEND_ONLY + ACK every 16th),
+# FRAMES defaults to 500000 RoCE v2 frames from roce-gen (RC SEND_ONLY of 64 bytes, an
+# ACK after every 15th: every 16th frame),
 # REPEATS to 3 (the best run counts).  Runs tshark as an unprivileged user
 # when started as root (tshark ignores personal plugins for root).
 # Prints a Markdown table on stdout.
@@ -13,7 +14,7 @@ R=${3:-3}
 SO=$(ls "$BUILD"/wireshark-plugins/*/epan/roce.so 2>/dev/null | head -n 1)
 [ -n "$SO" ] || { echo "plugin not built in $BUILD" >&2; exit 77; }
 XY=$(basename "$(dirname "$(dirname "$SO")")")
-GEN=$BUILD/plugin/roce-plugin-testgen
+GEN=$BUILD/cli/roce-gen
 [ -x "$GEN" ] || { echo "$GEN not built" >&2; exit 77; }
 [ -x /usr/bin/time ] || { echo "/usr/bin/time (package time) is needed" >&2; exit 77; }
 
@@ -22,7 +23,7 @@ trap 'rm -rf "$T"' EXIT
 chmod 755 "$T"
 mkdir -p "$T/with/.local/lib/wireshark/plugins/$XY/epan" "$T/without"
 cp "$SO" "$T/with/.local/lib/wireshark/plugins/$XY/epan/"
-"$GEN" bench "$T/bench.pcap" "$N"
+"$GEN" -w "$T/bench.pcap" -c "$N" --verbs send --msg-size 64 --ack-every 15 --pps 1M -q
 USER_=
 if [ "$(id -u)" = 0 ]; then
 	USER_=${ROCE_TEST_USER:-rocetest}

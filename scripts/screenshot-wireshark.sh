@@ -7,7 +7,7 @@
 #
 # BUILD_DIR defaults to out/main (build it first: cmake --build out/main), OUT.png to
 # docs/img/wireshark-roce.png. It generates the sample capture with
-# `roce-plugin-testgen facts`, starts its own Xvfb (1280x960, first free display), runs
+# roce-gen and plugin/tests/plugin_facts.ini, starts its own Xvfb (1280x960, first free display), runs
 # wireshark with the freshly built roce.so in a temporary HOME (as the unprivileged user
 # rocetest when run as root: Wireshark ignores personal plugins for root), opens the capture
 # with a display filter listing the analysis events, selects the PSN-gap frame, expands the
@@ -34,7 +34,7 @@ BUILD=$(cd "$BUILD" 2>/dev/null && pwd) || skip "no build directory ${1:-$here/o
 SO=$(ls "$BUILD"/wireshark-plugins/*/epan/roce.so 2>/dev/null | head -n 1)
 [ -n "$SO" ] && [ -f "$SO" ] || skip "plugin not built ($BUILD/wireshark-plugins/X.Y/epan/roce.so)"
 XY=$(basename "$(dirname "$(dirname "$SO")")")
-GEN=$BUILD/plugin/roce-plugin-testgen
+GEN=$BUILD/cli/roce-gen
 [ -x "$GEN" ] || skip "capture generator not built ($GEN)"
 WS_VER=$(wireshark --version 2>/dev/null | sed -n '1s/.*Wireshark \([0-9]*\.[0-9]*\).*/\1/p')
 [ -z "$WS_VER" ] || [ "$WS_VER" = "$XY" ] || skip "plugin built for Wireshark $XY, wireshark is $WS_VER"
@@ -65,7 +65,7 @@ CONF=$HOMEDIR/.config/wireshark
 mkdir -p "$HOMEDIR/.local/lib/wireshark/plugins/$XY/epan" "$CONF" "$T/run"
 cp "$SO" "$HOMEDIR/.local/lib/wireshark/plugins/$XY/epan/roce.so"
 CAP=$T/roce-sample.pcap
-"$GEN" facts "$CAP"
+"$GEN" --scenario "$(dirname "$0")/../plugin/tests/plugin_facts.ini" -w "$CAP" -q
 
 # A pristine profile: fixed main window geometry and pane sizes, no byte view (the
 # details pane gets the lower half), no welcome-page state to restore.

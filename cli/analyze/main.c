@@ -26,6 +26,7 @@
 #include <glib.h>
 
 #include <roce/analyzer.h>
+#include <roce/erf.h>
 #include <roce/icrc.h>
 #include <roce/pkt.h>
 #include <roce/roce.h>
@@ -228,7 +229,7 @@ static const GOptionEntry entries[] = {
 	{ "pfc-storm-ms", 0, 0, CB(opt_storm_cb),
 	  "Continuous pause that counts as a PFC storm, ms (default 200)", "MS" },
 	{ "max-flows", 0, 0, CB(opt_max_flows_cb),
-	  "Track at most N streams; least recently active evicted (default 65536)", "N" },
+	  "Track at most N streams; least recently active evicted (default 1000000)", "N" },
 	{ "udp-port", 0, 0, CB(opt_udp_port_cb),
 	  "Also decode RoCE v2 on UDP destination PORT (repeatable; 4791 always)", "PORT" },
 	{ "no-icrc", 0, 0, G_OPTION_ARG_NONE, &ctx.o.no_icrc,
@@ -287,7 +288,7 @@ static void parse_options(int argc, char **argv)
 	ctx.o.progress = -1;
 	ctx.o.link_speed_gbps = 100.0;
 	ctx.o.pfc_storm_ms = 200;
-	ctx.o.max_flows = 65536;
+	ctx.o.max_flows = 1000000;
 	ctx.o.max_anomalies = 1000;
 	ctx.o.udp_ports[0] = ROCE_UDP_PORT;
 	ctx.o.n_udp_ports = 1;
@@ -507,6 +508,23 @@ static void report_interrupted(const struct ra_file *rf)
 	ctx.input_error = true;
 }
 
+/*
+ * ERF records (LINKTYPE_ERF) carry their own timestamp (the pcap one is
+ * derived from it, rounded) and a loss counter: use the former, add the
+ * latter to the file's capture drops.
+ */
+static void erf_record(struct ra_file *rf, struct roce_cap_record *rec)
+{
+	struct roce_erf e;
+	int r = roce_erf_parse(rec->data, rec->caplen, &e);
+
+	if (r == ROCE_OK || r == ROCE_E_MALFORMED) {
+		rec->ts_ns = e.ts_ns;
+		rec->flags &= ~ROCE_CAP_REC_NO_TS;
+		rf->drops += e.lctr;
+	}
+}
+
 /* The reader's first capture-format warning of a file; the others are counted. */
 static void report_warning(struct ra_file *rf, roce_capfile_t *c, struct progress *pg)
 {
@@ -588,6 +606,8 @@ static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopt
 				warned_lt = true;
 			}
 		}
+		if (G_UNLIKELY(rec.linktype == ROCE_LINKTYPE_ERF))
+			erf_record(rf, &rec);
 		ctx.frames = no;
 		rf->frames++;
 		rf->last_no = rec.frame_no;

@@ -707,7 +707,8 @@ static bool iface_ts(const struct cap_iface *ifc, uint64_t ticks, uint64_t *ns)
 		v = (cap_i128)(ticks / ifc->factor);
 		break;
 	case TS_BIN:
-		v = ifc->shift >= 127 ? 0 : (cap_i128)(((cap_u128)ticks * 1000000000u) >> ifc->shift);
+		v = ifc->shift >= 127 ? 0 :
+		    (cap_i128)(((cap_u128)ticks * 1000000000u) >> ifc->shift);
 		break;
 	default:
 		v = 0;
@@ -993,8 +994,8 @@ static int ng_skip_large(struct roce_capfile *c, uint32_t type, uint32_t blen, u
 		size_t k = left < STREAM_MIN_BUF ? (size_t)left : STREAM_MIN_BUF;
 
 		if (!src_need(c, k, &avail))
-			return fail_short(c, ng_block_name(type), (size_t)(plen - 4u - left) + avail,
-					  plen);
+			return fail_short(c, ng_block_name(type),
+					  (size_t)(plen - 4u - left) + avail, plen);
 		src_consume(c, k);
 		left -= k;
 	}
@@ -1048,7 +1049,8 @@ static int ng_next(struct roce_capfile *c, struct roce_cap_record *rec, bool pre
 		}
 		blen = ld32(p + 4, c->be);
 		if (blen < 12)
-			return fail(c, ROCE_E_MALFORMED, "%s total length %" PRIu32 " is less than 12",
+			return fail(c, ROCE_E_MALFORMED,
+				    "%s total length %" PRIu32 " is less than 12",
 				    ng_block_name(type), blen);
 		/* not a multiple of 4: Wireshark 4.0 rounds up and reads on */
 		plen = blen > UINT32_MAX - 3 ? blen : (blen + 3) & ~3u;
@@ -1057,8 +1059,9 @@ static int ng_next(struct roce_capfile *c, struct roce_cap_record *rec, bool pre
 				return fail(c, ROCE_E_MALFORMED,
 					    "%s total length %" PRIu32 " is not a multiple of 4",
 					    ng_block_name(type), blen);
-			warn(c, "%s total length %" PRIu32 " is not a multiple of 4 (read as %" PRIu32
-			     ")", ng_block_name(type), blen, plen);
+			warn(c, "%s total length %" PRIu32
+			     " is not a multiple of 4 (read as %" PRIu32 ")",
+			     ng_block_name(type), blen, plen);
 		}
 		if (plen > ROCE_CAP_MAX_RECORD) {
 			if (type == NG_SHB || type == NG_IDB || ng_is_packet(type))
@@ -1322,7 +1325,8 @@ roce_capfile_t *roce_cap_open_fd(int fd, const char *name, int stream, char *err
 
 			if (map != MAP_FAILED) {
 				/* registered with the SIGBUS handler, or streamed */
-				c->guard_slot = roce_capguard_add(map, (size_t)st.st_size, &c->sigbus);
+				c->guard_slot = roce_capguard_add(map, (size_t)st.st_size,
+								  &c->sigbus);
 				if (c->guard_slot < 0) {
 					munmap(map, (size_t)st.st_size);
 					goto stream;

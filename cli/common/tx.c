@@ -222,7 +222,7 @@ uint64_t roce_tx_wait_until(uint64_t deadline_ns)
 
 void roce_tx_dev_merge(struct roce_tx_dev *a, const struct roce_tx_dev *b)
 {
-	for (unsigned i = 0; i <= ROCE_TX_DEV_BUCKETS; i++)
+	for (unsigned i = 0; i < ROCE_TX_DEV_BUCKETS + ROCE_TX_DEV_LOG_BUCKETS; i++)
 		a->bucket[i] += b->bucket[i];
 	a->n += b->n;
 	a->sum_ns += b->sum_ns;
@@ -239,11 +239,18 @@ uint64_t roce_tx_dev_quantile(const struct roce_tx_dev *d, double q)
 	want = (uint64_t)(q * (double)d->n);
 	if (want >= d->n)
 		want = d->n - 1;
-	for (unsigned i = 0; i < ROCE_TX_DEV_BUCKETS; i++) {
+	for (unsigned i = 0; i < ROCE_TX_DEV_BUCKETS + ROCE_TX_DEV_LOG_BUCKETS; i++) {
 		acc += d->bucket[i];
 		if (acc > want) {
-			uint64_t hi = (uint64_t)(i + 1) * ROCE_TX_DEV_BUCKET_NS;
+			uint64_t hi;
 
+			if (i < ROCE_TX_DEV_BUCKETS)
+				hi = (uint64_t)(i + 1) * ROCE_TX_DEV_BUCKET_NS;
+			else if (i + 1 < ROCE_TX_DEV_BUCKETS + ROCE_TX_DEV_LOG_BUCKETS)
+				hi = (uint64_t)ROCE_TX_DEV_BUCKETS * ROCE_TX_DEV_BUCKET_NS
+					<< (i - ROCE_TX_DEV_BUCKETS + 1);
+			else
+				hi = d->max_ns;
 			return hi < d->max_ns ? hi : d->max_ns;
 		}
 	}

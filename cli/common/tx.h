@@ -140,22 +140,32 @@ uint64_t roce_tx_wait_until(uint64_t deadline_ns);
 
 /*
  * Deviation histogram of send time minus deadline: 64 ns buckets up to
- * 1 ms, then one overflow bucket; fixed size, no allocation.
+ * 1 ms, then power-of-two buckets (1-2 ms, 2-4 ms, ... up to about 9
+ * minutes, the last one open); fixed size, no allocation.
  */
 #define ROCE_TX_DEV_BUCKET_NS 64u
-#define ROCE_TX_DEV_BUCKETS 16384u
+#define ROCE_TX_DEV_BUCKETS 16384u       /* linear part: 16384 x 64 ns = 1.05 ms */
+#define ROCE_TX_DEV_LOG_BUCKETS 20u
 struct roce_tx_dev {
 	uint64_t n;
 	uint64_t max_ns;
 	uint64_t sum_ns;
-	uint32_t bucket[ROCE_TX_DEV_BUCKETS + 1];
+	uint32_t bucket[ROCE_TX_DEV_BUCKETS + ROCE_TX_DEV_LOG_BUCKETS];
 };
 
 static inline void roce_tx_dev_add(struct roce_tx_dev *d, uint64_t dev_ns, uint32_t count)
 {
 	uint64_t b = dev_ns / ROCE_TX_DEV_BUCKET_NS;
 
-	d->bucket[b < ROCE_TX_DEV_BUCKETS ? b : ROCE_TX_DEV_BUCKETS] += count;
+	if (b >= ROCE_TX_DEV_BUCKETS) {
+		uint64_t q = b / ROCE_TX_DEV_BUCKETS;     /* >= 1 */
+		unsigned k = 0;
+
+		while (q >>= 1)
+			k++;
+		b = ROCE_TX_DEV_BUCKETS + (k < ROCE_TX_DEV_LOG_BUCKETS ? k : ROCE_TX_DEV_LOG_BUCKETS - 1);
+	}
+	d->bucket[b] += count;
 	d->n += count;
 	d->sum_ns += dev_ns * count;
 	if (dev_ns > d->max_ns)
@@ -164,7 +174,7 @@ static inline void roce_tx_dev_add(struct roce_tx_dev *d, uint64_t dev_ns, uint3
 
 /* Add b into a. */
 void roce_tx_dev_merge(struct roce_tx_dev *a, const struct roce_tx_dev *b);
-/* Quantile q (0..1) in ns (bucket upper bound; max_ns past the last bucket). */
+/* Quantile q (0..1) in ns: the upper bound of its bucket, at most max_ns. */
 uint64_t roce_tx_dev_quantile(const struct roce_tx_dev *d, double q);
 
 #ifdef __cplusplus

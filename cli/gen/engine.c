@@ -598,8 +598,8 @@ static void send_rc(struct gen *g, struct msg *m)
 					     k + 1 < m->npk);
 		if (hole != UINT32_MAX && !fate_loses(fate))
 			fate = RG_FATE_NONE;    /* the packet that reveals a hole stays clean */
-		if (k == 0 && !*seen && fate_loses(fate))
-			fate = RG_FATE_NONE;    /* nothing before a stream's first packet shows its loss */
+		if (k == 0 && !*seen && (fate_loses(fate) || fate == RG_FATE_REORDER))
+			fate = RG_FATE_NONE;    /* nothing before a stream's first packet shows a gap */
 		*seen = true;
 		if (fate_loses(fate)) {
 			g->t->injected[fate == RG_FATE_DROP ? RG_F_DROP :
@@ -905,6 +905,10 @@ int rg_generate(const struct rg_config *c, struct rg_output *out, struct rg_trut
 	uint64_t limit = c->count_messages_set ? c->count_messages :
 		c->count_frames ? UINT64_MAX : 1000;
 
+	if (c->script) {
+		free(g);
+		return rg_script_run(c, out, t, err, errlen);
+	}
 	if (!g || setup(g, c, out, t)) {
 		snprintf(err, errlen, "out of memory");
 		if (g) {

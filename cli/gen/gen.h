@@ -100,6 +100,8 @@ struct rg_pause {
 
 #define RG_MAX_PAUSES 16
 
+struct rg_script;       /* script.c: frames listed one by one */
+
 struct rg_config {
 	/* traffic */
 	unsigned qps;                   /* QPs per host pair */
@@ -142,6 +144,8 @@ struct rg_config {
 	const char *write_path;
 	const char *iface;
 	const char *engine;             /* -i: TX engine name (auto, afpacket, xdp) */
+	bool ts_us;                     /* pcap with microsecond timestamps */
+	struct rg_script *script;       /* scripted scenario: replaces the engine */
 	bool json;
 	bool quiet;
 };
@@ -169,6 +173,9 @@ struct rg_output;
 struct rg_output_ops {
 	int (*write)(struct rg_output *o, uint64_t ts_ns, const uint8_t *frame, uint32_t len);
 	int (*close)(struct rg_output *o);
+	/* optional: a record cut to caplen bytes (capture files only) */
+	int (*write_cap)(struct rg_output *o, uint64_t ts_ns, const uint8_t *frame,
+			 uint32_t caplen, uint32_t len);
 };
 
 struct rg_output {
@@ -208,6 +215,14 @@ int rg_config_check(struct rg_config *c, char *err, size_t errlen);
 /* Generate the whole scenario into out; fills truth.  0, or an output error. */
 int rg_generate(const struct rg_config *c, struct rg_output *out, struct rg_truth *t,
 		char *err, size_t errlen);
+
+/* ---- scripted scenarios (script.c) -------------------------------------------- */
+
+/* Group names of scripts: "frame NAME", "template NAME". */
+bool rg_script_group(const char *group);
+void rg_script_free(struct rg_script *sc);
+int rg_script_run(const struct rg_config *c, struct rg_output *out, struct rg_truth *t,
+		  char *err, size_t errlen);
 
 /* ---- deterministic random numbers (engine.c) ------------------------------- */
 

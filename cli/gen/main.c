@@ -81,7 +81,10 @@ static void rewrite_version(int argc, char **argv)
 			continue;
 		for (size_t k = 0; k < sizeof(rv) / sizeof(rv[0]); k++) {
 			if (!strcmp(argv[i + 1], rv[k])) {
-				argv[i] = g_strdup_printf("--version=%s", rv[k]);
+				static char joined[16];
+
+				snprintf(joined, sizeof(joined), "--version=%s", rv[k]);
+				argv[i] = joined;
 				argv[i + 1] = (char *)"";
 				/* drop the emptied argument */
 				for (int j = i + 1; j + 1 < argc; j++)

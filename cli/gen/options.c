@@ -93,6 +93,8 @@ void rg_config_defaults(struct rg_config *c)
 
 void rg_config_free(struct rg_config *c)
 {
+	rg_script_free(c->script);
+	c->script = NULL;
 	for (int k = 0; k < RG_F_COUNT; k++) {
 		free(c->fault[k].list.v);
 		c->fault[k].list.v = NULL;
@@ -672,6 +674,10 @@ int rg_config_set(struct rg_config *c, const char *key, const char *val, char *e
 		c->write_path = g_intern_string(val);
 	} else if (!strcmp(key, "interface")) {
 		c->iface = g_intern_string(val);
+	} else if (!strcmp(key, "timestamps")) {
+		if (strcmp(val, "ns") && strcmp(val, "us"))
+			return fail(err, errlen, "timestamps '%s': expected ns or us (pcap only)", val);
+		c->ts_us = val[0] == 'u';
 	} else if (!strcmp(key, "engine")) {
 		c->engine = g_intern_string(val);
 	} else {

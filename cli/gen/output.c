@@ -100,7 +100,7 @@ static int iface_close(struct rg_output *o)
 	return rc || o->send_errors ? -1 : 0;
 }
 
-static const struct rg_output_ops iface_ops = { iface_write, iface_close };
+static const struct rg_output_ops iface_ops = { .write = iface_write, .close = iface_close };
 
 static int iface_open(struct rg_output *o, const struct rg_config *c, char *errbuf,
 		      size_t errlen)
@@ -160,7 +160,15 @@ static int file_close(struct rg_output *o)
 	return rc;
 }
 
-static const struct rg_output_ops file_ops = { file_write, file_close };
+static int file_write_cap(struct rg_output *o, uint64_t ts_ns, const uint8_t *frame,
+			  uint32_t caplen, uint32_t len)
+{
+	return roce_capw_write(o->impl, ts_ns, frame, caplen, len);
+}
+
+static const struct rg_output_ops file_ops = {
+	.write = file_write, .close = file_close, .write_cap = file_write_cap
+};
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -180,7 +188,8 @@ int rg_output_open(struct rg_output *o, const struct rg_config *c, char *errbuf,
 	if (ends_with(c->write_path, ".pcapng"))
 		o->impl = roce_capw_open_pcapng(c->write_path, ROCE_LINKTYPE_ETHERNET, 65535, e);
 	else
-		o->impl = roce_capw_open(c->write_path, ROCE_LINKTYPE_ETHERNET, 65535, 1, e);
+		o->impl = roce_capw_open(c->write_path, ROCE_LINKTYPE_ETHERNET, 65535,
+					 c->ts_us ? 0 : 1, e);
 	if (!o->impl) {
 		snprintf(errbuf, errlen, "%s", e);
 		return -1;

@@ -18,6 +18,7 @@
 #include <glib.h>
 
 #include "gen.h"
+#include "script.h"
 
 #define RG_SCENARIO_MAX (1u << 20)
 
@@ -25,6 +26,8 @@ static const char *const groups[] = { "traffic", "addresses", "faults", "output"
 
 static bool known_group(const char *g)
 {
+	if (rg_script_group(g))
+		return true;
 	for (int i = 0; groups[i]; i++)
 		if (!strcmp(g, groups[i]))
 			return true;
@@ -64,7 +67,14 @@ static int scan(const char *name, const char *data, GHashTable *lines, char *err
 			if (!known_group(group)) {
 				rc = -1;
 				snprintf(err, errlen, "%s:%u: unknown group [%s] (known: traffic, "
-					 "addresses, faults, output)", name, ln, group);
+					 "addresses, faults, output, frame NAME, template NAME)",
+					 name, ln, group);
+			} else if (g_hash_table_contains(lines, group)) {
+				rc = -1;
+				snprintf(err, errlen, "%s:%u: group [%s] given twice", name, ln,
+					 group);
+			} else {
+				g_hash_table_insert(lines, g_strdup(group), GUINT_TO_POINTER(ln));
 			}
 			continue;
 		}
@@ -128,7 +138,11 @@ int rg_scenario_load_data(struct rg_config *c, const char *name, const char *dat
 	if (!rc)
 		gl = g_key_file_get_groups(kf, NULL);
 	for (gchar **g = gl; !rc && g && *g; g++) {
-		gchar **keys = g_key_file_get_keys(kf, *g, NULL, NULL);
+		gchar **keys;
+
+		if (rg_script_group(*g))
+			continue;
+		keys = g_key_file_get_keys(kf, *g, NULL, NULL);
 
 		for (gchar **k = keys; !rc && k && *k; k++) {
 			char *id = g_strdup_printf("%s\n%s", *g, *k);
@@ -159,6 +173,8 @@ int rg_scenario_load_data(struct rg_config *c, const char *name, const char *dat
 		}
 		g_strfreev(keys);
 	}
+	if (!rc)
+		rc = rg_script_load(c, kf, lines, name, err, errlen);
 	g_strfreev(gl);
 	g_free(text);
 	g_key_file_free(kf);

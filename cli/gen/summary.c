@@ -68,6 +68,21 @@ void rg_summary_print(const struct rg_config *cfg, const struct rg_truth *t, boo
 	struct counter c[N_SUMMARY];
 	bool any = false;
 
+	if (cfg->script) {
+		/* a script lists frames: no fault model, so no sequencing truth */
+		if (json)
+			fprintf(f, "{\n  \"tool\": \"%s %s\",\n  \"script\": true,\n  \"summary\": {"
+				"\n    \"frames\": %" PRIu64 ",\n    \"bytes\": %" PRIu64
+				",\n    \"roce_frames\": %" PRIu64 ",\n    \"rocev1_frames\": %" PRIu64
+				",\n    \"rocev2_frames\": %" PRIu64 ",\n    \"pfc_frames\": %" PRIu64
+				",\n    \"pause_frames\": %" PRIu64 "\n  }\n}\n", RG_PROG,
+				ROCE_VERSION_STRING, t->frames, t->bytes, t->roce_frames,
+				t->rocev1_frames, t->rocev2_frames, t->pfc_frames, t->pause_frames);
+		else
+			fprintf(f, "%s: %" PRIu64 " frames, %" PRIu64 " bytes (script)\n", RG_PROG,
+				t->frames, t->bytes);
+		return;
+	}
 	if (json) {
 		print_json(cfg, t, f);
 		return;

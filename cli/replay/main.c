@@ -124,6 +124,7 @@ static gboolean opt_file_cb(const char *name, const char *val, gpointer data, GE
 
 static gboolean opt_iface_cb(const char *name, const char *val, gpointer data, GError **err)
 {
+	g_free((char *)O.ifname);
 	O.ifname = g_strdup(val);
 	return TRUE;
 }
@@ -951,7 +952,8 @@ int main(int argc, char **argv)
 	memset(&fin, 0, sizeof(fin));
 	if (!th || !live) {
 		fprintf(stderr, "%s: out of memory\n", RR_PROG);
-		return EXIT_USAGE;
+		status = EXIT_USAGE;
+		goto out;
 	}
 	for (unsigned i = 0; i < O.threads; i++) {
 		struct roce_tx_opts to = { .ifname = O.ifname, .engine = O.engine, .queue = i };
@@ -962,18 +964,29 @@ int main(int argc, char **argv)
 		th[i].tx = roce_tx_open(&to, errbuf, &st);
 		if (!th[i].tx) {
 			fprintf(stderr, "%s: %s\n", RR_PROG, errbuf);
-			return EXIT_USAGE;
+			status = EXIT_USAGE;
+			goto out;
 		}
 		if (i && strcmp(roce_tx_name(th[i].tx), roce_tx_name(th[0].tx))) {
-			fprintf(stderr, "%s: %s: thread %u got engine %s, thread 0 %s (%s); "
-				"use --engine\n", RR_PROG, O.ifname, i, roce_tx_name(th[i].tx),
-				roce_tx_name(th[0].tx), roce_tx_note(th[i].tx));
-			return EXIT_USAGE;
+			/* auto: xdp on queue 0 but not on queue i (too few queues): all afpacket */
+			if (O.verbose)
+				fprintf(stderr, "%s: %s: thread %u: %s; every thread uses afpacket\n",
+					RR_PROG, O.ifname, i, roce_tx_note(th[i].tx));
+			for (unsigned j = 0; j <= i; j++) {
+				roce_tx_close(th[j].tx);
+				th[j].tx = NULL;
+				free(th[j].dev);
+				th[j].dev = NULL;
+			}
+			O.engine = ROCE_TX_AFPACKET;
+			i = (unsigned)-1;      /* the loop starts again at thread 0 */
+			continue;
 		}
 		th[i].dev = calloc(1, sizeof(*th[i].dev));
 		if (!th[i].dev) {
 			fprintf(stderr, "%s: out of memory\n", RR_PROG);
-			return EXIT_USAGE;
+			status = EXIT_USAGE;
+			goto out;
 		}
 	}
 	g_max_frame = roce_tx_max_frame(th[0].tx);
@@ -988,13 +1001,14 @@ int main(int argc, char **argv)
 	if (O.preload) {
 		status = preload_all(&rs);
 		if (status)
-			return status;
+			goto out;
 	} else {
 		/* the frames of one batch plus the one being read: never the same slot */
 		th[0].slots = malloc((size_t)(ROCE_TX_MAX_BATCH + 1) * (g_max_frame + 4));
 		if (!th[0].slots) {
 			fprintf(stderr, "%s: out of memory\n", RR_PROG);
-			return EXIT_USAGE;
+			status = EXIT_USAGE;
+			goto out;
 		}
 	}
 
@@ -1011,7 +1025,8 @@ int main(int argc, char **argv)
 			g_stop = 1;
 			for (unsigned j = 0; j < i; j++)
 				pthread_join(th[j].th, NULL);
-			return EXIT_USAGE;
+			status = EXIT_USAGE;
+			goto out;
 		}
 	}
 	next_report = g_start_ns + (uint64_t)(O.stats_interval * 1e9);
@@ -1063,7 +1078,12 @@ int main(int argc, char **argv)
 	fin.icrc_unverified = rs.icrc_unverified;
 	fin.not_roce = rs.not_roce;
 	rr_stats_final(&O, &fin);
-	for (unsigned i = 0; i < O.threads; i++) {
+	if (!status && fin.fatal)
+		status = EXIT_USAGE;
+	if (!status && fin.errors)
+		status = EXIT_SENDERR;
+out:
+	for (unsigned i = 0; th && i < O.threads; i++) {
 		roce_tx_close(th[i].tx);
 		free(th[i].dev);
 		free(th[i].slots);
@@ -1076,9 +1096,6 @@ int main(int argc, char **argv)
 	free(P.rel);
 	free(P.cum);
 	g_ptr_array_free(opt_files, TRUE);
-	if (status)
-		return status;
-	if (fin.fatal)
-		return EXIT_USAGE;
-	return fin.errors ? EXIT_SENDERR : EXIT_OK;
+	g_free((char *)O.ifname);
+	return status;
 }

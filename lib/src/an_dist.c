@@ -147,12 +147,17 @@ void an_dist_free(struct an_dist *d)
 	d->hist = NULL;
 }
 
+struct an_lat *an_lat_get(struct an_flow *f)
+{
+	if (!f->lat)
+		f->lat = calloc(1, sizeof(*f->lat));
+	return f->lat;
+}
+
 void an_lat_add(struct an_flow *f, enum an_lat_kind k, uint64_t v)
 {
-	if (!f->lat) {
-		f->lat = calloc(1, sizeof(*f->lat));
-		if (!f->lat)
-			return;         /* no memory: the sample is dropped */
-	}
-	an_dist_add(&f->lat->d[k], v);
+	struct an_lat *l = an_lat_get(f);
+
+	if (l)
+		an_dist_add(&l->d[k], v);   /* (no memory: the sample is dropped) */
 }

@@ -58,8 +58,8 @@ struct an_table {
 	struct an_entry **slots;
 	uint32_t mask;
 	uint32_t max_size;      /* slots at the cap: a power of two >= 2 * cap */
-	struct an_entry **dense;
-	uint32_t n, cap;
+	struct an_entry **dense;        /* dense_cap entries: grows with the slots */
+	uint32_t n, cap, dense_cap;
 };
 
 /* Intrusive doubly linked list (first-seen order of streams and PFC entries). */
@@ -138,6 +138,10 @@ struct an_req {
 	struct an_ackent *ack;
 	struct an_readent *rd;
 	uint8_t ack_cap, rd_cap;
+	/* pairing index (an_pair.c, its only writer), while an unpaired request stream */
+	uint32_t pair_bucket;
+	struct an_hp *pair_hp;
+	struct an_flow *hp_next, *hp_prev, *pb_next, *pb_prev;
 };
 
 /*
@@ -152,6 +156,33 @@ struct an_rsp {
 };
 
 /*
+ * What a stream stores of its struct roce_flow_stats: the same names, less
+ * what roce_analyzer_foreach_flow() computes (peer key, distributions), so
+ * a stream costs a few hundred bytes.  an_flow_export() fills the public
+ * struct.  Hot fields first, in the public struct's order.
+ */
+struct an_fstat {
+	struct roce_flow_key key;
+	enum roce_transport transport;
+	uint32_t last_psn;
+	uint32_t pmtu;
+	bool is_request;
+	uint16_t pkey;
+	uint64_t frames, bytes, payload_bytes;
+	uint64_t last_ts_ns;
+	uint64_t messages;
+	uint32_t first_psn;
+	uint32_t src_qp;
+	uint64_t first_frame;
+	uint64_t first_ts_ns;
+	uint64_t psn_gaps, lost_psns, duplicates, out_of_order, unrecovered_psns;
+	uint64_t retransmissions;
+	uint64_t gbn_episodes[4];
+	uint64_t naks, rnr_naks, nak_codes[5], acks;
+	uint64_t cnps, ecn_ce, ecn_capable, icrc_bad, malformed;
+};
+
+/*
  * A stream.  Allocated on a cache-line boundary, so that the table entry,
  * the request-state and peer pointers, the key and the counters every frame
  * updates (st's first members) sit in the first two lines: with many streams and
@@ -162,16 +193,11 @@ struct an_flow {
 	struct an_entry ent;    /* first member */
 	struct an_req *req;
 	struct an_flow *peer;
-	struct roce_flow_stats st;
-	bool transport_set, udqp_set;
-	uint64_t unpaired_frames;
-	uint64_t last_cnp_ts;
-	struct an_lat *lat;     /* latency distributions, allocated with the first sample */
+	struct an_fstat st;
+	uint32_t unpaired_frames;   /* (wraps: only its value mod AN_PAIR_EVERY matters past 4) */
+	bool udqp_set;
+	struct an_lat *lat;     /* latency distributions and CNP timing, allocated when needed */
 	struct an_lnode seen;   /* first-seen order */
-	/* pairing index (an_pair.c), while an unpaired request stream */
-	struct an_hp *pair_hp;
-	struct an_flow *hp_next, *hp_prev, *pb_next, *pb_prev;
-	uint32_t pair_bucket;
 	struct an_rsp *rsp;     /* response-side sequencing, NULL until needed */
 };
 
@@ -186,13 +212,18 @@ enum an_lat_kind {
 
 struct an_lat {
 	struct an_dist d[AN_LAT_COUNT];
+	uint64_t last_cnp_ts;
+	uint64_t cnp_min_gap_ns;        /* shortest inter-CNP gap (0 if < 2 CNPs) */
 };
+
+/* f's struct an_lat, allocated on first use; NULL when out of memory. */
+struct an_lat *an_lat_get(struct an_flow *f);
 
 /* Add a sample to f's distribution k (allocates f->lat on the first one). */
 void an_lat_add(struct an_flow *f, enum an_lat_kind k, uint64_t v);
 
 #define AN_LINE 64
-_Static_assert(offsetof(struct an_flow, st) + offsetof(struct roce_flow_stats, last_ts_ns) +
+_Static_assert(offsetof(struct an_flow, st) + offsetof(struct an_fstat, last_ts_ns) +
 	sizeof(uint64_t) <= 2 * AN_LINE, "stream hot fields span more than two cache lines");
 _Static_assert(offsetof(struct an_req, rd_next) + sizeof(unsigned) <= AN_LINE,
 	"request hot fields span more than one cache line");
@@ -247,6 +278,7 @@ struct an_ctx {
 };
 
 /* analyzer.c */
+void an_flow_export(const struct an_flow *f, struct roce_flow_stats *out);
 void an_init(struct roce_anomaly *an, enum roce_anomaly_type type,
 	uint64_t frame, uint64_t ts, const struct an_flow *f);
 void an_emit(struct roce_analyzer *a, const struct roce_anomaly *an);

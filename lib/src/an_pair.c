@@ -17,11 +17,12 @@
  * an_pair_sync() keeps a stream's index entries true after anything that
  * changes its state (a request, a pairing, an eviction); each call is O(1).
  *
- * Choice (unchanged from the scan it replaces): among the candidates of the
- * host pair whose PSN window [first PSN, expected PSN + slack] holds P, the
- * one whose expected PSN is closest at or after P wins; failing that, the
- * only candidate of the host pair, if there is exactly one.  A host pair
- * with at most AN_PAIR_SCAN candidates is scanned (exactly the old rule);
+ * Choice: among the candidates of the host pair whose PSN window [first
+ * PSN, expected PSN + slack] holds P, one with an outstanding AckReq / READ
+ * request at exactly P wins (the oldest such request first), then the one
+ * whose expected PSN is closest at or after P; failing that, the only
+ * candidate of the host pair, if there is exactly one.  A host pair with at
+ * most AN_PAIR_SCAN candidates is scanned;
  * a larger one looks in the buckets of P's neighbourhood (expected PSN
  * within about 2^AN_PAIR_SHIFT PSNs of P), so a response whose PSN is
  * further behind its request stream's newest PSN than that, on a host pair
@@ -107,24 +108,24 @@ static struct an_hp *hp_find(struct an_pairidx *x, uint8_t version, const uint8_
 
 static void bucket_link(struct an_pairidx *x, struct an_flow *f)
 {
-	struct an_flow **head = &x->bucket[bucket_hash(f->pair_hp, f->pair_bucket) & x->bmask];
+	struct an_flow **head = &x->bucket[bucket_hash(f->req->pair_hp, f->req->pair_bucket) & x->bmask];
 
-	f->pb_prev = NULL;
-	f->pb_next = *head;
+	f->req->pb_prev = NULL;
+	f->req->pb_next = *head;
 	if (*head)
-		(*head)->pb_prev = f;
+		(*head)->req->pb_prev = f;
 	*head = f;
 }
 
 static void bucket_unlink(struct an_pairidx *x, struct an_flow *f)
 {
-	if (f->pb_prev)
-		f->pb_prev->pb_next = f->pb_next;
+	if (f->req->pb_prev)
+		f->req->pb_prev->req->pb_next = f->req->pb_next;
 	else
-		x->bucket[bucket_hash(f->pair_hp, f->pair_bucket) & x->bmask] = f->pb_next;
-	if (f->pb_next)
-		f->pb_next->pb_prev = f->pb_prev;
-	f->pb_next = f->pb_prev = NULL;
+		x->bucket[bucket_hash(f->req->pair_hp, f->req->pair_bucket) & x->bmask] = f->req->pb_next;
+	if (f->req->pb_next)
+		f->req->pb_next->req->pb_prev = f->req->pb_prev;
+	f->req->pb_next = f->req->pb_prev = NULL;
 }
 
 /* Double the bucket array (load <= 1); on failure keep the old one. */
@@ -139,7 +140,7 @@ static void buckets_grow(struct an_pairidx *x)
 	x->bucket = nb;
 	x->bmask = nsize - 1;
 	for (uint32_t i = 0; i < x->hp.n; i++)
-		for (struct an_flow *g = ((struct an_hp *)x->hp.dense[i])->head; g; g = g->hp_next)
+		for (struct an_flow *g = ((struct an_hp *)x->hp.dense[i])->head; g; g = g->req->hp_next)
 			bucket_link(x, g);
 }
 
@@ -161,32 +162,32 @@ static void index_add(struct an_pairidx *x, struct an_flow *f)
 		memcpy(hp->dst, k->dst, 16);
 		an_table_insert(&x->hp, &hp->ent);
 	}
-	f->pair_hp = hp;
-	f->hp_prev = NULL;
-	f->hp_next = hp->head;
+	f->req->pair_hp = hp;
+	f->req->hp_prev = NULL;
+	f->req->hp_next = hp->head;
 	if (hp->head)
-		hp->head->hp_prev = f;
+		hp->head->req->hp_prev = f;
 	hp->head = f;
 	hp->n++;
-	if (++x->n > x->bmask + 1)
-		buckets_grow(x);
-	f->pair_bucket = psn_bucket(f->req);
+	f->req->pair_bucket = psn_bucket(f->req);
 	bucket_link(x, f);
+	if (++x->n > x->bmask + 1)
+		buckets_grow(x);        /* (relinks every indexed stream, f included) */
 }
 
 static void index_remove(struct an_pairidx *x, struct an_flow *f)
 {
-	struct an_hp *hp = f->pair_hp;
+	struct an_hp *hp = f->req->pair_hp;
 
 	bucket_unlink(x, f);
-	if (f->hp_prev)
-		f->hp_prev->hp_next = f->hp_next;
+	if (f->req->hp_prev)
+		f->req->hp_prev->req->hp_next = f->req->hp_next;
 	else
-		hp->head = f->hp_next;
-	if (f->hp_next)
-		f->hp_next->hp_prev = f->hp_prev;
-	f->hp_next = f->hp_prev = NULL;
-	f->pair_hp = NULL;
+		hp->head = f->req->hp_next;
+	if (f->req->hp_next)
+		f->req->hp_next->req->hp_prev = f->req->hp_prev;
+	f->req->hp_next = f->req->hp_prev = NULL;
+	f->req->pair_hp = NULL;
 	x->n--;
 	if (--hp->n == 0) {
 		an_table_remove(&x->hp, &hp->ent);
@@ -198,14 +199,14 @@ void an_pair_sync(struct roce_analyzer *a, struct an_flow *f)
 {
 	bool want = !f->peer && f->req && f->req->init && !f->req->off;
 
-	if (!f->pair_hp) {
+	if (!f->req || !f->req->pair_hp) {
 		if (want)
 			index_add(&a->pair, f);
 	} else if (!want) {
 		index_remove(&a->pair, f);
-	} else if (psn_bucket(f->req) != f->pair_bucket) {
+	} else if (psn_bucket(f->req) != f->req->pair_bucket) {
 		bucket_unlink(&a->pair, f);
-		f->pair_bucket = psn_bucket(f->req);
+		f->req->pair_bucket = psn_bucket(f->req);
 		bucket_link(&a->pair, f);
 	}
 }
@@ -214,7 +215,7 @@ void an_pair_forget(struct roce_analyzer *a, struct an_flow *f)
 {
 	struct an_flow *g = f->peer;
 
-	if (f->pair_hp)
+	if (f->req && f->req->pair_hp)
 		index_remove(&a->pair, f);
 	if (g) {
 		g->peer = NULL;
@@ -233,9 +234,6 @@ static void peer_link(struct roce_analyzer *a, struct an_flow *f, struct an_flow
 {
 	f->peer = g;
 	g->peer = f;
-	f->st.has_peer = g->st.has_peer = true;
-	f->st.peer = g->st.key;
-	g->st.peer = f->st.key;
 	if (!f->st.pmtu)
 		f->st.pmtu = g->st.pmtu;
 	if (!g->st.pmtu)
@@ -244,18 +242,45 @@ static void peer_link(struct roce_analyzer *a, struct an_flow *f, struct an_flow
 	an_pair_sync(a, g);
 }
 
-/* Keep g if its window holds P and its expected PSN is the closest so far. */
-static void consider(struct an_flow *g, const struct an_flow *f, uint32_t P,
-	struct an_flow **best, uint32_t *bestdist)
+/* Oldest outstanding AckReq / READ entry of r with PSN P: its time, or UINT64_MAX. */
+static uint64_t outstanding_at(const struct an_req *r, uint32_t P)
+{
+	for (unsigned i = 0; i < r->ack_n; i++) {
+		const struct an_ackent *e = &r->ack[(r->ack_head + i) % r->ack_cap];
+
+		if (e->psn == P)
+			return e->ts;
+	}
+	return UINT64_MAX;
+}
+
+struct pick {
+	struct an_flow *best;
+	uint64_t exact_ts;      /* UINT64_MAX: best has no outstanding request at P */
+	uint32_t dist;
+};
+
+/*
+ * Keep g if its window holds P and it beats the best so far: a stream with
+ * an outstanding AckReq / READ request at exactly P (the request the
+ * response answers) beats one without, the older such request first
+ * (responses come in request order); then the expected PSN closest at or
+ * after P.  With many QPs between two hosts the windows of unrelated
+ * streams overlap now and then; the exact match tells them apart.
+ */
+static void consider(struct an_flow *g, const struct an_flow *f, uint32_t P, struct pick *k)
 {
 	uint32_t dist;
+	uint64_t ets;
 
 	if (g == f || !req_window_has(g->req, P))
 		return;
 	dist = (g->req->next - P) & 0xffffffu;
-	if (!*best || dist < *bestdist) {
-		*best = g;
-		*bestdist = dist;
+	ets = outstanding_at(g->req, P);
+	if (!k->best || ets < k->exact_ts || (ets == k->exact_ts && dist < k->dist)) {
+		k->best = g;
+		k->exact_ts = ets;
+		k->dist = dist;
 	}
 }
 
@@ -264,30 +289,32 @@ void an_pair_try(struct roce_analyzer *a, struct an_flow *f, uint32_t P)
 	struct an_pairidx *x = &a->pair;
 	const struct roce_flow_key *k = &f->st.key;
 	struct an_hp *hp;
-	struct an_flow *best = NULL, *g;
-	uint32_t bestdist = 0, ncand;
+	struct pick pk = { NULL, UINT64_MAX, 0 };
+	struct an_flow *best, *g;
+	uint32_t ncand;
 
 	/* the request streams answered by f run the other way: dst -> src */
 	hp = hp_find(x, k->version, k->dst, k->src, hp_hash(k->version, k->dst, k->src));
 	if (!hp)
 		return;
-	ncand = hp->n - (f->pair_hp == hp);
+	ncand = hp->n - (f->req && f->req->pair_hp == hp);
 	if (hp->n <= AN_PAIR_SCAN) {
-		for (g = hp->head; g; g = g->hp_next)
-			consider(g, f, P, &best, &bestdist);
+		for (g = hp->head; g; g = g->req->hp_next)
+			consider(g, f, P, &pk);
 	} else {
 		uint32_t b0 = (P & 0xffffffu) >> AN_PAIR_SHIFT;
 
 		for (uint32_t d = 0; d < 3; d++) {
 			uint32_t b = (b0 + AN_PAIR_NBUCKET - 1 + d) % AN_PAIR_NBUCKET;
 
-			for (g = x->bucket[bucket_hash(hp, b) & x->bmask]; g; g = g->pb_next)
-				if (g->pair_hp == hp && g->pair_bucket == b)
-					consider(g, f, P, &best, &bestdist);
+			for (g = x->bucket[bucket_hash(hp, b) & x->bmask]; g; g = g->req->pb_next)
+				if (g->req->pair_hp == hp && g->req->pair_bucket == b)
+					consider(g, f, P, &pk);
 		}
 	}
+	best = pk.best;
 	if (!best && ncand == 1)
-		best = hp->head != f ? hp->head : hp->head->hp_next;
+		best = hp->head != f ? hp->head : hp->head->req->hp_next;
 	if (best)
 		peer_link(a, f, best);
 }

@@ -121,17 +121,27 @@ static void an_req_reset(struct an_req *r)
 	struct an_hole *holes = r->hs.holes;
 	struct an_ackent *ack = r->ack;
 	struct an_readent *rd = r->rd;
-	uint8_t hc = r->hs.cap, ac = r->ack_cap, rc = r->rd_cap;
+	uint8_t hc = r->hs.cap, ac = r->ack_cap, rd_cap = r->rd_cap;
+	uint32_t pb = r->pair_bucket;
+	struct an_hp *hp = r->pair_hp;
+	struct an_flow *hn = r->hp_next, *hpv = r->hp_prev, *bn = r->pb_next, *bp = r->pb_prev;
 
 	memset(r, 0, sizeof(*r));
+	/* the pairing index's links belong to an_pair.c (an_pair_sync() follows) */
+	r->pair_bucket = pb;
+	r->pair_hp = hp;
+	r->hp_next = hn;
+	r->hp_prev = hpv;
+	r->pb_next = bn;
+	r->pb_prev = bp;
 	r->hs.holes = holes;
 	r->ack = ack;
 	r->rd = rd;
 	r->hs.cap = hc;
 	r->ack_cap = ac;
-	r->rd_cap = rc;
+	r->rd_cap = rd_cap;
 	if (rd)
-		memset(rd, 0, rc * sizeof(*rd));
+		memset(rd, 0, rd_cap * sizeof(*rd));
 }
 
 void an_req_free(struct an_req *r)

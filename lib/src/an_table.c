@@ -34,7 +34,8 @@ int an_table_init(struct an_table *t, uint32_t cap)
 	while (max < 2u * cap)
 		max <<= 1;
 	t->slots = calloc(AN_TABLE_MIN, sizeof(*t->slots));
-	t->dense = calloc(cap, sizeof(*t->dense));
+	t->dense_cap = AN_TABLE_MIN / 2 < cap ? AN_TABLE_MIN / 2 : cap;
+	t->dense = calloc(t->dense_cap, sizeof(*t->dense));
 	if (!t->slots || !t->dense)
 		return -1;
 	t->mask = AN_TABLE_MIN - 1;
@@ -64,17 +65,38 @@ static uint32_t table_slot_of(const struct an_table *t, const struct an_entry *e
  * Room for one more entry: grow the slot array when the insert would pass
  * half load.  -1 when there is no room at all (growing failed: no memory).
  */
+/* The dense array holds what the slots may (half of them, at most cap). */
+static int dense_reserve(struct an_table *t)
+{
+	uint32_t want = (t->mask + 1) / 2;
+	struct an_entry **nd;
+
+	if (want > t->cap)
+		want = t->cap;
+	if (t->dense_cap >= want)
+		return 0;
+	nd = realloc(t->dense, want * sizeof(*nd));
+	if (!nd)
+		return -1;
+	t->dense = nd;
+	t->dense_cap = want;
+	return 0;
+}
+
 int an_table_reserve(struct an_table *t)
 {
 	uint32_t size = t->mask + 1, nsize;
 	struct an_entry **ns;
 
-	if (2u * (t->n + 1) <= size || size >= t->max_size)
-		return t->n + 1 < size ? 0 : -1;
+	if (2u * (t->n + 1) <= size || size >= t->max_size) {
+		if (t->n >= t->dense_cap)
+			dense_reserve(t);       /* (a failed growth is retried here) */
+		return t->n + 1 < size && t->n < t->dense_cap ? 0 : -1;
+	}
 	nsize = size * 2;
 	ns = calloc(nsize, sizeof(*ns));
 	if (!ns)
-		return t->n + 1 < size ? 0 : -1;
+		return t->n + 1 < size && t->n < t->dense_cap ? 0 : -1;
 	for (uint32_t k = 0; k < t->n; k++) {
 		uint32_t i = t->dense[k]->hash & (nsize - 1);
 
@@ -85,7 +107,8 @@ int an_table_reserve(struct an_table *t)
 	free(t->slots);
 	t->slots = ns;
 	t->mask = nsize - 1;
-	return 0;
+	dense_reserve(t);
+	return t->n < t->dense_cap ? 0 : -1;
 }
 
 void an_table_insert(struct an_table *t, struct an_entry *e)

@@ -18,7 +18,7 @@
 
 #include "an_internal.h"
 
-#define AN_DEF_MAX_FLOWS   65536u
+#define AN_DEF_MAX_FLOWS   1000000u
 #define AN_DEF_MAX_PFC     4096u
 #define AN_DEF_SPEED_GBPS  100.0
 #define AN_DEF_STORM_NS    200000000ull
@@ -437,13 +437,16 @@ static void roce_process(struct an_ctx *c, int status)
 	if (op->flags & ROCE_F_CNP) {
 		f->st.cnps++;
 		a->sum.cnps++;
-		if (f->st.cnps > 1) {
-			uint64_t gap = c->ts >= f->last_cnp_ts ? c->ts - f->last_cnp_ts : 0;
+		struct an_lat *l = an_lat_get(f);
 
-			if (f->st.cnps == 2 || gap < f->st.cnp_min_gap_ns)
-				f->st.cnp_min_gap_ns = gap;
+		if (l && f->st.cnps > 1) {
+			uint64_t gap = c->ts >= l->last_cnp_ts ? c->ts - l->last_cnp_ts : 0;
+
+			if (f->st.cnps == 2 || gap < l->cnp_min_gap_ns)
+				l->cnp_min_gap_ns = gap;
 		}
-		f->last_cnp_ts = c->ts;
+		if (l)
+			l->last_cnp_ts = c->ts;
 		c->res->events |= ROCE_EV_CNP;
 		if (a->cfg.on_anomaly) {
 			an_init(&an, ROCE_AN_CNP, c->frame, c->ts, f);
@@ -604,22 +607,63 @@ void roce_analyzer_summary(const roce_analyzer_t *a, struct roce_summary *out)
 
 /* ------------------------------------------------------------ iteration */
 
+void an_flow_export(const struct an_flow *f, struct roce_flow_stats *o)
+{
+	const struct an_fstat *s = &f->st;
+	static const struct an_lat none;
+	const struct an_lat *lat = f->lat ? f->lat : &none;
+
+	memset(o, 0, sizeof(*o));
+	o->key = s->key;
+	o->transport = s->transport;
+	o->last_psn = s->last_psn;
+	o->pmtu = s->pmtu;
+	o->is_request = s->is_request;
+	o->has_peer = f->peer != NULL;
+	o->frames = s->frames;
+	o->bytes = s->bytes;
+	o->payload_bytes = s->payload_bytes;
+	o->last_ts_ns = s->last_ts_ns;
+	o->messages = s->messages;
+	o->first_psn = s->first_psn;
+	if (f->peer)
+		o->peer = f->peer->st.key;
+	o->first_frame = s->first_frame;
+	o->first_ts_ns = s->first_ts_ns;
+	o->psn_gaps = s->psn_gaps;
+	o->lost_psns = s->lost_psns;
+	o->duplicates = s->duplicates;
+	o->out_of_order = s->out_of_order;
+	o->unrecovered_psns = s->unrecovered_psns;
+	o->retransmissions = s->retransmissions;
+	memcpy(o->gbn_episodes, s->gbn_episodes, sizeof(o->gbn_episodes));
+	o->naks = s->naks;
+	o->rnr_naks = s->rnr_naks;
+	memcpy(o->nak_codes, s->nak_codes, sizeof(o->nak_codes));
+	o->acks = s->acks;
+	o->cnps = s->cnps;
+	o->ecn_ce = s->ecn_ce;
+	o->ecn_capable = s->ecn_capable;
+	o->icrc_bad = s->icrc_bad;
+	o->malformed = s->malformed;
+	o->cnp_min_gap_ns = lat->cnp_min_gap_ns;
+	an_dist_export(&lat->d[AN_LAT_RTT], &o->rtt);
+	an_dist_export(&lat->d[AN_LAT_READ_FIRST], &o->read_first);
+	an_dist_export(&lat->d[AN_LAT_READ_LAST], &o->read_last);
+	an_dist_export(&lat->d[AN_LAT_NAK_RESPONSE], &o->nak_response);
+	an_dist_export(&lat->d[AN_LAT_RECOVERY], &o->recovery);
+	o->src_qp = s->src_qp;
+	o->pkey = s->pkey;
+}
+
 /* Live entries in creation (first-seen) order: the lists allocate nothing. */
 void roce_analyzer_foreach_flow(const roce_analyzer_t *a, roce_flow_cb cb, void *user)
 {
 	for (const struct an_lnode *n = a->flows_seen.head; n; n = n->next) {
 		const struct an_flow *f = AN_CONTAINER(n, struct an_flow, seen);
-		struct roce_flow_stats st = f->st;
-		static const struct an_lat none;
-		const struct an_lat *lat = f->lat ? f->lat : &none;
+		struct roce_flow_stats st;
 
-		if (!f->peer)
-			st.has_peer = false;
-		an_dist_export(&lat->d[AN_LAT_RTT], &st.rtt);
-		an_dist_export(&lat->d[AN_LAT_READ_FIRST], &st.read_first);
-		an_dist_export(&lat->d[AN_LAT_READ_LAST], &st.read_last);
-		an_dist_export(&lat->d[AN_LAT_NAK_RESPONSE], &st.nak_response);
-		an_dist_export(&lat->d[AN_LAT_RECOVERY], &st.recovery);
+		an_flow_export(f, &st);
 		if (cb(user, &st))
 			break;
 	}

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include <roce/buf.h>
+#include <roce/erf.h>
 #include <roce/icrc.h>
 #include <roce/pkt.h>
 
@@ -129,6 +130,7 @@ bool roce_linktype_supported(int linktype)
 	case ROCE_LINKTYPE_IPV4:
 	case ROCE_LINKTYPE_IPV6:
 	case ROCE_LINKTYPE_LINUX_SLL2:
+	case ROCE_LINKTYPE_ERF:
 		return true;
 	default:
 		return false;
@@ -658,6 +660,25 @@ int roce_decode(int linktype, const uint8_t *frame, size_t caplen, size_t wirele
 		return ROCE_E_INVAL;
 	if (!opts)
 		opts = &roce_default_opts;
+	if (linktype == ROCE_LINKTYPE_ERF) {
+		/* a link-layer header of its own: decode the frame inside (the
+		 * offsets of out then refer to that frame, out->frame) */
+		struct roce_erf erf;
+		int erc = roce_erf_parse(frame, caplen, &erf);
+
+		if (erc != ROCE_OK || erf.inner_linktype < 0) {
+			/* not RoCE-capable (InfiniBand, PoS, padding, ...) or a broken
+			 * header: the record's own frame and wire length when known */
+			out->frame = erc == ROCE_OK ? frame + erf.hdr_len : frame;
+			out->caplen = erc == ROCE_OK ? erf.inner_caplen : caplen;
+			out->wirelen = erc == ROCE_OK ? erf.inner_wirelen :
+				       wirelen < caplen ? caplen : wirelen;
+			roce_pkt_reset(out);
+			return ROCE_E_NOT_ROCE;
+		}
+		return roce_decode(erf.inner_linktype, frame + erf.hdr_len, erf.inner_caplen,
+				   erf.inner_wirelen, opts, out);
+	}
 	out->frame = frame;
 	out->caplen = caplen;
 	out->wirelen = wirelen < caplen ? caplen : wirelen;

@@ -6,7 +6,7 @@
 # tests run tshark as an unprivileged user with a temporary HOME whose
 # ~/.local/lib/wireshark/plugins/<X.Y>/epan/ holds the freshly built roce.so.
 #
-# Provides: BUILD SRC T (temp dir, removed on exit) XY SO GEN ANALYZE,
+# Provides: BUILD SRC T (temp dir, removed on exit) XY SO GEN ANALYZE, gen_facts OUT,
 #           ts ARGS...  (tshark as the test user), fail MSG, ok MSG, FAILS.
 
 BUILD=${1:?usage: $0 BUILD_DIR SOURCE_DIR}
@@ -20,7 +20,9 @@ command -v tshark >/dev/null 2>&1 || skip "tshark not installed"
 SO=$(ls "$BUILD"/wireshark-plugins/*/epan/roce.so 2>/dev/null | head -n 1)
 [ -n "$SO" ] && [ -f "$SO" ] || skip "plugin not built ($BUILD/wireshark-plugins/X.Y/epan/roce.so)"
 XY=$(basename "$(dirname "$(dirname "$SO")")")
-GEN=$BUILD/plugin/roce-plugin-testgen
+# the known-facts capture comes from roce-gen and plugin/tests/plugin_facts.ini
+GEN=$BUILD/cli/roce-gen
+gen_facts() { "$GEN" --scenario "$SRC/plugin/tests/plugin_facts.ini" -w "$1" -q; }
 ANALYZE=$BUILD/cli/roce-analyze
 [ -x "$ANALYZE" ] || ANALYZE=
 

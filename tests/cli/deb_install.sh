@@ -12,8 +12,8 @@
 #    the first run downloads about 100 MB and takes a few minutes; later runs copy it).
 # 3. In a copy of that root (chroot; /proc mounted in a private mount namespace only):
 #    `apt-get install ./*.deb` (dependencies from the mirror, cached beside the root),
-#    package versions = the project version, `roce-analyze --version` and a real analysis,
-#    the man page, and as the unprivileged user nobody (tshark as root ignores plugin
+#    package versions = the project version, every tool's --version and man page, a real
+#    analysis, and as the unprivileged user nobody (tshark as root ignores plugin
 #    folders) `tshark -G plugins` lists roce.so from Wireshark's system plugin folder and the
 #    plugin's fields work on a sample capture; then `apt-get purge` + `autoremove --purge`,
 #    and every path outside dpkg/apt's own bookkeeping and logs is as before, /usr and /etc
@@ -153,6 +153,15 @@ done
 out=$(inroot roce-analyze --version 2>&1)
 echo "roce-analyze --version: $(head -n 1 <<<"$out")"
 check test "$(head -n 1 <<<"$out")" = "roce-analyze $V (roce-tools)"
+# every program of roce-tools runs (its libraries are there) and has its man page
+tools=$(inroot dpkg-query -L roce-tools 2>/dev/null | grep '^/usr/bin/')
+check test -n "$tools"
+for t in $tools; do
+	n=$(basename "$t")
+	first=$(inroot "$t" --version 2>&1 | head -n 1)
+	case "$first" in "$n $V "*|"$n $V") ok ;; *) bad "$n --version in the root: $first" ;; esac
+	check test -f "$R/usr/share/man/man1/$n.1.gz"
+done
 inroot roce-analyze --json /tmp/rocev2_write_loss.pcap >"$tmp/report.json" 2>&1
 check grep -q '"psn_gaps": 1' "$tmp/report.json"
 check test -f "$R/usr/share/man/man1/roce-analyze.1.gz"

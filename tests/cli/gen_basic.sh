@@ -90,4 +90,24 @@ rc=$?
 [ $rc -eq 2 ] && grep -q "bad.ini:4: \[faults\] loss" "$tmp/err" && ok || bad "bad scenario: exit $rc, $(cat "$tmp/err")"
 "$rg" --scenario "$tmp/missing.ini" -w "$tmp/x.pcap" 2> /dev/null
 [ $? -eq 2 ] && ok || bad "missing scenario file must exit 2"
+# Frames decode cleanly in tshark: no expert error on a mix of every verb, faults, VLAN, PFC
+# and PAUSE, v2 and v6 (the InfiniBand dissector's payload heuristics, which try to read
+# RDMA payloads as NFS/SMB/EoIB..., are turned off; tshark flags the zero UDP checksum of
+# RoCE v2 over IPv6, which RoCE allows and rxe sends too)
+if command -v tshark > /dev/null 2>&1; then
+	heur=""
+	for h in smc smb_direct rpcordma nvme-rdma lnet iser infiniband.eoib infiniband_sdp fcoib; do
+		heur="$heur --disable-heuristic $h"
+	done
+	for v in v2 v6 v1; do
+		"$rg" -w "$tmp/ts_$v.pcap" --version $v $mix --qps 2 -m 300 --loss 0.05 --ce-rate 0.05 \
+			--rnr-rate 0.1 --read-loss-rate 0.05 --bad-payload-rate 0.02 --vlan 5:2 \
+			--pfc prio=3,length=1ms --pause quanta=10 -q
+		tshark $heur -r "$tmp/ts_$v.pcap" -q -z expert,error 2> /dev/null |
+			grep -E "^ +[0-9]+ " | grep -v "Illegal checksum value (0)" > "$tmp/ts_$v.err"
+		if [ -s "$tmp/ts_$v.err" ]; then bad "tshark errors on $v: $(head -3 "$tmp/ts_$v.err")"; else ok; fi
+		n=$(tshark -r "$tmp/ts_$v.pcap" 2> /dev/null | wc -l)
+		[ "$n" -gt 300 ] && ok || bad "tshark read $n frames of ts_$v.pcap"
+	done
+fi
 finish

@@ -9,6 +9,7 @@ build=$1 src=$2
 command -v pkg-config >/dev/null && command -v cc >/dev/null || { echo "SKIP: no pkg-config/cc"; exit 77; }
 . "$(dirname "${BASH_SOURCE[0]}")/testlib.sh"
 build=$(cd "$build" && pwd)
+src=$(cd "$src" && pwd)
 version=$(sed -n 's/^CMAKE_PROJECT_VERSION:[A-Z]*=//p' "$build/CMakeCache.txt")
 libdir=$(sed -n 's/^CMAKE_INSTALL_LIBDIR:[A-Z]*=//p' "$build/CMakeCache.txt")
 shared=no
@@ -107,6 +108,14 @@ if [ "$shared" = yes ]; then
 		check test "$out" = "$want"
 		# without the README's LD_LIBRARY_PATH the prefix's library is not found
 		check test -z "$(env -u LD_LIBRARY_PATH ./use 2>/dev/null)"
+		# the README's alternative: an rpath to pkg-config's libdir
+		if grep -q -- '-Wl,-rpath,$(pkg-config --variable=libdir libroce)' "$src/README.md"; then
+			rm -f use
+			eval "mycc ${cc_shared#cc } -Wl,-rpath,\$(pkg-config --variable=libdir libroce)"
+			check test "$(env -u LD_LIBRARY_PATH ./use)" = "$want"
+		else
+			bad "README no longer names the rpath alternative"
+		fi
 	else
 		bad "README shared build: $cc_shared"
 	fi

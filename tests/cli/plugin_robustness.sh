@@ -14,7 +14,7 @@ SEED_OPT=
 editcap --help 2>&1 | grep -q -- '--seed' && SEED_OPT=1
 
 CAPS=()
-if [ -x "$GEN" ] && "$GEN" facts "$T/work/facts.pcap"; then
+if [ -x "$GEN" ] && gen_facts "$T/work/facts.pcap"; then
 	CAPS+=("$T/work/facts.pcap")
 fi
 for c in "$SRC"/../shared/captures/softroce/*.pcap "$SRC"/../shared/captures/public/*.pcap \

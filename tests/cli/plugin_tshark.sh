@@ -65,7 +65,7 @@ if [ ! -x "$GEN" ]; then
 	fail "generator $GEN missing"
 else
 	F=$T/work/facts.pcap
-	"$GEN" facts "$F" || fail "generator failed"
+	gen_facts "$F" || fail "generator failed"
 	chmod a+r "$F"
 	fields "$F" "$T/work/facts.tsv"
 	[ -s "$T/work/facts.tsv.err" ] && sed 's/^/    stderr: /' "$T/work/facts.tsv.err" | head -5

@@ -80,6 +80,15 @@ check [ $? -eq 0 ]
 check grep -q "engine afpacket, 1 thread; AF_XDP unavailable" "$tmp/e.txt"
 in_a ip link set "$if_a" mtu 1500
 
+# one TX queue, two threads: forced xdp cannot bind queue 1 (exit 2); auto sends with afpacket
+expect_fail 2 "AF_XDP unavailable" "$replay" -i "$if_a" -t --threads 2 --engine xdp "$tmp/small.pcap"
+rx_start -
+timeout 30 "$replay" -i "$if_a" -t --threads 2 -v -q "$tmp/small.pcap" > "$tmp/o.txt" 2> "$tmp/e.txt"
+check [ $? -eq 0 ]
+rx_stop
+check [ "${rx_out%% bytes*}" = "frames 100" ]
+check grep -q "engine afpacket, 2 threads" "$tmp/e.txt"
+
 # a damaged file: the frames before the damage are sent, then exit 2 naming the frame
 head -c $((24 + 16 * 1114 + 16 + 500)) "$tmp/a.pcap" > "$tmp/cut.pcap"
 rx_start "$tmp/rx.pcap"

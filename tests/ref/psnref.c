@@ -17,13 +17,12 @@
  * The rules (each one is a sentence of docs/json.md or of the spec):
  *
  *  R0 A stream is (RoCE version, source, destination, destination QP).
- *     Only frames with a BTH of a defined opcode belong to one.  A frame whose ICRC is bad is
- *     counted (frames, icrc_bad) and otherwise dropped, as the receiving
- *     adapter drops it: it moves no PSN state and is no ACK, NAK or CNP.
- *     So is a frame whose header cannot be trusted (finding truncated,
- *     bad_length, unknown_opcode, bad_tver, bad_ip_checksum or ip_fragment).
- *     Such a damaged frame is counted on its stream only when that stream
- *     already exists; it never opens one (docs/json.md, "Damaged frames").
+ *     Only frames with a BTH belong to one.  A damaged frame (bad ICRC, or
+ *     a finding that makes its headers untrustworthy: truncated, bad_length,
+ *     unknown_opcode, bad_tver, bad_ip_checksum, ip_fragment) is dropped, as
+ *     the receiver drops it: counted (frames, icrc_bad) on its stream if that
+ *     stream exists, never opening one, and otherwise ignored: no PSN, ACK,
+ *     NAK, CNP or PMTU learning (docs/json.md, "Damaged frames").
  *  R1 Sequencing applies to the connected transports with PSN checks:
  *     RC, UC, RD, XRC (not UD, not CNP, not vendor opcodes).
  *  R2 Request frames (SEND/WRITE/ATOMIC: 1 PSN; RDMA READ request:
@@ -179,10 +178,10 @@ static struct stream *stream_find(const struct roce_pkt *p)
 
 static struct stream *stream_get(const struct roce_pkt *p)
 {
-	struct stream *found = stream_find(p);
+	struct stream *f = stream_find(p);
 
-	if (found)
-		return found;
+	if (f)
+		return f;
 	if (nstreams == capstreams) {
 		capstreams = capstreams ? capstreams * 2 : 16;
 		streams = realloc(streams, capstreams * sizeof(*streams));
@@ -353,26 +352,32 @@ static uint32_t read_npsn(uint32_t dma_len)
 	return (dma_len + pmtu - 1) / pmtu;
 }
 
+/* findings that make the headers untrustworthy (docs/json.md, "Damaged frames") */
 #define UNTRUSTED (ROCE_FIND_TRUNCATED | ROCE_FIND_BAD_LENGTH | ROCE_FIND_UNKNOWN_OPCODE | \
 		   ROCE_FIND_BAD_TVER | ROCE_FIND_BAD_IP_CSUM | ROCE_FIND_IP_FRAGMENT)
 
+/* docs/json.md "Damaged frames": the receiver drops the frame. */
+static bool damaged(const struct roce_pkt *p)
+{
+	return p->icrc_status == ROCE_ICRC_BAD || (p->findings & UNTRUSTED);
+}
+
 static void frame(const struct roce_pkt *p)
 {
-	/* a reserved opcode belongs to no stream (its meaning is unknown) */
-	if (p->kind != ROCE_KIND_ROCE || p->bth_off == 0 || !p->op || !p->op->name)
-		return;
-	if (p->icrc_status == ROCE_ICRC_BAD || (p->findings & UNTRUSTED)) {
-		/* a damaged frame (its key may be damaged too) never opens a stream */
-		struct stream *d = stream_find(p);
+	struct stream *s;
 
-		if (d) {
-			d->frames++;
-			d->icrc_bad += p->icrc_status == ROCE_ICRC_BAD;
+	if (p->kind != ROCE_KIND_ROCE || p->bth_off == 0 || !p->op)
+		return;
+	if (damaged(p)) {
+		/* counted on its stream if that exists; never opens one */
+		s = stream_find(p);
+		if (s) {
+			s->frames++;
+			s->icrc_bad += p->icrc_status == ROCE_ICRC_BAD;
 		}
 		return;
 	}
-	struct stream *s = stream_get(p);
-
+	s = stream_get(p);
 	s->frames++;
 	uint32_t f = p->op->flags;
 
@@ -465,7 +470,7 @@ static int each_frame(int nfiles, char **files, const struct roce_decode_opts *o
 static void learn_pmtu(const struct roce_pkt *p)
 {
 	if (p->kind == ROCE_KIND_ROCE && p->bth_off && p->op &&
-	    p->icrc_status != ROCE_ICRC_BAD && !(p->findings & UNTRUSTED) &&
+	    !damaged(p) &&
 	    (p->op->flags & (ROCE_F_FIRST | ROCE_F_MIDDLE)) &&
 	    !(p->op->flags & ROCE_F_LAST) && p->payload_len > pmtu)
 		pmtu = p->payload_len;

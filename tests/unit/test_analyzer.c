@@ -924,7 +924,7 @@ static void test_names_and_config(void)
 	for (int i = 0; i < ROCE_AN_COUNT; i++)
 		CHECK_EQ_I(roce_anomaly_by_name(roce_anomaly_name(i)), i);
 	roce_analyzer_config_init(&cfg);
-	CHECK_EQ_U(cfg.max_flows, 65536);
+	CHECK_EQ_U(cfg.max_flows, 1000000);
 	CHECK_EQ_U(cfg.max_pfc, 4096);
 	CHECK_EQ_U(cfg.pfc_storm_ns, 200 * MS);
 	cfg.pmtu = 1000;

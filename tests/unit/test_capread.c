@@ -1181,8 +1181,8 @@ static void expect_ok(const char *name, const uint8_t *data, size_t len, int wan
 	read_path(tpath(gzname), &res[2]);
 	for (int i = 0; i < 3; i++) {
 		if (res[i].n != want || res[i].status != 0) {
-			fprintf(stderr, "  %s path %d: n=%d status=%d err=\"%s\" (want %d, clean end)\n",
-				name, i, res[i].n, res[i].status, res[i].err, want);
+			fprintf(stderr, "  %s path %d: n=%d status=%d err=\"%s\" (want %d, "
+				"clean end)\n", name, i, res[i].n, res[i].status, res[i].err, want);
 			CHECK(!"expect_ok");
 		}
 	}

@@ -5,7 +5,7 @@
  * past caplen; the status must always be one of the documented ones.
  * Samples: V1..V9, PFC, PAUSE and built frames of every opcode (v1,
  * v2/IPv4 with a VLAN tag, v2/IPv6), for Ethernet and re-framed as SLL,
- * SLL2 and raw IP.
+ * SLL2, raw IP and ERF.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +99,20 @@ static void sweep_all_links(const uint8_t *f, size_t n, const char *what)
 	memcpy(g + 12, f + 6, 6);
 	memcpy(g + 20, f + l3, n - l3);
 	sweep(ROCE_LINKTYPE_LINUX_SLL2, g, n - l3 + 20, what);
+	/* ERF (type 2 ETH, one extension header, 2 bytes of pad) */
+	if (n + 26 + 8 <= sizeof(g)) {
+		size_t rl = 26 + n;
+
+		memset(g, 0, 26);
+		g[4] = 1;               /* 1 s */
+		g[8] = 0x80 | 2;
+		roce_put_be16(g + 10, (uint16_t)(rl + (-rl & 7)));
+		roce_put_be16(g + 14, (uint16_t)n);
+		g[16] = 3;              /* extension header, the last one */
+		memcpy(g + 26, f, n);
+		memset(g + rl, 0, -rl & 7);
+		sweep(ROCE_LINKTYPE_ERF, g, rl + (-rl & 7), what);
+	}
 	if (et == 0x0800 || et == 0x86dd) {
 		sweep(ROCE_LINKTYPE_RAW, f + l3, n - l3, what);
 		sweep(et == 0x0800 ? ROCE_LINKTYPE_IPV4 : ROCE_LINKTYPE_IPV6, f + l3, n - l3,

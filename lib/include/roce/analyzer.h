@@ -103,7 +103,7 @@ struct roce_anomaly {
 typedef void (*roce_anomaly_cb)(void *user, const struct roce_anomaly *a);
 
 struct roce_analyzer_config {
-	uint32_t max_flows;         /* stream table cap (default 65536) */
+	uint32_t max_flows;         /* stream table cap (default 1000000: under 1 GB) */
 	uint32_t max_pfc;           /* (MAC, priority) table cap (default 4096) */
 	uint32_t pmtu;              /* 0 = learn from the traffic; else 256..4096 */
 	double link_speed_gbps;     /* for pause quanta -> time (default 100) */

@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tx_bench.sh - TX throughput and pacing, side by side in one run on one veth pair.
+#
+#   bench/tx_bench.sh [BUILD_DIR]        (as root; BUILD_DIR defaults to out/main)
+#
+# Two private network namespaces joined by a veth pair (IPv6 off), the far end counting
+# received frames with a TPACKET_V3 receiver (tests/tools/roce_txtest count), which also
+# fits the receive rate to the kernel's RX timestamps.  Same RoCE v2 frames for every
+# tool: RC RDMA WRITE Only with 64-byte and 1024-byte payloads (138 and 1098-byte frames,
+# valid ICRCs), built by roce_build().  Senders run pinned to CPU 1 ("one core"); the
+# two-thread runs may use both CPUs.  Rows:
+#   roce-replay --topspeed --preload, engines afpacket and xdp, 1 thread and --threads 2
+#   tcpreplay --topspeed --preload-pcap
+#   trafgen (netsniff-ng; PACKET_TX_RING) -P 1 and -P 2, the same frame as its config
+#   roce-gen -i (frames built with their ICRC one by one) and roce-gen -w to a file
+#   pacing: roce-replay --gbps 1 and 0.25 (PACE_GBPS) on 1098-byte frames for about 3 s:
+#   achieved rate at the far end (fit to the RX timestamps), and the p50/p99/max deviation
+#   of send time from deadline (roce-replay --json)
+# ONLY=pacing runs the pacing rows only; N sets the frames per throughput run.
+# Prints a Markdown table; docs/performance.md keeps the numbers with the CPU model and
+# the load average of the run.  Nothing is sent anywhere but the pair; everything is
+# removed on exit.
+set -u
+build=${1:-out/main}
+build=$(cd "$build" && pwd)
+replay=$build/cli/roce-replay
+gen=$build/cli/roce-gen
+txtest=$build/tests/roce_txtest
+[ "$(id -u)" -eq 0 ] || { echo "tx_bench: needs root (network namespaces)" >&2; exit 2; }
+for t in "$replay" "$gen" "$txtest"; do
+	[ -x "$t" ] || { echo "tx_bench: $t missing: build first" >&2; exit 2; }
+done
+N=${N:-400000}          # frames per topspeed run
+tmp=$(mktemp -d)
+ns_a=txbs$$
+ns_b=txbr$$
+if_a=txa$$
+if_b=txb$$
+rxp=
+cleanup() {
+	[ -n "$rxp" ] && kill "$rxp" 2>/dev/null
+	ip netns del "$ns_a" 2>/dev/null
+	ip netns del "$ns_b" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+ip netns add "$ns_a" && ip netns add "$ns_b" || exit 2
+for n in "$ns_a" "$ns_b"; do
+	ip netns exec "$n" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+	ip netns exec "$n" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
+done
+ip -n "$ns_a" link add "$if_a" numtxqueues 2 numrxqueues 2 type veth peer name "$if_b" \
+	numtxqueues 2 numrxqueues 2 netns "$ns_b" || exit 2
+ip -n "$ns_a" link set "$if_a" up
+ip -n "$ns_b" link set "$if_b" up
+in_a() { ip netns exec "$ns_a" "$@"; }
+
+rx_start() {
+	rm -f "$tmp/ready"
+	timeout 300 ip netns exec "$ns_b" "$txtest" count "$if_b" 1500 60 "$tmp/ready" \
+		> "$tmp/rx.out" &
+	rxp=$!
+	for _ in $(seq 200); do [ -e "$tmp/ready" ] && return; sleep 0.05; done
+	echo "tx_bench: receiver did not start" >&2
+	exit 2
+}
+# rx_stop: sets rx_frames, rx_pps (fit), rx_bps
+rx_stop() {
+	wait "$rxp"
+	rxp=
+	read -r _ rx_frames _ _ _ rx_drops < <(head -n 1 "$tmp/rx.out")
+	read -r _ _ _ _ rx_pps _ rx_bps < <(sed -n 2p "$tmp/rx.out")
+}
+row() {   # row NAME SENT
+	printf '| %s | %s | %s | %.0f | %.2f | %s |\n' "$1" "$2" "$rx_frames" "$rx_pps" \
+		"$(awk -v b="$rx_bps" 'BEGIN { print b / 1e9 }')" "$rx_drops"
+}
+
+for pl in 64 1024; do
+	"$txtest" mkframes "$tmp/f$pl.pcap" 100000 "$pl" || exit 2
+	python3 - "$tmp/f$pl.pcap" > "$tmp/f$pl.trafgen" <<'EOF'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+n = struct.unpack('<I', d[24 + 8:24 + 12])[0]
+frame = d[40:40 + n]
+print('{\n  ' + ',\n  '.join(', '.join('0x%02x' % b for b in frame[i:i + 16])
+                             for i in range(0, len(frame), 16)) + '\n}')
+EOF
+done
+
+echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) CPUs"
+echo "kernel $(uname -r); load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "frames per run: $N (files of 100000 frames, looped)"
+echo
+echo '| sender | sent | received | frames/s (far end) | Gb/s L2 | drops |'
+echo '|---|---|---|---|---|---|'
+loops=$((N / 100000))
+for pl in 64 1024; do
+	[ "${ONLY:-}" = pacing ] && break
+	f=$tmp/f$pl.pcap
+	for e in afpacket xdp; do
+		rx_start
+		in_a taskset -c 1 "$replay" -i "$if_a" --engine "$e" -t --preload --loop "$loops" \
+			-q --json "$f" > "$tmp/o.json" 2>/dev/null
+		rx_stop
+		row "roce-replay -t --engine $e, $pl B payload, 1 core" \
+			"$(grep -o '"packets": [0-9]*' "$tmp/o.json" | awk '{print $2}')"
+		rx_start
+		in_a "$replay" -i "$if_a" --engine "$e" -t --preload --loop "$loops" --threads 2 \
+			-q --json "$f" > "$tmp/o.json" 2>/dev/null
+		rx_stop
+		row "roce-replay -t --engine $e --threads 2, $pl B" \
+			"$(grep -o '"packets": [0-9]*' "$tmp/o.json" | awk '{print $2}')"
+	done
+	rx_start
+	in_a taskset -c 1 tcpreplay -i "$if_a" --topspeed --preload-pcap --loop "$loops" -q "$f" \
+		> "$tmp/tr.out" 2>&1
+	rx_stop
+	row "tcpreplay --topspeed --preload-pcap, $pl B, 1 core" \
+		"$(grep -o 'Actual: [0-9]* packets' "$tmp/tr.out" | awk '{print $2}')"
+	for p in 1 2; do
+		rx_start
+		if [ "$p" = 1 ]; then
+			in_a taskset -c 1 trafgen -i "$tmp/f$pl.trafgen" -o "$if_a" -n "$N" -P 1 --no-sock-mem -Q \
+				-C > "$tmp/tg.out" 2>&1
+		else
+			in_a trafgen -i "$tmp/f$pl.trafgen" -o "$if_a" -n "$N" -P 2 --no-sock-mem -Q -C \
+				> "$tmp/tg.out" 2>&1
+		fi
+		rx_stop
+		row "trafgen -P $p, $pl B" "$N"
+	done
+	rx_start
+	in_a taskset -c 1 "$gen" -c "$N" --verbs write --msg-size "$pl" --qps 16 --rate 1T \
+		-i "$if_a" -q 2> "$tmp/g.err"
+	rx_stop
+	row "roce-gen -i (ICRC per frame), $pl B message, 1 core" \
+		"$(grep -o '[0-9]* frames sent' "$tmp/g.err" | awk '{print $1}')"
+done
+
+if [ "${ONLY:-}" != pacing ]; then
+	echo
+	echo "roce-gen -w to a file (frames/s, wall clock, 2,000,000 frames of 64-byte WRITEs):"
+	t0=$(date +%s.%N)
+	taskset -c 1 "$gen" -c 2000000 --verbs write --msg-size 64 --qps 16 -w "$tmp/g.pcap" -q
+	t1=$(date +%s.%N)
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "  %.0f frames/s\n", 2000000 / (b - a) }'
+	rm -f "$tmp/g.pcap"
+fi
+
+echo
+echo '| pacing, 1098-byte frames | target | far end Gb/s L2 | error | dev p50 | dev p99 | dev max |'
+echo '|---|---|---|---|---|---|---|'
+for g in ${PACE_GBPS:-1 0.25}; do
+for e in afpacket xdp; do
+	rx_start
+	# about 3 s of frames at the target
+	lp=$(awk -v g="$g" 'BEGIN { n = int(g * 1e9 * 3 / 8 / 1098 / 100000 + 0.5); print n < 1 ? 1 : n }')
+	in_a taskset -c 1 "$replay" -i "$if_a" --engine "$e" --gbps "$g" --preload --loop "$lp" -q \
+		--json "$tmp/f1024.pcap" > "$tmp/o.json" 2>/dev/null
+	rx_stop
+	dev=$(grep -o '"deadline_dev_ns": {[^}]*}' "$tmp/o.json")
+	p50=$(echo "$dev" | grep -o '"p50": [0-9]*' | awk '{print $2}')
+	p99=$(echo "$dev" | grep -o '"p99": [0-9]*' | awk '{print $2}')
+	max=$(echo "$dev" | grep -o '"max": [0-9]*' | awk '{print $2}')
+	printf '| roce-replay --gbps %s --engine %s | %s Gb/s | %.4f | %+.3f%% | %s ns | %s ns | %s ns |\n' \
+		"$g" "$e" "$g" "$(awk -v b="$rx_bps" 'BEGIN { print b / 1e9 }')" \
+		"$(awk -v b="$rx_bps" -v g="$g" 'BEGIN { print (b / 1e9 / g - 1) * 100 }')" \
+		"$p50" "$p99" "$max"
+done
+done
+echo
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
