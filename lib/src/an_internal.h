@@ -7,8 +7,9 @@
  *   analyzer.c    create/destroy, per-frame dispatch, stream lookup and
  *                 eviction, finish, summary, iteration
  *   an_request.c  request state machine: holes, ACK/READ rings, go-back-N,
- *                 gaps, AETH/NAK, READ responses, pairing (the only writer
- *                 of struct an_req)
+ *                 gaps, AETH/NAK, READ responses and response-side
+ *                 sequencing, pairing (the only writer of struct an_req and
+ *                 struct an_rsp)
  *   an_pfc.c      PFC / PAUSE entries and pause intervals
  *   an_pair.c     request/response pairing index
  *   an_table.c    open-addressing hash tables, first-seen order lists
@@ -96,9 +97,17 @@ struct an_ackent {
 
 struct an_readent {
 	uint32_t psn, n, nmax;  /* n == nmax once N is known */
-	uint32_t next_resp;     /* next expected response PSN */
+	uint32_t len;           /* RETH DMA length (pins N once the PMTU is known) */
 	uint64_t ts, frame;
-	bool first_done, live;
+	bool first_done, last_done, live;   /* live: the slot holds a READ */
+};
+
+/* Missing PSN ranges, oldest first, growing up to AN_HOLES; then the oldest is dropped (counted). */
+struct an_holeset {
+	unsigned nholes;
+	uint8_t cap;
+	uint64_t dropped_unrec;
+	struct an_hole *holes;  /* cap entries */
 };
 
 struct an_pending {
@@ -115,13 +124,11 @@ struct an_pending {
 struct an_req {
 	bool init, off;
 	bool gbn_active;        /* go-back-N resend run in progress */
-	unsigned nholes;
 	uint32_t next, pnext;   /* pnext: PSN expected after the previous packet (== next outside resends) */
 	uint32_t slack, slack_read_psn, prev, first_psn;
 	unsigned ack_head, ack_n;
 	unsigned rd_next;
-	uint64_t dropped_unrec;
-	struct an_hole *holes;  /* hole_cap entries, growing up to AN_HOLES */
+	struct an_holeset hs;
 	/* go-back-N */
 	enum roce_retx_cause gbn_cause;
 	uint32_t gbn_newest;
@@ -130,11 +137,22 @@ struct an_req {
 	/* AckReq ring (oldest at head) and READ ring, growing up to their caps */
 	struct an_ackent *ack;
 	struct an_readent *rd;
-	uint8_t hole_cap, ack_cap, rd_cap;
+	uint8_t ack_cap, rd_cap;
 	/* pairing index (an_pair.c, its only writer), while an unpaired request stream */
 	uint32_t pair_bucket;
 	struct an_hp *pair_hp;
 	struct an_flow *hp_next, *hp_prev, *pb_next, *pb_prev;
+};
+
+/*
+ * Response-side sequencing (ACK / NAK / READ response PSNs), allocated with
+ * the stream's first trusted response-type frame.  newest: the highest PSN
+ * the responder has shown it sent; holes: READ response PSNs it skipped.
+ */
+struct an_rsp {
+	bool init;
+	uint32_t newest;
+	struct an_holeset hs;
 };
 
 /*
@@ -179,6 +197,7 @@ struct an_flow {
 	bool udqp_set;
 	struct an_lat *lat;     /* latency distributions and CNP timing, allocated when needed */
 	struct an_lnode seen;   /* first-seen order */
+	struct an_rsp *rsp;     /* response-side sequencing, NULL until needed */
 };
 
 enum an_lat_kind {
@@ -205,7 +224,7 @@ void an_lat_add(struct an_flow *f, enum an_lat_kind k, uint64_t v);
 #define AN_LINE 64
 _Static_assert(offsetof(struct an_flow, st) + offsetof(struct an_fstat, last_ts_ns) +
 	sizeof(uint64_t) <= 2 * AN_LINE, "stream hot fields span more than two cache lines");
-_Static_assert(offsetof(struct an_req, dropped_unrec) <= AN_LINE,
+_Static_assert(offsetof(struct an_req, rd_next) + sizeof(unsigned) <= AN_LINE,
 	"request hot fields span more than one cache line");
 
 /* Zeroed memory on a cache-line boundary (free() releases it). */
@@ -284,11 +303,13 @@ void an_init(struct roce_anomaly *an, enum roce_anomaly_type type,
 	uint64_t frame, uint64_t ts, const struct an_flow *f);
 void an_emit(struct roce_analyzer *a, const struct roce_anomaly *an);
 
-/* an_request.c: the only writers of struct an_req */
+/* an_request.c: the only writers of struct an_req and struct an_rsp */
 void an_req_process(struct an_ctx *c, struct an_flow *f);
 void an_resp_process(struct an_ctx *c, struct an_flow *f);
-uint64_t an_req_unrecovered(const struct an_req *r);
+/* PSNs a stream still misses: request holes plus skipped READ response PSNs. */
+uint64_t an_flow_unrecovered(const struct an_flow *f);
 void an_req_free(struct an_req *r);
+void an_rsp_free(struct an_rsp *s);
 
 /* an_pair.c */
 int an_pair_init(struct an_pairidx *x, uint32_t cap);

@@ -60,12 +60,26 @@
  *   each, res->rtt_ns/ref_frame from the newest completed entry.  A NAK
  *   completes the entries before its PSN without samples.  Retransmitted
  *   requests are not timed and cancel outstanding entries at/after their PSN
- *   (Karn's rule).  READs: a ring of 16 outstanding READs (psn, N, ts, frame)
- *   gives read_first (response PSN == psn) and read_last (LAST/ONLY), and
- *   checks response PSNs inside [psn, psn + N): a forward jump is a gap on
- *   the response stream, a PSN behind the next expected one a duplicate.
+ *   (Karn's rule).  READs: a ring of the last 16 READs (psn, N, length, ts,
+ *   frame) gives read_first (first response with PSN == psn) and read_last
+ *   (first LAST/ONLY) and the READ PSN ranges the response side checks.  A
+ *   re-issued READ (behind the newest PSN) inside a known READ's range adds
+ *   no entry: it is a retry of a subset of that READ (IBTA 9.7), answered
+ *   with the original PSNs.
  *
- * Response streams: ACK/NAK PSNs are coalesced, so no gap accounting.  Every
+ * Response streams (RC, XRC, RD; rsp_sequence): newest = the highest PSN the
+ *   responder has shown it sent (a READ response's or ACK's PSN, a NAK's PSN
+ *   - 1: a NAK names the PSN it expects); the first frame starts it (a first
+ *   READ response inside a known READ: that READ's first PSN).  A frame
+ *   with PSN P ahead of newest passes the PSNs in (newest, P): those inside
+ *   the paired request stream's known READ ranges (with the smallest N while
+ *   N is unknown) are READ responses that were skipped: one gap, lost_psns +=
+ *   their number, holes (unrecovered unless seen later).  A READ response at
+ *   or behind newest fills a hole (out_of_order) or is a duplicate: re-read
+ *   and replayed responses, and responses still in flight for the original
+ *   READ after a retry burst, never make a gap.  ACK / NAK PSNs repeat
+ *   (coalesced, duplicate ACKs) and are never duplicates; an older ACK PSN
+ *   is simply no longer missing.  Every
  *   AETH (ACK, ATOMIC_ACK, READ_RESPONSE FIRST/LAST/ONLY) is counted by its
  *   syndrome class: ACK -> acks; RNR NAK -> naks and rnr_naks (naks counts
  *   every NAK-type AETH, rnr_naks is the RNR subset); NAK -> naks and
@@ -87,7 +101,7 @@
 #define AN_PAIR_EVERY      64
 #define AN_PAIR_FIRST      4
 
-uint64_t an_req_unrecovered(const struct an_req *r)
+static uint64_t holes_missing(const struct an_holeset *r)
 {
 	uint64_t n = r->dropped_unrec;
 
@@ -96,13 +110,18 @@ uint64_t an_req_unrecovered(const struct an_req *r)
 	return n;
 }
 
+uint64_t an_flow_unrecovered(const struct an_flow *f)
+{
+	return (f->req ? holes_missing(&f->req->hs) : 0) + (f->rsp ? holes_missing(&f->rsp->hs) : 0);
+}
+
 /* Forget all sequence state, keeping the (emptied) arrays. */
 static void an_req_reset(struct an_req *r)
 {
-	struct an_hole *holes = r->holes;
+	struct an_hole *holes = r->hs.holes;
 	struct an_ackent *ack = r->ack;
 	struct an_readent *rd = r->rd;
-	uint8_t hc = r->hole_cap, ac = r->ack_cap, rd_cap = r->rd_cap;
+	uint8_t hc = r->hs.cap, ac = r->ack_cap, rd_cap = r->rd_cap;
 	uint32_t pb = r->pair_bucket;
 	struct an_hp *hp = r->pair_hp;
 	struct an_flow *hn = r->hp_next, *hpv = r->hp_prev, *bn = r->pb_next, *bp = r->pb_prev;
@@ -115,10 +134,10 @@ static void an_req_reset(struct an_req *r)
 	r->hp_prev = hpv;
 	r->pb_next = bn;
 	r->pb_prev = bp;
-	r->holes = holes;
+	r->hs.holes = holes;
 	r->ack = ack;
 	r->rd = rd;
-	r->hole_cap = hc;
+	r->hs.cap = hc;
 	r->ack_cap = ac;
 	r->rd_cap = rd_cap;
 	if (rd)
@@ -129,10 +148,18 @@ void an_req_free(struct an_req *r)
 {
 	if (!r)
 		return;
-	free(r->holes);
+	free(r->hs.holes);
 	free(r->ack);
 	free(r->rd);
 	free(r);
+}
+
+void an_rsp_free(struct an_rsp *s)
+{
+	if (!s)
+		return;
+	free(s->hs.holes);
+	free(s);
 }
 
 /* ----------------------------------------------------------------- holes */
@@ -142,7 +169,7 @@ static bool psn_in(uint32_t p, uint32_t start, uint32_t len)
 	return ((p - start) & 0xffffffu) < len;
 }
 
-static void hole_drop_oldest(struct an_req *r)
+static void hole_drop_oldest(struct an_holeset *r)
 {
 	r->dropped_unrec += r->holes[0].len;
 	memmove(&r->holes[0], &r->holes[1], (r->nholes - 1) * sizeof(r->holes[0]));
@@ -155,25 +182,25 @@ static void hole_drop_oldest(struct an_req *r)
  * never need more than a few entries.  When growing fails (no memory) they
  * behave as if at their cap.
  */
-static bool holes_room(struct an_req *r)
+static bool holes_room(struct an_holeset *r)
 {
 	unsigned ncap;
 	struct an_hole *n;
 
-	if (r->nholes < r->hole_cap)
+	if (r->nholes < r->cap)
 		return true;
-	if (r->hole_cap >= AN_HOLES)
+	if (r->cap >= AN_HOLES)
 		return false;
-	ncap = r->hole_cap ? 2u * r->hole_cap : 2u;
+	ncap = r->cap ? 2u * r->cap : 2u;
 	n = realloc(r->holes, ncap * sizeof(*n));
 	if (!n)
 		return false;
 	r->holes = n;
-	r->hole_cap = (uint8_t)ncap;
+	r->cap = (uint8_t)ncap;
 	return true;
 }
 
-static void hole_add(struct an_req *r, uint32_t start, uint32_t len)
+static void hole_add(struct an_holeset *r, uint32_t start, uint32_t len)
 {
 	if (!len)
 		return;
@@ -188,7 +215,7 @@ static void hole_add(struct an_req *r, uint32_t start, uint32_t len)
 }
 
 /* Remove PSN p from the holes; true when it was missing. */
-static bool hole_fill(struct an_req *r, uint32_t p)
+static bool hole_fill(struct an_holeset *r, uint32_t p)
 {
 	for (unsigned i = 0; i < r->nholes; i++) {
 		struct an_hole *h = &r->holes[i];
@@ -220,6 +247,61 @@ static bool hole_fill(struct an_req *r, uint32_t p)
 		return true;
 	}
 	return false;
+}
+
+/*
+ * Remove [p, p + n) from the holes: a late READ request covers its whole
+ * PSN range.  True when any of those PSNs was missing.
+ */
+static bool hole_fill_range(struct an_holeset *r, uint32_t p, uint32_t n)
+{
+	bool any = false;
+	unsigned i = 0;
+
+	while (i < r->nholes) {
+		struct an_hole *h = &r->holes[i];
+		uint32_t a = (p - h->start) & 0xffffffu, b = (h->start - p) & 0xffffffu;
+		uint32_t lo, hi;
+
+		/* the range in hole offsets [lo, hi), clipped to [0, h->len) */
+		if (a < h->len) {
+			lo = a;
+			hi = n < h->len - a ? a + n : h->len;
+		} else if (b < n) {
+			lo = 0;
+			hi = n - b < h->len ? n - b : h->len;
+		} else {
+			i++;
+			continue;
+		}
+		any = true;
+		if (lo == 0 && hi == h->len) {
+			memmove(h, h + 1, (r->nholes - i - 1) * sizeof(*h));
+			r->nholes--;
+		} else if (lo == 0) {
+			h->start = roce_psn_add(h->start, hi);
+			h->len -= hi;
+			i++;
+		} else if (hi == h->len) {
+			h->len = lo;
+			i++;
+		} else {
+			struct an_hole tail = { roce_psn_add(h->start, hi), h->len - hi };
+
+			h->len = lo;
+			if (!holes_room(r)) {
+				hole_drop_oldest(r);
+				if (i == 0) {
+					r->holes[r->nholes++] = tail;
+					continue;       /* holes[0] is a new hole now */
+				}
+				i--;
+			}
+			r->holes[r->nholes++] = tail;
+			i++;
+		}
+	}
+	return any;
 }
 
 /* ------------------------------------------------------------------ rings */
@@ -315,10 +397,10 @@ static void ack_cancel_from(struct an_req *r, uint32_t p)
 
 /*
  * The READ ring keeps the last AN_READ_RING READs pushed; entries stay
- * until overwritten (live says whether they still expect responses).  It
- * starts with 2 slots and doubles, up to AN_READ_RING, when the slot to
- * overwrite still holds a live READ, so the live READs kept are the same
- * as with a full-size ring.
+ * until overwritten, after their LAST too (replayed responses and re-issued
+ * READs still find them).  It starts with 2 slots and doubles, up to
+ * AN_READ_RING, when the slot to overwrite holds a READ still expecting its
+ * LAST, so the READs in progress kept are the same as with a full-size ring.
  */
 
 /* Newest live READ starting at psn_first. */
@@ -333,7 +415,7 @@ static struct an_readent *read_find(struct an_req *r, uint32_t psn_first)
 	return NULL;
 }
 
-/* Newest live READ whose (possible) range holds response PSN P. */
+/* Newest READ whose (possible) range holds PSN P. */
 static struct an_readent *read_match(struct an_req *r, uint32_t P)
 {
 	for (unsigned k = 1; k <= r->rd_cap; k++) {
@@ -365,12 +447,13 @@ static bool read_grow(struct an_req *r)
 	return true;
 }
 
-static void read_push(struct an_req *r, uint32_t psn, uint32_t n, uint32_t nmax,
+static void read_push(struct an_req *r, uint32_t psn, uint32_t n, uint32_t nmax, uint32_t len,
 	uint64_t ts, uint64_t frame)
 {
 	struct an_readent *e;
 
-	if ((!r->rd_cap || r->rd[r->rd_next].live) && !read_grow(r) && !r->rd_cap)
+	if ((!r->rd_cap || (r->rd[r->rd_next].live && !r->rd[r->rd_next].last_done)) &&
+	    !read_grow(r) && !r->rd_cap)
 		return;                 /* no memory: this READ is not followed */
 	e = &r->rd[r->rd_next];
 	r->rd_next = (r->rd_next + 1) % r->rd_cap;
@@ -379,7 +462,7 @@ static void read_push(struct an_req *r, uint32_t psn, uint32_t n, uint32_t nmax,
 	e->psn = psn;
 	e->n = n;
 	e->nmax = nmax;
-	e->next_resp = psn;
+	e->len = len;
 	e->ts = ts;
 	e->frame = frame;
 }
@@ -516,7 +599,9 @@ static bool gbn_classify(struct an_ctx *c, struct an_flow *f, struct an_req *r, 
 	return true;
 }
 
-static void gap_report(struct an_ctx *c, struct an_flow *f, uint32_t p, uint32_t e, uint32_t lost)
+/* A gap at the frame with PSN p: lost PSNs missing, the first e, the last last. */
+static void gap_report_span(struct an_ctx *c, struct an_flow *f, uint32_t p, uint32_t e,
+	uint32_t last, uint32_t lost)
 {
 	struct roce_analyzer *a = c->a;
 
@@ -531,9 +616,14 @@ static void gap_report(struct an_ctx *c, struct an_flow *f, uint32_t p, uint32_t
 		an_init_psn(&an, c, ROCE_AN_PSN_GAP, f, p, e);
 		an.count = lost;
 		snprintf(an.detail, sizeof(an.detail), "%u PSN%s missing (%u..%u)", lost,
-			lost == 1 ? "" : "s", e, roce_psn_add(p, 0xffffffu));
+			lost == 1 ? "" : "s", e, last);
 		an_emit(a, &an);
 	}
+}
+
+static void gap_report(struct an_ctx *c, struct an_flow *f, uint32_t p, uint32_t e, uint32_t lost)
+{
+	gap_report_span(c, f, p, e, roce_psn_add(p, 0xffffffu), lost);
 }
 
 static void simple_anomaly(struct an_ctx *c, struct an_flow *f, enum roce_anomaly_type t,
@@ -567,7 +657,7 @@ void an_req_process(struct an_ctx *c, struct an_flow *f)
 	const struct roce_pkt *pkt = c->pkt;
 	const struct roce_opcode_info *op = pkt->op;
 	struct an_req *r = f->req;
-	uint32_t p = pkt->bth.psn & 0xffffffu, n = 1, nmax = 1, e;
+	uint32_t p = pkt->bth.psn & 0xffffffu, n = 1, nmax = 1, e, rd_len = 0;
 	bool is_read = (op->flags & ROCE_F_READ) != 0;
 	bool reliable, retx = false;
 	int32_t d;
@@ -592,6 +682,7 @@ void an_req_process(struct an_ctx *c, struct an_flow *f)
 		uint64_t len = (pkt->hdrs & ROCE_H_RETH) ? pkt->reth.dma_len : 0;
 		uint32_t pmtu = flow_pmtu(c->a, f);
 
+		rd_len = (uint32_t)len;
 		if (pmtu) {
 			n = nmax = div_up(len, pmtu);
 		} else {
@@ -611,10 +702,10 @@ void an_req_process(struct an_ctx *c, struct an_flow *f)
 	d = roce_psn_cmp(p, e);
 	if (d >= AN_RESYNC || d <= -AN_RESYNC) {
 		/* new connection on a reused QPN: start over, old holes stay lost */
-		uint64_t unrec = an_req_unrecovered(r);
+		uint64_t unrec = holes_missing(&r->hs);
 
 		an_req_reset(r);
-		r->dropped_unrec = unrec;
+		r->hs.dropped_unrec = unrec;
 		r->init = true;
 		r->first_psn = p;
 		goto advance;
@@ -652,13 +743,13 @@ void an_req_process(struct an_ctx *c, struct an_flow *f)
 			}
 			uint32_t lost = (p - from) & 0xffffffu;
 
-			hole_add(r, from, lost);
+			hole_add(&r->hs, from, lost);
 			if (!gap_done)
 				gap_report(c, f, p, from, lost);
 		}
 	} else {
 		/* behind: a fill, a duplicate and/or a retransmission */
-		bool fill = hole_fill(r, p);
+		bool fill = is_read && n > 1 ? hole_fill_range(&r->hs, p, n) : hole_fill(&r->hs, p);
 
 		c->res->expected_psn = e;
 		if (reliable)
@@ -678,8 +769,15 @@ void an_req_process(struct an_ctx *c, struct an_flow *f)
 			if (!retx)
 				simple_anomaly(c, f, ROCE_AN_DUPLICATE, p, e, "PSN already seen");
 		}
-		if (is_read)
-			read_push(r, p, n, nmax, c->ts, c->frame);  /* re-issued READ */
+		/*
+		 * A re-issued READ (IBTA 9.7: a retried READ covers a subset of
+		 * the original's PSN range, from the first missing response) is
+		 * answered with the original's PSNs: the original's entry keeps
+		 * matching them.  Only a READ whose original was not seen (or
+		 * was forgotten) gets an entry of its own.
+		 */
+		if (is_read && !read_match(r, p))
+			read_push(r, p, n, nmax, rd_len, c->ts, c->frame);
 		r->prev = p;
 		return;
 	}
@@ -691,7 +789,7 @@ advance:
 	r->slack_read_psn = p;
 	r->prev = p;
 	if (is_read)
-		read_push(r, p, n, nmax, c->ts, c->frame);
+		read_push(r, p, n, nmax, rd_len, c->ts, c->frame);
 	if (pkt->bth.ackreq || is_read || (op->flags & ROCE_F_ATOMIC))
 		ack_push(r, p, c->ts, c->frame);
 }
@@ -771,15 +869,184 @@ static void aeth_process(struct an_ctx *c, struct an_flow *f, struct an_req *r)
 	}
 }
 
+/*
+ * READ e's N is now known: when e is the request stream's newest request,
+ * its expected PSN follows (the slack is gone).
+ */
+static void read_pinned(struct an_req *r, const struct an_readent *e)
+{
+	if (r->slack && r->slack_read_psn == e->psn) {
+		r->next = roce_psn_add(e->psn, e->n);
+		r->pnext = r->next;
+		r->slack = 0;
+	}
+}
+
+/* Once the PMTU is known, a READ's N follows from its length. */
+static void read_settle(struct an_req *r, struct an_readent *e, uint32_t pmtu)
+{
+	if (e->n != e->nmax && pmtu) {
+		uint32_t n = div_up(e->len, pmtu);
+
+		if (n >= e->n && n <= e->nmax) {
+			e->n = e->nmax = n;
+			read_pinned(r, e);
+		}
+	}
+}
+
+/*
+ * PSNs of the known READ ranges in the window [base, base + span): READ
+ * responses the responder passed without them being seen.  They become
+ * holes (in PSN order); returns how many, the first and last in *first and
+ * *last.  A READ whose N is not known yet counts with its smallest N.
+ */
+static uint32_t read_skipped(struct an_req *r, struct an_holeset *hs, uint32_t base, uint32_t span,
+	uint32_t pmtu, uint32_t *first, uint32_t *last)
+{
+	struct { uint32_t off, len; } seg[AN_READ_RING], tmp;
+	unsigned ns = 0;
+	uint32_t lost = 0, done = 0;
+
+	for (unsigned i = 0; i < r->rd_cap; i++) {
+		struct an_readent *e = &r->rd[i];
+		uint32_t off, len;
+
+		if (!e->live)
+			continue;
+		read_settle(r, e, pmtu);
+		off = (e->psn - base) & 0xffffffu;
+		if (off < span) {
+			len = e->n < span - off ? e->n : span - off;
+		} else {
+			uint32_t back = (base - e->psn) & 0xffffffu;    /* starts before base */
+
+			if (back >= e->n)
+				continue;
+			off = 0;
+			len = e->n - back < span ? e->n - back : span;
+		}
+		/* insertion sort by offset: at most AN_READ_RING entries */
+		seg[ns].off = off;
+		seg[ns].len = len;
+		for (unsigned k = ns++; k > 0 && seg[k - 1].off > seg[k].off; k--) {
+			tmp = seg[k - 1];
+			seg[k - 1] = seg[k];
+			seg[k] = tmp;
+		}
+	}
+	for (unsigned k = 0; k < ns; k++) {
+		uint32_t from = seg[k].off > done ? seg[k].off : done, to = seg[k].off + seg[k].len;
+
+		if (to <= from)
+			continue;
+		if (!lost)
+			*first = roce_psn_add(base, from);
+		*last = roce_psn_add(base, to - 1);
+		hole_add(hs, roce_psn_add(base, from), to - from);
+		lost += to - from;
+		done = to;
+	}
+	return lost;
+}
+
+/*
+ * Response-side sequencing (IBTA 9.7: a responder answers in PSN order; a
+ * READ retry re-reads a subset of an earlier READ and is answered with the
+ * original PSNs).  newest is the highest PSN the responder has shown it
+ * sent: a READ response's or ACK's PSN, a NAK's PSN - 1 (a NAK names the
+ * PSN it expects).  A frame ahead of newest passes the PSNs between them:
+ * those inside known READ ranges are responses that were skipped, a gap
+ * (lost, holes).  A READ response at or behind newest fills a hole (out of
+ * order) or repeats a PSN (duplicate): retried and replayed responses never
+ * make a gap.  ACK and NAK PSNs repeat normally and are never duplicates;
+ * an older ACK PSN is no longer missing.
+ * The stream's first frame starts the sequence; when it is a response of a
+ * READ seen asking, the READ's first PSN does (the PSNs before it were
+ * lost).  r may be NULL (not paired yet): newest still moves, no READ range
+ * is known.
+ */
+static void rsp_sequence(struct an_ctx *c, struct an_flow *f, struct an_req *r, uint32_t P,
+	bool is_resp, bool is_nak)
+{
+	struct an_rsp *s = f->rsp;
+	uint32_t upto = is_nak ? roce_psn_add(P, 0xffffffu) : P;
+	int32_t d;
+
+	if (!s) {
+		s = f->rsp = calloc(1, sizeof(*s));
+		if (!s)
+			return;
+	}
+	if (!s->init) {
+		struct an_readent *e = is_resp && r ? read_match(r, P) : NULL;
+
+		s->init = true;
+		s->newest = upto;
+		/* the first response of a READ seen asked for: its range starts the sequence */
+		if (e && P != e->psn) {
+			uint32_t lost = (P - e->psn) & 0xffffffu;
+
+			hole_add(&s->hs, e->psn, lost);
+			gap_report(c, f, P, e->psn, lost);
+		}
+		return;
+	}
+	d = roce_psn_cmp(P, s->newest);
+	if (d >= AN_RESYNC || d <= -AN_RESYNC) {
+		/* new connection on a reused QPN: start over, old holes stay lost */
+		uint64_t unrec = holes_missing(&s->hs);
+
+		memset(s, 0, sizeof(*s));
+		s->hs.dropped_unrec = unrec;
+		s->init = true;
+		s->newest = upto;
+		return;
+	}
+	if (d > 1 && r) {
+		uint32_t first = 0, last = 0, lost;
+
+		lost = read_skipped(r, &s->hs, roce_psn_add(s->newest, 1), (uint32_t)d - 1,
+			flow_pmtu(c->a, f), &first, &last);
+		if (lost)
+			gap_report_span(c, f, P, first, last, lost);
+	}
+	if (roce_psn_cmp(upto, s->newest) > 0) {
+		s->newest = upto;
+		return;
+	}
+	if (d > 0 || is_nak)
+		return;
+	if (!is_resp) {
+		/* an ACK names its PSN as sent: not missing any more (no event) */
+		hole_fill(&s->hs, P);
+		return;
+	}
+	/* a READ response at or behind the newest PSN */
+	c->res->expected_psn = roce_psn_add(s->newest, 1);
+	if (hole_fill(&s->hs, P)) {
+		AN_COUNT(c->a, f, out_of_order, 1);
+		c->res->events |= ROCE_EV_OUT_OF_ORDER;
+		simple_anomaly(c, f, ROCE_AN_OUT_OF_ORDER, P, c->res->expected_psn,
+			"READ response PSN fills an earlier gap");
+	} else {
+		AN_COUNT(c->a, f, duplicates, 1);
+		c->res->events |= ROCE_EV_DUPLICATE;
+		simple_anomaly(c, f, ROCE_AN_DUPLICATE, P, c->res->expected_psn,
+			"READ response PSN already seen");
+	}
+}
+
+/* READ latencies and N from the responses of the READ that holds P. */
 static void read_resp_process(struct an_ctx *c, struct an_flow *f, struct an_req *r)
 {
 	const struct roce_pkt *pkt = c->pkt;
 	uint32_t flags = pkt->op->flags, P = pkt->bth.psn & 0xffffffu;
 	struct an_readent *e = read_match(r, P);
-	int32_t d;
 
 	if (!e)
 		return;
+	read_settle(r, e, flow_pmtu(c->a, f));
 	if (P == e->psn && !e->first_done) {
 		uint64_t dt = c->ts >= e->ts ? c->ts - e->ts : 0;
 
@@ -789,33 +1056,20 @@ static void read_resp_process(struct an_ctx *c, struct an_flow *f, struct an_req
 		c->res->read_ns = dt;
 		c->res->ref_frame = e->frame;
 	}
-	d = roce_psn_cmp(P, e->next_resp);
-	if (d > 0) {
-		gap_report(c, f, P, e->next_resp, (uint32_t)d);
-	} else if (d < 0) {
-		AN_COUNT(c->a, f, duplicates, 1);
-		c->res->events |= ROCE_EV_DUPLICATE;
-		c->res->expected_psn = e->next_resp;
-		simple_anomaly(c, f, ROCE_AN_DUPLICATE, P, e->next_resp, "READ response PSN already seen");
-	}
-	if (d >= 0)
-		e->next_resp = roce_psn_add(P, 1);
-	if (flags & ROCE_F_LAST) {
+	if ((flags & ROCE_F_LAST) && !e->last_done) {
 		uint64_t dt = c->ts >= e->ts ? c->ts - e->ts : 0;
 		uint32_t n = ((P - e->psn) & 0xffffffu) + 1;
 
+		e->last_done = true;
 		an_lat_add(f->peer, AN_LAT_READ_LAST, dt);
 		c->res->events |= ROCE_EV_READ_LAST_RESP;
 		c->res->read_ns = dt;
 		c->res->ref_frame = e->frame;
 		/* the last response pins N; fix the request stream's expectation */
-		if (e->n != e->nmax && r->slack && r->slack_read_psn == e->psn) {
-			r->next = roce_psn_add(e->psn, n);
-			r->pnext = r->next;
-			r->slack = 0;
+		if (n >= e->n && n <= e->nmax) {
+			e->n = e->nmax = n;
+			read_pinned(r, e);
 		}
-		e->n = e->nmax = n;
-		e->live = false;
 	}
 }
 
@@ -835,6 +1089,14 @@ void an_resp_process(struct an_ctx *c, struct an_flow *f)
 		r = NULL;
 	if (pkt->hdrs & ROCE_H_AETH)
 		aeth_process(c, f, r);
+	if (f->st.transport == ROCE_TRANSPORT_RC || f->st.transport == ROCE_TRANSPORT_XRC ||
+	    f->st.transport == ROCE_TRANSPORT_RD) {
+		enum roce_aeth_type at = (pkt->hdrs & ROCE_H_AETH) ?
+			roce_aeth_type(pkt->aeth.syndrome) : ROCE_AETH_ACK;
+
+		rsp_sequence(c, f, r, P, (flags & ROCE_F_RESP) != 0,
+			at == ROCE_AETH_NAK || at == ROCE_AETH_RNR_NAK);
+	}
 	if (!r)
 		return;
 	/* ACK-type AETH or a READ response completes requests up to P */

@@ -118,6 +118,7 @@ roce_analyzer_t *roce_analyzer_create(const struct roce_analyzer_config *c, char
 static void flow_free(struct an_flow *f)
 {
 	an_req_free(f->req);
+	an_rsp_free(f->rsp);
 	if (f->lat)
 		for (unsigned k = 0; k < AN_LAT_COUNT; k++)
 			an_dist_free(&f->lat->d[k]);
@@ -252,8 +253,7 @@ static void flow_end(struct roce_analyzer *a, struct an_flow *f, enum roce_flow_
 				a->obs[i].on_flow_end(a->obs[i].user, &st, why);
 	}
 	an_pair_forget(a, f);
-	if (f->req)
-		a->evicted_unrec += an_req_unrecovered(f->req);
+	a->evicted_unrec += an_flow_unrecovered(f);
 	if (a->sweep == &f->seen)
 		a->sweep = f->seen.next;
 	an_table_remove(&a->flows, &f->ent);
@@ -638,26 +638,33 @@ void roce_analyzer_finish(roce_analyzer_t *a)
 	total = a->evicted_unrec;
 	for (uint32_t i = 0; i < a->flows.n; i++) {
 		struct an_flow *f = (struct an_flow *)a->flows.dense[i];
+		const struct an_holeset *hs = NULL;
+		unsigned nh;
 		uint64_t n;
 
-		if (!f->req)
+		if (!f->req && !f->rsp)
 			continue;
-		n = an_req_unrecovered(f->req);
+		n = an_flow_unrecovered(f);
 		f->st.unrecovered_psns = n;
 		total += n;
+		if (f->req && f->req->hs.nholes)
+			hs = &f->req->hs;
+		else if (f->rsp && f->rsp->hs.nholes)
+			hs = &f->rsp->hs;
+		nh = (f->req ? f->req->hs.nholes : 0) + (f->rsp ? f->rsp->hs.nholes : 0);
 		if (n && a->want_an) {
 			struct roce_anomaly an;
 
 			/* reported at the end of the capture: last frame number seen */
 			an_init(&an, ROCE_AN_UNRECOVERED, a->last_frame, a->sum.last_ts_ns, f);
 			an.count = n;
-			if (f->req->nholes) {
+			if (hs) {
 				an.has_psn = true;
-				an.psn = f->req->holes[0].start;
+				an.psn = hs->holes[0].start;
 			}
 			snprintf(an.detail, sizeof(an.detail),
 				"%llu PSN%s never seen (%u hole%s left)", (unsigned long long)n,
-				n == 1 ? "" : "s", f->req->nholes, f->req->nholes == 1 ? "" : "s");
+				n == 1 ? "" : "s", nh, nh == 1 ? "" : "s");
 			an_emit(a, &an);
 		}
 	}
@@ -679,8 +686,7 @@ void roce_analyzer_summary_sized(const roce_analyzer_t *a, struct roce_summary *
 	for (uint32_t i = 0; i < a->flows.n; i++) {
 		const struct an_flow *f = (const struct an_flow *)a->flows.dense[i];
 
-		if (f->req)
-			unrec += an_req_unrecovered(f->req);
+		unrec += an_flow_unrecovered(f);
 	}
 	s.unrecovered_psns = unrec;
 	s.flows_active = a->flows.n;
@@ -735,7 +741,7 @@ void an_flow_export(const struct an_flow *f, struct roce_flow_stats *o)
 	o->first_frame = s->first_frame;
 	o->first_ts_ns = s->first_ts_ns;
 	o->counters = s->counters;
-	o->unrecovered_psns = f->req ? an_req_unrecovered(f->req) : 0;   /* missing now */
+	o->unrecovered_psns = an_flow_unrecovered(f);   /* missing now */
 	o->cnp_min_gap_ns = lat->cnp_min_gap_ns;
 	an_dist_export(&lat->d[AN_LAT_RTT], &o->rtt);
 	an_dist_export(&lat->d[AN_LAT_READ_FIRST], &o->read_first);
@@ -757,6 +763,37 @@ void roce_analyzer_foreach_flow(const roce_analyzer_t *a, roce_flow_cb cb, void 
 		if (cb(user, &st))
 			break;
 	}
+}
+
+int roce_analyzer_flow_holes(const roce_analyzer_t *a, const struct roce_flow_key *k,
+	struct roce_psn_range *out, unsigned max, uint64_t *dropped)
+{
+	struct roce_flow_key key = *k;
+	const struct an_flow *f;
+	const struct an_holeset *sets[2];
+	unsigned n = 0;
+	uint64_t drop = 0;
+
+	key.dqpn &= 0xffffffu;
+	f = flow_find(a, &key, flow_hash(&key));
+	if (!f)
+		return -1;
+	sets[0] = f->req ? &f->req->hs : NULL;
+	sets[1] = f->rsp ? &f->rsp->hs : NULL;
+	for (unsigned i = 0; i < 2; i++) {
+		if (!sets[i])
+			continue;
+		drop += sets[i]->dropped_unrec;
+		for (unsigned j = 0; j < sets[i]->nholes; j++, n++) {
+			if (out && n < max) {
+				out[n].start = sets[i]->holes[j].start;
+				out[n].len = sets[i]->holes[j].len;
+			}
+		}
+	}
+	if (dropped)
+		*dropped = drop;
+	return (int)n;
 }
 
 void roce_analyzer_foreach_pfc(const roce_analyzer_t *a, roce_pfc_cb cb, void *user)

@@ -538,6 +538,254 @@ static void test_untrustworthy_findings(void)
 	t_done(&t);
 }
 
+/* ---------------------------------------------------------- READ recovery */
+
+static void read_req(struct t *t, uint32_t psn, uint32_t len)
+{
+	struct roce_frame_spec sp;
+
+	spec_stream(&sp, V4, true, ROCE_OP_RC_RDMA_READ_REQUEST, psn);
+	sp.reth.va = 0x10000 + (uint64_t)psn * 1024;
+	sp.reth.rkey = 0x1234;
+	sp.reth.dma_len = len;
+	feed(t, &sp);
+}
+
+/* Responses [from, to] of a READ whose range is [first, last], as rxe numbers them. */
+static void read_resps(struct t *t, uint32_t first, uint32_t last, uint32_t from, uint32_t to,
+	uint32_t skip, uint32_t *events)
+{
+	for (uint32_t p = from; p <= to; p++) {
+		struct roce_frame_spec sp;
+		uint8_t op;
+
+		if (p == skip)
+			continue;       /* lost before the capture point */
+		if (first == last)
+			op = ROCE_OP_RC_RDMA_READ_RESPONSE_ONLY;
+		else if (p == first)
+			op = ROCE_OP_RC_RDMA_READ_RESPONSE_FIRST;
+		else if (p == last)
+			op = ROCE_OP_RC_RDMA_READ_RESPONSE_LAST;
+		else
+			op = ROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE;
+		spec_stream(&sp, V4, false, op, p);
+		sp.aeth.syndrome = 0x1f;
+		sp.aeth.msn = 1;
+		sp.payload_len = 1024;
+		feed(t, &sp);
+		if (events)
+			events[p - from] = t->res.events;
+	}
+}
+
+/*
+ * ib_read_bw on Soft-RoCE with responses lost before the capture point:
+ * four 16 KiB READs (16 responses each at PMTU 1024) are outstanding; the
+ * response with PSN 21 is lost.  The requester sees 22 out of sequence and
+ * retries: it re-reads from PSN 21 with the RETH advanced and the length
+ * cut to the 11 missing packets, then re-posts the READs behind it at their
+ * original PSNs (rxe's req_retry).  Responses already in flight for the
+ * original requests (41..63) arrive after that burst; then the responder
+ * replays each re-issued READ from its PSN.  The original LAST of the
+ * fourth READ (63) is lost too; its replay brings it.  Only PSN 21 was ever
+ * skipped on the response stream.
+ */
+static void test_read_retry_burst(void)
+{
+	struct t t;
+	struct roce_summary s;
+	struct flows fl;
+	uint32_t ev[32];
+	const struct roce_flow_stats *rq = NULL, *rs = NULL;
+
+	t_init(&t, 0);
+	REQUIRE(t.a);
+	for (uint32_t k = 0; k < 4; k++)
+		read_req(&t, 16 * k, 16384);
+	read_resps(&t, 0, 15, 0, 15, ~0u, NULL);
+	read_resps(&t, 16, 31, 16, 31, 21, ev);
+	CHECK_EQ_U(ev[22 - 16] & ROCE_EV_PSN_GAP, ROCE_EV_PSN_GAP);   /* 21 missing */
+	read_resps(&t, 32, 47, 32, 40, ~0u, NULL);
+	/* the retry burst */
+	read_req(&t, 21, 11 * 1024);
+	CHECK(t.res.events & ROCE_EV_RETRANSMISSION);
+	read_req(&t, 32, 16384);
+	CHECK(t.res.events & ROCE_EV_RETRANSMISSION);
+	read_req(&t, 48, 16384);
+	CHECK(t.res.events & ROCE_EV_RETRANSMISSION);
+	/* still in flight for the original requests */
+	read_resps(&t, 32, 47, 41, 47, ~0u, ev);
+	for (unsigned i = 0; i < 7; i++)
+		CHECK_EQ_U(ev[i] & (ROCE_EV_PSN_GAP | ROCE_EV_DUPLICATE | ROCE_EV_OUT_OF_ORDER), 0);
+	read_resps(&t, 48, 63, 48, 63, 63, ev);
+	for (unsigned i = 0; i < 15; i++)
+		CHECK_EQ_U(ev[i] & (ROCE_EV_PSN_GAP | ROCE_EV_DUPLICATE | ROCE_EV_OUT_OF_ORDER), 0);
+	/* the replays: 21 fills the gap, the rest are duplicates, 63 is new */
+	read_resps(&t, 21, 31, 21, 31, ~0u, ev);
+	CHECK_EQ_U(ev[0] & (ROCE_EV_PSN_GAP | ROCE_EV_DUPLICATE | ROCE_EV_OUT_OF_ORDER),
+		ROCE_EV_OUT_OF_ORDER);
+	for (unsigned i = 1; i < 11; i++)
+		CHECK_EQ_U(ev[i] & (ROCE_EV_PSN_GAP | ROCE_EV_DUPLICATE | ROCE_EV_OUT_OF_ORDER),
+			ROCE_EV_DUPLICATE);
+	read_resps(&t, 32, 47, 32, 47, ~0u, ev);
+	for (unsigned i = 0; i < 16; i++)
+		CHECK_EQ_U(ev[i] & (ROCE_EV_PSN_GAP | ROCE_EV_DUPLICATE | ROCE_EV_OUT_OF_ORDER),
+			ROCE_EV_DUPLICATE);
+	read_resps(&t, 48, 63, 48, 63, ~0u, ev);
+	for (unsigned i = 0; i < 15; i++)
+		CHECK_EQ_U(ev[i] & (ROCE_EV_PSN_GAP | ROCE_EV_DUPLICATE | ROCE_EV_OUT_OF_ORDER),
+			ROCE_EV_DUPLICATE);
+	CHECK_EQ_U(ev[15] & (ROCE_EV_PSN_GAP | ROCE_EV_DUPLICATE | ROCE_EV_OUT_OF_ORDER), 0);
+	CHECK(ev[15] & ROCE_EV_READ_LAST_RESP);
+	/* the next READ after the recovery is in order */
+	read_req(&t, 64, 4096);
+	CHECK_EQ_U(t.res.events & (ROCE_EV_PSN_GAP | ROCE_EV_DUPLICATE | ROCE_EV_OUT_OF_ORDER), 0);
+	read_resps(&t, 64, 67, 64, 67, ~0u, ev);
+	for (unsigned i = 0; i < 4; i++)
+		CHECK_EQ_U(ev[i] & (ROCE_EV_PSN_GAP | ROCE_EV_DUPLICATE | ROCE_EV_OUT_OF_ORDER), 0);
+
+	roce_analyzer_finish(t.a);
+	roce_analyzer_summary(t.a, &s);
+	flows_get(&t, &fl);
+	for (unsigned k = 0; k < fl.n; k++) {
+		if (fl.f[k].key.dqpn == QP_B)
+			rq = &fl.f[k];
+		if (fl.f[k].key.dqpn == QP_A)
+			rs = &fl.f[k];
+	}
+	REQUIRE(rq && rs);
+	CHECK(rs->has_peer);
+	CHECK_EQ_U(rs->psn_gaps, 1);
+	CHECK_EQ_U(rs->lost_psns, 1);
+	CHECK_EQ_U(rs->out_of_order, 1);
+	CHECK_EQ_U(rs->duplicates, 10 + 16 + 15);
+	CHECK_EQ_U(rs->unrecovered_psns, 0);
+	CHECK_EQ_U(rq->psn_gaps + rq->lost_psns + rq->out_of_order + rq->unrecovered_psns, 0);
+	CHECK_EQ_U(rq->duplicates, 3);
+	CHECK_EQ_U(rq->retransmissions, 3);
+	CHECK_EQ_U(rq->read_first.count, 5);
+	CHECK_EQ_U(rq->read_last.count, 5);
+	CHECK_EQ_U(s.psn_gaps, 1);
+	CHECK_EQ_U(s.lost_psns, 1);
+	CHECK_EQ_U(s.unrecovered_psns, 0);
+	CHECK_EQ_U(s.pmtu, 1024);
+	t_done(&t);
+}
+
+/*
+ * A READ response lost for good: the response stream skipped it, it is
+ * lost and unrecovered; a retry that re-reads only part of a READ whose
+ * LAST response never came leaves no false gap either.
+ */
+static void test_read_loss_unrecovered(void)
+{
+	struct t t;
+	struct roce_summary s;
+	uint32_t ev[16];
+
+	t_init(&t, 1024);
+	REQUIRE(t.a);
+	read_req(&t, 100, 4096);
+	read_req(&t, 104, 4096);
+	read_resps(&t, 100, 103, 100, 103, 102, ev);
+	CHECK_EQ_U(ev[3] & ROCE_EV_PSN_GAP, ROCE_EV_PSN_GAP);
+	CHECK_EQ_U(t.res.lost_psns, 1);
+	read_resps(&t, 104, 107, 104, 106, ~0u, ev);
+	for (unsigned i = 0; i < 3; i++)
+		CHECK_EQ_U(ev[i] & (ROCE_EV_PSN_GAP | ROCE_EV_DUPLICATE | ROCE_EV_OUT_OF_ORDER), 0);
+	/* the requester re-reads 107 only: 1 KiB at PSN 107 */
+	read_req(&t, 107, 1024);
+	CHECK(t.res.events & ROCE_EV_RETRANSMISSION);
+	read_resps(&t, 107, 107, 107, 107, ~0u, ev);
+	CHECK_EQ_U(ev[0] & (ROCE_EV_PSN_GAP | ROCE_EV_DUPLICATE | ROCE_EV_OUT_OF_ORDER), 0);
+	roce_analyzer_finish(t.a);
+	roce_analyzer_summary(t.a, &s);
+	CHECK_EQ_U(s.psn_gaps, 1);
+	CHECK_EQ_U(s.lost_psns, 1);
+	CHECK_EQ_U(s.unrecovered_psns, 1);  /* 102 never came */
+	CHECK_EQ_U(t.an[ROCE_AN_UNRECOVERED], 1);
+	t_done(&t);
+}
+
+/* The first responses of the first READ lost: measured from the READ's first PSN. */
+static void test_read_first_responses_lost(void)
+{
+	struct t t;
+	struct roce_summary s;
+	uint32_t ev[4];
+
+	t_init(&t, 1024);
+	REQUIRE(t.a);
+	read_req(&t, 10, 4096);
+	read_resps(&t, 10, 13, 12, 13, ~0u, ev);
+	CHECK_EQ_U(ev[0] & ROCE_EV_PSN_GAP, ROCE_EV_PSN_GAP);
+	CHECK_EQ_U(t.an[ROCE_AN_PSN_GAP], 1);
+	/* the re-read brings them: out of order */
+	read_req(&t, 10, 2048);
+	read_resps(&t, 10, 11, 10, 11, ~0u, ev);
+	CHECK_EQ_U(ev[0] & (ROCE_EV_OUT_OF_ORDER | ROCE_EV_DUPLICATE), ROCE_EV_OUT_OF_ORDER);
+	CHECK_EQ_U(ev[1] & (ROCE_EV_OUT_OF_ORDER | ROCE_EV_DUPLICATE), ROCE_EV_OUT_OF_ORDER);
+	roce_analyzer_finish(t.a);
+	roce_analyzer_summary(t.a, &s);
+	CHECK_EQ_U(s.psn_gaps, 1);
+	CHECK_EQ_U(s.lost_psns, 2);
+	CHECK_EQ_U(s.out_of_order, 2);
+	CHECK_EQ_U(s.unrecovered_psns, 0);
+	t_done(&t);
+}
+
+/*
+ * PMTU unknown when the READ is sent (N between 2 and 32 for 8 KiB): its
+ * first response shows PMTU 256, so N = 32, and a retry from the middle
+ * before the LAST is a retransmission, not the next request.
+ */
+static void test_read_retry_pmtu_learned(void)
+{
+	struct t t;
+	struct roce_frame_spec sp;
+
+	t_init(&t, 0);
+	REQUIRE(t.a);
+	read_req(&t, 100, 8192);
+	for (uint32_t p = 100; p < 106; p++) {
+		if (p == 103)
+			continue;       /* lost */
+		spec_stream(&sp, V4, false, p == 100 ? ROCE_OP_RC_RDMA_READ_RESPONSE_FIRST :
+			ROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE, p);
+		sp.aeth.syndrome = 0x1f;
+		sp.payload_len = 256;
+		feed(&t, &sp);
+	}
+	read_req(&t, 103, 8192 - 3 * 256);
+	CHECK(t.res.events & ROCE_EV_RETRANSMISSION);
+	CHECK(t.res.events & ROCE_EV_DUPLICATE);
+	t_done(&t);
+}
+
+/* A late READ request fills its whole PSN range, not only its first PSN. */
+static void test_late_read_request(void)
+{
+	struct t t;
+	struct roce_summary s;
+	struct roce_frame_spec sp;
+
+	t_init(&t, 1024);
+	REQUIRE(t.a);
+	spec_stream(&sp, V4, true, ROCE_OP_RC_SEND_ONLY, 9);
+	feed(&t, &sp);
+	spec_stream(&sp, V4, true, ROCE_OP_RC_SEND_ONLY, 14);
+	feed(&t, &sp);
+	CHECK_EQ_U(t.res.lost_psns, 4);
+	read_req(&t, 10, 4096);         /* PSNs 10..13, overtaken by 14 */
+	CHECK(t.res.events & ROCE_EV_OUT_OF_ORDER);
+	roce_analyzer_finish(t.a);
+	roce_analyzer_summary(t.a, &s);
+	CHECK_EQ_U(s.unrecovered_psns, 0);
+	CHECK_EQ_U(s.out_of_order, 1);
+	t_done(&t);
+}
+
 int main(void)
 {
 	RUN(test_bad_icrc_issue);
@@ -545,5 +793,10 @@ int main(void)
 	RUN(test_bad_icrc_responses);
 	RUN(test_unverified_as_before);
 	RUN(test_untrustworthy_findings);
+	RUN(test_read_retry_burst);
+	RUN(test_read_loss_unrecovered);
+	RUN(test_read_first_responses_lost);
+	RUN(test_read_retry_pmtu_learned);
+	RUN(test_late_read_request);
 	return check_report();
 }

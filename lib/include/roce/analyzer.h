@@ -323,6 +323,23 @@ typedef int (*roce_flow_cb)(void *user, const struct roce_flow_stats *f);
 ROCE_API void roce_analyzer_foreach_flow(const roce_analyzer_t *a, roce_flow_cb cb, void *user)
 	ROCE_NONNULL(1, 2);
 
+/* PSNs [start, start + len), modulo 2^24. */
+struct roce_psn_range {
+	uint32_t start, len;
+};
+
+/*
+ * The PSN ranges stream k still misses: request PSNs and READ response PSNs
+ * skipped and not seen since (what unrecovered_psns counts after finish).
+ * Writes at most max ranges to out (request ranges first, each direction
+ * oldest first) and returns how many there are in all, so max 0 counts.
+ * *dropped (may be NULL) gets the missing PSNs whose ranges the bounded hole
+ * list no longer holds (counted, not listed).  -1 when there is no such
+ * stream.  For tests and viewers that want to name the PSNs.
+ */
+ROCE_API int roce_analyzer_flow_holes(const roce_analyzer_t *a, const struct roce_flow_key *k,
+	struct roce_psn_range *out, unsigned max, uint64_t *dropped) ROCE_NONNULL(1, 2);
+
 struct roce_pfc_stats {
 	uint32_t size;              /* bytes of this struct the library filled */
 	uint8_t src_mac[6];
