@@ -35,6 +35,7 @@ struct ra_opts {
 	uint64_t max_anomalies;
 	uint16_t udp_ports[ROCE_MAX_UDP_PORTS];
 	unsigned n_udp_ports;
+	const char *filter;         /* BPF expression (-f and/or words after -r); NULL none */
 };
 
 struct ra_file {
@@ -71,6 +72,8 @@ struct ra_ctx {
 	uint64_t min_ts_ns, max_ts_ns;
 	uint64_t frames_without_ts;
 	uint64_t capture_warnings, capture_drops;  /* all files */
+	uint64_t matched;           /* frames analysed (passed the filter, if any) */
+	uint64_t filtered_out;      /* frames the BPF filter rejected */
 	int interrupted;            /* signal that stopped the run, 0 none */
 	bool stopped_by_count;
 	bool input_error;

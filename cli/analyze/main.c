@@ -32,6 +32,7 @@
 #include <roce/roce.h>
 
 #include "analyze.h"
+#include "capfilter.h"
 #include "capread.h"
 #include "report.h"
 
@@ -44,8 +45,10 @@
 #define PROGRESS_INTERVAL_NS 250000000ull
 
 static struct ra_ctx ctx;
-static GPtrArray *opt_files;
+static GPtrArray *opt_files, *opt_rest;
+static char *opt_filter;
 static gboolean opt_version;
+static roce_capfilter_t *filter;
 
 /* ---- option parsing ------------------------------------------------------ */
 
@@ -81,6 +84,15 @@ static gboolean opt_file_cb(const char *name, const char *val, gpointer data, GE
 		return FALSE;
 	}
 	g_ptr_array_add(opt_files, g_strdup(val));
+	return TRUE;
+}
+
+/* Words after the options: files, or the filter expression once -r is given
+ * (setup_filter()).  Kept in opt_files in command-line order until then. */
+static gboolean opt_rest_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	g_ptr_array_add(opt_rest, g_strdup(val));
+	g_ptr_array_add(opt_files, NULL);       /* placeholder: filled or removed later */
 	return TRUE;
 }
 
@@ -213,7 +225,9 @@ static const GOptionEntry entries[] = {
 	{ "read", 'r', 0, CB(opt_file_cb),
 	  "Read frames from FILE (pcap, pcapng, gzip'd; \"-\" = stdin); repeatable", "FILE" },
 	{ "count", 'c', 0, CB(opt_count_cb),
-	  "Stop after N frames (all files together)", "N" },
+	  "Stop after N frames (all files together; with a filter: N matching frames)", "N" },
+	{ "filter", 'f', 0, G_OPTION_ARG_STRING, &opt_filter,
+	  "Analyse only frames matching this BPF filter (pcap-filter(7) syntax)", "EXPR" },
 	{ "json", 0, 0, G_OPTION_ARG_NONE, &ctx.o.json,
 	  "Print the report as one JSON document (docs/json.md)", NULL },
 	{ "csv", 0, 0, G_OPTION_ARG_NONE, &ctx.o.csv,
@@ -244,13 +258,19 @@ static const GOptionEntry entries[] = {
 	  "Never show progress", NULL },
 	{ "version", 'V', 0, G_OPTION_ARG_NONE, &opt_version,
 	  "Print program and libroce versions and exit", NULL },
-	{ G_OPTION_REMAINING, 0, 0, CB(opt_file_cb), NULL, "FILE..." },
+	{ G_OPTION_REMAINING, 0, 0, CB(opt_rest_cb), NULL, "FILE... | -r FILE [EXPR]" },
 	{ NULL, 0, 0, 0, NULL, NULL, NULL }
 };
 
 static const char description_head[] =
 	"Files are analysed as one stream, in the order given (-r and FILE\n"
 	"arguments alike); frame numbers in the output are per file.\n"
+	"\n"
+	"Filter: as with tcpdump, once -r is given the words after the options\n"
+	"are a BPF filter expression (pcap-filter(7)), unless each of them names\n"
+	"an existing file; without -r they are input files.  -f EXPR gives a\n"
+	"filter explicitly (with words after -r too: joined by \"and\").\n"
+	"Frames that do not match are skipped; frame numbers stay those of the file.\n"
 	"\n"
 	"Anomaly names for --fail-on (or \"any\" for all of them):\n";
 
@@ -269,6 +289,7 @@ static const char description_tail[] =
 	"  roce-analyze --json -r a.pcapng -r b.pcap.gz > report.json\n"
 	"  tcpdump -i eth0 -w - udp port 4791 | roce-analyze --frames -\n"
 	"  roce-analyze -q --fail-on icrc,psn_gap,pfc_storm trace.pcap\n"
+	"  roce-analyze -r trace.pcap 'host 10.0.0.1 and udp port 4791'\n"
 	"\n"
 	"See roce-analyze(1) and docs/json.md.\n";
 
@@ -276,6 +297,75 @@ static void usage_error(const char *msg)
 {
 	fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n", RA_PROG, msg, RA_PROG);
 	exit(EXIT_USAGE);
+}
+
+/*
+ * tcpdump's convention: with -r, the remaining words are the filter
+ * expression; without, they are files (roce-analyze's own convention), and
+ * also with -r when every word names an existing file (what roce-analyze
+ * accepted before filters existed).
+ */
+static void setup_filter(void)
+{
+	char errbuf[512];
+	GString *expr = NULL;
+	bool all_files = true, any_r = false;
+	struct stat st;
+	unsigned j = 0;
+
+	for (unsigned i = 0; i < opt_files->len; i++)
+		if (g_ptr_array_index(opt_files, i))
+			any_r = true;
+	for (unsigned i = 0; i < opt_rest->len; i++) {
+		const char *w = g_ptr_array_index(opt_rest, i);
+
+		if (strcmp(w, "-") && stat(w, &st) != 0)
+			all_files = false;
+	}
+	/* fill the placeholders, or drop them */
+	for (unsigned i = 0; i < opt_files->len; i++) {
+		if (g_ptr_array_index(opt_files, i))
+			continue;
+		if (!any_r || all_files)
+			opt_files->pdata[i] = g_strdup(g_ptr_array_index(opt_rest, j));
+		j++;
+	}
+	if (!any_r || all_files) {
+		g_ptr_array_set_size(opt_rest, 0);
+	} else {
+		for (unsigned i = opt_files->len; i-- > 0;)
+			if (!g_ptr_array_index(opt_files, i))
+				g_ptr_array_remove_index(opt_files, i);
+	}
+
+	if (opt_rest->len) {
+		expr = g_string_new(NULL);
+		if (opt_filter)
+			g_string_append_printf(expr, "(%s) and (", opt_filter);
+		for (unsigned i = 0; i < opt_rest->len; i++)
+			g_string_append_printf(expr, "%s%s", i ? " " : "",
+					       (const char *)g_ptr_array_index(opt_rest, i));
+		if (opt_filter)
+			g_string_append(expr, ")");
+		g_ptr_array_set_size(opt_rest, 0);
+	} else if (opt_filter) {
+		expr = g_string_new(opt_filter);
+	}
+	if (!expr)
+		return;
+	if (!*g_strstrip(expr->str)) {
+		g_string_free(expr, TRUE);
+		return;
+	}
+	filter = roce_capf_new(expr->str, errbuf, sizeof(errbuf));
+	if (!filter) {
+		char *msg = g_strdup_printf("filter '%s': %s", expr->str, errbuf);
+
+		g_string_free(expr, TRUE);
+		usage_error(msg);
+	}
+	ctx.o.filter = roce_capf_expr(filter);
+	g_string_free(expr, TRUE);
 }
 
 static void parse_options(int argc, char **argv)
@@ -293,6 +383,7 @@ static void parse_options(int argc, char **argv)
 	ctx.o.udp_ports[0] = ROCE_UDP_PORT;
 	ctx.o.n_udp_ports = 1;
 	opt_files = g_ptr_array_new_with_free_func(g_free);
+	opt_rest = g_ptr_array_new_with_free_func(g_free);
 
 	oc = g_option_context_new(NULL);
 	g_option_context_set_summary(oc,
@@ -321,6 +412,7 @@ static void parse_options(int argc, char **argv)
 		printf("%s %s (roce-tools)\n%s\n", RA_PROG, ROCE_VERSION_STRING, roce_version());
 		exit(EXIT_OK);
 	}
+	setup_filter();
 	if (!opt_files->len)
 		usage_error("no input file (give FILE, -r FILE, or - for stdin)");
 	for (unsigned i = 0; i < opt_files->len; i++)
@@ -580,7 +672,7 @@ static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopt
 
 		if (G_UNLIKELY(got_signal))
 			break;
-		if (count && ctx.frames >= count) {
+		if (count && (filter ? ctx.matched : ctx.frames) >= count) {
 			ctx.stopped_by_count = true;
 			break;
 		}
@@ -589,7 +681,7 @@ static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopt
 			break;
 		/* frame numbers are Wireshark's (pcapng custom blocks are numbered too) */
 		no = rf->base + rec.frame_no;
-		if (G_UNLIKELY(count && no > count)) {
+		if (G_UNLIKELY(count && !filter && no > count)) {
 			ctx.stopped_by_count = true;
 			break;
 		}
@@ -609,8 +701,14 @@ static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopt
 		if (G_UNLIKELY(rec.linktype == ROCE_LINKTYPE_ERF))
 			erf_record(rf, &rec);
 		ctx.frames = no;
-		rf->frames++;
 		rf->last_no = rec.frame_no;
+		if (filter && !roce_capf_match(filter, rec.linktype, rec.data, rec.caplen,
+					       rec.wirelen)) {
+			ctx.filtered_out++;
+			continue;
+		}
+		ctx.matched++;
+		rf->frames++;
 		if (G_LIKELY(!(rec.flags & ROCE_CAP_REC_NO_TS))) {
 			if (G_UNLIKELY(!ctx.have_first_ts)) {
 				ctx.first_ts_ns = ctx.min_ts_ns = ctx.max_ts_ns = rec.ts_ns;
@@ -754,5 +852,8 @@ int main(int argc, char **argv)
 	g_free(ctx.anoms);
 	g_free(ctx.files);
 	g_ptr_array_free(opt_files, TRUE);
+	g_ptr_array_free(opt_rest, TRUE);
+	roce_capf_free(filter);
+	g_free(opt_filter);
 	return status;
 }
