@@ -35,7 +35,14 @@ struct ra_opts {
 	uint64_t max_anomalies;
 	uint16_t udp_ports[ROCE_MAX_UDP_PORTS];
 	unsigned n_udp_ports;
-	const char *filter;         /* BPF expression (-f and/or words after -r); NULL none */
+	const char *filter;         /* BPF expression (-f and/or words after -r/-i); NULL none */
+	/* live capture (-i) */
+	const char *iface;
+	uint32_t snaplen, buffer_kib;
+	const char *write;
+	uint64_t rotate_bytes;      /* -C, bytes */
+	uint32_t rotate_files;      /* -W */
+	uint64_t duration_ns;       /* --duration */
 };
 
 struct ra_file {
@@ -77,6 +84,8 @@ struct ra_ctx {
 	int interrupted;            /* signal that stopped the run, 0 none */
 	bool stopped_by_count;
 	bool input_error;
+	bool live;                  /* -i: files[0] is the interface */
+	const char *live_filter;    /* the BPF filter the live capture ran */
 };
 
 #endif /* ROCE_ANALYZE_H */

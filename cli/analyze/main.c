@@ -34,6 +34,7 @@
 #include "analyze.h"
 #include "capfilter.h"
 #include "capread.h"
+#include "live.h"
 #include "report.h"
 
 #define EXIT_OK     0
@@ -45,6 +46,7 @@
 #define PROGRESS_INTERVAL_NS 250000000ull
 
 static struct ra_ctx ctx;
+static struct roce_decode_opts dopts;
 static GPtrArray *opt_files, *opt_rest;
 static char *opt_filter;
 static gboolean opt_version;
@@ -213,6 +215,85 @@ static gboolean opt_fail_on_cb(const char *name, const char *val, gpointer data,
 	return ok;
 }
 
+static gboolean opt_iface_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	if (!*val || ctx.o.iface) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    *val ? "-i given more than once" : "empty interface name");
+		return FALSE;
+	}
+	ctx.o.iface = g_strdup(val);
+	return TRUE;
+}
+
+static gboolean opt_snaplen_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	uint64_t v;
+
+	if (!parse_u64(name, val, 0, 262144, &v, err))
+		return FALSE;
+	ctx.o.snaplen = (uint32_t)v;
+	return TRUE;
+}
+
+static gboolean opt_buffer_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	uint64_t v;
+
+	if (!parse_u64(name, val, 1, 1u << 21, &v, err))
+		return FALSE;
+	ctx.o.buffer_kib = (uint32_t)v;
+	return TRUE;
+}
+
+static gboolean opt_write_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	if (!*val) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "empty file name");
+		return FALSE;
+	}
+	ctx.o.write = g_strdup(val);
+	return TRUE;
+}
+
+static gboolean opt_rotate_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	uint64_t v;
+
+	if (!parse_u64(name, val, 1, 1000000, &v, err))
+		return FALSE;
+	ctx.o.rotate_bytes = v * 1000000ull;       /* tcpdump: millions of bytes */
+	return TRUE;
+}
+
+static gboolean opt_files_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	uint64_t v;
+
+	if (!parse_u64(name, val, 1, 1000000, &v, err))
+		return FALSE;
+	ctx.o.rotate_files = (uint32_t)v;
+	return TRUE;
+}
+
+static gboolean opt_duration_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = g_ascii_strtod(val, &end);
+	if (!*val || *end || errno || !(v > 0.0) || v > 1e9) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "%s '%s': expected seconds (> 0)", name, val);
+		return FALSE;
+	}
+	ctx.o.duration_ns = (uint64_t)(v * 1e9);
+	if (!ctx.o.duration_ns)
+		ctx.o.duration_ns = 1;
+	return TRUE;
+}
+
 static gboolean opt_progress_cb(const char *name, const char *val, gpointer data, GError **err)
 {
 	ctx.o.progress = strcmp(name, "--no-progress") != 0;
@@ -224,6 +305,20 @@ static gboolean opt_progress_cb(const char *name, const char *val, gpointer data
 static const GOptionEntry entries[] = {
 	{ "read", 'r', 0, CB(opt_file_cb),
 	  "Read frames from FILE (pcap, pcapng, gzip'd; \"-\" = stdin); repeatable", "FILE" },
+	{ "interface", 'i', 0, CB(opt_iface_cb),
+	  "Capture live on IFACE (libpcap; needs CAP_NET_RAW)", "IFACE" },
+	{ "snaplen", 's', 0, CB(opt_snaplen_cb),
+	  "-i: bytes to capture per frame (default 262144; 0 = the same)", "N" },
+	{ "buffer-size", 'B', 0, CB(opt_buffer_cb),
+	  "-i: capture buffer size in KiB (default: libpcap's, 2 MiB)", "KIB" },
+	{ "write", 'w', 0, CB(opt_write_cb),
+	  "-i: also save the captured frames to FILE (pcap, ns timestamps)", "FILE" },
+	{ "file-size", 'C', 0, CB(opt_rotate_cb),
+	  "-w: start a new file when the current one passes N million bytes", "N" },
+	{ "ring-files", 'W', 0, CB(opt_files_cb),
+	  "-C: keep at most N files, reused in turn (FILE0..FILE<N-1>)", "N" },
+	{ "duration", 0, 0, CB(opt_duration_cb),
+	  "-i: stop after SECONDS", "SECONDS" },
 	{ "count", 'c', 0, CB(opt_count_cb),
 	  "Stop after N frames (all files together; with a filter: N matching frames)", "N" },
 	{ "filter", 'f', 0, G_OPTION_ARG_STRING, &opt_filter,
@@ -283,6 +378,8 @@ static const char description_tail[] =
 	"     unsupported link-layer type, truncated or corrupt file, file\n"
 	"     shrank while read), or SIGINT/SIGTERM; the report of what was\n"
 	"     analysed before is still printed\n"
+	"  (-i: a missing interface or privilege is 2; SIGINT/SIGTERM end a live\n"
+	"   capture normally, exit 0)\n"
 	"\n"
 	"Examples:\n"
 	"  roce-analyze trace.pcap\n"
@@ -290,6 +387,7 @@ static const char description_tail[] =
 	"  tcpdump -i eth0 -w - udp port 4791 | roce-analyze --frames -\n"
 	"  roce-analyze -q --fail-on icrc,psn_gap,pfc_storm trace.pcap\n"
 	"  roce-analyze -r trace.pcap 'host 10.0.0.1 and udp port 4791'\n"
+	"  roce-analyze -i eth0 --duration 60 --json > report.json\n"
 	"\n"
 	"See roce-analyze(1) and docs/json.md.\n";
 
@@ -316,7 +414,12 @@ static void setup_filter(void)
 	for (unsigned i = 0; i < opt_files->len; i++)
 		if (g_ptr_array_index(opt_files, i))
 			any_r = true;
-	for (unsigned i = 0; i < opt_rest->len; i++) {
+	if (ctx.o.iface) {
+		/* tcpdump -i IFACE EXPR: the words are the filter, always */
+		any_r = true;
+		all_files = false;
+	}
+	for (unsigned i = 0; i < opt_rest->len && all_files; i++) {
 		const char *w = g_ptr_array_index(opt_rest, i);
 
 		if (strcmp(w, "-") && stat(w, &st) != 0)
@@ -355,6 +458,11 @@ static void setup_filter(void)
 		return;
 	if (!*g_strstrip(expr->str)) {
 		g_string_free(expr, TRUE);
+		return;
+	}
+	if (ctx.o.iface) {
+		/* compiled by the live capture, on top of its default filter */
+		ctx.o.filter = g_string_free(expr, FALSE);
 		return;
 	}
 	filter = roce_capf_new(expr->str, errbuf, sizeof(errbuf));
@@ -413,8 +521,21 @@ static void parse_options(int argc, char **argv)
 		exit(EXIT_OK);
 	}
 	setup_filter();
-	if (!opt_files->len)
-		usage_error("no input file (give FILE, -r FILE, or - for stdin)");
+	if (ctx.o.iface && opt_files->len)
+		usage_error("-i cannot be combined with -r or input files");
+	if (!ctx.o.iface && (ctx.o.write || ctx.o.snaplen || ctx.o.buffer_kib ||
+			     ctx.o.duration_ns))
+		usage_error("-w, -s, -B and --duration need -i");
+	if ((ctx.o.rotate_bytes || ctx.o.rotate_files) && !ctx.o.write)
+		usage_error("-C and -W need -w");
+	if (ctx.o.rotate_files && !ctx.o.rotate_bytes)
+		usage_error("-W needs -C");
+	if (ctx.o.write && !strcmp(ctx.o.write, "-"))
+		usage_error("-w -: the report goes to stdout; give a file name");
+	if (ctx.o.iface)
+		ctx.live = true;
+	else if (!opt_files->len)
+		usage_error("no input file (give FILE, -r FILE, -i IFACE, or - for stdin)");
 	for (unsigned i = 0; i < opt_files->len; i++)
 		if (!strcmp(g_ptr_array_index(opt_files, i), "-"))
 			stdin_uses++;
@@ -627,18 +748,59 @@ static void report_warning(struct ra_file *rf, roce_capfile_t *c, struct progres
 	rf->warnings = roce_cap_warnings(c);
 }
 
+/* One frame into the analysis (file or live): timestamps, decode, analyse, --frames. */
+static void analyse_record(struct roce_cap_record *rec_, uint64_t no)
+{
+	struct roce_cap_record rec = *rec_;
+	struct roce_frame_result res, *resp = NULL;
+	struct roce_pkt pkt;
+	const bool print_frames = ctx.o.frames && !ctx.o.quiet;
+	int st;
+
+	if (print_frames)
+		resp = &res;
+
+	if (G_LIKELY(!(rec.flags & ROCE_CAP_REC_NO_TS))) {
+		if (G_UNLIKELY(!ctx.have_first_ts)) {
+			ctx.first_ts_ns = ctx.min_ts_ns = ctx.max_ts_ns = rec.ts_ns;
+			ctx.have_first_ts = true;
+		}
+		if (rec.ts_ns < ctx.min_ts_ns)
+			ctx.min_ts_ns = rec.ts_ns;
+		if (rec.ts_ns > ctx.max_ts_ns)
+			ctx.max_ts_ns = rec.ts_ns;
+		ctx.last_ts_ns = rec.ts_ns;
+	} else {
+		/* no timestamp: the analysis uses the previous frame's time */
+		ctx.frames_without_ts++;
+		rec.ts_ns = ctx.last_ts_ns;
+	}
+	st = roce_decode(rec.linktype, rec.data, rec.caplen, rec.wirelen, &dopts, &pkt);
+	roce_analyzer_process(ctx.an, &pkt, st, rec.ts_ns, no, resp);
+	if (print_frames && (pkt.kind == ROCE_KIND_ROCE || pkt.kind == ROCE_KIND_PFC ||
+			     pkt.kind == ROCE_KIND_PAUSE)) {
+		struct ra_frame fr = {
+			.global_no = no, .local_no = rec.frame_no,
+			.file = ctx.cur_file, .ts_ns = rec.ts_ns, .pkt = &pkt,
+			.no_ts = (rec.flags & ROCE_CAP_REC_NO_TS) != 0,
+			.status = st, .res = resp,
+		};
+
+		if (ctx.o.json)
+			ra_frame_json(&ctx, &fr, stdout);
+		else
+			ra_frame_text(&ctx, &fr, stdout);
+	}
+}
+
 /* Returns false when the whole run must stop (input error, signal or -c reached). */
-static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopts,
-			 struct progress *pg)
+static bool analyse_file(struct ra_file *rf, struct progress *pg)
 {
 	char errbuf[ROCE_ERRBUF_SIZE] = "";
 	struct roce_cap_record rec;
-	struct roce_frame_result res, *resp = NULL;
-	struct roce_pkt pkt;
 	roce_capfile_t *c;
-	const bool print_frames = ctx.o.frames && !ctx.o.quiet;
 	const uint64_t count = ctx.o.count;
-	int cur_lt = -1, lt, r = 0, st;      /* r: the reader's, st: the decoder's */
+	int cur_lt = -1, lt, r = 0;
 	bool warned_lt = false;
 
 	c = roce_cap_open(rf->path, errbuf);
@@ -664,8 +826,6 @@ static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopt
 		return false;
 	}
 	report_warning(rf, c, pg);
-	if (print_frames)
-		resp = &res;
 
 	for (;;) {
 		uint64_t no;
@@ -709,37 +869,7 @@ static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopt
 		}
 		ctx.matched++;
 		rf->frames++;
-		if (G_LIKELY(!(rec.flags & ROCE_CAP_REC_NO_TS))) {
-			if (G_UNLIKELY(!ctx.have_first_ts)) {
-				ctx.first_ts_ns = ctx.min_ts_ns = ctx.max_ts_ns = rec.ts_ns;
-				ctx.have_first_ts = true;
-			}
-			if (rec.ts_ns < ctx.min_ts_ns)
-				ctx.min_ts_ns = rec.ts_ns;
-			if (rec.ts_ns > ctx.max_ts_ns)
-				ctx.max_ts_ns = rec.ts_ns;
-			ctx.last_ts_ns = rec.ts_ns;
-		} else {
-			/* no timestamp: the analysis uses the previous frame's time */
-			ctx.frames_without_ts++;
-			rec.ts_ns = ctx.last_ts_ns;
-		}
-		st = roce_decode(rec.linktype, rec.data, rec.caplen, rec.wirelen, dopts, &pkt);
-		roce_analyzer_process(ctx.an, &pkt, st, rec.ts_ns, no, resp);
-		if (print_frames && (pkt.kind == ROCE_KIND_ROCE || pkt.kind == ROCE_KIND_PFC ||
-				     pkt.kind == ROCE_KIND_PAUSE)) {
-			struct ra_frame fr = {
-				.global_no = no, .local_no = rec.frame_no,
-				.file = ctx.cur_file, .ts_ns = rec.ts_ns, .pkt = &pkt,
-				.no_ts = (rec.flags & ROCE_CAP_REC_NO_TS) != 0,
-				.status = st, .res = resp,
-			};
-
-			if (ctx.o.json)
-				ra_frame_json(&ctx, &fr, stdout);
-			else
-				ra_frame_text(&ctx, &fr, stdout);
-		}
+		analyse_record(&rec, no);
 		if (G_UNLIKELY(pg->on && !(rf->frames & PROGRESS_CHECK_MASK))) {
 			uint64_t now = mono_ns();
 
@@ -766,11 +896,75 @@ static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopt
 	return !ctx.input_error && !ctx.stopped_by_count;
 }
 
+/* ---- live capture (-i; the capture itself is live.c) ---------------------- */
+
+static void live_frame(void *user, struct roce_cap_record *rec)
+{
+	struct ra_file *rf = user;
+
+	ctx.frames = rec->frame_no;
+	ctx.matched++;
+	rf->frames++;
+	rf->last_no = rec->frame_no;
+	analyse_record(rec, rec->frame_no);
+}
+
+/*
+ * Open the capture, run it until -c, --duration or SIGINT/SIGTERM, take
+ * the capture's drop counters.  Returns false if the capture could not be
+ * opened or failed (message printed, ctx.input_error set).
+ */
+static bool analyse_live(struct ra_file *rf)
+{
+	struct ra_live_opts lo = {
+		.iface = ctx.o.iface, .filter = ctx.o.filter,
+		.udp_ports = ctx.o.udp_ports, .n_udp_ports = ctx.o.n_udp_ports,
+		.snaplen = ctx.o.snaplen, .buffer_kib = ctx.o.buffer_kib,
+		.write = ctx.o.write, .rotate_bytes = ctx.o.rotate_bytes,
+		.rotate_files = ctx.o.rotate_files, .count = ctx.o.count,
+		.duration_ns = ctx.o.duration_ns,
+	};
+	enum ra_live_err lerr;
+	char errbuf[1024] = "";
+	uint64_t drops = 0, received = 0;
+	ra_live_t *l;
+	bool by_count = false;
+	int r;
+
+	l = ra_live_open(&lo, &lerr, errbuf, sizeof(errbuf));
+	if (!l) {
+		fprintf(stderr, "%s: %s\n", RA_PROG, errbuf);
+		ctx.input_error = true;
+		return false;
+	}
+	rf->opened = true;
+	g_strlcpy(rf->format, "live", sizeof(rf->format));
+	rf->linktype = ra_live_linktype(l);
+	ctx.live_filter = g_strdup(ra_live_filter(l));
+	r = ra_live_run(l, live_frame, NULL, rf, &got_signal, &by_count, errbuf, sizeof(errbuf));
+	ra_live_stats(l, &drops, &received);
+	rf->drops = drops;
+	ctx.capture_drops = drops;
+	ctx.stopped_by_count = by_count;
+	if (r != 0) {
+		fprintf(stderr, "%s: %s\n", RA_PROG, errbuf);
+		ctx.input_error = true;
+	}
+	if (ra_live_close(l, errbuf, sizeof(errbuf)) != 0 && r == 0) {
+		fprintf(stderr, "%s: %s\n", RA_PROG, errbuf);
+		ctx.input_error = true;
+	}
+	if (got_signal)
+		ctx.interrupted = got_signal;   /* the normal end of a live capture: not an error */
+	if (!ctx.input_error)
+		rf->complete = true;
+	return !ctx.input_error;
+}
+
 int main(int argc, char **argv)
 {
 	char errbuf[ROCE_ERRBUF_SIZE] = "";
 	struct roce_analyzer_config cfg;
-	struct roce_decode_opts dopts;
 	struct roce_summary sum;
 	struct progress pg = { 0 };
 	bool analysed_any = false;
@@ -798,7 +992,7 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
-	ctx.files = g_new0(struct ra_file, ctx.o.n_files);
+	ctx.files = g_new0(struct ra_file, ctx.live ? 1 : ctx.o.n_files);
 	for (unsigned i = 0; i < ctx.o.n_files; i++) {
 		ctx.files[i].path = ctx.o.files[i];
 		ctx.files[i].name = strcmp(ctx.o.files[i], "-") ? ctx.o.files[i] : "<stdin>";
@@ -806,15 +1000,22 @@ int main(int argc, char **argv)
 	}
 
 	if (ctx.o.frames && !ctx.o.quiet)
-		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+		setvbuf(stdout, NULL, ctx.live ? _IOLBF : _IOFBF, 1 << 16);
 	pg.on = progress_wanted();
 	pg.start_ns = pg.last_ns = mono_ns();
 	install_signals();
 
+	if (ctx.live) {
+		ctx.files[0].path = ctx.files[0].name = ctx.o.iface;
+		ctx.files[0].linktype = -1;
+		ctx.n_files = 1;
+		pg.on = false;
+		analyse_live(&ctx.files[0]);
+	}
 	for (unsigned i = 0; i < ctx.o.n_files; i++) {
 		ctx.cur_file = i;
 		ctx.n_files = i + 1;
-		if (!analyse_file(&ctx.files[i], &dopts, &pg))
+		if (!analyse_file(&ctx.files[i], &pg))
 			break;
 	}
 	progress_erase(&pg);
