@@ -99,4 +99,15 @@ if(ROCE_PACKAGING)
   endforeach()
 endif()
 
+# cpack in a build that was not configured for the packages would package /usr/local paths
+# and a plugin folder Wireshark never reads: refuse, and say how.
+set(CPACK_PROJECT_CONFIG_FILE "${PROJECT_BINARY_DIR}/CPackProjectConfig.cmake")
+if(ROCE_PACKAGING)
+  file(WRITE "${CPACK_PROJECT_CONFIG_FILE}" "# packaging build: nothing to check\n")
+else()
+  file(WRITE "${CPACK_PROJECT_CONFIG_FILE}" "message(FATAL_ERROR \"this build is not configured \
+for packages (prefix ${CMAKE_INSTALL_PREFIX}, ROCE_PACKAGING=OFF): run scripts/package.sh, or \
+configure with -DCMAKE_INSTALL_PREFIX=/usr -DROCE_PACKAGING=ON\")\n")
+endif()
+
 include(CPack)

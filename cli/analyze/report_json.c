@@ -70,25 +70,25 @@ static void json_nak_codes(struct jw *w, const uint64_t codes[5])
 }
 
 /*
- * The sequencing, NAK and CNP counters that struct roce_summary and struct
- * roce_flow_stats both have, under the same names: one list for the
- * "summary" object and every "qps" row, so the two cannot drift apart.
- * (A macro because it serves both struct types.)
+ * The sequencing, NAK and CNP counters of struct roce_counters, which the
+ * "summary" object and every "qps" row share: one list, so the two cannot
+ * drift apart.
  */
-#define JSON_SEQ_COUNTERS(w, c) do { \
-		jw_u64((w), "psn_gaps", (c)->psn_gaps); \
-		jw_u64((w), "lost_psns", (c)->lost_psns); \
-		jw_u64((w), "duplicates", (c)->duplicates); \
-		jw_u64((w), "out_of_order", (c)->out_of_order); \
-		jw_u64((w), "unrecovered_psns", (c)->unrecovered_psns); \
-		jw_u64((w), "retransmissions", (c)->retransmissions); \
-		json_gbn((w), (c)->gbn_episodes); \
-		jw_u64((w), "acks", (c)->acks); \
-		jw_u64((w), "naks", (c)->naks); \
-		jw_u64((w), "rnr_naks", (c)->rnr_naks); \
-		json_nak_codes((w), (c)->nak_codes); \
-		jw_u64((w), "cnps", (c)->cnps); \
-	} while (0)
+static void json_seq_counters(struct jw *w, const struct roce_counters *c)
+{
+	jw_u64(w, "psn_gaps", c->psn_gaps);
+	jw_u64(w, "lost_psns", c->lost_psns);
+	jw_u64(w, "duplicates", c->duplicates);
+	jw_u64(w, "out_of_order", c->out_of_order);
+	jw_u64(w, "unrecovered_psns", c->unrecovered_psns);
+	jw_u64(w, "retransmissions", c->retransmissions);
+	json_gbn(w, c->gbn_episodes);
+	jw_u64(w, "acks", c->acks);
+	jw_u64(w, "naks", c->naks);
+	jw_u64(w, "rnr_naks", c->rnr_naks);
+	json_nak_codes(w, c->nak_codes);
+	jw_u64(w, "cnps", c->cnps);
+}
 
 static void json_summary(const struct ra_ctx *ctx, struct jw *w, const struct roce_summary *s,
 			 const struct ra_tables *t)
@@ -138,7 +138,7 @@ static void json_summary(const struct ra_ctx *ctx, struct jw *w, const struct ro
 	}
 	jw_obj_end(w);
 	jw_u64(w, "streams", t->flows->len);
-	JSON_SEQ_COUNTERS(w, s);
+	json_seq_counters(w, &s->counters);
 	jw_u64(w, "ecn_ce", s->ecn_ce);
 	jw_u64(w, "ecn_capable", s->ecn_capable);
 	if (s->ecn_capable)
@@ -202,7 +202,7 @@ static void json_qp(const struct ra_ctx *ctx, struct jw *w, const struct roce_fl
 	jw_u64(w, "bytes", f->bytes);
 	jw_u64(w, "payload_bytes", f->payload_bytes);
 	jw_u64(w, "messages", f->messages);
-	JSON_SEQ_COUNTERS(w, f);
+	json_seq_counters(w, &f->counters);
 	if (f->cnps && dur)
 		jw_double(w, "cnp_rate_per_s", (double)f->cnps * 1e9 / (double)dur, 6);
 	else

@@ -91,6 +91,8 @@ struct roce_capfile {
 	uint64_t in_read;    /* input bytes read so far */
 	bool in_eof, started, gzip, zinit, zend;
 	z_stream zs;
+	uint8_t *zout;       /* gzip: inflated bytes not yet handed out */
+	size_t zout_pos, zout_len;
 	const volatile sig_atomic_t *intr;
 	uint8_t *buf;        /* stream: bytes of the current record, from buf[0] */
 	size_t have, cap;
@@ -377,41 +379,14 @@ static bool is_gzip_magic(const uint8_t *p)
 	return p[0] == 0x1f && p[1] == 0x8b;
 }
 
-/* Up to want bytes of the (decompressed) stream into dst; short on EOF or error. */
-static size_t stream_read(struct roce_capfile *c, uint8_t *dst, size_t want)
+/* Inflate up to want bytes into dst; short at the end of the stream or on an error. */
+static size_t gz_inflate(struct roce_capfile *c, uint8_t *dst, size_t want)
 {
 	size_t got = 0;
 
-	if (!c->started) {
-		c->started = true;
-		if (in_peek2(c) && is_gzip_magic(c->in + c->in_pos)) {
-			if (inflateInit2(&c->zs, 15 + 16) != Z_OK) {
-				src_error(c, ROCE_E_NOMEM, "gzip: cannot start zlib");
-				return 0;
-			}
-			c->zinit = c->gzip = true;
-		}
-		if (c->src_status)
-			return 0;
-	}
 	while (got < want && !c->src_status) {
 		int ret;
 
-		if (!c->gzip) {
-			size_t k = c->in_len - c->in_pos;
-
-			if (!k) {
-				if (in_fill(c) <= 0)
-					break;
-				continue;
-			}
-			if (k > want - got)
-				k = want - got;
-			memcpy(dst + got, c->in + c->in_pos, k);
-			c->in_pos += k;
-			got += k;
-			continue;
-		}
 		if (c->zend) {
 			/* end of a member: another member follows, or the end (bytes
 			 * that are not a gzip member are ignored, as gzip -d and
@@ -469,6 +444,66 @@ static size_t stream_read(struct roce_capfile *c, uint8_t *dst, size_t want)
 	return got;
 }
 
+/*
+ * Up to want bytes of the (decompressed) stream into dst; short on EOF or
+ * error.  gzip data is inflated GZ_BUFFER bytes at a time into zout (few
+ * inflate() calls however small the records), and every byte that inflated
+ * before an error is handed out before the error shows.
+ */
+static size_t stream_read(struct roce_capfile *c, uint8_t *dst, size_t want)
+{
+	size_t got = 0;
+
+	if (!c->started) {
+		c->started = true;
+		if (in_peek2(c) && is_gzip_magic(c->in + c->in_pos)) {
+			c->zout = malloc(GZ_BUFFER);
+			if (!c->zout || inflateInit2(&c->zs, 15 + 16) != Z_OK) {
+				src_error(c, ROCE_E_NOMEM, "gzip: cannot start zlib");
+				return 0;
+			}
+			c->zinit = c->gzip = true;
+		}
+		if (c->src_status)
+			return 0;
+	}
+	while (got < want) {
+		size_t k;
+
+		if (c->gzip) {
+			if (c->zout_pos == c->zout_len) {
+				if (c->src_status)
+					break;
+				c->zout_pos = 0;
+				c->zout_len = gz_inflate(c, c->zout, GZ_BUFFER);
+				if (!c->zout_len)
+					break;
+			}
+			k = c->zout_len - c->zout_pos;
+			if (k > want - got)
+				k = want - got;
+			memcpy(dst + got, c->zout + c->zout_pos, k);
+			c->zout_pos += k;
+			got += k;
+			continue;
+		}
+		if (c->src_status)
+			break;
+		k = c->in_len - c->in_pos;
+		if (!k) {
+			if (in_fill(c) <= 0)
+				break;
+			continue;
+		}
+		if (k > want - got)
+			k = want - got;
+		memcpy(dst + got, c->in + c->in_pos, k);
+		c->in_pos += k;
+		got += k;
+	}
+	return got;
+}
+
 /* Slow path of src_need(): read more of the stream into buf. */
 static const uint8_t *stream_fill(struct roce_capfile *c, size_t n, size_t *avail)
 {
@@ -490,7 +525,7 @@ static const uint8_t *stream_fill(struct roce_capfile *c, size_t n, size_t *avai
 		c->buf = nb;
 		c->cap = ncap;
 	}
-	if (c->have < n && !c->src_status)
+	if (c->have < n)  /* after an error, what inflated before it still comes out */
 		c->have += stream_read(c, c->buf + c->have, n - c->have);
 	*avail = c->have;
 	return c->have >= n ? c->buf : NULL;
@@ -1475,6 +1510,7 @@ void roce_cap_close(roce_capfile_t *c)
 	if (c->fd >= 0)
 		close(c->fd);
 	free(c->in);
+	free(c->zout);
 	free(c->buf);
 	free(c->ifs);
 	free(c->name);

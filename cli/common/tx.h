@@ -163,7 +163,9 @@ static inline void roce_tx_dev_add(struct roce_tx_dev *d, uint64_t dev_ns, uint3
 
 		while (q >>= 1)
 			k++;
-		b = ROCE_TX_DEV_BUCKETS + (k < ROCE_TX_DEV_LOG_BUCKETS ? k : ROCE_TX_DEV_LOG_BUCKETS - 1);
+		if (k >= ROCE_TX_DEV_LOG_BUCKETS)
+			k = ROCE_TX_DEV_LOG_BUCKETS - 1;
+		b = ROCE_TX_DEV_BUCKETS + k;
 	}
 	d->bucket[b] += count;
 	d->n += count;

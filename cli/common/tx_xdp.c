@@ -16,6 +16,7 @@
 #define _GNU_SOURCE
 
 #include <errno.h>
+#include <stdarg.h>
 #include <poll.h>
 #include <sched.h>
 #include <stdio.h>
@@ -25,6 +26,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <bpf/libbpf.h>
+#include <xdp/libxdp.h>
 #include <xdp/xsk.h>
 
 #include "tx.h"
@@ -44,6 +47,18 @@ struct xdpx {
 	unsigned outstanding;    /* descriptors submitted, not yet completed */
 	int fd;
 };
+
+/* libxdp/libbpf diagnostics would add lines to our one-line errors: the
+ * failure is reported through the return codes instead. */
+static int quiet_xdp(enum libxdp_print_level level, const char *fmt, va_list args)
+{
+	return 0;
+}
+
+static int quiet_bpf(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	return 0;
+}
 
 static void xdpx_free(struct xdpx *x)
 {
@@ -71,10 +86,13 @@ static int xdp_open(struct roce_tx *tx, const struct roce_tx_opts *o, char *errb
 
 	if (tx->max_frame > ROCE_TX_XDP_MAX_FRAME) {
 		snprintf(errbuf, ROCE_ERRBUF_SIZE,
-			 "AF_XDP unavailable on %s: MTU %u is above what this engine sends (%u-byte frames)",
+			 "AF_XDP unavailable on %s: MTU %u is above what this engine sends "
+			 "(%u-byte frames)",
 			 o->ifname, tx->mtu, ROCE_TX_XDP_MAX_FRAME);
 		return ROCE_TX_E_NOTSUP;
 	}
+	libxdp_set_print(quiet_xdp);
+	libbpf_set_print(quiet_bpf);
 	x = calloc(1, sizeof(*x));
 	if (!x) {
 		snprintf(errbuf, ROCE_ERRBUF_SIZE, "out of memory");
@@ -137,7 +155,8 @@ static void xdp_reap(struct xdpx *x)
 	if (!n)
 		return;
 	for (unsigned i = 0; i < n; i++)
-		x->free[x->nfree++] = *xsk_ring_cons__comp_addr(&x->cq, idx + i) & ~(uint64_t)(ROCE_XDP_CHUNK - 1);
+		x->free[x->nfree++] = *xsk_ring_cons__comp_addr(&x->cq, idx + i) &
+			~(uint64_t)(ROCE_XDP_CHUNK - 1);
 	xsk_ring_cons__release(&x->cq, n);
 	x->outstanding -= n;
 }

@@ -407,8 +407,8 @@ static const GOptionEntry entries[] = {
 	{ "burst", 0, 0, CB(opt_burst_cb),
 	  "At most N frames per send call (default 32; frames already due go together)", "N" },
 	{ "engine", 0, 0, CB(opt_engine_cb), "TX engine: auto (default), afpacket, xdp", "NAME" },
-	{ "stats", 0, 0, CB(opt_stats_cb), "Statistics line on stderr every S seconds (default 1, 0 = off)",
-	  "S" },
+	{ "stats", 0, 0, CB(opt_stats_cb),
+	  "Statistics line on stderr every S seconds (default 1, 0 = off)", "S" },
 	{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &opt_quiet, "No periodic statistics", NULL },
 	{ "json", 0, 0, G_OPTION_ARG_NONE, &opt_json, "Final statistics as JSON on stdout", NULL },
 	{ "verbose", 'v', 0, G_OPTION_ARG_NONE, &opt_verbose, "Say which engine and why", NULL },
@@ -417,8 +417,10 @@ static const GOptionEntry entries[] = {
 	{ "vlan", 0, 0, CB(opt_vlan_cb),
 	  "Set the outermost VLAN ID; untagged frames get a tag", "VID" },
 	{ "pcp", 0, 0, CB(opt_pcp_cb),
-	  "Set the outermost tag's priority; untagged frames get a tag (VID 0 unless --vlan)", "N" },
-	{ "vlan-strip", 0, 0, G_OPTION_ARG_NONE, &opt_strip, "Remove the outermost VLAN tag", NULL },
+	  "Set the outermost tag's priority; untagged frames get a tag (VID 0 unless --vlan)",
+	  "N" },
+	{ "vlan-strip", 0, 0, G_OPTION_ARG_NONE, &opt_strip, "Remove the outermost VLAN tag",
+	  NULL },
 	{ "dscp", 0, 0, CB(opt_dscp_cb), "Rewrite the DSCP of RoCE frames (0..63)", "N" },
 	{ "ecn", 0, 0, CB(opt_ecn_cb), "Rewrite the ECN bits of RoCE frames (0..3, 3 = CE)", "N" },
 	{ "ipmap", 0, 0, CB(opt_ipmap_cb),
@@ -613,7 +615,8 @@ static int prepare(const char *file, const struct roce_cap_record *r, uint8_t *b
 	}
 	memcpy(buf, r->data, len);
 	if (roce_rewrite_active(&O.rw)) {
-		if (roce_rewrite_frame(&O.rw, ROCE_LINKTYPE_ETHERNET, buf, &len, cap, &res) != ROCE_OK)
+		if (roce_rewrite_frame(&O.rw, ROCE_LINKTYPE_ETHERNET, buf, &len, cap, &res) !=
+		    ROCE_OK)
 			res = 0;
 		if (res & (ROCE_RW_R_L2 | ROCE_RW_R_L3))
 			rs->rewritten++;
@@ -682,8 +685,8 @@ static int preload_all(struct rr_rwstats *rs)
 					goto nomem;
 				P.cap = nc;
 			}
-			e = prepare(O.files[fi], &r, P.arena + P.used, (size_t)g_max_frame + 4, &len,
-				    rs);
+			e = prepare(O.files[fi], &r, P.arena + P.used, (size_t)g_max_frame + 4,
+				    &len, rs);
 			if (e) {
 				roce_cap_close(c);
 				return e;
@@ -697,8 +700,9 @@ static int preload_all(struct rr_rwstats *rs)
 			P.n++;
 			continue;
 nomem:
-			fprintf(stderr, "%s: %s: frame %" PRIu64 ": out of memory while preloading\n",
-				RR_PROG, O.files[fi], r.frame_no);
+			fprintf(stderr, "%s: %s: frame %" PRIu64
+				": out of memory while preloading\n", RR_PROG, O.files[fi],
+				r.frame_no);
 			roce_cap_close(c);
 			return EXIT_USAGE;
 		}
@@ -869,11 +873,13 @@ static void *sender(void *arg)
 
 		if (O.limit && g >= O.limit)
 			break;
-		if (O.preload)
+		if (O.preload) {
 			r = next_preloaded(t, g, &fr, &off);
-		else
-			r = next_streamed(t, g, t->slots + (size_t)(seq++ % (ROCE_TX_MAX_BATCH + 1)) *
-					  (g_max_frame + 4), &fr, &off);
+		} else {
+			size_t slot = (size_t)(seq++ % (ROCE_TX_MAX_BATCH + 1));
+
+			r = next_streamed(t, g, t->slots + slot * (g_max_frame + 4), &fr, &off);
+		}
 		if (r <= 0)
 			break;
 		if (O.mode == RR_TOPSPEED) {
@@ -970,8 +976,8 @@ int main(int argc, char **argv)
 		if (i && strcmp(roce_tx_name(th[i].tx), roce_tx_name(th[0].tx))) {
 			/* auto: xdp on queue 0 but not on queue i (too few queues): all afpacket */
 			if (O.verbose)
-				fprintf(stderr, "%s: %s: thread %u: %s; every thread uses afpacket\n",
-					RR_PROG, O.ifname, i, roce_tx_note(th[i].tx));
+				fprintf(stderr, "%s: %s: thread %u: %s; every thread uses "
+					"afpacket\n", RR_PROG, O.ifname, i, roce_tx_note(th[i].tx));
 			for (unsigned j = 0; j <= i; j++) {
 				roce_tx_close(th[j].tx);
 				th[j].tx = NULL;

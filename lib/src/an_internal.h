@@ -157,11 +157,10 @@ struct an_fstat {
 	uint32_t src_qp;
 	uint64_t first_frame;
 	uint64_t first_ts_ns;
-	uint64_t psn_gaps, lost_psns, duplicates, out_of_order, unrecovered_psns;
-	uint64_t retransmissions;
-	uint64_t gbn_episodes[4];
-	uint64_t naks, rnr_naks, nak_codes[5], acks;
-	uint64_t cnps, ecn_ce, ecn_capable, icrc_bad, malformed;
+	union {                 /* the public struct's counters, same struct (AN_COUNT) */
+		struct roce_counters counters;
+		struct { ROCE_COUNTER_FIELDS };
+	};
 };
 
 /*
@@ -257,6 +256,21 @@ struct an_ctx {
 	uint64_t ts, frame;
 	struct roce_frame_result *res;
 };
+
+/*
+ * Count n events in counter `field` (a member of struct roce_counters) on
+ * the run's summary and, when the frame has a stream f (may be NULL), on
+ * the stream: the one writer of both structs' counters, so an event is
+ * counted once and the streams' counters add up to the summary's.
+ * (unrecovered_psns alone is recomputed at finish, not counted.)
+ */
+#define AN_COUNT(a, f, field, n) do { \
+		uint64_t an_n_ = (n); \
+		struct an_flow *an_f_ = (f); \
+		(a)->sum.counters.field += an_n_; \
+		if (an_f_) \
+			an_f_->st.counters.field += an_n_; \
+	} while (0)
 
 /* analyzer.c */
 void an_flow_export(const struct an_flow *f, struct roce_flow_stats *out);

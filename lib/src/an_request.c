@@ -495,8 +495,7 @@ static bool gbn_classify(struct an_ctx *c, struct an_flow *f, struct an_req *r, 
 		}
 		r->gbn_cause = cause;
 		r->gbn_ref_frame = pend ? pend->frame : 0;
-		f->st.gbn_episodes[cause]++;
-		c->a->sum.gbn_episodes[cause]++;
+		AN_COUNT(c->a, f, gbn_episodes[cause], 1);
 		if (pend) {
 			uint64_t d = c->ts >= pend->ts ? c->ts - pend->ts : 0;
 
@@ -509,8 +508,7 @@ static bool gbn_classify(struct an_ctx *c, struct an_flow *f, struct an_req *r, 
 		if (rnr)
 			rnr->valid = false;
 	}
-	f->st.retransmissions++;
-	c->a->sum.retransmissions++;
+	AN_COUNT(c->a, f, retransmissions, 1);
 	c->res->events |= ROCE_EV_RETRANSMISSION;
 	c->res->retx_cause = r->gbn_cause;
 	c->res->ref_frame = r->gbn_ref_frame;
@@ -522,10 +520,8 @@ static void gap_report(struct an_ctx *c, struct an_flow *f, uint32_t p, uint32_t
 {
 	struct roce_analyzer *a = c->a;
 
-	f->st.psn_gaps++;
-	f->st.lost_psns += lost;
-	a->sum.psn_gaps++;
-	a->sum.lost_psns += lost;
+	AN_COUNT(a, f, psn_gaps, 1);
+	AN_COUNT(a, f, lost_psns, lost);
 	c->res->events |= ROCE_EV_PSN_GAP;
 	c->res->expected_psn = e;
 	c->res->lost_psns = lost;
@@ -672,14 +668,12 @@ void an_req_process(struct an_ctx *c, struct an_flow *f)
 			r->pnext = e;
 		if (fill) {
 			/* a PSN behind the newest that had not been seen: it fills a gap */
-			f->st.out_of_order++;
-			c->a->sum.out_of_order++;
+			AN_COUNT(c->a, f, out_of_order, 1);
 			c->res->events |= ROCE_EV_OUT_OF_ORDER;
 			if (!retx)
 				simple_anomaly(c, f, ROCE_AN_OUT_OF_ORDER, p, e, "PSN fills an earlier gap");
 		} else {
-			f->st.duplicates++;
-			c->a->sum.duplicates++;
+			AN_COUNT(c->a, f, duplicates, 1);
 			c->res->events |= ROCE_EV_DUPLICATE;
 			if (!retx)
 				simple_anomaly(c, f, ROCE_AN_DUPLICATE, p, e, "PSN already seen");
@@ -715,16 +709,13 @@ static void aeth_process(struct an_ctx *c, struct an_flow *f, struct an_req *r)
 	c->res->aeth_syndrome = s;
 	switch (roce_aeth_type(s)) {
 	case ROCE_AETH_ACK:
-		f->st.acks++;
-		a->sum.acks++;
+		AN_COUNT(a, f, acks, 1);
 		break;
 	case ROCE_AETH_RNR_NAK: {
 		uint32_t us = roce_rnr_timer_us(s & 0x1f);
 
-		f->st.naks++;
-		f->st.rnr_naks++;
-		a->sum.naks++;
-		a->sum.rnr_naks++;
+		AN_COUNT(a, f, naks, 1);
+		AN_COUNT(a, f, rnr_naks, 1);
 		c->res->events |= ROCE_EV_RNR_NAK;
 		if (r) {
 			ack_complete(r, P, false, NULL, c->ts, NULL);
@@ -749,11 +740,9 @@ static void aeth_process(struct an_ctx *c, struct an_flow *f, struct an_req *r)
 	case ROCE_AETH_NAK: {
 		unsigned code = s & 0x1f;
 
-		f->st.naks++;
-		a->sum.naks++;
+		AN_COUNT(a, f, naks, 1);
 		if (code < 5) {
-			f->st.nak_codes[code]++;
-			a->sum.nak_codes[code]++;
+			AN_COUNT(a, f, nak_codes[code], 1);
 		}
 		c->res->events |= ROCE_EV_NAK;
 		if (r) {
@@ -804,8 +793,7 @@ static void read_resp_process(struct an_ctx *c, struct an_flow *f, struct an_req
 	if (d > 0) {
 		gap_report(c, f, P, e->next_resp, (uint32_t)d);
 	} else if (d < 0) {
-		f->st.duplicates++;
-		c->a->sum.duplicates++;
+		AN_COUNT(c->a, f, duplicates, 1);
 		c->res->events |= ROCE_EV_DUPLICATE;
 		c->res->expected_psn = e->next_resp;
 		simple_anomaly(c, f, ROCE_AN_DUPLICATE, P, e->next_resp, "READ response PSN already seen");

@@ -369,13 +369,8 @@ static void roce_process(struct an_ctx *c, int status)
 		a->sum.rocev2_frames++;
 	switch (pkt->icrc_status) {
 	case ROCE_ICRC_OK: a->sum.icrc_ok++; break;
-	case ROCE_ICRC_BAD: a->sum.icrc_bad++; break;
+	case ROCE_ICRC_BAD: break;      /* counted with the stream, below */
 	default: a->sum.icrc_unverified++; break;
-	}
-	if (pkt->ecn) {
-		a->sum.ecn_capable++;
-		if (pkt->ecn == 3)
-			a->sum.ecn_ce++;
 	}
 	if (op)
 		a->sum.opcodes[pkt->bth.opcode]++;
@@ -395,13 +390,13 @@ static void roce_process(struct an_ctx *c, int status)
 				f->st.transport = roce_opcode_transport(pkt->bth.opcode);
 			f->st.last_psn = pkt->bth.psn & 0xffffffu;
 		}
-		if (pkt->ecn)
-			f->st.ecn_capable++;
-		if (pkt->findings & ROCE_FIND_MALFORMED_MASK)
-			f->st.malformed++;
-		if (pkt->icrc_status == ROCE_ICRC_BAD)
-			f->st.icrc_bad++;
 	}
+	if (pkt->ecn)
+		AN_COUNT(a, f, ecn_capable, 1);
+	if (pkt->findings & ROCE_FIND_MALFORMED_MASK)
+		AN_COUNT(a, f, malformed, 1);
+	if (pkt->icrc_status == ROCE_ICRC_BAD)
+		AN_COUNT(a, f, icrc_bad, 1);
 	if (pkt->findings & ROCE_FIND_MALFORMED_MASK)
 		malformed_report(c, f);
 	if (pkt->icrc_status == ROCE_ICRC_BAD) {
@@ -419,8 +414,7 @@ static void roce_process(struct an_ctx *c, int status)
 	}
 	if (pkt->ecn == 3) {
 		c->res->events |= ROCE_EV_ECN_CE;
-		if (f)
-			f->st.ecn_ce++;
+		AN_COUNT(a, f, ecn_ce, 1);
 		if (a->cfg.on_anomaly) {
 			an_init(&an, ROCE_AN_ECN_CE, c->frame, c->ts, f);
 			if (op) {
@@ -435,10 +429,9 @@ static void roce_process(struct an_ctx *c, int status)
 		return;
 
 	if (op->flags & ROCE_F_CNP) {
-		f->st.cnps++;
-		a->sum.cnps++;
 		struct an_lat *l = an_lat_get(f);
 
+		AN_COUNT(a, f, cnps, 1);
 		if (l && f->st.cnps > 1) {
 			uint64_t gap = c->ts >= l->last_cnp_ts ? c->ts - l->last_cnp_ts : 0;
 
@@ -520,7 +513,9 @@ void roce_analyzer_process(roce_analyzer_t *a, const struct roce_pkt *pkt, int s
 		return;
 
 	if (pkt->findings & ROCE_FIND_MALFORMED_MASK) {
-		a->sum.malformed++;
+		/* a RoCE frame counts it together with its stream (roce_process) */
+		if (pkt->kind != ROCE_KIND_ROCE)
+			AN_COUNT(a, NULL, malformed, 1);
 		res->events |= ROCE_EV_MALFORMED;
 	}
 	if (pkt->findings)
@@ -623,22 +618,7 @@ void an_flow_export(const struct an_flow *f, struct roce_flow_stats *o)
 		o->peer = f->peer->st.key;
 	o->first_frame = s->first_frame;
 	o->first_ts_ns = s->first_ts_ns;
-	o->psn_gaps = s->psn_gaps;
-	o->lost_psns = s->lost_psns;
-	o->duplicates = s->duplicates;
-	o->out_of_order = s->out_of_order;
-	o->unrecovered_psns = s->unrecovered_psns;
-	o->retransmissions = s->retransmissions;
-	memcpy(o->gbn_episodes, s->gbn_episodes, sizeof(o->gbn_episodes));
-	o->naks = s->naks;
-	o->rnr_naks = s->rnr_naks;
-	memcpy(o->nak_codes, s->nak_codes, sizeof(o->nak_codes));
-	o->acks = s->acks;
-	o->cnps = s->cnps;
-	o->ecn_ce = s->ecn_ce;
-	o->ecn_capable = s->ecn_capable;
-	o->icrc_bad = s->icrc_bad;
-	o->malformed = s->malformed;
+	o->counters = s->counters;
 	o->cnp_min_gap_ns = lat->cnp_min_gap_ns;
 	an_dist_export(&lat->d[AN_LAT_RTT], &o->rtt);
 	an_dist_export(&lat->d[AN_LAT_READ_FIRST], &o->read_first);

@@ -194,20 +194,18 @@ static inline bool roce_is_v4mapped(const uint8_t a[16])
 /* The 12 BTH bytes at p into b. */
 static inline void roce_bth_read(const uint8_t *p, struct roce_bth *b)
 {
-	uint8_t fl = p[ROCE_BTH_OFF_FLAGS], cn = p[ROCE_BTH_OFF_CN], ak = p[ROCE_BTH_OFF_ACK];
-
 	b->opcode = p[ROCE_BTH_OFF_OPCODE];
-	b->se = fl >> ROCE_BTH_SE_SHIFT;
-	b->migreq = (fl >> ROCE_BTH_MIGREQ_SHIFT) & 1;
-	b->padcnt = (fl >> ROCE_BTH_PAD_SHIFT) & ROCE_BTH_PAD_MASK;
-	b->tver = fl & ROCE_BTH_TVER_MASK;
+	b->se = p[ROCE_BTH_OFF_FLAGS] >> ROCE_BTH_SE_SHIFT;
+	b->migreq = (p[ROCE_BTH_OFF_FLAGS] >> ROCE_BTH_MIGREQ_SHIFT) & 1;
+	b->padcnt = (p[ROCE_BTH_OFF_FLAGS] >> ROCE_BTH_PAD_SHIFT) & ROCE_BTH_PAD_MASK;
+	b->tver = p[ROCE_BTH_OFF_FLAGS] & ROCE_BTH_TVER_MASK;
 	b->pkey = roce_get_be16(p + ROCE_BTH_OFF_PKEY);
-	b->fecn = cn >> ROCE_BTH_FECN_SHIFT;
-	b->becn = (cn >> ROCE_BTH_BECN_SHIFT) & 1;
-	b->resv6 = cn & ROCE_BTH_RESV6_MASK;
+	b->fecn = p[ROCE_BTH_OFF_CN] >> ROCE_BTH_FECN_SHIFT;
+	b->becn = (p[ROCE_BTH_OFF_CN] >> ROCE_BTH_BECN_SHIFT) & 1;
+	b->resv6 = p[ROCE_BTH_OFF_CN] & ROCE_BTH_RESV6_MASK;
 	b->dqpn = roce_get_be24(p + ROCE_BTH_OFF_DQPN);
-	b->ackreq = ak >> ROCE_BTH_ACKREQ_SHIFT;
-	b->resv7 = ak & ROCE_BTH_RESV7_MASK;
+	b->ackreq = p[ROCE_BTH_OFF_ACK] >> ROCE_BTH_ACKREQ_SHIFT;
+	b->resv7 = p[ROCE_BTH_OFF_ACK] & ROCE_BTH_RESV7_MASK;
 	b->psn = roce_get_be24(p + ROCE_BTH_OFF_PSN);
 }
 

@@ -32,12 +32,19 @@ done
 
 # --pps paces the interface: 6000 frames at 2000/s take three seconds at the far end (rate
 # fitted to the receive timestamps, within 1%)
-rx_start -
-timeout 60 ip netns exec "$ns_a" "$rg" -c 6000 --pps 2000 -i "$if_a" -q 2> "$tmp/err.txt"
-check [ $? -eq 0 ]
-rx_stop
+# (a second try when the first misses: a stall of the shared machine near the end of
+# the run can move the fit; a pacing bug misses both times)
+for try in 1 2; do
+	rx_start -
+	timeout 60 ip netns exec "$ns_a" "$rg" -c 6000 --pps 2000 -i "$if_a" -q 2> "$tmp/err.txt"
+	rc=$?
+	rx_stop
+	read -r _ _ _ _ rpps _ <<< "$rx_rate"
+	awk -v p="$rpps" 'BEGIN { exit !(p > 1980 && p < 2020) }' && break
+	echo "note: --pps 2000 gave $rpps (try $try of 2)"
+done
+check [ "$rc" -eq 0 ]
 check [ "${rx_out%% bytes*}" = "frames 6000" ]
-read -r _ _ _ _ rpps _ <<< "$rx_rate"
 awk -v p="$rpps" 'BEGIN { exit !(p > 1980 && p < 2020) }' && ok || bad "--pps 2000 gave $rpps"
 
 # errors: exit 2, one line

@@ -130,6 +130,35 @@ if eval "mycc ${cc_static#cc }"; then
 else
 	bad "README static build: $cc_static"
 fi
+# the installed analyzer.h in an outside C11 program, warnings as errors: the shared
+# counters read under both names (s.psn_gaps, s.counters.psn_gaps), anomalies.def expands
+cat > "$tmp/an.c" <<'C'
+#include <roce/analyzer.h>
+#include <stdio.h>
+#include <string.h>
+int main(void)
+{
+	struct roce_summary sum;
+
+	memset(&sum, 0, sizeof sum);
+	sum.psn_gaps = 2;
+	if (sum.counters.psn_gaps != 2 || roce_anomaly_count(&sum, ROCE_AN_PSN_GAP) != 2)
+		return 1;
+	printf("%s %s %d\n", roce_anomaly_name(ROCE_AN_PSN_GAP), roce_event_name(ROCE_EV_ACK_RTT),
+	       ROCE_AN_COUNT);
+	return 0;
+}
+C
+rm -f an
+# (linked like the README's static recipe: -lroce alone would pick libroce.so, not on the
+# loader's path here)
+if mycc -std=c11 -Wall -Wextra -pedantic -Werror -o an an.c $(pkg-config --cflags libroce) \
+		-l:libroce.a -Wl,--as-needed $(pkg-config --static --libs libroce); then
+	ok
+	check test "$(./an)" = "psn_gap ack_rtt 13"
+else
+	bad "an outside program using analyzer.h does not build with -Wall -Wextra -pedantic -Werror"
+fi
 # fully static (cc -static): only where every dependency has a static archive
 if [ -z "$san" ] && ! grep -q -- '-lisal' <(pkg-config --static --libs libroce); then
 	rm -f use

@@ -149,20 +149,20 @@ fi
 # ---- 2b. Info column: libroce's names where the built-in table has none ----
 if [ -f "$SRC/captures/all_opcodes.pcap" ]; then
 	cp "$SRC/captures/all_opcodes.pcap" "$T/work/" && chmod a+r "$T/work/all_opcodes.pcap"
+	IT=$T/work/info.tsv
 	ts -r "$T/work/all_opcodes.pcap" -T fields -E separator=/t -e frame.number -e roce.opcode \
-		-e roce.opcode.name -e _ws.col.Info >"$T/work/info.tsv" 2>/dev/null
+		-e roce.opcode.name -e _ws.col.Info >"$IT" 2>/dev/null
+	# info COLUMN VALUE: the Info text of the frame whose column COLUMN is VALUE
+	info() { awk -F'\t' -v c="$1" -v v="$2" '$c == v { sub(/ *$/, "", $4); print $4 }' "$IT"; }
 	# every opcode libroce names (all of them in this capture) has a name in Info
-	expect "Info columns with \"Unknown OpCode\"" "$(grep -c 'Unknown OpCode' "$T/work/info.tsv")" 0
-	expect "CNP Info" "$(awk -F'\t' '$2 == "0x81" { print $4 }' "$T/work/info.tsv" | sed 's/ *$//')" \
-		"CNP QP=0x000181"
-	NX=$(awk -F'\t' '$3 ~ /^XRC_/ && index($4, $3 " QP=0x") == 1' "$T/work/info.tsv" | wc -l)
+	expect "Info columns with \"Unknown OpCode\"" "$(grep -c 'Unknown OpCode' "$IT")" 0
+	expect "CNP Info" "$(info 2 0x81)" "CNP QP=0x000181"
+	NX=$(awk -F'\t' '$3 ~ /^XRC_/ && index($4, $3 " QP=0x") == 1' "$IT" | wc -l)
 	expect "XRC frames whose Info starts with their name" "$NX" \
-		"$(awk -F'\t' '$3 ~ /^XRC_/' "$T/work/info.tsv" | wc -l)"
-	[ "$NX" -ge 20 ] && ok "$NX XRC frames named in Info" || fail "only $NX XRC frames in all_opcodes.pcap"
-	expect "FLUSH Info" "$(awk -F'\t' '$2 == "0x1c" { print $4 }' "$T/work/info.tsv" | sed 's/ *$//')" \
-		"RC_FLUSH QP=0x00011c"
-	expect "known opcode Info unchanged" "$(awk -F'\t' '$1 == 1 { print $4 }' "$T/work/info.tsv" | sed 's/ *$//')" \
-		"RC Send First QP=0x000100"
+		"$(awk -F'\t' '$3 ~ /^XRC_/' "$IT" | wc -l)"
+	[ "$NX" -ge 20 ] && ok "$NX XRC frames named in Info" || fail "only $NX XRC frames named"
+	expect "FLUSH Info" "$(info 2 0x1c)" "RC_FLUSH QP=0x00011c"
+	expect "known opcode Info unchanged" "$(info 1 1)" "RC Send First QP=0x000100"
 else
 	fail "captures/all_opcodes.pcap missing"
 fi
@@ -221,13 +221,15 @@ for c in "${CAPS[@]}"; do
 	if grep -qi "dissector bug\|assert\|segmentation" "$T/work/$b.1.tsv.err" "$T/work/$b.2.tsv.err"; then
 		# ours only if it goes away without the plugin (Wireshark 4.0's RPCoRDMA
 		# asserts "tvb && tvb->initialized" with -2 on some RDMA payloads)
-		ts -r "$c" -2 --disable-protocol roce -T fields -e frame.number >/dev/null 2>"$T/work/$b.np.err"
+		ts -r "$c" -2 --disable-protocol roce -T fields -e frame.number >/dev/null \
+			2>"$T/work/$b.np.err"
 		if grep -qi "segmentation\|Dissector bug, protocol RoCE[,:]" "$T/work/$b.1.tsv.err" \
 			"$T/work/$b.2.tsv.err" || ! grep -qi "dissector bug\|assert" "$T/work/$b.np.err"; then
 			fail "$b: tshark reported a dissector bug"
 			head -3 "$T/work/$b.1.tsv.err" "$T/work/$b.2.tsv.err" | sed 's/^/    /'
 		else
-			echo "note: $b: $(grep -hi "dissector bug\|assert" "$T/work/$b.2.tsv.err" | head -1 | sed 's/.*-- //') (also without the plugin)"
+			W=$(grep -hi "dissector bug\|assert" "$T/work/$b.2.tsv.err" | head -1)
+			echo "note: $b: ${W#*-- } (also without the plugin)"
 		fi
 	fi
 	for r in "${REAL[@]}"; do

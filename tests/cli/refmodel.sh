@@ -5,9 +5,10 @@
 # Both run over every capture in captures/ and ../shared/captures/ and over random
 # traffic generated here, seeded, by roce-gen and by tests/ref/refgen.c: loss,
 # duplication, reordering, bad ICRC (refgen: with corrupted PSNs), NAK / RNR NAK /
-# timeout go-back-N, READ re-reads from the middle of a message. Per stream they must give the same frames, icrc_bad,
-# psn_gaps, lost_psns, duplicates, out_of_order, unrecovered_psns, retransmissions,
-# go-back-N episodes (total), acks, naks, rnr_naks and cnps.
+# timeout go-back-N, READ re-reads from the middle of a message. Per stream they must
+# give the same frames, icrc_bad, psn_gaps, lost_psns, duplicates, out_of_order,
+# unrecovered_psns, retransmissions, go-back-N episodes (total), acks, naks, rnr_naks
+# and cnps.
 #
 # Differences where the analyzer is known to be wrong are listed in
 # tests/ref/expected-failures.txt with the reason: they are reported as XFAIL, and
@@ -25,9 +26,15 @@ command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 77; }
 . "$(dirname "${BASH_SOURCE[0]}")/testlib.sh"
 
 compare() { # compare NAME FILE
-	"$ref" "$2" >"$tmp/$1.ref" 2>"$tmp/err" || { bad "$1: reference model failed: $(cat "$tmp/err")"; return; }
+	if ! "$ref" "$2" >"$tmp/$1.ref" 2>"$tmp/err"; then
+		bad "$1: reference model failed: $(cat "$tmp/err")"
+		return
+	fi
 	"$ra" --json "$2" >"$tmp/$1.json" 2>"$tmp/err"
-	[ $? -le 2 ] && [ -s "$tmp/$1.json" ] || { bad "$1: roce-analyze failed: $(cat "$tmp/err")"; return; }
+	if [ $? -gt 2 ] || [ ! -s "$tmp/$1.json" ]; then
+		bad "$1: roce-analyze failed: $(cat "$tmp/err")"
+		return
+	fi
 	if python3 "$src/tests/ref/refcompare.py" "$1" "$tmp/$1.ref" "$tmp/$1.json" "$xfail" \
 		>"$tmp/$1.cmp"; then
 		ok
@@ -48,7 +55,10 @@ if [ -d "$src/../shared/captures" ]; then
 	for f in "$src"/../shared/captures/softroce/*.pcap "$src"/../shared/captures/public/*.pcap; do
 		[ -f "$f" ] || continue
 		# native InfiniBand (ERF) is refused by roce-analyze: no report to compare
-		"$ra" --json "$f" 2>/dev/null | grep -q '"qps"' || { echo "note: $(basename "$f"): no report"; continue; }
+		if ! "$ra" --json "$f" 2>/dev/null | grep -q '"qps"'; then
+			echo "note: $(basename "$f"): no report"
+			continue
+		fi
 		compare "$(basename "$f" .pcap)" "$f"
 		n=$((n + 1))
 	done
@@ -80,9 +90,12 @@ SCEN
 rg=$build/cli/roce-gen
 if [ -x "$rg" ]; then
 	M="-m 400 --qps=2 --random-psn --verbs=write,send,read:2,atomic --msg-size=uniform:1-8192"
-	while read -r name args; do
+	while read name args; do # (no -r: a trailing backslash continues a line)
 		# shellcheck disable=SC2086
-		"$rg" -q -w "$tmp/$name.pcap" $M $args 2>"$tmp/err" || { bad "$name: roce-gen failed: $(cat "$tmp/err")"; continue; }
+		if ! "$rg" -q -w "$tmp/$name.pcap" $M $args 2>"$tmp/err"; then
+			bad "$name: roce-gen failed: $(cat "$tmp/err")"
+			continue
+		fi
 		compare "$name" "$tmp/$name.pcap"
 		n=$((n + 1))
 	done <<'SCEN'
@@ -93,7 +106,8 @@ rg-reorder --reorder-rate=3%
 rg-rnr-timeout --rnr-rate=5% --timeout-rate=3%
 rg-reread --read-loss-rate=5%
 rg-icrc --bad-icrc-rate=2% --bad-payload-rate=1%
-rg-all --loss=2% --dup-rate=2% --reorder-rate=2% --rnr-rate=3% --timeout-rate=2% --read-loss-rate=3% --bad-icrc-rate=1% --roce=v6 --seed=7
+rg-all --loss=2% --dup-rate=2% --reorder-rate=2% --rnr-rate=3% --timeout-rate=2% \
+	--read-loss-rate=3% --bad-icrc-rate=1% --roce=v6 --seed=7
 SCEN
 else
 	echo "note: $rg not built: no roce-gen traffic"

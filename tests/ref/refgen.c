@@ -83,7 +83,8 @@ static bool emit(const struct roce_frame_spec *s)
 
 	o->spec = *s;
 	o->conn = cur_conn;
-	if (chance_pm(15) && imp_corrupt) { /* corrupted: captured with a bad ICRC, dropped by the receiver */
+	if (chance_pm(15) && imp_corrupt) {
+		/* corrupted: captured with a bad ICRC, dropped by the receiver */
 		o->spec.bad_icrc = true;
 		if (chance(50))
 			o->spec.bth.psn = (o->spec.bth.psn + 1 + rnd() % 300) & 0xffffff;

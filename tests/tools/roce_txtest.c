@@ -142,7 +142,8 @@ static int capture(const char *ifname, const char *out, long idle_ms, long max_s
 		perror("PACKET_RX_RING");
 		return 2;
 	}
-	ring = mmap(NULL, (size_t)bsz * nblk, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_LOCKED, fd, 0);
+	ring = mmap(NULL, (size_t)bsz * nblk, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_LOCKED,
+		    fd, 0);
 	if (ring == MAP_FAILED)
 		ring = mmap(NULL, (size_t)bsz * nblk, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (ring == MAP_FAILED) {

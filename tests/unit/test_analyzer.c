@@ -7,6 +7,7 @@
  * RNR, timeout), CNP, ECN, PFC/PAUSE timing and storms, table eviction and
  * first-seen order, malformed and bad-ICRC frames.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -181,6 +182,51 @@ static const struct roce_flow_stats *resp_flow(const struct flows *fl)
 	return NULL;
 }
 
+/*
+ * Each event is counted once, on the run and on the frame's stream together:
+ * the streams' counters add up to the summary's, field by field.  Frames
+ * without a stream (malformed before the BTH, unknown opcodes) count in the
+ * summary only: with may_lack_stream their ICRC/malformed/ECN totals may
+ * exceed the streams'.
+ */
+static void check_counters_add_up(struct t *t, bool may_lack_stream)
+{
+	struct roce_summary s;
+	struct flows fl;
+	struct roce_counters tot;
+	const size_t n = sizeof(tot) / sizeof(uint64_t);
+	uint64_t *v = (uint64_t *)&tot;
+	const uint64_t *sv = (const uint64_t *)&s.counters;
+
+	REQUIRE(sizeof(tot) % sizeof(uint64_t) == 0);
+	sum(t, &s);
+	flows_get(t, &fl);
+	REQUIRE(fl.n < 8);
+	memset(&tot, 0, sizeof(tot));
+	for (unsigned i = 0; i < fl.n; i++) {
+		const uint64_t *fv = (const uint64_t *)&fl.f[i].counters;
+
+		for (size_t k = 0; k < n; k++)
+			v[k] += fv[k];
+	}
+	for (size_t k = 0; k < n; k++) {
+		size_t off = k * sizeof(uint64_t);
+		bool loose = may_lack_stream &&
+			(off == offsetof(struct roce_counters, icrc_bad) ||
+			 off == offsetof(struct roce_counters, malformed) ||
+			 off == offsetof(struct roce_counters, ecn_ce) ||
+			 off == offsetof(struct roce_counters, ecn_capable));
+
+		if (loose)
+			CHECK(v[k] <= sv[k]);
+		else
+			CHECK_EQ_U(v[k], sv[k]);
+	}
+	/* the anonymous members are the named struct's fields */
+	CHECK_EQ_U(s.psn_gaps, s.counters.psn_gaps);
+	CHECK(&s.malformed == &s.counters.malformed);
+}
+
 /* ------------------------------------------------------------------ tests */
 
 static void test_in_order(void)
@@ -209,6 +255,7 @@ static void test_in_order(void)
 	CHECK_EQ_U(s.flows_active, 1);
 	CHECK_EQ_U(s.first_ts_ns, 0);
 	CHECK_EQ_U(s.last_ts_ns, 9 * US);
+	check_counters_add_up(&t, false);
 	t_done(&t);
 }
 
@@ -247,6 +294,7 @@ static void test_gap(void)
 	/* idempotent */
 	roce_analyzer_finish(t.a);
 	CHECK_EQ_U(t.an[ROCE_AN_UNRECOVERED], 1);
+	check_counters_add_up(&t, false);
 	t_done(&t);
 }
 
@@ -266,6 +314,7 @@ static void test_duplicate_uc(void)
 	CHECK_EQ_U(s.duplicates, 1);
 	CHECK_EQ_U(s.retransmissions, 0);   /* UC never retransmits */
 	CHECK_EQ_U(t.an[ROCE_AN_DUPLICATE], 1);
+	check_counters_add_up(&t, false);
 	t_done(&t);
 }
 
@@ -292,6 +341,7 @@ static void test_out_of_order(void)
 	CHECK_EQ_U(s.retransmissions, 0);
 	CHECK_EQ_U(s.duplicates, 0);
 	CHECK_EQ_U(t.an[ROCE_AN_OUT_OF_ORDER], 1);
+	check_counters_add_up(&t, false);
 	t_done(&t);
 }
 
@@ -313,6 +363,7 @@ static void test_wrap(void)
 	CHECK_EQ_U(ev, 0);
 	sum(&t, &s);
 	CHECK_EQ_U(s.psn_gaps, 0);
+	check_counters_add_up(&t, false);
 	t_done(&t);
 
 	/* a gap across the wrap */
@@ -328,6 +379,7 @@ static void test_wrap(void)
 	roce_analyzer_finish(t.a);
 	sum(&t, &s);
 	CHECK_EQ_U(s.unrecovered_psns, 1);  /* 0xffffff still missing */
+	check_counters_add_up(&t, false);
 	t_done(&t);
 }
 
@@ -348,6 +400,7 @@ static void test_read_known_pmtu(void)
 	CHECK_EQ_U(t.res.lost_psns, 1);
 	sum(&t, &s);
 	CHECK_EQ_U(s.pmtu, 1024);
+	check_counters_add_up(&t, false);
 	t_done(&t);
 }
 
@@ -370,6 +423,7 @@ static void test_read_unknown_pmtu(void)
 	CHECK_EQ_U(t.res.lost_psns, 1);
 	sum(&t, &s);
 	CHECK_EQ_U(s.psn_gaps, 1);
+	check_counters_add_up(&t, false);
 	t_done(&t);
 
 	/* beyond the largest possible N (16 at PMTU 256): gap counted from 26 */
@@ -380,6 +434,7 @@ static void test_read_unknown_pmtu(void)
 	CHECK_EQ_U(t.res.events, ROCE_EV_PSN_GAP);
 	CHECK_EQ_U(t.res.expected_psn, 26);
 	CHECK_EQ_U(t.res.lost_psns, 4);
+	check_counters_add_up(&t, false);
 	t_done(&t);
 
 	/* the READ's LAST response pins N too */
@@ -398,6 +453,7 @@ static void test_read_unknown_pmtu(void)
 	CHECK_EQ_U(t.res.expected_psn, 12);
 	sum(&t, &s);
 	CHECK_EQ_U(s.pmtu, 1024);       /* learned from READ_RESPONSE_FIRST */
+	check_counters_add_up(&t, false);
 	t_done(&t);
 }
 
@@ -435,6 +491,7 @@ static void test_read_response_gap(void)
 	CHECK_EQ_U(rq->read_first.min_ns, 5 * US);
 	CHECK_EQ_U(rq->read_last.count, 1);
 	CHECK_EQ_U(rq->read_last.max_ns, 8 * US);
+	check_counters_add_up(&t, false);
 	t_done(&t);
 }
 
@@ -469,6 +526,7 @@ static void test_ack_coalescing(void)
 	CHECK(rq->rtt.p99_ns <= 20 * US && rq->rtt.p99_ns >= 19 * US);
 	CHECK_EQ_U(rq->messages, 10);
 	CHECK_EQ_U(rq->payload_bytes, 640);
+	check_counters_add_up(&t, false);
 	t_done(&t);
 }
 
@@ -526,6 +584,7 @@ static void test_nak_go_back(void)
 	CHECK_EQ_U(rq->recovery.count, 1);
 	CHECK_EQ_U(rq->recovery.max_ns, 9 * US);
 	CHECK_EQ_U(rq->gbn_episodes[ROCE_RETX_NAK], 1);
+	check_counters_add_up(&t, false);
 	t_done(&t);
 }
 
@@ -554,6 +613,7 @@ static void test_rnr(void)
 	CHECK_EQ_U(s.retransmissions, 1);
 	CHECK_EQ_U(t.an[ROCE_AN_RNR_NAK], 1);
 	CHECK_EQ_U(t.an[ROCE_AN_NAK], 0);
+	check_counters_add_up(&t, false);
 	t_done(&t);
 }
 
@@ -581,6 +641,7 @@ static void test_timeout(void)
 	CHECK_EQ_U(t.an[ROCE_AN_RETRANSMISSION], 1);
 	CHECK(strstr(t.last_an[ROCE_AN_RETRANSMISSION].detail, "timeout") != NULL);
 	CHECK_STR(roce_retx_cause_name(ROCE_RETX_TIMEOUT), "timeout");
+	check_counters_add_up(&t, false);
 	t_done(&t);
 }
 
@@ -629,6 +690,7 @@ static void test_cnp_ecn(void)
 	REQUIRE(f);
 	CHECK_EQ_U(f->ecn_ce, 1);
 	CHECK_EQ_U(f->ecn_capable, 2);
+	check_counters_add_up(&t, false);
 	t_done(&t);
 }
 
@@ -909,6 +971,7 @@ static void test_malformed_and_icrc(void)
 	CHECK_EQ_U(fl.f[0].frames, 3);
 	CHECK_EQ_U(fl.f[0].icrc_bad, 1);
 	CHECK_EQ_U(fl.f[0].malformed, 1);
+	check_counters_add_up(&t, true);
 	t_done(&t);
 }
 

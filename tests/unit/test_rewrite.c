@@ -237,8 +237,9 @@ static void test_ipmap_v4(void)
 	struct roce_frame_spec a, b;
 
 	roce_rewrite_init(&rw);
-	CHECK_EQ_I(roce_rewrite_parse_ipmap("10.0.0.0/16:192.168.0.0", ROCE_RW_MAP_SRC | ROCE_RW_MAP_DST,
-					    &rw.ipmaps[0]), ROCE_OK);
+	CHECK_EQ_I(roce_rewrite_parse_ipmap("10.0.0.0/16:192.168.0.0",
+					    ROCE_RW_MAP_SRC | ROCE_RW_MAP_DST, &rw.ipmaps[0]),
+		   ROCE_OK);
 	rw.n_ipmaps = 1;
 	for (int v = 0; v < 3; v += 2) {
 		spec_base(&a, variants[v][0], variants[v][1]);
@@ -444,7 +445,8 @@ static void test_not_roce_and_cut(void)
 	rw.psn_offset = 1;
 	REQUIRE(roce_build_pfc((uint8_t[6]){ 0x02, 0, 0, 0, 0, 1 }, 1, q, f, sizeof(f), &n) ==
 		ROCE_OK);
-	CHECK_EQ_I(roce_rewrite_frame(&rw, ROCE_LINKTYPE_ETHERNET, f, &n, sizeof(f), &res), ROCE_OK);
+	CHECK_EQ_I(roce_rewrite_frame(&rw, ROCE_LINKTYPE_ETHERNET, f, &n, sizeof(f), &res),
+		   ROCE_OK);
 	CHECK(res & ROCE_RW_R_NOT_ROCE);
 	CHECK(res & ROCE_RW_R_L2);
 	CHECK(memcmp(f + 6, rw.src_mac, 6) == 0);
@@ -526,8 +528,8 @@ static void test_prefix_sweep(void)
 
 				REQUIRE(buf);
 				memcpy(buf, full, len);
-				rc = roce_rewrite_frame(&rws[i], ROCE_LINKTYPE_ETHERNET, buf, &l, cap,
-							NULL);
+				rc = roce_rewrite_frame(&rws[i], ROCE_LINKTYPE_ETHERNET, buf, &l,
+							cap, NULL);
 				CHECK(rc == ROCE_OK || rc == ROCE_E_NOSPACE);
 				CHECK(l <= cap);
 				free(buf);

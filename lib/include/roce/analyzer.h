@@ -176,22 +176,46 @@ ROCE_API void roce_analyzer_process(roce_analyzer_t *a, const struct roce_pkt *p
 /* End of input: reports unrecovered PSNs and closes open pauses.  Idempotent. */
 ROCE_API void roce_analyzer_finish(roce_analyzer_t *a) ROCE_NONNULL(1);
 
+/*
+ * The event counters the whole run (struct roce_summary) and each stream
+ * (struct roce_flow_stats) share, under the same names.  The analyzer
+ * counts an event once, on the run and on the frame's stream together, so
+ * a stream's counter is the part of the run's total that its frames made.
+ * Frames without a stream (e.g. malformed before the BTH) and evicted
+ * streams count in the run's only; unrecovered_psns is set at
+ * roce_analyzer_finish().
+ *
+ * Both structs embed them as an anonymous member, so s.psn_gaps and
+ * f->psn_gaps read as before, and as a named one (s.counters, f->counters)
+ * for code that serves both (C11 anonymous struct in an anonymous union).
+ */
+#define ROCE_COUNTER_FIELDS \
+	uint64_t psn_gaps, lost_psns, duplicates, out_of_order, unrecovered_psns; \
+	uint64_t retransmissions; \
+	uint64_t gbn_episodes[4];   /* by enum roce_retx_cause (index 0 unused) */ \
+	uint64_t naks, rnr_naks;    /* every NAK-type AETH incl. RNR; the RNR subset */ \
+	uint64_t nak_codes[5];      /* by enum roce_nak_code */ \
+	uint64_t acks;              /* ACK-type AETHs (ACK, ATOMIC_ACK, READ responses) */ \
+	uint64_t cnps; \
+	uint64_t ecn_ce, ecn_capable; /* CE-marked; ECT(0)/ECT(1)/CE RoCE frames */ \
+	uint64_t icrc_bad;          /* RoCE frames with a bad ICRC */ \
+	uint64_t malformed;         /* frames with a ROCE_FIND_MALFORMED_MASK finding */
+
+struct roce_counters {
+	ROCE_COUNTER_FIELDS
+};
+
 struct roce_summary {
 	/* (the fields every frame updates come first: they share cache lines) */
 	uint64_t frames, bytes;
 	uint64_t first_ts_ns, last_ts_ns;    /* 0 when no frame yet */
 	uint64_t roce_frames, rocev1_frames, rocev2_frames;
-	uint64_t icrc_ok, icrc_bad, icrc_unverified;
-	uint64_t malformed;
+	uint64_t icrc_ok, icrc_unverified;   /* (icrc_bad: in the counters) */
 	uint64_t findings[ROCE_FIND_COUNT];  /* per finding bit, in bit order */
-	uint64_t psn_gaps, lost_psns, duplicates, out_of_order, unrecovered_psns;
-	uint64_t retransmissions;
-	uint64_t gbn_episodes[4];            /* by enum roce_retx_cause (index 0 unused) */
-	uint64_t naks, rnr_naks;             /* naks: every NAK-type AETH incl. RNR; rnr_naks: the RNR subset */
-	uint64_t nak_codes[5];               /* by enum roce_nak_code */
-	uint64_t acks;                       /* ACK-type AETHs (ACK, ATOMIC_ACK, READ responses) */
-	uint64_t cnps;
-	uint64_t ecn_ce, ecn_capable;        /* CE-marked; ECT(0)/ECT(1)/CE RoCE frames */
+	union {
+		struct roce_counters counters;
+		struct { ROCE_COUNTER_FIELDS };
+	};
 	uint64_t pfc_frames, pause_frames, pfc_storms;
 	uint64_t evicted_flows, evicted_pfc;
 	uint64_t flows, flows_active;
@@ -227,11 +251,10 @@ struct roce_flow_stats {
 	struct roce_flow_key peer;  /* paired request/response stream */
 	uint64_t first_frame;
 	uint64_t first_ts_ns;
-	uint64_t psn_gaps, lost_psns, duplicates, out_of_order, unrecovered_psns;
-	uint64_t retransmissions;
-	uint64_t gbn_episodes[4];
-	uint64_t naks, rnr_naks, nak_codes[5], acks;
-	uint64_t cnps, ecn_ce, ecn_capable, icrc_bad, malformed;
+	union {                     /* this stream's share of the run's counters */
+		struct roce_counters counters;
+		struct { ROCE_COUNTER_FIELDS };
+	};
 	uint64_t cnp_min_gap_ns;    /* shortest inter-CNP gap (0 if < 2 CNPs) */
 	struct roce_dist rtt;       /* AckReq request -> first ACK covering it */
 	struct roce_dist read_first;/* READ request -> first response */
