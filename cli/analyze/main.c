@@ -34,6 +34,7 @@
 #include "analyze.h"
 #include "capfilter.h"
 #include "capread.h"
+#include "health.h"
 #include "live.h"
 #include "report.h"
 
@@ -51,6 +52,10 @@ static GPtrArray *opt_files, *opt_rest;
 static char *opt_filter;
 static gboolean opt_version;
 static roce_capfilter_t *filter;
+static struct ra_thresholds *thresholds;
+static gboolean opt_check;
+static uint64_t opt_interval_ns;
+static char check_reason[1100];             /* --check: why the check could not be made */
 
 /* ---- option parsing ------------------------------------------------------ */
 
@@ -294,6 +299,33 @@ static gboolean opt_duration_cb(const char *name, const char *val, gpointer data
 	return TRUE;
 }
 
+static gboolean opt_interval_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = g_ascii_strtod(val, &end);
+	if (!*val || *end || errno || !(v >= 0.1) || v > 86400.0) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "%s '%s': expected seconds (0.1 .. 86400)", name, val);
+		return FALSE;
+	}
+	opt_interval_ns = (uint64_t)(v * 1e9);
+	return TRUE;
+}
+
+static gboolean opt_thr_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	char msg[768];
+
+	if (!ra_thr_add(thresholds, !strcmp(name, "--crit"), val, msg, sizeof(msg))) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s %s", name, msg);
+		return FALSE;
+	}
+	return TRUE;
+}
+
 static gboolean opt_progress_cb(const char *name, const char *val, gpointer data, GError **err)
 {
 	ctx.o.progress = strcmp(name, "--no-progress") != 0;
@@ -319,6 +351,15 @@ static const GOptionEntry entries[] = {
 	  "-C: keep at most N files, reused in turn (FILE0..FILE<N-1>)", "N" },
 	{ "duration", 0, 0, CB(opt_duration_cb),
 	  "-i: stop after SECONDS", "SECONDS" },
+	{ "interval", 0, 0, CB(opt_interval_cb),
+	  "-i: print the metrics of every SECONDS (a line, or JSON Lines with --json)",
+	  "SECONDS" },
+	{ "check", 0, 0, G_OPTION_ARG_NONE, &opt_check,
+	  "Nagios-style check: one status line, exit 0 OK/1 WARNING/2 CRITICAL/3 UNKNOWN", NULL },
+	{ "warn", 0, 0, CB(opt_thr_cb),
+	  "Thresholds for WARNING: METRIC>VALUE[,...] (also >=, <, <=); repeatable", "LIST" },
+	{ "crit", 0, 0, CB(opt_thr_cb),
+	  "Thresholds for CRITICAL, as --warn", "LIST" },
 	{ "count", 'c', 0, CB(opt_count_cb),
 	  "Stop after N frames (all files together; with a filter: N matching frames)", "N" },
 	{ "filter", 'f', 0, G_OPTION_ARG_STRING, &opt_filter,
@@ -380,6 +421,8 @@ static const char description_tail[] =
 	"     analysed before is still printed\n"
 	"  (-i: a missing interface or privilege is 2; SIGINT/SIGTERM end a live\n"
 	"   capture normally, exit 0)\n"
+	"  --check: the Nagios convention instead: 0 OK, 1 WARNING, 2 CRITICAL,\n"
+	"  3 UNKNOWN (usage/input errors, capture drops, no interface or privilege)\n"
 	"\n"
 	"Examples:\n"
 	"  roce-analyze trace.pcap\n"
@@ -391,9 +434,16 @@ static const char description_tail[] =
 	"\n"
 	"See roce-analyze(1) and docs/json.md.\n";
 
+static bool check_mode;                     /* --check anywhere on the command line */
+
 static void usage_error(const char *msg)
 {
 	fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n", RA_PROG, msg, RA_PROG);
+	if (check_mode) {
+		/* Nagios: UNKNOWN, with the reason on the status line */
+		printf("ROCE UNKNOWN - %s\n", msg);
+		exit(RA_UNKNOWN);
+	}
 	exit(EXIT_USAGE);
 }
 
@@ -492,6 +542,7 @@ static void parse_options(int argc, char **argv)
 	ctx.o.n_udp_ports = 1;
 	opt_files = g_ptr_array_new_with_free_func(g_free);
 	opt_rest = g_ptr_array_new_with_free_func(g_free);
+	thresholds = ra_thr_new();
 
 	oc = g_option_context_new(NULL);
 	g_option_context_set_summary(oc,
@@ -532,6 +583,18 @@ static void parse_options(int argc, char **argv)
 		usage_error("-W needs -C");
 	if (ctx.o.write && !strcmp(ctx.o.write, "-"))
 		usage_error("-w -: the report goes to stdout; give a file name");
+	if (opt_interval_ns && !ctx.o.iface)
+		usage_error("--interval needs -i");
+	if (opt_check && (ctx.o.csv || ctx.o.frames || opt_interval_ns))
+		usage_error("--check cannot be combined with --csv, --frames or --interval");
+	if (!ra_thr_empty(thresholds) && !opt_check)
+		usage_error("--warn and --crit need --check");
+	if (opt_check && ra_thr_empty(thresholds)) {
+		char e[256];
+
+		ra_thr_add(thresholds, true, "icrc_bad>0,pfc_storms>0", e, sizeof(e));
+		ra_thr_add(thresholds, false, "lost_psns>0", e, sizeof(e));
+	}
 	if (ctx.o.iface)
 		ctx.live = true;
 	else if (!opt_files->len)
@@ -805,6 +868,7 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 
 	c = roce_cap_open(rf->path, errbuf);
 	if (!c) {
+		snprintf(check_reason, sizeof(check_reason), "%s", errbuf[0] ? errbuf : rf->name);
 		progress_erase(pg);
 		fprintf(stderr, "%s: %s\n", RA_PROG, errbuf[0] ? errbuf : rf->name);
 		ctx.input_error = true;
@@ -884,6 +948,7 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 	} else if (r < 0 && !ctx.input_error) {
 		progress_erase(pg);
 		fprintf(stderr, "%s: %s\n", RA_PROG, roce_cap_error(c));
+		snprintf(check_reason, sizeof(check_reason), "%s", roce_cap_error(c));
 		ctx.input_error = true;
 	}
 	report_warning(rf, c, pg);
@@ -907,6 +972,41 @@ static void live_frame(void *user, struct roce_cap_record *rec)
 	rf->frames++;
 	rf->last_no = rec->frame_no;
 	analyse_record(rec, rec->frame_no);
+}
+
+static ra_live_t *cur_live;
+static double live_secs;                    /* how long the live capture ran */
+static struct ra_snap tick_prev;
+static uint64_t tick_last_ns;
+
+static uint64_t wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* --interval: the metrics since the previous line */
+static void live_tick(void *user, uint64_t now)
+{
+	struct ra_snap cur;
+	struct ra_metrics m;
+	uint64_t drops, rx;
+
+	if (!tick_last_ns) {
+		tick_last_ns = now;
+		return;
+	}
+	if (now - tick_last_ns < opt_interval_ns)
+		return;
+	ra_live_stats(cur_live, &drops, &rx);
+	ra_snap_take(&ctx, drops, &cur);
+	ra_metrics_delta(&tick_prev, &cur, (double)(now - tick_last_ns) / 1e9, &m);
+	if (!ctx.o.quiet)
+		ra_interval_print(stdout, ctx.o.json, wall_ns(), &m);
+	tick_prev = cur;
+	tick_last_ns = now;
 }
 
 /*
@@ -933,6 +1033,7 @@ static bool analyse_live(struct ra_file *rf)
 
 	l = ra_live_open(&lo, &lerr, errbuf, sizeof(errbuf));
 	if (!l) {
+		snprintf(check_reason, sizeof(check_reason), "%s", errbuf);
 		fprintf(stderr, "%s: %s\n", RA_PROG, errbuf);
 		ctx.input_error = true;
 		return false;
@@ -941,12 +1042,17 @@ static bool analyse_live(struct ra_file *rf)
 	g_strlcpy(rf->format, "live", sizeof(rf->format));
 	rf->linktype = ra_live_linktype(l);
 	ctx.live_filter = g_strdup(ra_live_filter(l));
-	r = ra_live_run(l, live_frame, NULL, rf, &got_signal, &by_count, errbuf, sizeof(errbuf));
+	cur_live = l;
+	live_secs = (double)mono_ns();
+	r = ra_live_run(l, live_frame, opt_interval_ns ? live_tick : NULL, rf, &got_signal,
+			&by_count, errbuf, sizeof(errbuf));
+	live_secs = ((double)mono_ns() - live_secs) / 1e9;
 	ra_live_stats(l, &drops, &received);
 	rf->drops = drops;
 	ctx.capture_drops = drops;
 	ctx.stopped_by_count = by_count;
 	if (r != 0) {
+		snprintf(check_reason, sizeof(check_reason), "%s", errbuf);
 		fprintf(stderr, "%s: %s\n", RA_PROG, errbuf);
 		ctx.input_error = true;
 	}
@@ -972,6 +1078,9 @@ int main(int argc, char **argv)
 
 	setlocale(LC_CTYPE, "");
 	g_set_prgname(RA_PROG);
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--check"))
+			check_mode = true;
 	parse_options(argc, argv);
 
 	roce_decode_opts_init(&dopts);
@@ -1027,6 +1136,25 @@ int main(int argc, char **argv)
 	if (ctx.frames)
 		analysed_any = true;
 
+	if (opt_check) {
+		/* Nagios convention: the status line and exit status are the whole output */
+		struct ra_snap zero, end;
+		struct ra_metrics m;
+		const char *why = NULL;
+		double secs = ctx.live ? live_secs :
+			ctx.have_first_ts ? (double)(ctx.max_ts_ns - ctx.min_ts_ns) / 1e9 : 0.0;
+
+		memset(&zero, 0, sizeof(zero));
+		ra_snap_take(&ctx, ctx.capture_drops, &end);
+		ra_metrics_delta(&zero, &end, secs, &m);
+		if (ctx.input_error)
+			why = check_reason[0] ? check_reason :
+			      "input error or interrupted (see the message above)";
+		status = (int)ra_check_report(stdout, thresholds, &m, why);
+		fflush(stdout);
+		goto out;
+	}
+
 	if (!ctx.o.quiet && analysed_any) {
 		if (ctx.o.csv)
 			ra_report_csv(&ctx, stdout);
@@ -1049,7 +1177,9 @@ int main(int argc, char **argv)
 		status = EXIT_USAGE;
 	}
 
+out:
 	roce_analyzer_destroy(ctx.an);
+	ra_thr_free(thresholds);
 	g_free(ctx.anoms);
 	g_free(ctx.files);
 	g_ptr_array_free(opt_files, TRUE);
