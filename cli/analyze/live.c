@@ -181,8 +181,6 @@ ra_live_t *ra_live_open(const struct ra_live_opts *o, enum ra_live_err *err, cha
 		snprintf(errbuf, errlen, "%s: %s", o->iface, pe);
 		goto fail;
 	}
-	if (o->write && open_dump(l, errbuf, errlen) != 0)
-		goto fail;
 	*err = RA_LIVE_OK;
 	return l;
 fail:
@@ -191,6 +189,19 @@ fail:
 	free(l->filter);
 	free(l);
 	return NULL;
+}
+
+int ra_live_start_write(ra_live_t *l, char *errbuf, size_t errlen)
+{
+	char e[PCAP_ERRBUF_SIZE + 64];
+
+	if (!l->o->write || l->dump)
+		return 0;
+	if (open_dump(l, e, sizeof(e)) != 0) {
+		snprintf(errbuf, errlen, "%s", e);
+		return -1;
+	}
+	return 0;
 }
 
 const char *ra_live_filter(const ra_live_t *l)

@@ -48,6 +48,12 @@ typedef void (*ra_live_fn)(void *user, struct roce_cap_record *rec);
 ra_live_t *ra_live_open(const struct ra_live_opts *o, enum ra_live_err *err, char *errbuf,
 			size_t errlen);
 
+/*
+ * Open the first -w file (if any), as the user the process runs as now:
+ * call it after dropping privileges (-Z).  0, or -1 with a message.
+ */
+int ra_live_start_write(ra_live_t *l, char *errbuf, size_t errlen);
+
 /* The BPF filter the capture runs (default and -f). */
 const char *ra_live_filter(const ra_live_t *l);
 int ra_live_linktype(const ra_live_t *l);

@@ -11,8 +11,11 @@
  * Exit status: 0 ok, 1 a --fail-on anomaly occurred, 2 usage or input error.
  */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* initgroups() */
 
 #include <errno.h>
+#include <grp.h>
+#include <pwd.h>
 #include <inttypes.h>
 #include <locale.h>
 #include <signal.h>
@@ -54,6 +57,7 @@ static gboolean opt_version;
 static roce_capfilter_t *filter;
 static struct ra_thresholds *thresholds;
 static gboolean opt_check;
+static char *opt_user;
 static uint64_t opt_interval_ns;
 static char check_reason[1100];             /* --check: why the check could not be made */
 
@@ -349,6 +353,8 @@ static const GOptionEntry entries[] = {
 	  "-w: start a new file when the current one passes N million bytes", "N" },
 	{ "ring-files", 'W', 0, CB(opt_files_cb),
 	  "-C: keep at most N files, reused in turn (FILE0..FILE<N-1>)", "N" },
+	{ "relinquish-privileges", 'Z', 0, G_OPTION_ARG_STRING, &opt_user,
+	  "-i: when run as root, become USER once the capture is open (as tcpdump -Z)", "USER" },
 	{ "duration", 0, 0, CB(opt_duration_cb),
 	  "-i: stop after SECONDS", "SECONDS" },
 	{ "interval", 0, 0, CB(opt_interval_cb),
@@ -583,6 +589,8 @@ static void parse_options(int argc, char **argv)
 		usage_error("-W needs -C");
 	if (ctx.o.write && !strcmp(ctx.o.write, "-"))
 		usage_error("-w -: the report goes to stdout; give a file name");
+	if (opt_user && !ctx.o.iface)
+		usage_error("-Z needs -i");
 	if (opt_interval_ns && !ctx.o.iface)
 		usage_error("--interval needs -i");
 	if (opt_check && (ctx.o.csv || ctx.o.frames || opt_interval_ns))
@@ -987,6 +995,35 @@ static uint64_t wall_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * -Z: as tcpdump, only when running as root: the supplementary groups, the
+ * group and the user of USER, for good (setuid() as root sets all three uids).
+ */
+static bool drop_privileges(const char *user, char *errbuf, size_t errlen)
+{
+	struct passwd *pw;
+
+	if (geteuid() != 0)
+		return true;
+	errno = 0;
+	pw = getpwnam(user);
+	if (!pw) {
+		snprintf(errbuf, errlen, "-Z %s: no such user", user);
+		return false;
+	}
+	if (initgroups(pw->pw_name, pw->pw_gid) != 0 || setgid(pw->pw_gid) != 0 ||
+	    setuid(pw->pw_uid) != 0) {
+		snprintf(errbuf, errlen, "-Z %s: cannot change to this user: %s", user,
+			 strerror(errno));
+		return false;
+	}
+	if (setuid(0) == 0) {
+		snprintf(errbuf, errlen, "-Z %s: root privileges could be regained", user);
+		return false;
+	}
+	return true;
+}
+
 /* --interval: the metrics since the previous line */
 static void live_tick(void *user, uint64_t now)
 {
@@ -1035,6 +1072,14 @@ static bool analyse_live(struct ra_file *rf)
 	if (!l) {
 		snprintf(check_reason, sizeof(check_reason), "%s", errbuf);
 		fprintf(stderr, "%s: %s\n", RA_PROG, errbuf);
+		ctx.input_error = true;
+		return false;
+	}
+	if ((opt_user && !drop_privileges(opt_user, errbuf, sizeof(errbuf))) ||
+	    ra_live_start_write(l, errbuf, sizeof(errbuf)) != 0) {
+		snprintf(check_reason, sizeof(check_reason), "%s", errbuf);
+		fprintf(stderr, "%s: %s\n", RA_PROG, errbuf);
+		ra_live_close(l, errbuf, sizeof(errbuf));
 		ctx.input_error = true;
 		return false;
 	}
