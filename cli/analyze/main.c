@@ -39,6 +39,7 @@
 #include "capread.h"
 #include "health.h"
 #include "live.h"
+#include "prom.h"
 #include "report.h"
 
 #define EXIT_OK     0
@@ -58,6 +59,8 @@ static roce_capfilter_t *filter;
 static struct ra_thresholds *thresholds;
 static gboolean opt_check;
 static char *opt_user;
+static char *opt_textfile;
+#define TEXTFILE_EVERY_NS (10ull * 1000000000ull)   /* without --interval */
 static uint64_t opt_interval_ns;
 static char check_reason[1100];             /* --check: why the check could not be made */
 
@@ -353,6 +356,9 @@ static const GOptionEntry entries[] = {
 	  "-w: start a new file when the current one passes N million bytes", "N" },
 	{ "ring-files", 'W', 0, CB(opt_files_cb),
 	  "-C: keep at most N files, reused in turn (FILE0..FILE<N-1>)", "N" },
+	{ "prometheus-textfile", 0, 0, G_OPTION_ARG_FILENAME, &opt_textfile,
+	  "Write the counters to PATH (Prometheus text format, atomically) at every\n"
+	  "                            --interval (-i: every 10 s without) and at the end", "PATH" },
 	{ "relinquish-privileges", 'Z', 0, G_OPTION_ARG_STRING, &opt_user,
 	  "-i: when run as root, become USER once the capture is open (as tcpdump -Z)", "USER" },
 	{ "duration", 0, 0, CB(opt_duration_cb),
@@ -1024,20 +1030,39 @@ static bool drop_privileges(const char *user, char *errbuf, size_t errlen)
 	return true;
 }
 
-/* --interval: the metrics since the previous line */
+static void write_textfile(uint64_t drops)
+{
+	char errbuf[1024];
+	struct ra_snap sn;
+	const char *label = ctx.live ? ctx.o.iface : ctx.n_files ? ctx.files[0].name : "";
+
+	ra_snap_take(&ctx, drops, &sn);
+	if (ra_prom_write(opt_textfile, label, &sn, errbuf, sizeof(errbuf)) != 0)
+		fprintf(stderr, "%s: %s\n", RA_PROG, errbuf);
+}
+
+/* --interval: the metrics since the previous line; --prometheus-textfile */
 static void live_tick(void *user, uint64_t now)
 {
+	static uint64_t text_last_ns;
 	struct ra_snap cur;
 	struct ra_metrics m;
 	uint64_t drops, rx;
 
 	if (!tick_last_ns) {
-		tick_last_ns = now;
+		tick_last_ns = text_last_ns = now;
 		return;
 	}
-	if (now - tick_last_ns < opt_interval_ns)
+	if (opt_textfile && !opt_interval_ns && now - text_last_ns >= TEXTFILE_EVERY_NS) {
+		ra_live_stats(cur_live, &drops, &rx);
+		write_textfile(drops);
+		text_last_ns = now;
+	}
+	if (!opt_interval_ns || now - tick_last_ns < opt_interval_ns)
 		return;
 	ra_live_stats(cur_live, &drops, &rx);
+	if (opt_textfile)
+		write_textfile(drops);
 	ra_snap_take(&ctx, drops, &cur);
 	ra_metrics_delta(&tick_prev, &cur, (double)(now - tick_last_ns) / 1e9, &m);
 	if (!ctx.o.quiet)
@@ -1089,7 +1114,8 @@ static bool analyse_live(struct ra_file *rf)
 	ctx.live_filter = g_strdup(ra_live_filter(l));
 	cur_live = l;
 	live_secs = (double)mono_ns();
-	r = ra_live_run(l, live_frame, opt_interval_ns ? live_tick : NULL, rf, &got_signal,
+	r = ra_live_run(l, live_frame, opt_interval_ns || opt_textfile ? live_tick : NULL, rf,
+			&got_signal,
 			&by_count, errbuf, sizeof(errbuf));
 	live_secs = ((double)mono_ns() - live_secs) / 1e9;
 	ra_live_stats(l, &drops, &received);
@@ -1181,6 +1207,8 @@ int main(int argc, char **argv)
 	if (ctx.frames)
 		analysed_any = true;
 
+	if (opt_textfile && (analysed_any || ctx.live))
+		write_textfile(ctx.capture_drops);
 	if (opt_check) {
 		/* Nagios convention: the status line and exit status are the whole output */
 		struct ra_snap zero, end;
