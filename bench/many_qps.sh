@@ -51,9 +51,13 @@ for _ in range(3):
 print(f"{best:.3f} {rss}")
 PY
 }
-frames() { "$ra" --json "$1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["summary"]["frames"])'; }
+frames() {
+	"$ra" --json "$1" |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["summary"]["frames"])'
+}
 
-echo "Machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "Machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs," \
+	"load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "roce-analyze $("$ra" --version 2>/dev/null | head -1), $(tshark --version | head -1)"
 echo
 
@@ -62,13 +66,14 @@ read -r bulk_cpu bulk_rss < <(cpu "$ra" -q "$tmp/bulk.pcap")
 bulk_frames=$(frames "$tmp/bulk.pcap")
 bulk_ns=$(echo "$bulk_cpu * 1000000000 / $bulk_frames" | bc -l)
 
-echo "| capture | streams | frames | roce-analyze -q CPU s | ns/frame | vs bulk | --json CPU s | peak RSS MiB | tshark CPU s | tshark / roce-analyze --json |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-printf '| bulk, 16 host pairs, 64 QPs | 128 | %d | %.3f | %.0f | 1.00 | - | %d | - | - |\n' \
+echo "| capture | streams | frames | roce-analyze -q CPU s | ns/frame | vs bulk |" \
+	"--json CPU s | peak RSS MiB | tshark CPU s | tshark / -q | tshark / --json |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+printf '| bulk, 16 host pairs, 64 QPs | 128 | %d | %.3f | %.0f | 1.00 | - | %d | - | - | - |\n' \
 	"$bulk_frames" "$bulk_cpu" "$bulk_ns" "$bulk_rss"
 
 row() { # name file streams
-	local name=$1 f=$2 streams=$3 n c rss ns j jr ts ratio
+	local name=$1 f=$2 streams=$3 n c rss ns j jr ts ratio qratio
 	n=$(frames "$f")
 	read -r c rss < <(cpu "$ra" -q --max-flows 2000000 "$f")
 	read -r j jr < <(cpu "$ra" --json --max-flows 2000000 "$f")
@@ -76,13 +81,15 @@ row() { # name file streams
 	if [ "$streams" -le "$tsmax" ]; then
 		read -r ts _ < <(cpu tshark -n -q -z conv,udp -r "$f")
 		ratio=$(printf '%.1f' "$(echo "$ts / $j" | bc -l)")
+		qratio=$(printf '%.1f' "$(echo "$ts / $c" | bc -l)")
 		ts=$(printf '%.3f' "$ts")
 	else
-		ts="-"; ratio="-"
+		ts="-"; ratio="-"; qratio="-"
 	fi
 	[ "$jr" -gt "$rss" ] && rss=$jr
-	printf '| %s | %d | %d | %.3f | %.0f | %.2f | %.3f | %d | %s | %s |\n' "$name" "$streams" "$n" \
-		"$c" "$ns" "$(echo "$ns / $bulk_ns" | bc -l)" "$j" "$rss" "$ts" "$ratio"
+	printf '| %s | %d | %d | %.3f | %.0f | %.2f | %.3f | %d | %s | %s | %s |\n' "$name" \
+		"$streams" "$n" "$c" "$ns" "$(echo "$ns / $bulk_ns" | bc -l)" "$j" "$rss" "$ts" \
+		"$qratio" "$ratio"
 }
 
 for streams in 1000 10000 100000 1000000; do

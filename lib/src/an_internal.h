@@ -226,6 +226,7 @@ struct an_pfc {
 	uint64_t seq_first;
 	bool paused, storm_flagged;
 	uint64_t start, deadline;
+	uint64_t start_frame;
 };
 
 /* Pairing index (an_pair.c): unpaired request streams by host pair and PSN. */
@@ -243,7 +244,12 @@ struct roce_analyzer {
 	struct an_list flows_seen, pfc_seen;
 	struct an_pairidx pair;
 	uint64_t tick, seq;
-	uint64_t evicted_unrec;
+	uint64_t evicted_unrec;         /* unrecovered PSNs of evicted and expired streams */
+	uint64_t now;                   /* newest frame time or roce_analyzer_advance() */
+	struct an_lnode *sweep;         /* idle expiry cursor in flows_seen */
+	bool want_an;                   /* someone listens to anomalies */
+	unsigned nobs;
+	struct roce_analyzer_observer obs[ROCE_MAX_OBSERVERS];
 	uint64_t last_frame;
 	uint32_t pmtu_learned;
 	bool finished;
@@ -294,8 +300,15 @@ void an_pair_forget(struct roce_analyzer *a, struct an_flow *f);
 /* Pair the unpaired response stream f whose frame has PSN P, if a candidate fits. */
 void an_pair_try(struct roce_analyzer *a, struct an_flow *f, uint32_t P);
 
+/* observers (analyzer.c) */
+void an_notify_pause(struct roce_analyzer *a, const struct roce_pause_event *ev);
+
 /* an_pfc.c */
 void an_pfc_process(struct an_ctx *c);
+/* Time moved to a->now without a frame: close passed pauses, flag storms. */
+void an_pfc_advance(struct roce_analyzer *a);
+void an_pfc_export(const struct roce_analyzer *a, const struct an_pfc *e,
+	struct roce_pfc_stats *out);
 void an_pfc_close(struct roce_analyzer *a, struct an_pfc *e, uint64_t end, uint64_t frame,
 	uint64_t ts, struct roce_frame_result *res);
 

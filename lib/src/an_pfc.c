@@ -74,7 +74,7 @@ static struct an_pfc *pfc_get(struct an_ctx *c, const uint8_t mac[6], int prio)
 		if (!v)
 			return NULL;
 		a->sum.evicted_pfc++;
-		if (a->cfg.on_anomaly) {
+		if (a->want_an) {
 			struct roce_anomaly an;
 
 			an_init(&an, ROCE_AN_FLOW_EVICTED, c->frame, c->ts, NULL);
@@ -114,7 +114,7 @@ static void pfc_storm(struct roce_analyzer *a, struct an_pfc *e, uint64_t frame,
 		res->events |= ROCE_EV_PFC_STORM;
 		res->storm_mask |= (uint8_t)(1u << (e->st.priority < 0 ? 0 : e->st.priority));
 	}
-	if (a->cfg.on_anomaly) {
+	if (a->want_an) {
 		struct roce_anomaly an;
 
 		an_init(&an, ROCE_AN_PFC_STORM, frame, ts, NULL);
@@ -138,6 +138,18 @@ void an_pfc_close(struct roce_analyzer *a, struct an_pfc *e, uint64_t end, uint6
 {
 	uint64_t len = end >= e->start ? end - e->start : 0;
 
+	if (a->nobs) {
+		struct roce_pause_event ev;
+
+		memset(&ev, 0, sizeof(ev));
+		memcpy(ev.src_mac, e->st.src_mac, 6);
+		ev.priority = e->st.priority;
+		ev.start_ns = e->start;
+		ev.end_ns = e->start + len;
+		ev.start_frame = e->start_frame;
+		ev.storm = len >= a->cfg.pfc_storm_ns;
+		an_notify_pause(a, &ev);
+	}
 	e->paused = false;
 	e->st.paused_ns += len;
 	if (len > e->st.longest_pause_ns)
@@ -167,6 +179,7 @@ static void pfc_apply(struct an_ctx *c, struct an_pfc *e, uint16_t q, uint64_t d
 		e->paused = true;
 		e->storm_flagged = false;
 		e->start = t;
+		e->start_frame = c->frame;
 	}
 	e->deadline = UINT64_MAX - t < d ? UINT64_MAX : t + d;
 	if (!e->storm_flagged && t >= e->start && t - e->start >= a->cfg.pfc_storm_ns)
@@ -209,5 +222,39 @@ void an_pfc_process(struct an_ctx *c)
 		e = pfc_get(c, mac, i);
 		if (e)
 			pfc_apply(c, e, q, d);
+	}
+}
+
+void an_pfc_advance(struct roce_analyzer *a)
+{
+	uint64_t t = a->now;
+
+	for (uint32_t i = 0; i < a->pfc.n; i++) {
+		struct an_pfc *e = (struct an_pfc *)a->pfc.dense[i];
+
+		if (!e->paused)
+			continue;
+		if (t >= e->deadline)
+			an_pfc_close(a, e, e->deadline, a->last_frame, t, NULL);
+		else if (!e->storm_flagged && t >= e->start && t - e->start >= a->cfg.pfc_storm_ns)
+			pfc_storm(a, e, a->last_frame, t, t - e->start, NULL);
+	}
+}
+
+void an_pfc_export(const struct roce_analyzer *a, const struct an_pfc *e,
+	struct roce_pfc_stats *out)
+{
+	*out = e->st;
+	out->size = sizeof(*out);
+	out->paused = e->paused;
+	out->pause_start_ns = e->paused ? e->start : 0;
+	if (e->paused) {
+		/* the open pause, up to now (or its deadline if that came first) */
+		uint64_t end = a->now < e->deadline ? a->now : e->deadline;
+		uint64_t len = end > e->start ? end - e->start : 0;
+
+		out->paused_ns += len;
+		if (len > out->longest_pause_ns)
+			out->longest_pause_ns = len;
 	}
 }

@@ -420,7 +420,7 @@ static void retx_anomaly(struct an_ctx *c, struct an_flow *f, uint32_t p, uint32
 {
 	struct roce_anomaly an;
 
-	if (!c->a->cfg.on_anomaly)
+	if (!c->a->want_an)
 		return;
 	an_init_psn(&an, c, ROCE_AN_RETRANSMISSION, f, p, e);
 	if (cause == ROCE_RETX_NAK)
@@ -525,7 +525,7 @@ static void gap_report(struct an_ctx *c, struct an_flow *f, uint32_t p, uint32_t
 	c->res->events |= ROCE_EV_PSN_GAP;
 	c->res->expected_psn = e;
 	c->res->lost_psns = lost;
-	if (a->cfg.on_anomaly) {
+	if (a->want_an) {
 		struct roce_anomaly an;
 
 		an_init_psn(&an, c, ROCE_AN_PSN_GAP, f, p, e);
@@ -541,7 +541,7 @@ static void simple_anomaly(struct an_ctx *c, struct an_flow *f, enum roce_anomal
 {
 	struct roce_anomaly an;
 
-	if (!c->a->cfg.on_anomaly)
+	if (!c->a->want_an)
 		return;
 	an_init_psn(&an, c, t, f, p, e);
 	snprintf(an.detail, sizeof(an.detail), "%s", detail);
@@ -727,7 +727,7 @@ static void aeth_process(struct an_ctx *c, struct an_flow *f, struct an_req *r)
 				r->rnr.timer_us = us;
 			}
 		}
-		if (a->cfg.on_anomaly) {
+		if (a->want_an) {
 			an_init(&an, ROCE_AN_RNR_NAK, c->frame, c->ts, f);
 			an.has_psn = true;
 			an.psn = P;
@@ -754,7 +754,7 @@ static void aeth_process(struct an_ctx *c, struct an_flow *f, struct an_req *r)
 				r->nak.frame = c->frame;
 			}
 		}
-		if (a->cfg.on_anomaly) {
+		if (a->want_an) {
 			const char *txt = roce_aeth_syndrome_text(s);
 
 			an_init(&an, ROCE_AN_NAK, c->frame, c->ts, f);

@@ -48,6 +48,7 @@ void roce_analyzer_config_init(struct roce_analyzer_config *c)
 	c->pmtu = 0;
 	c->link_speed_gbps = AN_DEF_SPEED_GBPS;
 	c->pfc_storm_ns = AN_DEF_STORM_NS;
+	c->size = sizeof(*c);
 }
 
 static void set_err(char *errbuf, const char *msg)
@@ -66,10 +67,14 @@ roce_analyzer_t *roce_analyzer_create(const struct roce_analyzer_config *c, char
 	struct roce_analyzer *a;
 	struct roce_analyzer_config cfg;
 
-	if (c)
-		cfg = *c;
-	else
-		roce_analyzer_config_init(&cfg);
+	roce_analyzer_config_init(&cfg);
+	if (c) {
+		/* a caller built against an older header: its members only (0 = all) */
+		size_t n = c->size && c->size < sizeof(cfg) ? c->size : sizeof(cfg);
+
+		memcpy(&cfg, c, n);
+		cfg.size = sizeof(cfg);
+	}
 	if (cfg.max_flows == 0)
 		cfg.max_flows = AN_DEF_MAX_FLOWS;
 	if (cfg.max_pfc == 0)
@@ -96,6 +101,7 @@ roce_analyzer_t *roce_analyzer_create(const struct roce_analyzer_config *c, char
 		return NULL;
 	}
 	a->cfg = cfg;
+	a->want_an = cfg.on_anomaly != NULL;
 	if (an_table_init(&a->flows, cfg.max_flows) || an_table_init(&a->pfc, cfg.max_pfc) ||
 	    an_pair_init(&a->pair, cfg.max_flows)) {
 		an_table_free(&a->flows);
@@ -153,6 +159,32 @@ void an_emit(struct roce_analyzer *a, const struct roce_anomaly *an)
 {
 	if (a->cfg.on_anomaly)
 		a->cfg.on_anomaly(a->cfg.user, an);
+	for (unsigned i = 0; i < a->nobs; i++)
+		if (a->obs[i].on_anomaly)
+			a->obs[i].on_anomaly(a->obs[i].user, an);
+}
+
+void an_notify_pause(struct roce_analyzer *a, const struct roce_pause_event *ev)
+{
+	for (unsigned i = 0; i < a->nobs; i++)
+		if (a->obs[i].on_pause)
+			a->obs[i].on_pause(a->obs[i].user, ev);
+}
+
+int roce_analyzer_add_observer(roce_analyzer_t *a, const struct roce_analyzer_observer *o)
+{
+	struct roce_analyzer_observer *d;
+	size_t n = o->size && o->size < sizeof(*d) ? o->size : sizeof(*d);
+
+	if (a->nobs >= ROCE_MAX_OBSERVERS)
+		return ROCE_E_INVAL;
+	d = &a->obs[a->nobs++];
+	memset(d, 0, sizeof(*d));
+	memcpy(d, o, n);
+	d->size = sizeof(*d);
+	if (d->on_anomaly)
+		a->want_an = true;
+	return ROCE_OK;
 }
 
 /* ---------------------------------------------------------- flow lookup */
@@ -208,22 +240,59 @@ static struct an_flow *flow_find(const struct roce_analyzer *a, const struct roc
 	return NULL;
 }
 
+/* f leaves the table (evicted or expired): observers get its final stats. */
+static void flow_end(struct roce_analyzer *a, struct an_flow *f, enum roce_flow_end_reason why)
+{
+	if (a->nobs) {
+		struct roce_flow_stats st;
+
+		an_flow_export(f, &st);
+		for (unsigned i = 0; i < a->nobs; i++)
+			if (a->obs[i].on_flow_end)
+				a->obs[i].on_flow_end(a->obs[i].user, &st, why);
+	}
+	an_pair_forget(a, f);
+	if (f->req)
+		a->evicted_unrec += an_req_unrecovered(f->req);
+	if (a->sweep == &f->seen)
+		a->sweep = f->seen.next;
+	an_table_remove(&a->flows, &f->ent);
+	an_list_remove(&a->flows_seen, &f->seen);
+	flow_free(f);
+}
+
 static void flow_evict(struct roce_analyzer *a, struct an_flow *f, uint64_t frame, uint64_t ts)
 {
 	struct roce_anomaly an;
 
-	an_pair_forget(a, f);
-	if (f->req)
-		a->evicted_unrec += an_req_unrecovered(f->req);
 	a->sum.evicted_flows++;
 	an_init(&an, ROCE_AN_FLOW_EVICTED, frame, ts, f);
 	snprintf(an.detail, sizeof(an.detail),
 		"stream table full (%u): least recently active stream dropped after %llu frames",
 		a->cfg.max_flows, (unsigned long long)f->st.frames);
 	an_emit(a, &an);
-	an_table_remove(&a->flows, &f->ent);
-	an_list_remove(&a->flows_seen, &f->seen);
-	flow_free(f);
+	flow_end(a, f, ROCE_FLOW_END_EVICTED);
+}
+
+/*
+ * Idle expiry: look at up to n streams from the sweep cursor (first-seen
+ * order, wrapping), expiring those idle for idle_timeout_ns.  process()
+ * looks at 2 per frame, advance() at all of them.
+ */
+static void idle_sweep(struct roce_analyzer *a, uint32_t n)
+{
+	uint64_t idle = a->cfg.idle_timeout_ns;
+
+	while (n-- && a->flows.n) {
+		struct an_lnode *node = a->sweep ? a->sweep : a->flows_seen.head;
+		struct an_flow *f = AN_CONTAINER(node, struct an_flow, seen);
+
+		a->sweep = node->next;
+		if (a->now >= f->st.last_ts_ns && a->now - f->st.last_ts_ns >= idle) {
+			a->sum.expired_flows++;
+			flow_end(a, f, ROCE_FLOW_END_EXPIRED);
+		}
+	}
 }
 
 static void flow_key_of(const struct roce_pkt *p, struct roce_flow_key *k)
@@ -292,7 +361,7 @@ static void malformed_report(struct an_ctx *c, struct an_flow *f)
 	struct roce_anomaly an;
 	size_t used = 0;
 
-	if (!c->a->cfg.on_anomaly)
+	if (!c->a->want_an)
 		return;
 	an_init(&an, ROCE_AN_MALFORMED, c->frame, c->ts, f);
 	if (pkt->kind == ROCE_KIND_ROCE && pkt->op) {
@@ -379,6 +448,7 @@ static void roce_process(struct an_ctx *c, int status)
 	    (op->flags & (ROCE_F_REQ | ROCE_F_RESP | ROCE_F_ACK | ROCE_F_CNP)))
 		f = dropped ? flow_lookup(c) : flow_get(c);
 	if (f) {
+		c->res->stream_id = f->ent.seq + 1;
 		f->ent.tick = a->tick;
 		f->st.frames++;
 		f->st.bytes += pkt->wirelen;
@@ -401,7 +471,7 @@ static void roce_process(struct an_ctx *c, int status)
 		malformed_report(c, f);
 	if (pkt->icrc_status == ROCE_ICRC_BAD) {
 		c->res->events |= ROCE_EV_ICRC_BAD;
-		if (a->cfg.on_anomaly) {
+		if (a->want_an) {
 			an_init(&an, ROCE_AN_ICRC, c->frame, c->ts, f);
 			if (op) {
 				an.has_psn = true;
@@ -415,7 +485,7 @@ static void roce_process(struct an_ctx *c, int status)
 	if (pkt->ecn == 3) {
 		c->res->events |= ROCE_EV_ECN_CE;
 		AN_COUNT(a, f, ecn_ce, 1);
-		if (a->cfg.on_anomaly) {
+		if (a->want_an) {
 			an_init(&an, ROCE_AN_ECN_CE, c->frame, c->ts, f);
 			if (op) {
 				an.has_psn = true;
@@ -441,7 +511,7 @@ static void roce_process(struct an_ctx *c, int status)
 		if (l)
 			l->last_cnp_ts = c->ts;
 		c->res->events |= ROCE_EV_CNP;
-		if (a->cfg.on_anomaly) {
+		if (a->want_an) {
 			an_init(&an, ROCE_AN_CNP, c->frame, c->ts, f);
 			snprintf(an.detail, sizeof(an.detail), "congestion notification to QP 0x%06x",
 				pkt->bth.dqpn & 0xffffffu);
@@ -469,6 +539,7 @@ static void roce_process(struct an_ctx *c, int status)
  */
 static inline void frame_result_clear(struct roce_frame_result *r, uint32_t findings)
 {
+	r->stream_id = 0;
 	r->events = 0;
 	r->findings = findings;
 	r->expected_psn = 0;
@@ -484,15 +555,14 @@ static inline void frame_result_clear(struct roce_frame_result *r, uint32_t find
 		r->pause_ns[i] = 0;
 }
 
-void roce_analyzer_process(roce_analyzer_t *a, const struct roce_pkt *pkt, int status,
+static void process_frame(roce_analyzer_t *a, const struct roce_pkt *pkt, int status,
 	uint64_t ts_ns, uint64_t frame_no, struct roce_frame_result *res)
 {
-	struct roce_frame_result tmp;
 	struct an_ctx c;
 
-	if (!res)
-		res = &tmp;
 	frame_result_clear(res, pkt->findings);
+	if (ts_ns > a->now)
+		a->now = ts_ns;
 	a->finished = false;
 	a->tick++;
 	if (frame_no > a->last_frame)
@@ -541,6 +611,21 @@ void roce_analyzer_process(roce_analyzer_t *a, const struct roce_pkt *pkt, int s
 	}
 }
 
+void roce_analyzer_process(roce_analyzer_t *a, const struct roce_pkt *pkt, int status,
+	uint64_t ts_ns, uint64_t frame_no, struct roce_frame_result *res)
+{
+	struct roce_frame_result tmp;
+
+	if (!res)
+		res = &tmp;
+	process_frame(a, pkt, status, ts_ns, frame_no, res);
+	if (a->cfg.idle_timeout_ns)
+		idle_sweep(a, 2);
+	for (unsigned i = 0; i < a->nobs; i++)
+		if (a->obs[i].on_frame)
+			a->obs[i].on_frame(a->obs[i].user, pkt, ts_ns, frame_no, res);
+}
+
 /* ------------------------------------------------------------------ end */
 
 void roce_analyzer_finish(roce_analyzer_t *a)
@@ -560,7 +645,7 @@ void roce_analyzer_finish(roce_analyzer_t *a)
 		n = an_req_unrecovered(f->req);
 		f->st.unrecovered_psns = n;
 		total += n;
-		if (n && a->cfg.on_anomaly) {
+		if (n && a->want_an) {
 			struct roce_anomaly an;
 
 			/* reported at the end of the capture: last frame number seen */
@@ -585,12 +670,41 @@ void roce_analyzer_finish(roce_analyzer_t *a)
 	}
 }
 
+void roce_analyzer_summary_sized(const roce_analyzer_t *a, struct roce_summary *out, size_t size)
+{
+	struct roce_summary s = a->sum;
+	uint64_t unrec = a->evicted_unrec;
+
+	/* PSNs missing now: the same count finish() reports, at any time */
+	for (uint32_t i = 0; i < a->flows.n; i++) {
+		const struct an_flow *f = (const struct an_flow *)a->flows.dense[i];
+
+		if (f->req)
+			unrec += an_req_unrecovered(f->req);
+	}
+	s.unrecovered_psns = unrec;
+	s.flows_active = a->flows.n;
+	if (!a->cfg.pmtu)
+		s.pmtu = a->pmtu_learned;
+	s.now_ns = a->now;
+	if (size > sizeof(s))
+		size = sizeof(s);
+	s.size = (uint32_t)size;
+	memcpy(out, &s, size);
+}
+
 void roce_analyzer_summary(const roce_analyzer_t *a, struct roce_summary *out)
 {
-	*out = a->sum;
-	out->flows_active = a->flows.n;
-	if (!a->cfg.pmtu)
-		out->pmtu = a->pmtu_learned;
+	roce_analyzer_summary_sized(a, out, sizeof(*out));
+}
+
+void roce_analyzer_advance(roce_analyzer_t *a, uint64_t ts_ns)
+{
+	if (ts_ns > a->now)
+		a->now = ts_ns;
+	an_pfc_advance(a);
+	if (a->cfg.idle_timeout_ns)
+		idle_sweep(a, a->flows.n);
 }
 
 /* ------------------------------------------------------------ iteration */
@@ -602,6 +716,8 @@ void an_flow_export(const struct an_flow *f, struct roce_flow_stats *o)
 	const struct an_lat *lat = f->lat ? f->lat : &none;
 
 	memset(o, 0, sizeof(*o));
+	o->size = sizeof(*o);
+	o->id = f->ent.seq + 1;
 	o->key = s->key;
 	o->transport = s->transport;
 	o->last_psn = s->last_psn;
@@ -619,6 +735,7 @@ void an_flow_export(const struct an_flow *f, struct roce_flow_stats *o)
 	o->first_frame = s->first_frame;
 	o->first_ts_ns = s->first_ts_ns;
 	o->counters = s->counters;
+	o->unrecovered_psns = f->req ? an_req_unrecovered(f->req) : 0;   /* missing now */
 	o->cnp_min_gap_ns = lat->cnp_min_gap_ns;
 	an_dist_export(&lat->d[AN_LAT_RTT], &o->rtt);
 	an_dist_export(&lat->d[AN_LAT_READ_FIRST], &o->read_first);
@@ -646,8 +763,10 @@ void roce_analyzer_foreach_pfc(const roce_analyzer_t *a, roce_pfc_cb cb, void *u
 {
 	for (const struct an_lnode *n = a->pfc_seen.head; n; n = n->next) {
 		const struct an_pfc *e = AN_CONTAINER(n, struct an_pfc, seen);
+		struct roce_pfc_stats st;
 
-		if (cb(user, &e->st))
+		an_pfc_export(a, e, &st);
+		if (cb(user, &st))
 			break;
 	}
 }

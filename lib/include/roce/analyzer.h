@@ -22,6 +22,32 @@
  * table is full the least recently active entry is evicted, counted in
  * evicted_flows, and reported as a ROCE_AN_FLOW_EVICTED anomaly.  Memory is
  * allocated when a stream is first seen, never per packet.
+ *
+ * Running analysis (live mode, generators, report writers):
+ *   - roce_analyzer_summary() and the foreach functions may be called at
+ *     any time: they are consistent mid-run ("now" = the newest frame time
+ *     or the time given to roce_analyzer_advance()): PSNs missing so far
+ *     count as unrecovered_psns, open pauses count in paused_ns up to now;
+ *     roce_analyzer_finish() is needed only at the end of the input;
+ *   - roce_analyzer_advance() moves time without a frame: pauses whose
+ *     deadline passed close, idle streams expire;
+ *   - idle_timeout_ns (config) expires streams idle that long; expired and
+ *     evicted streams are handed to observers (on_flow_end) with their final
+ *     stats, which stay in the summary's totals;
+ *   - every stream has a stable id (roce_flow_stats.id, and
+ *     roce_frame_result.stream_id for its frames);
+ *   - observers (roce_analyzer_add_observer) see every frame's result,
+ *     every anomaly, every closed pause interval (start, end) and every
+ *     stream that ends, without changes to the analyzer.
+ *
+ * Struct growth: struct roce_analyzer_config, roce_summary, roce_flow_stats
+ * and roce_pfc_stats start with a size member and only ever grow at the
+ * end.  roce_analyzer_config_init() sets config.size; the library reads
+ * only the first config.size bytes of a config (later members keep their
+ * defaults), and sets size in the structs it fills to the size it filled,
+ * so code built against a newer header can tell which members an older
+ * library wrote.  roce_analyzer_summary_sized() fills at most the size the
+ * caller passes.
  */
 #ifndef ROCE_ANALYZER_H
 #define ROCE_ANALYZER_H
@@ -103,6 +129,7 @@ struct roce_anomaly {
 typedef void (*roce_anomaly_cb)(void *user, const struct roce_anomaly *a);
 
 struct roce_analyzer_config {
+	uint32_t size;              /* sizeof(struct roce_analyzer_config), set by config_init */
 	uint32_t max_flows;         /* stream table cap (default 1000000: under 1 GB) */
 	uint32_t max_pfc;           /* (MAC, priority) table cap (default 4096) */
 	uint32_t pmtu;              /* 0 = learn from the traffic; else 256..4096 */
@@ -110,6 +137,8 @@ struct roce_analyzer_config {
 	uint64_t pfc_storm_ns;      /* continuous pause that makes a storm (default 200 ms) */
 	roce_anomaly_cb on_anomaly; /* optional */
 	void *user;
+	/* (members below: since 0.2) */
+	uint64_t idle_timeout_ns;   /* expire streams idle this long; 0 = never (default) */
 };
 
 ROCE_API void roce_analyzer_config_init(struct roce_analyzer_config *c);
@@ -149,6 +178,7 @@ enum roce_retx_cause {
 ROCE_API const char *roce_retx_cause_name(enum roce_retx_cause c); /* "nak", "rnr", "timeout" */
 
 struct roce_frame_result {
+	uint64_t stream_id;         /* the frame's stream (roce_flow_stats.id); 0 = none */
 	uint32_t events;            /* ROCE_EV_* bits */
 	uint32_t findings;          /* the frame's ROCE_FIND_* */
 	uint32_t expected_psn;      /* PSN_GAP / OUT_OF_ORDER / DUPLICATE / RETRANSMISSION */
@@ -206,6 +236,7 @@ struct roce_counters {
 };
 
 struct roce_summary {
+	uint32_t size;              /* bytes of this struct the library filled */
 	/* (the fields every frame updates come first: they share cache lines) */
 	uint64_t frames, bytes;
 	uint64_t first_ts_ns, last_ts_ns;    /* 0 when no frame yet */
@@ -221,10 +252,28 @@ struct roce_summary {
 	uint64_t flows, flows_active;
 	uint32_t pmtu;                       /* configured or learned; 0 unknown */
 	uint64_t opcodes[256];
+	/* (members below: since 0.2) */
+	uint64_t expired_flows;              /* streams ended by idle_timeout_ns */
+	uint64_t now_ns;                     /* the analyzer's "now" (newest frame or advance) */
 };
 
+/*
+ * Totals so far, consistent at any time: unrecovered_psns counts the PSNs
+ * missing now (in live streams, and in streams evicted or expired); after
+ * roce_analyzer_finish() it is the final count.  O(streams) per call.
+ */
 ROCE_API void roce_analyzer_summary(const roce_analyzer_t *a, struct roce_summary *out)
 	ROCE_NONNULL(1, 2);
+/* The same, filling at most size bytes of out (out->size says how many). */
+ROCE_API void roce_analyzer_summary_sized(const roce_analyzer_t *a, struct roce_summary *out,
+	size_t size) ROCE_NONNULL(1, 2);
+
+/*
+ * Advance the analyzer's time to ts_ns without a frame (ignored if older
+ * than "now"): pauses whose deadline is <= ts_ns close (pause events,
+ * storms), streams idle for idle_timeout_ns expire (on_flow_end).
+ */
+ROCE_API void roce_analyzer_advance(roce_analyzer_t *a, uint64_t ts_ns) ROCE_NONNULL(1);
 
 /* The summary total of anomaly type t (the counter column of anomalies.def). */
 ROCE_API uint64_t roce_anomaly_count(const struct roce_summary *s, enum roce_anomaly_type t)
@@ -236,8 +285,7 @@ struct roce_dist {          /* latency distribution, ns */
 };
 
 struct roce_flow_stats {
-	/* (key and the fields every frame of a stream updates come first: the
-	 * analyzer keeps them in the stream's first two cache lines) */
+	uint32_t size;              /* bytes of this struct the library filled */
 	struct roce_flow_key key;
 	enum roce_transport transport;
 	uint32_t last_psn;
@@ -263,27 +311,79 @@ struct roce_flow_stats {
 	struct roce_dist recovery;  /* NAK/timeout -> PSN back past the old newest */
 	uint32_t src_qp;            /* DETH source QP (UD) or 0 */
 	uint16_t pkey;
+	/* (members below: since 0.2) */
+	uint64_t id;                /* stable stream id, unique in this analyzer (never 0) */
 };
 
-/* Calls cb for every live stream, in first-seen order; stop when cb returns non-zero. */
+/*
+ * Calls cb for every live stream, in first-seen order; stop when cb returns
+ * non-zero.  Allocates nothing; unrecovered_psns counts the PSNs missing now.
+ */
 typedef int (*roce_flow_cb)(void *user, const struct roce_flow_stats *f);
 ROCE_API void roce_analyzer_foreach_flow(const roce_analyzer_t *a, roce_flow_cb cb, void *user)
 	ROCE_NONNULL(1, 2);
 
 struct roce_pfc_stats {
+	uint32_t size;              /* bytes of this struct the library filled */
 	uint8_t src_mac[6];
 	int priority;               /* 0..7; -1 = 802.3x PAUSE */
 	uint64_t first_frame;
 	uint64_t frames, xoff, xon;
 	uint64_t quanta;            /* sum of quanta requested */
-	uint64_t paused_ns;         /* union of pause intervals */
+	uint64_t paused_ns;         /* union of pause intervals (an open one: up to now) */
 	uint64_t longest_pause_ns;
 	uint64_t storms;
+	/* (members below: since 0.2) */
+	bool paused;                /* a pause is open now */
+	uint64_t pause_start_ns;    /* start of the open pause */
 };
 
 typedef int (*roce_pfc_cb)(void *user, const struct roce_pfc_stats *p);
 /* Every (MAC, priority) entry, ordered by first frame; PAUSE entries have priority -1. */
 ROCE_API void roce_analyzer_foreach_pfc(const roce_analyzer_t *a, roce_pfc_cb cb, void *user)
+	ROCE_NONNULL(1, 2);
+
+/* ------------------------------------------------------------ observers */
+
+/* A pause interval of one (MAC, priority), reported when it closes. */
+struct roce_pause_event {
+	uint8_t src_mac[6];
+	int priority;               /* 0..7; -1 = 802.3x PAUSE */
+	uint64_t start_ns, end_ns;  /* [start, end): XON, deadline, or finish */
+	uint64_t start_frame;       /* frame that opened it */
+	bool storm;                 /* lasted at least pfc_storm_ns */
+};
+
+enum roce_flow_end_reason {
+	ROCE_FLOW_END_EVICTED = 1,  /* stream table full (also a flow_evicted anomaly) */
+	ROCE_FLOW_END_EXPIRED = 2   /* idle for idle_timeout_ns */
+};
+
+/*
+ * Subscribers to what the analyzer sees; every callback is optional and
+ * gets the observer's user pointer.  on_frame runs after each frame was
+ * analysed (res is the frame's result, also when the caller passed NULL);
+ * on_anomaly sees the same anomalies as config.on_anomaly; on_pause gets
+ * each pause interval when it closes; on_flow_end gets a stream's final
+ * stats when it is evicted or expires (its counters stay in the summary).
+ * Callbacks must not call back into the analyzer, except the read-only
+ * summary/foreach functions.
+ */
+struct roce_analyzer_observer {
+	uint32_t size;              /* sizeof(struct roce_analyzer_observer) */
+	void (*on_frame)(void *user, const struct roce_pkt *pkt, uint64_t ts_ns, uint64_t frame_no,
+		const struct roce_frame_result *res);
+	void (*on_anomaly)(void *user, const struct roce_anomaly *an);
+	void (*on_pause)(void *user, const struct roce_pause_event *ev);
+	void (*on_flow_end)(void *user, const struct roce_flow_stats *f,
+		enum roce_flow_end_reason why);
+	void *user;
+};
+
+#define ROCE_MAX_OBSERVERS 8
+
+/* Subscribe (the struct is copied); ROCE_E_INVAL when ROCE_MAX_OBSERVERS are registered. */
+ROCE_API int roce_analyzer_add_observer(roce_analyzer_t *a, const struct roce_analyzer_observer *o)
 	ROCE_NONNULL(1, 2);
 
 /* Pause time of q quanta at the analyzer's link speed, ns (q * 512 bit times). */

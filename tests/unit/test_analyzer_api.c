@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_analyzer_api.c - the analyzer's API for running users (live mode,
+ * generators, report writers): mid-run snapshots equal to the finish-time
+ * values when no more frames come, roce_analyzer_advance(), idle expiry with
+ * its end-of-stream callback (once, final stats, totals unchanged), stable
+ * stream ids, pause events with start and end, observers that see every
+ * frame and anomaly, and the size members of growing structs.
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <roce/analyzer.h>
+#include <roce/build.h>
+#include <roce/pkt.h>
+
+#include "check.h"
+
+#define US 1000ull
+#define MS 1000000ull
+#define T0 (1700000000ull * 1000000000ull)
+
+static const uint8_t mac_a[6] = { 0x02, 0, 0, 0, 0, 0x0a };
+static const uint8_t mac_b[6] = { 0x02, 0, 0, 0, 0, 0x0b };
+
+struct t {
+	roce_analyzer_t *a;
+	uint64_t frame;
+	struct roce_frame_result res;
+	uint64_t anomalies;
+};
+
+static void on_an(void *user, const struct roce_anomaly *an)
+{
+	(void)an;
+	((struct t *)user)->anomalies++;
+}
+
+static bool t_init(struct t *t, uint64_t idle_ns)
+{
+	struct roce_analyzer_config cfg;
+	char err[ROCE_ERRBUF_SIZE];
+
+	memset(t, 0, sizeof(*t));
+	roce_analyzer_config_init(&cfg);
+	cfg.on_anomaly = on_an;
+	cfg.user = t;
+	cfg.idle_timeout_ns = idle_ns;
+	t->a = roce_analyzer_create(&cfg, err);
+	return t->a != NULL;
+}
+
+static void feed_buf(struct t *t, const uint8_t *buf, size_t len, uint64_t ts)
+{
+	struct roce_pkt pkt;
+	int st = roce_decode(ROCE_LINKTYPE_ETHERNET, buf, len, len, NULL, &pkt);
+
+	roce_analyzer_process(t->a, &pkt, st, ts, ++t->frame, &t->res);
+}
+
+/* RC frame from host (1 + from) to host (1 + !from), to QP qp. */
+static void rc(struct t *t, int from, uint32_t qp, uint8_t op, uint32_t psn, uint64_t ts)
+{
+	struct roce_frame_spec s;
+	uint8_t buf[512];
+	size_t len = 0;
+
+	roce_frame_spec_init(&s);
+	memcpy(s.src_mac, from ? mac_b : mac_a, 6);
+	memcpy(s.dst_mac, from ? mac_a : mac_b, 6);
+	roce_addr_v4(s.src, 0x0a000001u + (uint32_t)from);
+	roce_addr_v4(s.dst, 0x0a000002u - (uint32_t)from);
+	s.bth.opcode = op;
+	s.bth.pkey = 0xffff;
+	s.bth.dqpn = qp;
+	s.bth.psn = psn;
+	s.bth.ackreq = op == ROCE_OP_RC_SEND_ONLY;
+	s.payload_len = op == ROCE_OP_RC_SEND_ONLY ? 32 : 0;
+	s.aeth.syndrome = 0x1f;
+	if (roce_build(&s, buf, sizeof(buf), &len) != ROCE_OK) {
+		check_cur_failed_ = 1;
+		return;
+	}
+	feed_buf(t, buf, len, ts);
+}
+
+static void pfc(struct t *t, int prio, uint16_t q, uint64_t ts)
+{
+	uint16_t quanta[8] = { 0 };
+	uint8_t buf[64];
+	size_t len = 0;
+
+	quanta[prio] = q;
+	if (roce_build_pfc(mac_a, (uint8_t)(1u << prio), quanta, buf, sizeof(buf), &len) != ROCE_OK) {
+		check_cur_failed_ = 1;
+		return;
+	}
+	feed_buf(t, buf, len, ts);
+}
+
+struct flows {
+	struct roce_flow_stats f[8];
+	unsigned n;
+};
+
+static int collect(void *user, const struct roce_flow_stats *f)
+{
+	struct flows *fl = user;
+
+	if (fl->n < 8)
+		fl->f[fl->n++] = *f;
+	return 0;
+}
+
+static int collect_pfc(void *user, const struct roce_pfc_stats *p)
+{
+	*(struct roce_pfc_stats *)user = *p;
+	return 1;
+}
+
+/* Requests 0..4 on QP 0x11 with PSN 2 lost, ACKs back: one PSN missing at the end. */
+static void lossy_traffic(struct t *t)
+{
+	for (uint32_t p = 0; p < 5; p++) {
+		if (p != 2)
+			rc(t, 0, 0x11, ROCE_OP_RC_SEND_ONLY, 100 + p, T0 + p * US);
+	}
+	rc(t, 1, 0x22, ROCE_OP_RC_ACKNOWLEDGE, 101, T0 + 10 * US);
+}
+
+static void t_snapshot_equals_finish(void)
+{
+	struct t t;
+	struct roce_summary mid, end;
+	struct flows fm = { .n = 0 }, fe = { .n = 0 };
+
+	REQUIRE(t_init(&t, 0));
+	lossy_traffic(&t);
+	roce_analyzer_summary(t.a, &mid);
+	roce_analyzer_foreach_flow(t.a, collect, &fm);
+	CHECK_EQ_U(mid.unrecovered_psns, 1);        /* counted up to now, before finish */
+	CHECK_EQ_U(mid.size, sizeof(mid));
+	CHECK_EQ_U(mid.now_ns, T0 + 10 * US);
+	roce_analyzer_finish(t.a);
+	roce_analyzer_summary(t.a, &end);
+	roce_analyzer_foreach_flow(t.a, collect, &fe);
+	CHECK(memcmp(&mid, &end, sizeof(mid)) == 0);
+	REQUIRE(fm.n == 2 && fe.n == 2);
+	CHECK(memcmp(fm.f, fe.f, 2 * sizeof(fm.f[0])) == 0);
+	CHECK_EQ_U(fe.f[0].unrecovered_psns, 1);
+	CHECK_EQ_U(fe.f[0].size, sizeof(fe.f[0]));
+	roce_analyzer_destroy(t.a);
+}
+
+struct obs_log {
+	uint64_t frames, anomalies, roce_results, ends, pauses;
+	uint64_t events_or;
+	struct roce_flow_stats end[4];
+	enum roce_flow_end_reason why[4];
+	struct roce_pause_event pause[4];
+	uint64_t last_stream_id;
+};
+
+static void ob_frame(void *user, const struct roce_pkt *pkt, uint64_t ts, uint64_t frame,
+	const struct roce_frame_result *res)
+{
+	struct obs_log *l = user;
+
+	(void)ts;
+	(void)frame;
+	l->frames++;
+	l->events_or |= res->events;
+	if (pkt->kind == ROCE_KIND_ROCE)
+		l->roce_results++;
+	l->last_stream_id = res->stream_id;
+}
+
+static void ob_anomaly(void *user, const struct roce_anomaly *an)
+{
+	(void)an;
+	((struct obs_log *)user)->anomalies++;
+}
+
+static void ob_pause(void *user, const struct roce_pause_event *ev)
+{
+	struct obs_log *l = user;
+
+	if (l->pauses < 4)
+		l->pause[l->pauses] = *ev;
+	l->pauses++;
+}
+
+static void ob_end(void *user, const struct roce_flow_stats *f, enum roce_flow_end_reason why)
+{
+	struct obs_log *l = user;
+
+	if (l->ends < 4) {
+		l->end[l->ends] = *f;
+		l->why[l->ends] = why;
+	}
+	l->ends++;
+}
+
+static void observe(struct t *t, struct obs_log *l)
+{
+	struct roce_analyzer_observer o = {
+		.size = sizeof(o), .on_frame = ob_frame, .on_anomaly = ob_anomaly,
+		.on_pause = ob_pause, .on_flow_end = ob_end, .user = l,
+	};
+
+	memset(l, 0, sizeof(*l));
+	CHECK_EQ_I(roce_analyzer_add_observer(t->a, &o), ROCE_OK);
+}
+
+static void t_observer_sees_every_frame(void)
+{
+	struct t t;
+	struct obs_log l;
+	struct roce_analyzer_observer none = { .size = sizeof(none) };
+	int rc = ROCE_OK;
+
+	REQUIRE(t_init(&t, 0));
+	observe(&t, &l);
+	lossy_traffic(&t);                  /* 4 requests, 1 ACK; one gap anomaly */
+	pfc(&t, 3, 100, T0 + 20 * US);      /* not RoCE: seen too */
+	CHECK_EQ_U(l.frames, t.frame);
+	CHECK_EQ_U(l.frames, 6);
+	CHECK_EQ_U(l.roce_results, 5);
+	CHECK(l.events_or & ROCE_EV_PSN_GAP);
+	CHECK(l.events_or & ROCE_EV_ACK_RTT);
+	CHECK_EQ_U(l.anomalies, t.anomalies);   /* the same anomalies as config.on_anomaly */
+	CHECK(l.anomalies >= 1);
+	/* at most ROCE_MAX_OBSERVERS */
+	for (int i = 1; i < ROCE_MAX_OBSERVERS; i++)
+		rc |= roce_analyzer_add_observer(t.a, &none);
+	CHECK_EQ_I(rc, ROCE_OK);
+	CHECK_EQ_I(roce_analyzer_add_observer(t.a, &none), ROCE_E_INVAL);
+	roce_analyzer_destroy(t.a);
+}
+
+static void t_stream_ids(void)
+{
+	struct t t;
+	struct flows fl = { .n = 0 };
+	uint64_t id_req, id_ack, id_other;
+
+	REQUIRE(t_init(&t, 0));
+	rc(&t, 0, 0x11, ROCE_OP_RC_SEND_ONLY, 1, T0);
+	id_req = t.res.stream_id;
+	rc(&t, 1, 0x22, ROCE_OP_RC_ACKNOWLEDGE, 1, T0 + US);
+	id_ack = t.res.stream_id;
+	rc(&t, 0, 0x33, ROCE_OP_RC_SEND_ONLY, 7, T0 + 2 * US);
+	id_other = t.res.stream_id;
+	rc(&t, 0, 0x11, ROCE_OP_RC_SEND_ONLY, 2, T0 + 3 * US);
+	CHECK(id_req != 0 && id_ack != 0 && id_other != 0);
+	CHECK(id_req != id_ack && id_req != id_other && id_ack != id_other);
+	CHECK_EQ_U(t.res.stream_id, id_req);    /* same stream, same id */
+	pfc(&t, 1, 10, T0 + 4 * US);
+	CHECK_EQ_U(t.res.stream_id, 0);         /* no stream */
+	roce_analyzer_foreach_flow(t.a, collect, &fl);
+	REQUIRE(fl.n == 3);
+	CHECK_EQ_U(fl.f[0].id, id_req);
+	CHECK_EQ_U(fl.f[1].id, id_ack);
+	CHECK_EQ_U(fl.f[2].id, id_other);
+	roce_analyzer_destroy(t.a);
+}
+
+static void t_idle_expiry(void)
+{
+	struct t t;
+	struct obs_log l;
+	struct roce_summary before, after;
+	struct flows fl = { .n = 0 };
+	uint64_t id_req;
+
+	REQUIRE(t_init(&t, 1 * MS));
+	observe(&t, &l);
+	lossy_traffic(&t);                  /* streams 0x11 (requests) and 0x22 (ACK) */
+	roce_analyzer_foreach_flow(t.a, collect, &fl);
+	REQUIRE(fl.n == 2);
+	id_req = fl.f[0].id;
+	roce_analyzer_summary(t.a, &before);
+	CHECK_EQ_U(l.ends, 0);
+	/* another stream 5 ms later: its frames' sweep expires the idle ones */
+	rc(&t, 0, 0x55, ROCE_OP_RC_SEND_ONLY, 9, T0 + 5 * MS);
+	CHECK_EQ_U(l.ends, 2);
+	REQUIRE(l.ends >= 1);
+	CHECK_EQ_I(l.why[0], ROCE_FLOW_END_EXPIRED);
+	CHECK_EQ_U(l.end[0].id, id_req);
+	CHECK_EQ_U(l.end[0].frames, 4);             /* final stats */
+	CHECK_EQ_U(l.end[0].psn_gaps, 1);
+	CHECK_EQ_U(l.end[0].unrecovered_psns, 1);
+	CHECK_EQ_U(l.end[0].rtt.count, 2);
+	roce_analyzer_summary(t.a, &after);
+	CHECK_EQ_U(after.expired_flows, 2);
+	CHECK_EQ_U(after.flows_active, 1);
+	CHECK_EQ_U(after.evicted_flows, 0);
+	/* totals unchanged by expiry (plus the new frame) */
+	CHECK_EQ_U(after.psn_gaps, before.psn_gaps);
+	CHECK_EQ_U(after.unrecovered_psns, before.unrecovered_psns);
+	CHECK_EQ_U(after.acks, before.acks);
+	CHECK_EQ_U(after.frames, before.frames + 1);
+	/* advance: the last stream expires, once; nothing fires twice */
+	roce_analyzer_advance(t.a, T0 + 7 * MS);
+	CHECK_EQ_U(l.ends, 3);
+	roce_analyzer_advance(t.a, T0 + 9 * MS);
+	rc(&t, 0, 0x66, ROCE_OP_RC_SEND_ONLY, 1, T0 + 9 * MS);
+	CHECK_EQ_U(l.ends, 3);
+	roce_analyzer_finish(t.a);
+	roce_analyzer_summary(t.a, &after);
+	CHECK_EQ_U(after.unrecovered_psns, 1);
+	CHECK_EQ_U(after.expired_flows, 3);
+	CHECK_EQ_U(after.flows, 4);
+	roce_analyzer_destroy(t.a);
+}
+
+static void t_pause_events(void)
+{
+	struct t t;
+	struct obs_log l;
+	struct roce_pfc_stats p;
+	uint64_t d = roce_pause_quanta_ns(100.0, 0xffff);   /* 335.5 us at 100 Gb/s */
+
+	REQUIRE(t_init(&t, 0));
+	observe(&t, &l);
+	pfc(&t, 3, 0xffff, T0);
+	roce_analyzer_advance(t.a, T0 + d / 2);
+	memset(&p, 0, sizeof(p));
+	roce_analyzer_foreach_pfc(t.a, collect_pfc, &p);
+	CHECK(p.paused);
+	CHECK_EQ_U(p.pause_start_ns, T0);
+	CHECK_EQ_U(p.paused_ns, d / 2);             /* open pause counted up to now */
+	CHECK_EQ_U(l.pauses, 0);
+	roce_analyzer_advance(t.a, T0 + d + 1);     /* deadline passed */
+	CHECK_EQ_U(l.pauses, 1);
+	CHECK_EQ_U(l.pause[0].start_ns, T0);
+	CHECK_EQ_U(l.pause[0].end_ns, T0 + d);
+	CHECK_EQ_U(l.pause[0].priority, 3);
+	CHECK_EQ_U(l.pause[0].start_frame, 1);
+	CHECK(memcmp(l.pause[0].src_mac, mac_a, 6) == 0);
+	/* XOFF then XON: the interval ends at the XON */
+	pfc(&t, 3, 0xffff, T0 + 1 * MS);
+	pfc(&t, 3, 0, T0 + 1 * MS + 50 * US);
+	CHECK_EQ_U(l.pauses, 2);
+	CHECK_EQ_U(l.pause[1].start_ns, T0 + 1 * MS);
+	CHECK_EQ_U(l.pause[1].end_ns, T0 + 1 * MS + 50 * US);
+	CHECK_EQ_U(l.pause[1].start_frame, 2);
+	memset(&p, 0, sizeof(p));
+	roce_analyzer_foreach_pfc(t.a, collect_pfc, &p);
+	CHECK(!p.paused);
+	CHECK_EQ_U(p.paused_ns, d + 50 * US);
+	/* snapshot == finish once nothing is open */
+	roce_analyzer_finish(t.a);
+	CHECK_EQ_U(l.pauses, 2);
+	memset(&p, 0, sizeof(p));
+	roce_analyzer_foreach_pfc(t.a, collect_pfc, &p);
+	CHECK_EQ_U(p.paused_ns, d + 50 * US);
+	roce_analyzer_destroy(t.a);
+}
+
+static void t_struct_sizes(void)
+{
+	struct roce_analyzer_config cfg;
+	struct roce_summary s;
+	char err[ROCE_ERRBUF_SIZE];
+	roce_analyzer_t *a;
+	struct t t;
+	struct obs_log l;
+
+	roce_analyzer_config_init(&cfg);
+	CHECK_EQ_U(cfg.size, sizeof(cfg));
+	/* a caller built before idle_timeout_ns existed: that member is not read */
+	cfg.idle_timeout_ns = 1;
+	cfg.size = (uint32_t)offsetof(struct roce_analyzer_config, idle_timeout_ns);
+	a = roce_analyzer_create(&cfg, err);
+	REQUIRE(a);
+	memset(&t, 0, sizeof(t));
+	t.a = a;
+	observe(&t, &l);
+	rc(&t, 0, 0x11, ROCE_OP_RC_SEND_ONLY, 1, T0);
+	rc(&t, 0, 0x12, ROCE_OP_RC_SEND_ONLY, 1, T0 + 10 * MS);
+	roce_analyzer_advance(a, T0 + 20 * MS);
+	CHECK_EQ_U(l.ends, 0);                      /* no expiry: default 0 kept */
+	/* a summary of an older, shorter layout: the rest is not written */
+	memset(&s, 0xab, sizeof(s));
+	roce_analyzer_summary_sized(a, &s, offsetof(struct roce_summary, expired_flows));
+	CHECK_EQ_U(s.size, offsetof(struct roce_summary, expired_flows));
+	CHECK_EQ_U(s.frames, 2);
+	CHECK_EQ_U(s.expired_flows, 0xababababababababull);
+	roce_analyzer_destroy(a);
+}
+
+int main(void)
+{
+	RUN(t_snapshot_equals_finish);
+	RUN(t_observer_sees_every_frame);
+	RUN(t_stream_ids);
+	RUN(t_idle_expiry);
+	RUN(t_pause_events);
+	RUN(t_struct_sizes);
+	return check_report();
+}
