@@ -43,6 +43,7 @@ struct ra_opts {
 	uint64_t rotate_bytes;      /* -C, bytes */
 	uint32_t rotate_files;      /* -W */
 	uint64_t duration_ns;       /* --duration */
+	uint64_t flow_timeout_ns;   /* --flow-timeout; 0 never */
 };
 
 struct ra_file {

@@ -333,6 +333,23 @@ static gboolean opt_thr_cb(const char *name, const char *val, gpointer data, GEr
 	return TRUE;
 }
 
+static gboolean opt_flow_timeout_cb(const char *name, const char *val, gpointer data,
+				    GError **err)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = g_ascii_strtod(val, &end);
+	if (!*val || *end || errno || !(v > 0.0) || v > 1e7) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "%s '%s': expected seconds (> 0)", name, val);
+		return FALSE;
+	}
+	ctx.o.flow_timeout_ns = (uint64_t)(v * 1e9);
+	return TRUE;
+}
+
 static gboolean opt_progress_cb(const char *name, const char *val, gpointer data, GError **err)
 {
 	ctx.o.progress = strcmp(name, "--no-progress") != 0;
@@ -392,6 +409,8 @@ static const GOptionEntry entries[] = {
 	  "Continuous pause that counts as a PFC storm, ms (default 200)", "MS" },
 	{ "max-flows", 0, 0, CB(opt_max_flows_cb),
 	  "Track at most N streams; least recently active evicted (default 1000000)", "N" },
+	{ "flow-timeout", 0, 0, CB(opt_flow_timeout_cb),
+	  "Forget streams idle for SECONDS (counted as expired; default: never)", "SECONDS" },
 	{ "udp-port", 0, 0, CB(opt_udp_port_cb),
 	  "Also decode RoCE v2 on UDP destination PORT (repeatable; 4791 always)", "PORT" },
 	{ "no-icrc", 0, 0, G_OPTION_ARG_NONE, &ctx.o.no_icrc,
@@ -1049,6 +1068,9 @@ static void live_tick(void *user, uint64_t now)
 	struct ra_metrics m;
 	uint64_t drops, rx;
 
+	/* live timestamps are the kernel's wall clock: time moves on without frames
+	 * (pauses close, idle streams expire) */
+	roce_analyzer_advance(ctx.an, wall_ns());
 	if (!tick_last_ns) {
 		tick_last_ns = text_last_ns = now;
 		return;
@@ -1114,8 +1136,7 @@ static bool analyse_live(struct ra_file *rf)
 	ctx.live_filter = g_strdup(ra_live_filter(l));
 	cur_live = l;
 	live_secs = (double)mono_ns();
-	r = ra_live_run(l, live_frame, opt_interval_ns || opt_textfile ? live_tick : NULL, rf,
-			&got_signal,
+	r = ra_live_run(l, live_frame, live_tick, rf, &got_signal,
 			&by_count, errbuf, sizeof(errbuf));
 	live_secs = ((double)mono_ns() - live_secs) / 1e9;
 	ra_live_stats(l, &drops, &received);
@@ -1164,6 +1185,7 @@ int main(int argc, char **argv)
 	cfg.pmtu = ctx.o.pmtu;
 	cfg.link_speed_gbps = ctx.o.link_speed_gbps;
 	cfg.pfc_storm_ns = ctx.o.pfc_storm_ms * 1000000ull;
+	cfg.idle_timeout_ns = ctx.o.flow_timeout_ns;
 	cfg.on_anomaly = on_anomaly;
 	cfg.user = &ctx;
 	ctx.an = roce_analyzer_create(&cfg, errbuf);

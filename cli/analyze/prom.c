@@ -94,6 +94,8 @@ void ra_prom_format(FILE *f, const char *iface, const struct ra_snap *sn)
 	      s->flows_active);
 	counter(f, "roce_streams_evicted_total",
 		"Streams evicted from the table (its cap, --max-flows).", iface, s->evicted_flows);
+	counter(f, "roce_streams_expired_total", "Streams expired after --flow-timeout idle.",
+		iface, s->expired_flows);
 }
 
 int ra_prom_write(const char *path, const char *iface, const struct ra_snap *sn, char *errbuf,

@@ -3,7 +3,8 @@
 # live_check.sh - roce-analyze -i --check and --interval on its own veth pair (txlib.sh):
 # clean traffic is OK, a bad ICRC is CRITICAL, a PFC storm is CRITICAL, capture drops (a
 # tiny -B and a fast send) are UNKNOWN, a missing interface is UNKNOWN with the reason;
-# --interval --json prints one JSON object per line whose frames add up to the final report.
+# --interval --json prints one JSON object per line whose frames add up to the final report;
+# --flow-timeout expires idle streams without traffic, the interval lines count them.
 . "$2/tests/cli/testlib.sh"
 . "$2/tests/cli/txlib.sh"
 rg=$build/cli/roce-gen
@@ -72,5 +73,22 @@ assert sum(x["frames"] for x in iv) <= s["frames"] and s["frames"] == 1003, s["f
 assert sum(x["frames"] for x in iv) > 0
 assert sum(x["icrc_bad"] for x in iv) <= 1 and s["icrc_bad"] == 1
 assert "pfc_paused_ratio_by_priority" in iv[0]
+PY
+
+# --flow-timeout: once the traffic stops its streams expire, with no frame to move time on;
+# the interval lines report them
+ip netns exec "$ns" "$ra" -i "$if_b" -B 65536 --json --interval 0.5 --flow-timeout 0.5 \
+	--duration 4 > "$tmp/ft.out" 2> "$tmp/err" &
+pid=$!
+sleep 1
+timeout 60 "$replay" -i "$if_a" -q --pps 5000 "$tmp/ok.pcap" > /dev/null || bad "replay"
+wait $pid
+[ $? -eq 0 ] && ok || bad "--flow-timeout exit: $(cat "$tmp/err")"
+python3 - "$tmp/ft.out" <<'PY' && ok || bad "--flow-timeout: streams did not expire"
+import json, sys
+iv = [json.loads(l) for l in open(sys.argv[1]) if l.startswith('{"time"')]
+exp = sum(x["expired_flows"] for x in iv)
+# ok.pcap: one QP, requests and ACKs: 2 streams
+assert exp == 2, [x["expired_flows"] for x in iv]
 PY
 finish
