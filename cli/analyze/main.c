@@ -40,6 +40,7 @@
 #include "health.h"
 #include "live.h"
 #include "prom.h"
+#include "promhttp.h"
 #include "report.h"
 
 #define EXIT_OK     0
@@ -60,6 +61,8 @@ static struct ra_thresholds *thresholds;
 static gboolean opt_check;
 static char *opt_user;
 static char *opt_textfile;
+static char *opt_prom_addr;
+static ra_promhttp_t *promhttp;
 #define TEXTFILE_EVERY_NS (10ull * 1000000000ull)   /* without --interval */
 static uint64_t opt_interval_ns;
 static char check_reason[1100];             /* --check: why the check could not be made */
@@ -373,6 +376,8 @@ static const GOptionEntry entries[] = {
 	  "-w: start a new file when the current one passes N million bytes", "N" },
 	{ "ring-files", 'W', 0, CB(opt_files_cb),
 	  "-C: keep at most N files, reused in turn (FILE0..FILE<N-1>)", "N" },
+	{ "prometheus", 0, 0, G_OPTION_ARG_STRING, &opt_prom_addr,
+	  "-i: serve /metrics over HTTP on ADDR:PORT (\":PORT\" = 127.0.0.1)", "ADDR:PORT" },
 	{ "prometheus-textfile", 0, 0, G_OPTION_ARG_FILENAME, &opt_textfile,
 	  "Write the counters to PATH (Prometheus text format, atomically) at every\n"
 	  "                            --interval (-i: every 10 s without) and at the end", "PATH" },
@@ -614,6 +619,8 @@ static void parse_options(int argc, char **argv)
 		usage_error("-W needs -C");
 	if (ctx.o.write && !strcmp(ctx.o.write, "-"))
 		usage_error("-w -: the report goes to stdout; give a file name");
+	if (opt_prom_addr && !ctx.o.iface)
+		usage_error("--prometheus needs -i");
 	if (opt_user && !ctx.o.iface)
 		usage_error("-Z needs -i");
 	if (opt_interval_ns && !ctx.o.iface)
@@ -1063,7 +1070,7 @@ static void write_textfile(uint64_t drops)
 /* --interval: the metrics since the previous line; --prometheus-textfile */
 static void live_tick(void *user, uint64_t now)
 {
-	static uint64_t text_last_ns;
+	static uint64_t text_last_ns, prom_last_ns;
 	struct ra_snap cur;
 	struct ra_metrics m;
 	uint64_t drops, rx;
@@ -1074,6 +1081,14 @@ static void live_tick(void *user, uint64_t now)
 	if (!tick_last_ns) {
 		tick_last_ns = text_last_ns = now;
 		return;
+	}
+	if (promhttp && now - prom_last_ns >= 1000000000ull) {
+		struct ra_snap sn;
+
+		ra_live_stats(cur_live, &drops, &rx);
+		ra_snap_take(&ctx, drops, &sn);
+		ra_promhttp_update(promhttp, ctx.o.iface, &sn);
+		prom_last_ns = now;
 	}
 	if (opt_textfile && !opt_interval_ns && now - text_last_ns >= TEXTFILE_EVERY_NS) {
 		ra_live_stats(cur_live, &drops, &rx);
@@ -1121,6 +1136,17 @@ static bool analyse_live(struct ra_file *rf)
 		fprintf(stderr, "%s: %s\n", RA_PROG, errbuf);
 		ctx.input_error = true;
 		return false;
+	}
+	/* before -Z: a port below 1024 needs root */
+	if (opt_prom_addr) {
+		promhttp = ra_promhttp_start(opt_prom_addr, errbuf, sizeof(errbuf));
+		if (!promhttp) {
+			snprintf(check_reason, sizeof(check_reason), "%s", errbuf);
+			fprintf(stderr, "%s: %s\n", RA_PROG, errbuf);
+			ra_live_close(l, errbuf, sizeof(errbuf));
+			ctx.input_error = true;
+			return false;
+		}
 	}
 	if ((opt_user && !drop_privileges(opt_user, errbuf, sizeof(errbuf))) ||
 	    ra_live_start_write(l, errbuf, sizeof(errbuf)) != 0) {
@@ -1273,6 +1299,7 @@ int main(int argc, char **argv)
 	}
 
 out:
+	ra_promhttp_stop(promhttp);
 	roce_analyzer_destroy(ctx.an);
 	ra_thr_free(thresholds);
 	g_free(ctx.anoms);
