@@ -35,6 +35,15 @@ struct ra_opts {
 	uint64_t max_anomalies;
 	uint16_t udp_ports[ROCE_MAX_UDP_PORTS];
 	unsigned n_udp_ports;
+	const char *filter;         /* BPF expression (-f and/or words after -r/-i); NULL none */
+	/* live capture (-i) */
+	const char *iface;
+	uint32_t snaplen, buffer_kib;
+	const char *write;
+	uint64_t rotate_bytes;      /* -C, bytes */
+	uint32_t rotate_files;      /* -W */
+	uint64_t duration_ns;       /* --duration */
+	uint64_t flow_timeout_ns;   /* --flow-timeout; 0 never */
 };
 
 struct ra_file {
@@ -71,9 +80,13 @@ struct ra_ctx {
 	uint64_t min_ts_ns, max_ts_ns;
 	uint64_t frames_without_ts;
 	uint64_t capture_warnings, capture_drops;  /* all files */
+	uint64_t matched;           /* frames analysed (passed the filter, if any) */
+	uint64_t filtered_out;      /* frames the BPF filter rejected */
 	int interrupted;            /* signal that stopped the run, 0 none */
 	bool stopped_by_count;
 	bool input_error;
+	bool live;                  /* -i: files[0] is the interface */
+	const char *live_filter;    /* the BPF filter the live capture ran */
 };
 
 #endif /* ROCE_ANALYZE_H */

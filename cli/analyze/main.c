@@ -11,8 +11,11 @@
  * Exit status: 0 ok, 1 a --fail-on anomaly occurred, 2 usage or input error.
  */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* initgroups() */
 
 #include <errno.h>
+#include <grp.h>
+#include <pwd.h>
 #include <inttypes.h>
 #include <locale.h>
 #include <signal.h>
@@ -32,7 +35,12 @@
 #include <roce/roce.h>
 
 #include "analyze.h"
+#include "capfilter.h"
 #include "capread.h"
+#include "health.h"
+#include "live.h"
+#include "prom.h"
+#include "promhttp.h"
 #include "report.h"
 
 #define EXIT_OK     0
@@ -44,8 +52,20 @@
 #define PROGRESS_INTERVAL_NS 250000000ull
 
 static struct ra_ctx ctx;
-static GPtrArray *opt_files;
+static struct roce_decode_opts dopts;
+static GPtrArray *opt_files, *opt_rest;
+static char *opt_filter;
 static gboolean opt_version;
+static roce_capfilter_t *filter;
+static struct ra_thresholds *thresholds;
+static gboolean opt_check;
+static char *opt_user;
+static char *opt_textfile;
+static char *opt_prom_addr;
+static ra_promhttp_t *promhttp;
+#define TEXTFILE_EVERY_NS (10ull * 1000000000ull)   /* without --interval */
+static uint64_t opt_interval_ns;
+static char check_reason[1100];             /* --check: why the check could not be made */
 
 /* ---- option parsing ------------------------------------------------------ */
 
@@ -81,6 +101,15 @@ static gboolean opt_file_cb(const char *name, const char *val, gpointer data, GE
 		return FALSE;
 	}
 	g_ptr_array_add(opt_files, g_strdup(val));
+	return TRUE;
+}
+
+/* Words after the options: files, or the filter expression once -r is given
+ * (setup_filter()).  Kept in opt_files in command-line order until then. */
+static gboolean opt_rest_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	g_ptr_array_add(opt_rest, g_strdup(val));
+	g_ptr_array_add(opt_files, NULL);       /* placeholder: filled or removed later */
 	return TRUE;
 }
 
@@ -201,6 +230,129 @@ static gboolean opt_fail_on_cb(const char *name, const char *val, gpointer data,
 	return ok;
 }
 
+static gboolean opt_iface_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	if (!*val || ctx.o.iface) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    *val ? "-i given more than once" : "empty interface name");
+		return FALSE;
+	}
+	ctx.o.iface = g_strdup(val);
+	return TRUE;
+}
+
+static gboolean opt_snaplen_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	uint64_t v;
+
+	if (!parse_u64(name, val, 0, 262144, &v, err))
+		return FALSE;
+	ctx.o.snaplen = (uint32_t)v;
+	return TRUE;
+}
+
+static gboolean opt_buffer_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	uint64_t v;
+
+	if (!parse_u64(name, val, 1, 1u << 21, &v, err))
+		return FALSE;
+	ctx.o.buffer_kib = (uint32_t)v;
+	return TRUE;
+}
+
+static gboolean opt_write_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	if (!*val) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "empty file name");
+		return FALSE;
+	}
+	ctx.o.write = g_strdup(val);
+	return TRUE;
+}
+
+static gboolean opt_rotate_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	uint64_t v;
+
+	if (!parse_u64(name, val, 1, 1000000, &v, err))
+		return FALSE;
+	ctx.o.rotate_bytes = v * 1000000ull;       /* tcpdump: millions of bytes */
+	return TRUE;
+}
+
+static gboolean opt_files_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	uint64_t v;
+
+	if (!parse_u64(name, val, 1, 1000000, &v, err))
+		return FALSE;
+	ctx.o.rotate_files = (uint32_t)v;
+	return TRUE;
+}
+
+static gboolean opt_duration_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = g_ascii_strtod(val, &end);
+	if (!*val || *end || errno || !(v > 0.0) || v > 1e9) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "%s '%s': expected seconds (> 0)", name, val);
+		return FALSE;
+	}
+	ctx.o.duration_ns = (uint64_t)(v * 1e9);
+	if (!ctx.o.duration_ns)
+		ctx.o.duration_ns = 1;
+	return TRUE;
+}
+
+static gboolean opt_interval_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = g_ascii_strtod(val, &end);
+	if (!*val || *end || errno || !(v >= 0.1) || v > 86400.0) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "%s '%s': expected seconds (0.1 .. 86400)", name, val);
+		return FALSE;
+	}
+	opt_interval_ns = (uint64_t)(v * 1e9);
+	return TRUE;
+}
+
+static gboolean opt_thr_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	char msg[768];
+
+	if (!ra_thr_add(thresholds, !strcmp(name, "--crit"), val, msg, sizeof(msg))) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s %s", name, msg);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+static gboolean opt_flow_timeout_cb(const char *name, const char *val, gpointer data,
+				    GError **err)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = g_ascii_strtod(val, &end);
+	if (!*val || *end || errno || !(v > 0.0) || v > 1e7) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "%s '%s': expected seconds (> 0)", name, val);
+		return FALSE;
+	}
+	ctx.o.flow_timeout_ns = (uint64_t)(v * 1e9);
+	return TRUE;
+}
+
 static gboolean opt_progress_cb(const char *name, const char *val, gpointer data, GError **err)
 {
 	ctx.o.progress = strcmp(name, "--no-progress") != 0;
@@ -212,8 +364,40 @@ static gboolean opt_progress_cb(const char *name, const char *val, gpointer data
 static const GOptionEntry entries[] = {
 	{ "read", 'r', 0, CB(opt_file_cb),
 	  "Read frames from FILE (pcap, pcapng, gzip'd; \"-\" = stdin); repeatable", "FILE" },
+	{ "interface", 'i', 0, CB(opt_iface_cb),
+	  "Capture live on IFACE (libpcap; needs CAP_NET_RAW)", "IFACE" },
+	{ "snaplen", 's', 0, CB(opt_snaplen_cb),
+	  "-i: bytes to capture per frame (default 262144; 0 = the same)", "N" },
+	{ "buffer-size", 'B', 0, CB(opt_buffer_cb),
+	  "-i: capture buffer size in KiB (default: libpcap's, 2 MiB)", "KIB" },
+	{ "write", 'w', 0, CB(opt_write_cb),
+	  "-i: also save the captured frames to FILE (pcap, ns timestamps)", "FILE" },
+	{ "file-size", 'C', 0, CB(opt_rotate_cb),
+	  "-w: start a new file when the current one passes N million bytes", "N" },
+	{ "ring-files", 'W', 0, CB(opt_files_cb),
+	  "-C: keep at most N files, reused in turn (FILE0..FILE<N-1>)", "N" },
+	{ "prometheus", 0, 0, G_OPTION_ARG_STRING, &opt_prom_addr,
+	  "-i: serve /metrics over HTTP on ADDR:PORT (\":PORT\" = 127.0.0.1)", "ADDR:PORT" },
+	{ "prometheus-textfile", 0, 0, G_OPTION_ARG_FILENAME, &opt_textfile,
+	  "Write the counters to PATH (Prometheus text format, atomically) at every\n"
+	  "                            --interval (-i: every 10 s without) and at the end", "PATH" },
+	{ "relinquish-privileges", 'Z', 0, G_OPTION_ARG_STRING, &opt_user,
+	  "-i: when run as root, become USER once the capture is open (as tcpdump -Z)", "USER" },
+	{ "duration", 0, 0, CB(opt_duration_cb),
+	  "-i: stop after SECONDS", "SECONDS" },
+	{ "interval", 0, 0, CB(opt_interval_cb),
+	  "-i: print the metrics of every SECONDS (a line, or JSON Lines with --json)",
+	  "SECONDS" },
+	{ "check", 0, 0, G_OPTION_ARG_NONE, &opt_check,
+	  "Nagios-style check: one status line, exit 0 OK/1 WARNING/2 CRITICAL/3 UNKNOWN", NULL },
+	{ "warn", 0, 0, CB(opt_thr_cb),
+	  "Thresholds for WARNING: METRIC>VALUE[,...] (also >=, <, <=); repeatable", "LIST" },
+	{ "crit", 0, 0, CB(opt_thr_cb),
+	  "Thresholds for CRITICAL, as --warn", "LIST" },
 	{ "count", 'c', 0, CB(opt_count_cb),
-	  "Stop after N frames (all files together)", "N" },
+	  "Stop after N frames (all files together; with a filter: N matching frames)", "N" },
+	{ "filter", 'f', 0, G_OPTION_ARG_STRING, &opt_filter,
+	  "Analyse only frames matching this BPF filter (pcap-filter(7) syntax)", "EXPR" },
 	{ "json", 0, 0, G_OPTION_ARG_NONE, &ctx.o.json,
 	  "Print the report as one JSON document (docs/json.md)", NULL },
 	{ "csv", 0, 0, G_OPTION_ARG_NONE, &ctx.o.csv,
@@ -230,6 +414,8 @@ static const GOptionEntry entries[] = {
 	  "Continuous pause that counts as a PFC storm, ms (default 200)", "MS" },
 	{ "max-flows", 0, 0, CB(opt_max_flows_cb),
 	  "Track at most N streams; least recently active evicted (default 1000000)", "N" },
+	{ "flow-timeout", 0, 0, CB(opt_flow_timeout_cb),
+	  "Forget streams idle for SECONDS (counted as expired; default: never)", "SECONDS" },
 	{ "udp-port", 0, 0, CB(opt_udp_port_cb),
 	  "Also decode RoCE v2 on UDP destination PORT (repeatable; 4791 always)", "PORT" },
 	{ "no-icrc", 0, 0, G_OPTION_ARG_NONE, &ctx.o.no_icrc,
@@ -244,13 +430,19 @@ static const GOptionEntry entries[] = {
 	  "Never show progress", NULL },
 	{ "version", 'V', 0, G_OPTION_ARG_NONE, &opt_version,
 	  "Print program and libroce versions and exit", NULL },
-	{ G_OPTION_REMAINING, 0, 0, CB(opt_file_cb), NULL, "FILE..." },
+	{ G_OPTION_REMAINING, 0, 0, CB(opt_rest_cb), NULL, "FILE... | -r FILE [EXPR]" },
 	{ NULL, 0, 0, 0, NULL, NULL, NULL }
 };
 
 static const char description_head[] =
 	"Files are analysed as one stream, in the order given (-r and FILE\n"
 	"arguments alike); frame numbers in the output are per file.\n"
+	"\n"
+	"Filter: as with tcpdump, once -r is given the words after the options\n"
+	"are a BPF filter expression (pcap-filter(7)), unless each of them names\n"
+	"an existing file; without -r they are input files.  -f EXPR gives a\n"
+	"filter explicitly (with words after -r too: joined by \"and\").\n"
+	"Frames that do not match are skipped; frame numbers stay those of the file.\n"
 	"\n"
 	"Anomaly names for --fail-on (or \"any\" for all of them):\n";
 
@@ -263,19 +455,111 @@ static const char description_tail[] =
 	"     unsupported link-layer type, truncated or corrupt file, file\n"
 	"     shrank while read), or SIGINT/SIGTERM; the report of what was\n"
 	"     analysed before is still printed\n"
+	"  (-i: a missing interface or privilege is 2; SIGINT/SIGTERM end a live\n"
+	"   capture normally, exit 0)\n"
+	"  --check: the Nagios convention instead: 0 OK, 1 WARNING, 2 CRITICAL,\n"
+	"  3 UNKNOWN (usage/input errors, capture drops, no interface or privilege)\n"
 	"\n"
 	"Examples:\n"
 	"  roce-analyze trace.pcap\n"
 	"  roce-analyze --json -r a.pcapng -r b.pcap.gz > report.json\n"
 	"  tcpdump -i eth0 -w - udp port 4791 | roce-analyze --frames -\n"
 	"  roce-analyze -q --fail-on icrc,psn_gap,pfc_storm trace.pcap\n"
+	"  roce-analyze -r trace.pcap 'host 10.0.0.1 and udp port 4791'\n"
+	"  roce-analyze -i eth0 --duration 60 --json > report.json\n"
 	"\n"
 	"See roce-analyze(1) and docs/json.md.\n";
+
+static bool check_mode;                     /* --check anywhere on the command line */
 
 static void usage_error(const char *msg)
 {
 	fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n", RA_PROG, msg, RA_PROG);
+	if (check_mode) {
+		/* Nagios: UNKNOWN, with the reason on the status line */
+		printf("ROCE UNKNOWN - %s\n", msg);
+		exit(RA_UNKNOWN);
+	}
 	exit(EXIT_USAGE);
+}
+
+/*
+ * tcpdump's convention: with -r, the remaining words are the filter
+ * expression; without, they are files (roce-analyze's own convention), and
+ * also with -r when every word names an existing file (what roce-analyze
+ * accepted before filters existed).
+ */
+static void setup_filter(void)
+{
+	char errbuf[512];
+	GString *expr = NULL;
+	bool all_files = true, any_r = false;
+	struct stat st;
+	unsigned j = 0;
+
+	for (unsigned i = 0; i < opt_files->len; i++)
+		if (g_ptr_array_index(opt_files, i))
+			any_r = true;
+	if (ctx.o.iface) {
+		/* tcpdump -i IFACE EXPR: the words are the filter, always */
+		any_r = true;
+		all_files = false;
+	}
+	for (unsigned i = 0; i < opt_rest->len && all_files; i++) {
+		const char *w = g_ptr_array_index(opt_rest, i);
+
+		if (strcmp(w, "-") && stat(w, &st) != 0)
+			all_files = false;
+	}
+	/* fill the placeholders, or drop them */
+	for (unsigned i = 0; i < opt_files->len; i++) {
+		if (g_ptr_array_index(opt_files, i))
+			continue;
+		if (!any_r || all_files)
+			opt_files->pdata[i] = g_strdup(g_ptr_array_index(opt_rest, j));
+		j++;
+	}
+	if (!any_r || all_files) {
+		g_ptr_array_set_size(opt_rest, 0);
+	} else {
+		for (unsigned i = opt_files->len; i-- > 0;)
+			if (!g_ptr_array_index(opt_files, i))
+				g_ptr_array_remove_index(opt_files, i);
+	}
+
+	if (opt_rest->len) {
+		expr = g_string_new(NULL);
+		if (opt_filter)
+			g_string_append_printf(expr, "(%s) and (", opt_filter);
+		for (unsigned i = 0; i < opt_rest->len; i++)
+			g_string_append_printf(expr, "%s%s", i ? " " : "",
+					       (const char *)g_ptr_array_index(opt_rest, i));
+		if (opt_filter)
+			g_string_append(expr, ")");
+		g_ptr_array_set_size(opt_rest, 0);
+	} else if (opt_filter) {
+		expr = g_string_new(opt_filter);
+	}
+	if (!expr)
+		return;
+	if (!*g_strstrip(expr->str)) {
+		g_string_free(expr, TRUE);
+		return;
+	}
+	if (ctx.o.iface) {
+		/* compiled by the live capture, on top of its default filter */
+		ctx.o.filter = g_string_free(expr, FALSE);
+		return;
+	}
+	filter = roce_capf_new(expr->str, errbuf, sizeof(errbuf));
+	if (!filter) {
+		char *msg = g_strdup_printf("filter '%s': %s", expr->str, errbuf);
+
+		g_string_free(expr, TRUE);
+		usage_error(msg);
+	}
+	ctx.o.filter = roce_capf_expr(filter);
+	g_string_free(expr, TRUE);
 }
 
 static void parse_options(int argc, char **argv)
@@ -293,6 +577,8 @@ static void parse_options(int argc, char **argv)
 	ctx.o.udp_ports[0] = ROCE_UDP_PORT;
 	ctx.o.n_udp_ports = 1;
 	opt_files = g_ptr_array_new_with_free_func(g_free);
+	opt_rest = g_ptr_array_new_with_free_func(g_free);
+	thresholds = ra_thr_new();
 
 	oc = g_option_context_new(NULL);
 	g_option_context_set_summary(oc,
@@ -321,8 +607,38 @@ static void parse_options(int argc, char **argv)
 		printf("%s %s (roce-tools)\n%s\n", RA_PROG, ROCE_VERSION_STRING, roce_version());
 		exit(EXIT_OK);
 	}
-	if (!opt_files->len)
-		usage_error("no input file (give FILE, -r FILE, or - for stdin)");
+	setup_filter();
+	if (ctx.o.iface && opt_files->len)
+		usage_error("-i cannot be combined with -r or input files");
+	if (!ctx.o.iface && (ctx.o.write || ctx.o.snaplen || ctx.o.buffer_kib ||
+			     ctx.o.duration_ns))
+		usage_error("-w, -s, -B and --duration need -i");
+	if ((ctx.o.rotate_bytes || ctx.o.rotate_files) && !ctx.o.write)
+		usage_error("-C and -W need -w");
+	if (ctx.o.rotate_files && !ctx.o.rotate_bytes)
+		usage_error("-W needs -C");
+	if (ctx.o.write && !strcmp(ctx.o.write, "-"))
+		usage_error("-w -: the report goes to stdout; give a file name");
+	if (opt_prom_addr && !ctx.o.iface)
+		usage_error("--prometheus needs -i");
+	if (opt_user && !ctx.o.iface)
+		usage_error("-Z needs -i");
+	if (opt_interval_ns && !ctx.o.iface)
+		usage_error("--interval needs -i");
+	if (opt_check && (ctx.o.csv || ctx.o.frames || opt_interval_ns))
+		usage_error("--check cannot be combined with --csv, --frames or --interval");
+	if (!ra_thr_empty(thresholds) && !opt_check)
+		usage_error("--warn and --crit need --check");
+	if (opt_check && ra_thr_empty(thresholds)) {
+		char e[256];
+
+		ra_thr_add(thresholds, true, "icrc_bad>0,pfc_storms>0", e, sizeof(e));
+		ra_thr_add(thresholds, false, "lost_psns>0", e, sizeof(e));
+	}
+	if (ctx.o.iface)
+		ctx.live = true;
+	else if (!opt_files->len)
+		usage_error("no input file (give FILE, -r FILE, -i IFACE, or - for stdin)");
 	for (unsigned i = 0; i < opt_files->len; i++)
 		if (!strcmp(g_ptr_array_index(opt_files, i), "-"))
 			stdin_uses++;
@@ -535,22 +851,64 @@ static void report_warning(struct ra_file *rf, roce_capfile_t *c, struct progres
 	rf->warnings = roce_cap_warnings(c);
 }
 
+/* One frame into the analysis (file or live): timestamps, decode, analyse, --frames. */
+static void analyse_record(struct roce_cap_record *rec_, uint64_t no)
+{
+	struct roce_cap_record rec = *rec_;
+	struct roce_frame_result res, *resp = NULL;
+	struct roce_pkt pkt;
+	const bool print_frames = ctx.o.frames && !ctx.o.quiet;
+	int st;
+
+	if (print_frames)
+		resp = &res;
+
+	if (G_LIKELY(!(rec.flags & ROCE_CAP_REC_NO_TS))) {
+		if (G_UNLIKELY(!ctx.have_first_ts)) {
+			ctx.first_ts_ns = ctx.min_ts_ns = ctx.max_ts_ns = rec.ts_ns;
+			ctx.have_first_ts = true;
+		}
+		if (rec.ts_ns < ctx.min_ts_ns)
+			ctx.min_ts_ns = rec.ts_ns;
+		if (rec.ts_ns > ctx.max_ts_ns)
+			ctx.max_ts_ns = rec.ts_ns;
+		ctx.last_ts_ns = rec.ts_ns;
+	} else {
+		/* no timestamp: the analysis uses the previous frame's time */
+		ctx.frames_without_ts++;
+		rec.ts_ns = ctx.last_ts_ns;
+	}
+	st = roce_decode(rec.linktype, rec.data, rec.caplen, rec.wirelen, &dopts, &pkt);
+	roce_analyzer_process(ctx.an, &pkt, st, rec.ts_ns, no, resp);
+	if (print_frames && (pkt.kind == ROCE_KIND_ROCE || pkt.kind == ROCE_KIND_PFC ||
+			     pkt.kind == ROCE_KIND_PAUSE)) {
+		struct ra_frame fr = {
+			.global_no = no, .local_no = rec.frame_no,
+			.file = ctx.cur_file, .ts_ns = rec.ts_ns, .pkt = &pkt,
+			.no_ts = (rec.flags & ROCE_CAP_REC_NO_TS) != 0,
+			.status = st, .res = resp,
+		};
+
+		if (ctx.o.json)
+			ra_frame_json(&ctx, &fr, stdout);
+		else
+			ra_frame_text(&ctx, &fr, stdout);
+	}
+}
+
 /* Returns false when the whole run must stop (input error, signal or -c reached). */
-static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopts,
-			 struct progress *pg)
+static bool analyse_file(struct ra_file *rf, struct progress *pg)
 {
 	char errbuf[ROCE_ERRBUF_SIZE] = "";
 	struct roce_cap_record rec;
-	struct roce_frame_result res, *resp = NULL;
-	struct roce_pkt pkt;
 	roce_capfile_t *c;
-	const bool print_frames = ctx.o.frames && !ctx.o.quiet;
 	const uint64_t count = ctx.o.count;
-	int cur_lt = -1, lt, r = 0, st;      /* r: the reader's, st: the decoder's */
+	int cur_lt = -1, lt, r = 0;
 	bool warned_lt = false;
 
 	c = roce_cap_open(rf->path, errbuf);
 	if (!c) {
+		snprintf(check_reason, sizeof(check_reason), "%s", errbuf[0] ? errbuf : rf->name);
 		progress_erase(pg);
 		fprintf(stderr, "%s: %s\n", RA_PROG, errbuf[0] ? errbuf : rf->name);
 		ctx.input_error = true;
@@ -572,15 +930,13 @@ static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopt
 		return false;
 	}
 	report_warning(rf, c, pg);
-	if (print_frames)
-		resp = &res;
 
 	for (;;) {
 		uint64_t no;
 
 		if (G_UNLIKELY(got_signal))
 			break;
-		if (count && ctx.frames >= count) {
+		if (count && (filter ? ctx.matched : ctx.frames) >= count) {
 			ctx.stopped_by_count = true;
 			break;
 		}
@@ -589,7 +945,7 @@ static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopt
 			break;
 		/* frame numbers are Wireshark's (pcapng custom blocks are numbered too) */
 		no = rf->base + rec.frame_no;
-		if (G_UNLIKELY(count && no > count)) {
+		if (G_UNLIKELY(count && !filter && no > count)) {
 			ctx.stopped_by_count = true;
 			break;
 		}
@@ -609,39 +965,15 @@ static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopt
 		if (G_UNLIKELY(rec.linktype == ROCE_LINKTYPE_ERF))
 			erf_record(rf, &rec);
 		ctx.frames = no;
-		rf->frames++;
 		rf->last_no = rec.frame_no;
-		if (G_LIKELY(!(rec.flags & ROCE_CAP_REC_NO_TS))) {
-			if (G_UNLIKELY(!ctx.have_first_ts)) {
-				ctx.first_ts_ns = ctx.min_ts_ns = ctx.max_ts_ns = rec.ts_ns;
-				ctx.have_first_ts = true;
-			}
-			if (rec.ts_ns < ctx.min_ts_ns)
-				ctx.min_ts_ns = rec.ts_ns;
-			if (rec.ts_ns > ctx.max_ts_ns)
-				ctx.max_ts_ns = rec.ts_ns;
-			ctx.last_ts_ns = rec.ts_ns;
-		} else {
-			/* no timestamp: the analysis uses the previous frame's time */
-			ctx.frames_without_ts++;
-			rec.ts_ns = ctx.last_ts_ns;
+		if (filter && !roce_capf_match(filter, rec.linktype, rec.data, rec.caplen,
+					       rec.wirelen)) {
+			ctx.filtered_out++;
+			continue;
 		}
-		st = roce_decode(rec.linktype, rec.data, rec.caplen, rec.wirelen, dopts, &pkt);
-		roce_analyzer_process(ctx.an, &pkt, st, rec.ts_ns, no, resp);
-		if (print_frames && (pkt.kind == ROCE_KIND_ROCE || pkt.kind == ROCE_KIND_PFC ||
-				     pkt.kind == ROCE_KIND_PAUSE)) {
-			struct ra_frame fr = {
-				.global_no = no, .local_no = rec.frame_no,
-				.file = ctx.cur_file, .ts_ns = rec.ts_ns, .pkt = &pkt,
-				.no_ts = (rec.flags & ROCE_CAP_REC_NO_TS) != 0,
-				.status = st, .res = resp,
-			};
-
-			if (ctx.o.json)
-				ra_frame_json(&ctx, &fr, stdout);
-			else
-				ra_frame_text(&ctx, &fr, stdout);
-		}
+		ctx.matched++;
+		rf->frames++;
+		analyse_record(&rec, no);
 		if (G_UNLIKELY(pg->on && !(rf->frames & PROGRESS_CHECK_MASK))) {
 			uint64_t now = mono_ns();
 
@@ -656,6 +988,7 @@ static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopt
 	} else if (r < 0 && !ctx.input_error) {
 		progress_erase(pg);
 		fprintf(stderr, "%s: %s\n", RA_PROG, roce_cap_error(c));
+		snprintf(check_reason, sizeof(check_reason), "%s", roce_cap_error(c));
 		ctx.input_error = true;
 	}
 	report_warning(rf, c, pg);
@@ -668,11 +1001,194 @@ static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopt
 	return !ctx.input_error && !ctx.stopped_by_count;
 }
 
+/* ---- live capture (-i; the capture itself is live.c) ---------------------- */
+
+static void live_frame(void *user, struct roce_cap_record *rec)
+{
+	struct ra_file *rf = user;
+
+	ctx.frames = rec->frame_no;
+	ctx.matched++;
+	rf->frames++;
+	rf->last_no = rec->frame_no;
+	analyse_record(rec, rec->frame_no);
+}
+
+static ra_live_t *cur_live;
+static double live_secs;                    /* how long the live capture ran */
+static struct ra_snap tick_prev;
+static uint64_t tick_last_ns;
+
+static uint64_t wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * -Z: as tcpdump, only when running as root: the supplementary groups, the
+ * group and the user of USER, for good (setuid() as root sets all three uids).
+ */
+static bool drop_privileges(const char *user, char *errbuf, size_t errlen)
+{
+	struct passwd *pw;
+
+	if (geteuid() != 0)
+		return true;
+	errno = 0;
+	pw = getpwnam(user);
+	if (!pw) {
+		snprintf(errbuf, errlen, "-Z %s: no such user", user);
+		return false;
+	}
+	if (initgroups(pw->pw_name, pw->pw_gid) != 0 || setgid(pw->pw_gid) != 0 ||
+	    setuid(pw->pw_uid) != 0) {
+		snprintf(errbuf, errlen, "-Z %s: cannot change to this user: %s", user,
+			 strerror(errno));
+		return false;
+	}
+	if (setuid(0) == 0) {
+		snprintf(errbuf, errlen, "-Z %s: root privileges could be regained", user);
+		return false;
+	}
+	return true;
+}
+
+static void write_textfile(uint64_t drops)
+{
+	char errbuf[1024];
+	struct ra_snap sn;
+	const char *label = ctx.live ? ctx.o.iface : ctx.n_files ? ctx.files[0].name : "";
+
+	ra_snap_take(&ctx, drops, &sn);
+	if (ra_prom_write(opt_textfile, label, &sn, errbuf, sizeof(errbuf)) != 0)
+		fprintf(stderr, "%s: %s\n", RA_PROG, errbuf);
+}
+
+/* --interval: the metrics since the previous line; --prometheus-textfile */
+static void live_tick(void *user, uint64_t now)
+{
+	static uint64_t text_last_ns, prom_last_ns;
+	struct ra_snap cur;
+	struct ra_metrics m;
+	uint64_t drops, rx;
+
+	/* live timestamps are the kernel's wall clock: time moves on without frames
+	 * (pauses close, idle streams expire) */
+	roce_analyzer_advance(ctx.an, wall_ns());
+	if (!tick_last_ns) {
+		tick_last_ns = text_last_ns = now;
+		return;
+	}
+	if (promhttp && now - prom_last_ns >= 1000000000ull) {
+		struct ra_snap sn;
+
+		ra_live_stats(cur_live, &drops, &rx);
+		ra_snap_take(&ctx, drops, &sn);
+		ra_promhttp_update(promhttp, ctx.o.iface, &sn);
+		prom_last_ns = now;
+	}
+	if (opt_textfile && !opt_interval_ns && now - text_last_ns >= TEXTFILE_EVERY_NS) {
+		ra_live_stats(cur_live, &drops, &rx);
+		write_textfile(drops);
+		text_last_ns = now;
+	}
+	if (!opt_interval_ns || now - tick_last_ns < opt_interval_ns)
+		return;
+	ra_live_stats(cur_live, &drops, &rx);
+	if (opt_textfile)
+		write_textfile(drops);
+	ra_snap_take(&ctx, drops, &cur);
+	ra_metrics_delta(&tick_prev, &cur, (double)(now - tick_last_ns) / 1e9, &m);
+	if (!ctx.o.quiet)
+		ra_interval_print(stdout, ctx.o.json, wall_ns(), &m);
+	tick_prev = cur;
+	tick_last_ns = now;
+}
+
+/*
+ * Open the capture, run it until -c, --duration or SIGINT/SIGTERM, take
+ * the capture's drop counters.  Returns false if the capture could not be
+ * opened or failed (message printed, ctx.input_error set).
+ */
+static bool analyse_live(struct ra_file *rf)
+{
+	struct ra_live_opts lo = {
+		.iface = ctx.o.iface, .filter = ctx.o.filter,
+		.udp_ports = ctx.o.udp_ports, .n_udp_ports = ctx.o.n_udp_ports,
+		.snaplen = ctx.o.snaplen, .buffer_kib = ctx.o.buffer_kib,
+		.write = ctx.o.write, .rotate_bytes = ctx.o.rotate_bytes,
+		.rotate_files = ctx.o.rotate_files, .count = ctx.o.count,
+		.duration_ns = ctx.o.duration_ns,
+	};
+	enum ra_live_err lerr;
+	char errbuf[1024] = "";
+	uint64_t drops = 0, received = 0;
+	ra_live_t *l;
+	bool by_count = false;
+	int r;
+
+	l = ra_live_open(&lo, &lerr, errbuf, sizeof(errbuf));
+	if (!l) {
+		snprintf(check_reason, sizeof(check_reason), "%s", errbuf);
+		fprintf(stderr, "%s: %s\n", RA_PROG, errbuf);
+		ctx.input_error = true;
+		return false;
+	}
+	/* before -Z: a port below 1024 needs root */
+	if (opt_prom_addr) {
+		promhttp = ra_promhttp_start(opt_prom_addr, errbuf, sizeof(errbuf));
+		if (!promhttp) {
+			snprintf(check_reason, sizeof(check_reason), "%s", errbuf);
+			fprintf(stderr, "%s: %s\n", RA_PROG, errbuf);
+			ra_live_close(l, errbuf, sizeof(errbuf));
+			ctx.input_error = true;
+			return false;
+		}
+	}
+	if ((opt_user && !drop_privileges(opt_user, errbuf, sizeof(errbuf))) ||
+	    ra_live_start_write(l, errbuf, sizeof(errbuf)) != 0) {
+		snprintf(check_reason, sizeof(check_reason), "%s", errbuf);
+		fprintf(stderr, "%s: %s\n", RA_PROG, errbuf);
+		ra_live_close(l, errbuf, sizeof(errbuf));
+		ctx.input_error = true;
+		return false;
+	}
+	rf->opened = true;
+	g_strlcpy(rf->format, "live", sizeof(rf->format));
+	rf->linktype = ra_live_linktype(l);
+	ctx.live_filter = g_strdup(ra_live_filter(l));
+	cur_live = l;
+	live_secs = (double)mono_ns();
+	r = ra_live_run(l, live_frame, live_tick, rf, &got_signal,
+			&by_count, errbuf, sizeof(errbuf));
+	live_secs = ((double)mono_ns() - live_secs) / 1e9;
+	ra_live_stats(l, &drops, &received);
+	rf->drops = drops;
+	ctx.capture_drops = drops;
+	ctx.stopped_by_count = by_count;
+	if (r != 0) {
+		snprintf(check_reason, sizeof(check_reason), "%s", errbuf);
+		fprintf(stderr, "%s: %s\n", RA_PROG, errbuf);
+		ctx.input_error = true;
+	}
+	if (ra_live_close(l, errbuf, sizeof(errbuf)) != 0 && r == 0) {
+		fprintf(stderr, "%s: %s\n", RA_PROG, errbuf);
+		ctx.input_error = true;
+	}
+	if (got_signal)
+		ctx.interrupted = got_signal;   /* the normal end of a live capture: not an error */
+	if (!ctx.input_error)
+		rf->complete = true;
+	return !ctx.input_error;
+}
+
 int main(int argc, char **argv)
 {
 	char errbuf[ROCE_ERRBUF_SIZE] = "";
 	struct roce_analyzer_config cfg;
-	struct roce_decode_opts dopts;
 	struct roce_summary sum;
 	struct progress pg = { 0 };
 	bool analysed_any = false;
@@ -680,6 +1196,9 @@ int main(int argc, char **argv)
 
 	setlocale(LC_CTYPE, "");
 	g_set_prgname(RA_PROG);
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--check"))
+			check_mode = true;
 	parse_options(argc, argv);
 
 	roce_decode_opts_init(&dopts);
@@ -692,6 +1211,7 @@ int main(int argc, char **argv)
 	cfg.pmtu = ctx.o.pmtu;
 	cfg.link_speed_gbps = ctx.o.link_speed_gbps;
 	cfg.pfc_storm_ns = ctx.o.pfc_storm_ms * 1000000ull;
+	cfg.idle_timeout_ns = ctx.o.flow_timeout_ns;
 	cfg.on_anomaly = on_anomaly;
 	cfg.user = &ctx;
 	ctx.an = roce_analyzer_create(&cfg, errbuf);
@@ -700,7 +1220,7 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
-	ctx.files = g_new0(struct ra_file, ctx.o.n_files);
+	ctx.files = g_new0(struct ra_file, ctx.live ? 1 : ctx.o.n_files);
 	for (unsigned i = 0; i < ctx.o.n_files; i++) {
 		ctx.files[i].path = ctx.o.files[i];
 		ctx.files[i].name = strcmp(ctx.o.files[i], "-") ? ctx.o.files[i] : "<stdin>";
@@ -708,15 +1228,22 @@ int main(int argc, char **argv)
 	}
 
 	if (ctx.o.frames && !ctx.o.quiet)
-		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+		setvbuf(stdout, NULL, ctx.live ? _IOLBF : _IOFBF, 1 << 16);
 	pg.on = progress_wanted();
 	pg.start_ns = pg.last_ns = mono_ns();
 	install_signals();
 
+	if (ctx.live) {
+		ctx.files[0].path = ctx.files[0].name = ctx.o.iface;
+		ctx.files[0].linktype = -1;
+		ctx.n_files = 1;
+		pg.on = false;
+		analyse_live(&ctx.files[0]);
+	}
 	for (unsigned i = 0; i < ctx.o.n_files; i++) {
 		ctx.cur_file = i;
 		ctx.n_files = i + 1;
-		if (!analyse_file(&ctx.files[i], &dopts, &pg))
+		if (!analyse_file(&ctx.files[i], &pg))
 			break;
 	}
 	progress_erase(&pg);
@@ -727,6 +1254,27 @@ int main(int argc, char **argv)
 			analysed_any = true;
 	if (ctx.frames)
 		analysed_any = true;
+
+	if (opt_textfile && (analysed_any || ctx.live))
+		write_textfile(ctx.capture_drops);
+	if (opt_check) {
+		/* Nagios convention: the status line and exit status are the whole output */
+		struct ra_snap zero, end;
+		struct ra_metrics m;
+		const char *why = NULL;
+		double secs = ctx.live ? live_secs :
+			ctx.have_first_ts ? (double)(ctx.max_ts_ns - ctx.min_ts_ns) / 1e9 : 0.0;
+
+		memset(&zero, 0, sizeof(zero));
+		ra_snap_take(&ctx, ctx.capture_drops, &end);
+		ra_metrics_delta(&zero, &end, secs, &m);
+		if (ctx.input_error)
+			why = check_reason[0] ? check_reason :
+			      "input error or interrupted (see the message above)";
+		status = (int)ra_check_report(stdout, thresholds, &m, why);
+		fflush(stdout);
+		goto out;
+	}
 
 	if (!ctx.o.quiet && analysed_any) {
 		if (ctx.o.csv)
@@ -750,9 +1298,15 @@ int main(int argc, char **argv)
 		status = EXIT_USAGE;
 	}
 
+out:
+	ra_promhttp_stop(promhttp);
 	roce_analyzer_destroy(ctx.an);
+	ra_thr_free(thresholds);
 	g_free(ctx.anoms);
 	g_free(ctx.files);
 	g_ptr_array_free(opt_files, TRUE);
+	g_ptr_array_free(opt_rest, TRUE);
+	roce_capf_free(filter);
+	g_free(opt_filter);
 	return status;
 }

@@ -118,6 +118,8 @@ static void json_summary(const struct ra_ctx *ctx, struct jw *w, const struct ro
 	jw_u64(w, "frames_without_ts", ctx->frames_without_ts);
 	jw_u64(w, "capture_warnings", ctx->capture_warnings);
 	jw_u64(w, "capture_drops", ctx->capture_drops);
+	jw_str(w, "filter", ctx->live_filter ? ctx->live_filter : ctx->o.filter);
+	jw_u64(w, "frames_filtered_out", ctx->filtered_out);
 	jw_u64(w, "roce_frames", s->roce_frames);
 	jw_u64(w, "rocev1_frames", s->rocev1_frames);
 	jw_u64(w, "rocev2_frames", s->rocev2_frames);

@@ -145,6 +145,11 @@ void ra_report_text(const struct ra_ctx *ctx, FILE *f)
 	}
 	fprintf(f, "  %-20s%" PRIu64 "%s\n", "Frames:", s.frames,
 		ctx->stopped_by_count ? " (stopped by -c)" : "");
+	if (ctx->live_filter)
+		fprintf(f, "  %-20s%s\n", "Filter:", ctx->live_filter);
+	else if (ctx->o.filter)
+		fprintf(f, "  %-20s%s (%" PRIu64 " frames did not match)\n", "Filter:",
+			ctx->o.filter, ctx->filtered_out);
 	fprintf(f, "  %-20s%" PRIu64 "\n", "Bytes:", s.bytes);
 	if (ctx->have_first_ts) {
 		ra_utc_str(ctx->first_ts_ns, b1, sizeof(b1));

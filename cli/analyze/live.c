@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * live.c - roce-analyze -i: live capture with libpcap (live.h).
+ *
+ * The handle is made with pcap_create()/pcap_activate() (on Linux libpcap
+ * uses a TPACKET_V3 ring), in immediate mode with nanosecond timestamps,
+ * non-blocking: the loop poll()s the selectable descriptor for at most
+ * 100 ms at a time, so a signal, --duration or an interval tick is never
+ * late by more than that.  -w writes through pcap_dump (the capture's link
+ * type and snap length, nanosecond pcap), rotated as tcpdump -C/-W do.
+ */
+#define _DEFAULT_SOURCE /* u_char etc. in <pcap/pcap.h> */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <pcap/pcap.h>
+
+#include "live.h"
+
+#define LIVE_SNAPLEN_DEFAULT 262144
+#define LIVE_POLL_MS 100
+
+struct ra_live {
+	pcap_t *p;
+	char *filter;
+	int linktype;
+	const struct ra_live_opts *o;
+	pcap_dumper_t *dump;
+	unsigned file_no;            /* current -w file: 0, 1, ... (mod -W) */
+	bool write_failed;
+	char werr[256];
+
+	/* during ra_live_run() */
+	ra_live_fn fn;
+	void *user;
+	uint64_t frames;
+	bool count_reached;
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The default filter: RoCE v1, RoCE v2 on its ports, MAC control; also VLAN-tagged. */
+static char *default_filter(const struct ra_live_opts *o)
+{
+	char inner[1024];
+	size_t n;
+	char *f;
+
+	n = (size_t)snprintf(inner, sizeof(inner), "ether proto 0x8915 or ether proto 0x8808");
+	for (unsigned i = 0; i < o->n_udp_ports && n < sizeof(inner); i++)
+		n += (size_t)snprintf(inner + n, sizeof(inner) - n, " or udp dst port %u",
+				      (unsigned)o->udp_ports[i]);
+	f = malloc(3 * sizeof(inner) + (o->filter ? strlen(o->filter) : 0) + 64);
+	if (!f)
+		return NULL;
+	if (o->filter && *o->filter)
+		sprintf(f, "((%s) or (vlan and (%s))) and (%s)", inner, inner, o->filter);
+	else
+		sprintf(f, "(%s) or (vlan and (%s))", inner, inner);
+	return f;
+}
+
+/* tcpdump's file names: FILE, FILE1, FILE2... ; with -W N, FILE0..FILE<N-1>, zero-padded. */
+static void file_name(const struct ra_live_opts *o, unsigned no, char *out, size_t len)
+{
+	unsigned digits = 0;
+
+	if (o->rotate_files)
+		for (unsigned v = o->rotate_files - 1; ; v /= 10) {
+			digits++;
+			if (v < 10)
+				break;
+		}
+	if (!digits && !no)
+		snprintf(out, len, "%s", o->write);
+	else
+		snprintf(out, len, "%s%0*u", o->write, (int)digits, no);
+}
+
+static int open_dump(ra_live_t *l, char *errbuf, size_t errlen)
+{
+	char name[4096];
+
+	file_name(l->o, l->file_no, name, sizeof(name));
+	l->dump = pcap_dump_open(l->p, name);
+	if (!l->dump) {
+		snprintf(errbuf, errlen, "%s", pcap_geterr(l->p));
+		return -1;
+	}
+	return 0;
+}
+
+static int rotate(ra_live_t *l)
+{
+	if (pcap_dump_flush(l->dump) != 0)
+		l->write_failed = true;
+	pcap_dump_close(l->dump);
+	l->dump = NULL;
+	l->file_no++;
+	if (l->o->rotate_files && l->file_no >= l->o->rotate_files)
+		l->file_no = 0;
+	return open_dump(l, l->werr, sizeof(l->werr));
+}
+
+ra_live_t *ra_live_open(const struct ra_live_opts *o, enum ra_live_err *err, char *errbuf,
+			size_t errlen)
+{
+	char pe[PCAP_ERRBUF_SIZE] = "";
+	struct bpf_program prog;
+	ra_live_t *l;
+	int r;
+
+	*err = RA_LIVE_E_OTHER;
+	l = calloc(1, sizeof(*l));
+	if (!l) {
+		snprintf(errbuf, errlen, "%s: out of memory", o->iface);
+		return NULL;
+	}
+	l->o = o;
+	l->filter = default_filter(o);
+	if (!l->filter) {
+		snprintf(errbuf, errlen, "%s: out of memory", o->iface);
+		goto fail;
+	}
+	l->p = pcap_create(o->iface, pe);
+	if (!l->p) {
+		snprintf(errbuf, errlen, "%s: %s", o->iface, pe);
+		goto fail;
+	}
+	pcap_set_snaplen(l->p, o->snaplen ? (int)o->snaplen : LIVE_SNAPLEN_DEFAULT);
+	pcap_set_promisc(l->p, 1);
+	pcap_set_immediate_mode(l->p, 1);
+	pcap_set_timeout(l->p, LIVE_POLL_MS);
+	if (o->buffer_kib)
+		pcap_set_buffer_size(l->p, (int)(o->buffer_kib * 1024u));
+	pcap_set_tstamp_precision(l->p, PCAP_TSTAMP_PRECISION_NANO);
+	r = pcap_activate(l->p);
+	if (r < 0) {
+		const char *why = pcap_geterr(l->p);
+
+		if (r == PCAP_ERROR_NO_SUCH_DEVICE) {
+			*err = RA_LIVE_E_NODEV;
+			snprintf(errbuf, errlen, "%s: no such interface", o->iface);
+		} else if (r == PCAP_ERROR_PERM_DENIED) {
+			*err = RA_LIVE_E_PERM;
+			snprintf(errbuf, errlen, "%s: permission denied: live capture needs "
+				 "CAP_NET_RAW (run as root, or give the program the capability)",
+				 o->iface);
+		} else {
+			snprintf(errbuf, errlen, "%s: %s", o->iface,
+				 why && *why ? why : pcap_statustostr(r));
+		}
+		goto fail;
+	}
+	l->linktype = pcap_datalink(l->p);
+	if (pcap_compile(l->p, &prog, l->filter, 1, PCAP_NETMASK_UNKNOWN) != 0) {
+		snprintf(errbuf, errlen, "%s: filter '%s': %s", o->iface,
+			 o->filter ? o->filter : l->filter, pcap_geterr(l->p));
+		goto fail;
+	}
+	r = pcap_setfilter(l->p, &prog);
+	pcap_freecode(&prog);
+	if (r != 0) {
+		snprintf(errbuf, errlen, "%s: cannot set the filter: %s", o->iface,
+			 pcap_geterr(l->p));
+		goto fail;
+	}
+	if (pcap_setnonblock(l->p, 1, pe) != 0) {
+		snprintf(errbuf, errlen, "%s: %s", o->iface, pe);
+		goto fail;
+	}
+	*err = RA_LIVE_OK;
+	return l;
+fail:
+	if (l->p)
+		pcap_close(l->p);
+	free(l->filter);
+	free(l);
+	return NULL;
+}
+
+int ra_live_start_write(ra_live_t *l, char *errbuf, size_t errlen)
+{
+	char e[PCAP_ERRBUF_SIZE + 64];
+
+	if (!l->o->write || l->dump)
+		return 0;
+	if (open_dump(l, e, sizeof(e)) != 0) {
+		snprintf(errbuf, errlen, "%s", e);
+		return -1;
+	}
+	return 0;
+}
+
+const char *ra_live_filter(const ra_live_t *l)
+{
+	return l->filter;
+}
+
+int ra_live_linktype(const ra_live_t *l)
+{
+	return l->linktype;
+}
+
+static void on_packet(u_char *user, const struct pcap_pkthdr *h, const u_char *bytes)
+{
+	ra_live_t *l = (ra_live_t *)user;
+	struct roce_cap_record rec;
+
+	if (l->count_reached)
+		return;
+	if (l->dump) {
+		if (l->o->rotate_bytes && pcap_dump_ftell64(l->dump) > (int64_t)l->o->rotate_bytes &&
+		    rotate(l) != 0) {
+			l->write_failed = true;
+		}
+		if (l->dump)
+			pcap_dump((u_char *)l->dump, h, bytes);
+	}
+	memset(&rec, 0, sizeof(rec));
+	rec.data = bytes;
+	rec.caplen = h->caplen;
+	rec.wirelen = h->len < h->caplen ? h->caplen : h->len;
+	/* nanosecond precision was asked for: tv_usec holds nanoseconds */
+	rec.ts_ns = (uint64_t)h->ts.tv_sec * 1000000000ull + (uint64_t)h->ts.tv_usec;
+	rec.linktype = l->linktype;
+	rec.frame_no = ++l->frames;
+	l->fn(l->user, &rec);
+	if (l->o->count && l->frames >= l->o->count) {
+		l->count_reached = true;
+		pcap_breakloop(l->p);
+	}
+}
+
+int ra_live_run(ra_live_t *l, ra_live_fn fn, void (*tick)(void *user, uint64_t mono_ns),
+		void *user, const volatile sig_atomic_t *stop, bool *stopped_by_count,
+		char *errbuf, size_t errlen)
+{
+	struct pollfd pfd;
+	uint64_t start = mono_ns(), now;
+	int r;
+
+	l->fn = fn;
+	l->user = user;
+	pfd.fd = pcap_get_selectable_fd(l->p);
+	pfd.events = POLLIN;
+	for (;;) {
+		if (*stop || l->count_reached)
+			break;
+		now = mono_ns();
+		if (l->o->duration_ns && now - start >= l->o->duration_ns)
+			break;
+		if (tick)
+			tick(user, now);
+		if (pfd.fd >= 0) {
+			r = poll(&pfd, 1, LIVE_POLL_MS);
+			if (r < 0 && errno != EINTR) {
+				snprintf(errbuf, errlen, "%s: poll: %s", l->o->iface, strerror(errno));
+				return -1;
+			}
+			if (r <= 0)
+				continue;
+		}
+		r = pcap_dispatch(l->p, -1, on_packet, (u_char *)l);
+		if (r == PCAP_ERROR) {
+			snprintf(errbuf, errlen, "%s: %s", l->o->iface, pcap_geterr(l->p));
+			return -1;
+		}
+		if (l->write_failed) {
+			snprintf(errbuf, errlen, "%s: writing the capture file: %s", l->o->iface,
+				 l->werr[0] ? l->werr : "write failed");
+			return -1;
+		}
+	}
+	if (stopped_by_count)
+		*stopped_by_count = l->count_reached;
+	return 0;
+}
+
+void ra_live_stats(ra_live_t *l, uint64_t *drops, uint64_t *received)
+{
+	struct pcap_stat st;
+
+	memset(&st, 0, sizeof(st));
+	if (pcap_stats(l->p, &st) == 0) {
+		*drops = (uint64_t)st.ps_drop + st.ps_ifdrop;
+	} else {
+		*drops = 0;
+	}
+	*received = l->frames;
+}
+
+int ra_live_close(ra_live_t *l, char *errbuf, size_t errlen)
+{
+	int r = 0;
+
+	if (!l)
+		return 0;
+	if (l->dump) {
+		if (pcap_dump_flush(l->dump) != 0)
+			l->write_failed = true;
+		pcap_dump_close(l->dump);
+	}
+	if (l->write_failed) {
+		snprintf(errbuf, errlen, "%s: writing the capture file failed", l->o->iface);
+		r = -1;
+	}
+	pcap_close(l->p);
+	free(l->filter);
+	free(l);
+	return r;
+}
