@@ -142,6 +142,8 @@ static int gap(const char *s, uint64_t *out)
 		m = 1e9;
 	else if (strcmp(end, "ns") && *end)
 		return -1;
+	if (!(v * m + 0.5 < 18446744073709551616.0))
+		return -1;      /* beyond 2^64 ns: refuse, never convert out of range */
 	*out = (uint64_t)(v * m + 0.5);
 	return 0;
 }
