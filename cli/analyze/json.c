@@ -10,14 +10,90 @@
 
 void jw_init(struct jw *w, FILE *f, bool pretty)
 {
-	memset(w, 0, sizeof(*w));
+	/* The buffer itself needs no clearing: len says what is valid. */
 	w->f = f;
 	w->pretty = pretty;
+	w->depth = 0;
+	memset(w->need_comma, 0, sizeof(w->need_comma));
+	w->len = 0;
+}
+
+void jw_flush(struct jw *w)
+{
+	if (w->len)
+		fwrite(w->buf, 1, w->len, w->f);
+	w->len = 0;
+}
+
+/* Room for n more bytes (n <= JW_BUF_SIZE). */
+static inline char *jw_reserve(struct jw *w, size_t n)
+{
+	if (w->len + n > JW_BUF_SIZE)
+		jw_flush(w);
+	return w->buf + w->len;
+}
+
+static inline void jw_putc(struct jw *w, char c)
+{
+	*jw_reserve(w, 1) = c;
+	w->len++;
+}
+
+static void jw_write_slow(struct jw *w, const char *s, size_t n)
+{
+	while (n) {
+		size_t room, k;
+
+		if (w->len == JW_BUF_SIZE)
+			jw_flush(w);
+		room = JW_BUF_SIZE - w->len;
+		k = n < room ? n : room;
+		memcpy(w->buf + w->len, s, k);
+		w->len += k;
+		s += k;
+		n -= k;
+	}
+}
+
+static inline void jw_write(struct jw *w, const char *s, size_t n)
+{
+	if (w->len + n <= JW_BUF_SIZE) {
+		memcpy(w->buf + w->len, s, n);
+		w->len += n;
+	} else {
+		jw_write_slow(w, s, n);
+	}
+}
+
+static inline void jw_puts(struct jw *w, const char *s)
+{
+	jw_write(w, s, strlen(s));
 }
 
 void jw_end(struct jw *w)
 {
-	fputc('\n', w->f);
+	jw_putc(w, '\n');
+	jw_flush(w);
+}
+
+/* Decimal digits of v, right-aligned ending at end; returns the first digit. */
+static inline char *fmt_u64(char *end, uint64_t v)
+{
+	char *p = end;
+
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return p;
+}
+
+static inline void jw_put_u64(struct jw *w, uint64_t v)
+{
+	char tmp[20];
+	char *p = fmt_u64(tmp + sizeof(tmp), v);
+
+	jw_write(w, p, (size_t)(tmp + sizeof(tmp) - p));
 }
 
 /* Length of a valid UTF-8 sequence at s (1..4), 0 if invalid. */
@@ -51,12 +127,12 @@ static size_t utf8_seq_len(const unsigned char *s)
 	return n;
 }
 
-void json_write_string(FILE *f, const char *str)
+static void jw_string(struct jw *w, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	const unsigned char *run = s;
 
-	fputc('"', f);
+	jw_putc(w, '"');
 	while (*s) {
 		unsigned char c = *s;
 		const char *esc = NULL;
@@ -89,22 +165,36 @@ void json_write_string(FILE *f, const char *str)
 				break;
 			}
 		}
-		fwrite(run, 1, (size_t)(s - run), f);
-		fputs(esc, f);
+		jw_write(w, (const char *)run, (size_t)(s - run));
+		jw_puts(w, esc);
 		s++;
 		run = s;
 	}
-	fwrite(run, 1, (size_t)(s - run), f);
-	fputc('"', f);
+	jw_write(w, (const char *)run, (size_t)(s - run));
+	jw_putc(w, '"');
+}
+
+void json_write_string(FILE *f, const char *str)
+{
+	struct jw w;
+
+	jw_init(&w, f, false);
+	jw_string(&w, str);
+	jw_flush(&w);
 }
 
 static void newline_indent(struct jw *w)
 {
 	int i;
 
-	fputc('\n', w->f);
-	for (i = 0; i < w->depth; i++)
-		fputs("  ", w->f);
+	char *p = jw_reserve(w, 1 + 2 * JW_MAX_DEPTH);
+
+	*p++ = '\n';
+	for (i = 0; i < w->depth; i++) {
+		*p++ = ' ';
+		*p++ = ' ';
+	}
+	w->len += 1 + 2 * (size_t)w->depth;
 }
 
 /* Comma, indentation and "key": before a value. */
@@ -112,21 +202,24 @@ static void jw_prefix(struct jw *w, const char *key)
 {
 	if (w->depth > 0) {
 		if (w->need_comma[w->depth])
-			fputc(',', w->f);
+			jw_putc(w, ',');
 		if (w->pretty)
 			newline_indent(w);
 		w->need_comma[w->depth] = true;
 	}
 	if (key) {
-		json_write_string(w->f, key);
-		fputs(w->pretty ? ": " : ":", w->f);
+		jw_string(w, key);
+		if (w->pretty)
+			jw_write(w, ": ", 2);
+		else
+			jw_putc(w, ':');
 	}
 }
 
 static void jw_open(struct jw *w, const char *key, char c)
 {
 	jw_prefix(w, key);
-	fputc(c, w->f);
+	jw_putc(w, c);
 	if (w->depth < JW_MAX_DEPTH - 1)
 		w->depth++;
 	w->need_comma[w->depth] = false;
@@ -140,7 +233,7 @@ static void jw_close(struct jw *w, char c)
 		w->depth--;
 	if (w->pretty && !empty)
 		newline_indent(w);
-	fputc(c, w->f);
+	jw_putc(w, c);
 }
 
 void jw_obj_begin(struct jw *w, const char *key) { jw_open(w, key, '{'); }
@@ -152,33 +245,38 @@ void jw_str(struct jw *w, const char *key, const char *val)
 {
 	jw_prefix(w, key);
 	if (val)
-		json_write_string(w->f, val);
+		jw_string(w, val);
 	else
-		fputs("null", w->f);
+		jw_write(w, "null", 4);
 }
 
 void jw_u64(struct jw *w, const char *key, uint64_t val)
 {
 	jw_prefix(w, key);
-	fprintf(w->f, "%" PRIu64, val);
+	jw_put_u64(w, val);
 }
 
 void jw_i64(struct jw *w, const char *key, int64_t val)
 {
 	jw_prefix(w, key);
-	fprintf(w->f, "%" PRId64, val);
+	if (val < 0) {
+		jw_putc(w, '-');
+		jw_put_u64(w, (uint64_t)0 - (uint64_t)val);
+	} else {
+		jw_put_u64(w, (uint64_t)val);
+	}
 }
 
 void jw_bool(struct jw *w, const char *key, bool val)
 {
 	jw_prefix(w, key);
-	fputs(val ? "true" : "false", w->f);
+	jw_puts(w, val ? "true" : "false");
 }
 
 void jw_null(struct jw *w, const char *key)
 {
 	jw_prefix(w, key);
-	fputs("null", w->f);
+	jw_write(w, "null", 4);
 }
 
 void jw_double(struct jw *w, const char *key, double val, int precision)
@@ -187,45 +285,54 @@ void jw_double(struct jw *w, const char *key, double val, int precision)
 
 	jw_prefix(w, key);
 	if (!isfinite(val)) {
-		fputs("null", w->f);
+		jw_write(w, "null", 4);
 		return;
 	}
 	snprintf(buf, sizeof(buf), "%.*g", precision, val);
 	/* %g may print "1e+06": valid JSON.  Never prints a bare "." or "inf". */
-	fputs(buf, w->f);
+	jw_puts(w, buf);
 }
 
 static const uint64_t pow10_tab[] = {
 	1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000
 };
 
-static void put_fixed(FILE *f, uint64_t val, unsigned decimals)
+static void put_fixed(struct jw *w, uint64_t val, unsigned decimals)
 {
-	uint64_t p;
+	char tmp[32];
+	char *end = tmp + sizeof(tmp);
+	char *p = end;
+	uint64_t frac;
 
 	if (decimals > 9)
 		decimals = 9;
 	if (!decimals) {
-		fprintf(f, "%" PRIu64, val);
+		jw_put_u64(w, val);
 		return;
 	}
-	p = pow10_tab[decimals];
-	fprintf(f, "%" PRIu64 ".%0*" PRIu64, val / p, (int)decimals, val % p);
+	frac = val % pow10_tab[decimals];
+	for (unsigned i = 0; i < decimals; i++) {
+		*--p = (char)('0' + frac % 10);
+		frac /= 10;
+	}
+	*--p = '.';
+	p = fmt_u64(p, val / pow10_tab[decimals]);
+	jw_write(w, p, (size_t)(end - p));
 }
 
 void jw_fixed(struct jw *w, const char *key, uint64_t val, unsigned decimals)
 {
 	jw_prefix(w, key);
-	put_fixed(w->f, val, decimals);
+	put_fixed(w, val, decimals);
 }
 
 void jw_sfixed(struct jw *w, const char *key, int64_t val, unsigned decimals)
 {
 	jw_prefix(w, key);
 	if (val < 0) {
-		fputc('-', w->f);
-		put_fixed(w->f, (uint64_t)0 - (uint64_t)val, decimals);
+		jw_putc(w, '-');
+		put_fixed(w, (uint64_t)0 - (uint64_t)val, decimals);
 	} else {
-		put_fixed(w->f, (uint64_t)val, decimals);
+		put_fixed(w, (uint64_t)val, decimals);
 	}
 }

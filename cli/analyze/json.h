@@ -17,17 +17,23 @@
 #include <stdio.h>
 
 #define JW_MAX_DEPTH 16
+/* Output is assembled here and handed to stdio in large writes. */
+#define JW_BUF_SIZE 16384
 
 struct jw {
 	FILE *f;
 	bool pretty;
 	int depth;
 	bool need_comma[JW_MAX_DEPTH];
+	size_t len;
+	char buf[JW_BUF_SIZE];
 };
 
 void jw_init(struct jw *w, FILE *f, bool pretty);
-/* Ends the document: a newline after the top-level value. */
+/* Ends the document: a newline after the top-level value; flushes to f. */
 void jw_end(struct jw *w);
+/* Hands what is buffered to f (jw_end does it too). */
+void jw_flush(struct jw *w);
 
 /* key == NULL inside arrays (and for the top-level value). */
 void jw_obj_begin(struct jw *w, const char *key);
