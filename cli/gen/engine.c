@@ -284,9 +284,7 @@ static void emit(struct gen *g, const struct roce_frame_spec *s, const struct ta
 		return;
 	}
 	if (bad_payload && s->payload_len) {
-		size_t off = 14 + 4u * s->vlan_count +
-			(s->version == 1 ? 40 : s->ip_version == 6 ? 48 : 28) + ROCE_BTH_LEN +
-			roce_opcodes[s->bth.opcode].hdr_len + s->payload_len / 2;
+		size_t off = roce_build_payload_off(s) + s->payload_len / 2;
 
 		g->buf[off] ^= 0x01;
 	}
