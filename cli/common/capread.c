@@ -86,14 +86,15 @@ void capr_warn(struct roce_capfile *c, const char *fmt, ...)
  * or ROCE_CAP_MAX_RECORD is an error (checked by the callers).
  */
 uint32_t capr_check_lengths(struct roce_capfile *c, uint32_t caplen, uint32_t snaplen,
-			      uint32_t wirelen)
+			    uint32_t wirelen)
 {
 	if (snaplen && caplen > snaplen)
-		capr_warn(c, "caplen %" PRIu32 " exceeds snaplen %" PRIu32 " (read in full)", caplen,
-		     snaplen);
+		capr_warn(c,
+			  "caplen %" PRIu32 " exceeds snaplen %" PRIu32 " (read in full)", caplen,
+			  snaplen);
 	if (caplen > wirelen) {
 		capr_warn(c, "caplen %" PRIu32 " exceeds original length %" PRIu32
-		     " (original length taken as %" PRIu32 ")", caplen, wirelen, caplen);
+			  " (original length taken as %" PRIu32 ")", caplen, wirelen, caplen);
 		wirelen = caplen;
 	}
 	return wirelen;
@@ -112,8 +113,9 @@ int capr_fail_short(struct roce_capfile *c, const char *what, size_t got, size_t
 		return c->status;
 	}
 	if (c->src_status)
-		return capr_fail(c, c->src_status, "truncated %s (%zu of %zu bytes): %s", what, got, want,
-			    c->src_err);
+		return capr_fail(c, c->src_status,
+				 "truncated %s (%zu of %zu bytes): %s", what, got, want,
+				 c->src_err);
 	return capr_fail(c, ROCE_E_TRUNC, "truncated %s (%zu of %zu bytes)", what, got, want);
 }
 
@@ -167,7 +169,7 @@ int capr_fail_shrank(struct roce_capfile *c)
 
 	if (c->fd >= 0 && fstat(c->fd, &st) == 0)
 		return capr_fail(c, ROCE_E_TRUNC, "file shrank while being read (%" PRIu64
-			    " bytes now, %zu when opened)", (uint64_t)st.st_size, c->map_len);
+				 " bytes now, %zu when opened)", (uint64_t)st.st_size, c->map_len);
 	return capr_fail(c, ROCE_E_TRUNC, "file shrank while being read");
 }
 
@@ -400,7 +402,8 @@ const uint8_t *capr_stream_fill(struct roce_capfile *c, size_t n, size_t *avail)
  * Give read pages of a mapped file back to the kernel as the reader moves
  * on, so that resident memory stays flat however large the file is.  The
  * window kept behind the position is larger than any record, so the record
- * handed out last (valid until the next call) is never affected.
+ * handed out last (valid until the next call) is never affected
+ * (CAP_RELEASE_* in capread_int.h).
  */
 
 #ifndef MADV_POPULATE_READ
@@ -590,7 +593,7 @@ bool capr_iface_ts(const struct cap_iface *ifc, uint64_t ticks, uint64_t *ns)
 void capr_ts_out_of_range(struct roce_capfile *c, struct roce_cap_record *rec)
 {
 	capr_warn(c, "timestamp outside 1970..2554 (not representable in 64-bit ns); "
-	     "frame read without a timestamp");
+		  "frame read without a timestamp");
 	rec->ts_ns = 0;
 	rec->flags |= ROCE_CAP_REC_NO_TS;
 }
@@ -622,7 +625,7 @@ static int pcap_next(struct roce_capfile *c, struct roce_cap_record *rec)
 		return capr_fail_shrank(c); /* zeros past the new end of the file */
 	if (caplen > ROCE_CAP_MAX_RECORD)
 		return capr_fail(c, ROCE_E_MALFORMED, "record length %" PRIu32 " exceeds limit %u",
-			    caplen, ROCE_CAP_MAX_RECORD);
+				 caplen, ROCE_CAP_MAX_RECORD);
 	p = src_need(c, hl + caplen, &avail);
 	if (!p)
 		return capr_fail_short(c, "record data", avail - hl, caplen);
@@ -732,13 +735,15 @@ static int cap_start(struct roce_capfile *c)
 		}
 		p = c->mem ? c->base : c->buf;
 		if (magic_prefix(p, avail))
-			return capr_fail(c, ROCE_E_TRUNC, "truncated file header (%zu of %u bytes)", avail,
-				    PCAP_HDR_LEN);
+			return capr_fail(c, ROCE_E_TRUNC,
+					 "truncated file header (%zu of %u bytes)", avail,
+					 PCAP_HDR_LEN);
 		m = 0;
 		for (size_t i = 0; i < avail; i++)
 			m = m << 8 | p[i];
-		return capr_fail(c, ROCE_E_MALFORMED, "not a pcap or pcapng file (magic 0x%0*" PRIx32 ")",
-			    (int)avail * 2, m);
+		return capr_fail(c, ROCE_E_MALFORMED,
+				 "not a pcap or pcapng file (magic 0x%0*" PRIx32 ")",
+				 (int)avail * 2, m);
 	}
 	gz = c->gzip;
 	m = ld32(p, false);
@@ -756,8 +761,9 @@ static int cap_start(struct roce_capfile *c)
 		 ld32(p, true) == PCAP_MAGIC_MOD)
 		c->be = true;
 	else
-		return capr_fail(c, ROCE_E_MALFORMED, "not a pcap or pcapng file (magic 0x%08" PRIx32 ")",
-			    ld32(p, true));
+		return capr_fail(c, ROCE_E_MALFORMED,
+				 "not a pcap or pcapng file (magic 0x%08" PRIx32 ")",
+				 ld32(p, true));
 	m = ld32(p, c->be);
 	c->fmt = FMT_PCAP;
 	c->nsec = m == PCAP_MAGIC_NS;
@@ -772,10 +778,12 @@ static int cap_start(struct roce_capfile *c)
 
 		/* Wireshark reads any major version >= 2 (libpcap refuses > 2) */
 		if (major < 2)
-			return capr_fail(c, ROCE_E_UNSUPPORTED, "unsupported pcap version %u.%u", major,
-				    minor);
+			return capr_fail(c, ROCE_E_UNSUPPORTED,
+					 "unsupported pcap version %u.%u", major,
+					 minor);
 		if (major > 2) {
-			capr_warn(c, "pcap version %u.%u (read as 2.4, like Wireshark)", major, minor);
+			capr_warn(c,
+				  "pcap version %u.%u (read as 2.4, like Wireshark)", major, minor);
 			minor = 4;
 		}
 		c->lens_swap = minor < 3 ? 2 : minor == 3 ? 1 : 0;

@@ -157,6 +157,7 @@ static inline void st32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)(v >> 24);
 }
 
+/* mapped files: pages are given back in steps, a window behind the reader kept */
 #define CAP_RELEASE_STEP (16u << 20)
 #define CAP_RELEASE_KEEP (2u * ROCE_CAP_MAX_RECORD)
 #define CAP_RELEASE_LAG (4u * CAP_RELEASE_STEP)  /* helper this far behind: reader releases */
@@ -172,7 +173,7 @@ __attribute__((format(printf, 2, 3)))
 #endif
 void capr_warn(struct roce_capfile *c, const char *fmt, ...);
 uint32_t capr_check_lengths(struct roce_capfile *c, uint32_t caplen, uint32_t snaplen,
-			      uint32_t wirelen);
+			    uint32_t wirelen);
 int capr_fail_short(struct roce_capfile *c, const char *what, size_t got, size_t want);
 bool capr_map_rec_ok(struct roce_capfile *c, uint64_t end, size_t hdr);
 int capr_fail_shrank(struct roce_capfile *c);

@@ -33,12 +33,14 @@ static int ng_shb(struct roce_capfile *c, const uint8_t *p, uint32_t blen)
 	uint16_t major, minor;
 
 	if (blen < 28)
-		return capr_fail(c, ROCE_E_MALFORMED, "section header block too short (%" PRIu32 " bytes)",
-			    blen);
+		return capr_fail(c, ROCE_E_MALFORMED,
+				 "section header block too short (%" PRIu32 " bytes)",
+				 blen);
 	major = ld16(p + 12, c->be);
 	minor = ld16(p + 14, c->be);
 	if (major != 1)
-		return capr_fail(c, ROCE_E_UNSUPPORTED, "unsupported pcapng version %u.%u", major, minor);
+		return capr_fail(c, ROCE_E_UNSUPPORTED,
+				 "unsupported pcapng version %u.%u", major, minor);
 	c->nifs = 0; /* interface ids are per section */
 	return 0;
 }
@@ -52,7 +54,7 @@ static int ng_idb(struct roce_capfile *c, const uint8_t *p, uint32_t blen)
 
 	if (blen < 20)
 		return capr_fail(c, ROCE_E_MALFORMED,
-			    "interface description block too short (%" PRIu32 " bytes)", blen);
+				 "interface description block too short (%" PRIu32 " bytes)", blen);
 	ifc.linktype = ld16(p + 8, c->be);
 	ifc.snaplen = ld32(p + 12, c->be);
 	o = p + 16;
@@ -63,19 +65,21 @@ static int ng_idb(struct roce_capfile *c, const uint8_t *p, uint32_t blen)
 
 		if (padded > (size_t)(end - o) - 4)
 			return capr_fail(c, ROCE_E_MALFORMED,
-				    "interface description block option %u length %u overruns block",
-				    code, olen);
+				"interface description block option %u length %u overruns block",
+				code, olen);
 		if (code == NG_OPT_ENDOFOPT)
 			break;
 		/* a wrong length: ignored with a warning, like Wireshark */
 		if (code == NG_OPT_IF_TSRESOL) {
 			if (olen != 1)
-				capr_warn(c, "if_tsresol option length %u (expected 1): ignored", olen);
+				capr_warn(c,
+					"if_tsresol option length %u (expected 1): ignored", olen);
 			else
 				tsresol = o[4];
 		} else if (code == NG_OPT_IF_TSOFFSET) {
 			if (olen != 8)
-				capr_warn(c, "if_tsoffset option length %u (expected 8): ignored", olen);
+				capr_warn(c,
+					"if_tsoffset option length %u (expected 8): ignored", olen);
 			else
 				tsoffset = (int64_t)ld64(o + 4, c->be);
 		}
@@ -102,7 +106,8 @@ static int ng_idb(struct roce_capfile *c, const uint8_t *p, uint32_t blen)
 	ifc.offset_s = tsoffset;
 
 	if (c->nifs >= MAX_IFACES)
-		return capr_fail(c, ROCE_E_UNSUPPORTED, "more than %u interfaces in a section", MAX_IFACES);
+		return capr_fail(c, ROCE_E_UNSUPPORTED,
+				 "more than %u interfaces in a section", MAX_IFACES);
 	if (c->nifs == c->ifs_cap) {
 		uint32_t ncap = c->ifs_cap ? c->ifs_cap * 2 : 4;
 		struct cap_iface *n = realloc(c->ifs, ncap * sizeof(*n));
@@ -130,20 +135,20 @@ static int ng_packet(struct roce_capfile *c, uint32_t type, const uint8_t *p, ui
 
 	if (blen < 32)
 		return capr_fail(c, ROCE_E_MALFORMED, "%s too short (%" PRIu32 " bytes)",
-			    ng_block_name(type), blen);
+				 ng_block_name(type), blen);
 	ifid = type == NG_EPB ? ld32(p + 8, c->be) : ld16(p + 8, c->be);
 	if (ifid >= c->nifs)
 		return capr_fail(c, ROCE_E_MALFORMED,
-			    "%s refers to interface %" PRIu32 " but %" PRIu32
-			    " interface(s) are defined in this section",
-			    ng_block_name(type), ifid, c->nifs);
+				 "%s refers to interface %" PRIu32 " but %" PRIu32
+				 " interface(s) are defined in this section",
+				 ng_block_name(type), ifid, c->nifs);
 	ifc = &c->ifs[ifid];
 	caplen = ld32(p + 20, c->be);
 	wirelen = ld32(p + 24, c->be);
 	if (caplen > blen - 32)
 		return capr_fail(c, ROCE_E_MALFORMED,
-			    "caplen %" PRIu32 " overruns %s (%" PRIu32 " bytes)", caplen,
-			    ng_block_name(type), blen);
+				 "caplen %" PRIu32 " overruns %s (%" PRIu32 " bytes)", caplen,
+				 ng_block_name(type), blen);
 	rec->flags = 0;
 	rec->wirelen = capr_check_lengths(c, caplen, ifc->snaplen, wirelen);
 	ticks = (uint64_t)ld32(p + 12, c->be) << 32 | ld32(p + 16, c->be);
@@ -162,19 +167,20 @@ static int ng_spb(struct roce_capfile *c, const uint8_t *p, uint32_t blen,
 	uint32_t caplen, wirelen;
 
 	if (blen < 16)
-		return capr_fail(c, ROCE_E_MALFORMED, "simple packet block too short (%" PRIu32 " bytes)",
-			    blen);
+		return capr_fail(c, ROCE_E_MALFORMED,
+				 "simple packet block too short (%" PRIu32 " bytes)",
+				 blen);
 	if (c->nifs == 0)
 		return capr_fail(c, ROCE_E_MALFORMED,
-			    "simple packet block but no interface is defined in this section");
+				 "simple packet block but no interface is defined in this section");
 	wirelen = ld32(p + 8, c->be);
 	caplen = wirelen;
 	if (c->ifs[0].snaplen && caplen > c->ifs[0].snaplen)
 		caplen = c->ifs[0].snaplen;
 	if (caplen > blen - 16)
 		return capr_fail(c, ROCE_E_MALFORMED,
-			    "simple packet block: packet length %" PRIu32 " overruns block (%" PRIu32
-			    " bytes)", caplen, blen);
+			"simple packet block: packet length %" PRIu32 " overruns block (%" PRIu32
+			" bytes)", caplen, blen);
 	rec->data = p + 12;
 	rec->caplen = caplen;
 	rec->wirelen = wirelen;
@@ -222,8 +228,8 @@ static int ng_skip_large(struct roce_capfile *c, uint32_t type, uint32_t blen, u
 		return capr_fail_short(c, ng_block_name(type), plen - 4u + avail, plen);
 	if (ld32(p, c->be) != blen && ld32(p, c->be) != plen)
 		return capr_fail(c, ROCE_E_MALFORMED,
-			    "%s trailing length %" PRIu32 " does not match total length %" PRIu32,
-			    ng_block_name(type), ld32(p, c->be), blen);
+			"%s trailing length %" PRIu32 " does not match total length %" PRIu32,
+			ng_block_name(type), ld32(p, c->be), blen);
 	src_consume(c, 4);
 	return 0;
 }
@@ -260,32 +266,32 @@ int capr_ng_next(struct roce_capfile *c, struct roce_cap_record *rec, bool presc
 				c->be = true;
 			else
 				return capr_fail(c, ROCE_E_MALFORMED,
-					    "bad byte-order magic 0x%08" PRIx32 " in section header block",
-					    ld32(p + 8, true));
+					"bad byte-order magic 0x%08" PRIx32 " in section header block",
+					ld32(p + 8, true));
 		} else if (prescan && ng_is_packet(type)) {
 			return 0;
 		}
 		blen = ld32(p + 4, c->be);
 		if (blen < 12)
 			return capr_fail(c, ROCE_E_MALFORMED,
-				    "%s total length %" PRIu32 " is less than 12",
-				    ng_block_name(type), blen);
+					 "%s total length %" PRIu32 " is less than 12",
+					 ng_block_name(type), blen);
 		/* not a multiple of 4: Wireshark 4.0 rounds up and reads on */
 		plen = blen > UINT32_MAX - 3 ? blen : (blen + 3) & ~3u;
 		if (plen != blen) {
 			if (blen > UINT32_MAX - 3)
 				return capr_fail(c, ROCE_E_MALFORMED,
-					    "%s total length %" PRIu32 " is not a multiple of 4",
-					    ng_block_name(type), blen);
+					"%s total length %" PRIu32 " is not a multiple of 4",
+					ng_block_name(type), blen);
 			capr_warn(c, "%s total length %" PRIu32
-			     " is not a multiple of 4 (read as %" PRIu32 ")",
-			     ng_block_name(type), blen, plen);
+				  " is not a multiple of 4 (read as %" PRIu32 ")",
+				  ng_block_name(type), blen, plen);
 		}
 		if (plen > ROCE_CAP_MAX_RECORD) {
 			if (type == NG_SHB || type == NG_IDB || ng_is_packet(type))
 				return capr_fail(c, ROCE_E_MALFORMED,
-					    "%s length %" PRIu32 " exceeds limit %u",
-					    ng_block_name(type), blen, ROCE_CAP_MAX_RECORD);
+						 "%s length %" PRIu32 " exceeds limit %u",
+						 ng_block_name(type), blen, ROCE_CAP_MAX_RECORD);
 			r = ng_skip_large(c, type, blen, plen);
 			if (r < 0)
 				return r;
@@ -299,8 +305,8 @@ int capr_ng_next(struct roce_capfile *c, struct roce_cap_record *rec, bool presc
 		tlen = ld32(p + plen - 4, c->be);
 		if (tlen != blen && tlen != plen)
 			return capr_fail(c, ROCE_E_MALFORMED,
-				    "%s trailing length %" PRIu32 " does not match total length %" PRIu32,
-				    ng_block_name(type), tlen, blen);
+				"%s trailing length %" PRIu32 " does not match total length %" PRIu32,
+				ng_block_name(type), tlen, blen);
 		if (unlikely(c->map) && !capr_map_rec_ok(c, c->pos + plen, 8))
 			return capr_fail_shrank(c);
 		switch (type) {
