@@ -18,7 +18,7 @@ pkgs=(build-essential cmake pkg-config ca-certificates
       zlib1g-dev libisal-dev libglib2.0-dev libpcap-dev
       wireshark-dev tshark wireshark-common tcpreplay
       libxdp-dev libbpf-dev netsniff-ng tcpdump
-      clang libclang-rt-14-dev python3 gzip bc iproute2 util-linux
+      clang libclang-rt-14-dev python3 gzip bc iproute2 procps util-linux
       dpkg-dev file man-db groff-base debootstrap curl prometheus libmicrohttpd-dev)
 
 missing=()

@@ -20,143 +20,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#define PCAP_MAGIC_US 0xa1b2c3d4u
-#define PCAP_MAGIC_NS 0xa1b23c4du
-#define PCAP_MAGIC_MOD 0xa1b2cd34u /* Alexey Kuznetzov's "modified" pcap */
-#define PCAP_HDR_LEN 24u
+#include "capread_int.h"
 
-#define NG_SHB 0x0a0d0d0au
-#define NG_IDB 0x00000001u
-#define NG_OPB 0x00000002u
-#define NG_SPB 0x00000003u
-#define NG_EPB 0x00000006u
-#define NG_JOURNAL 0x00000009u  /* systemd Journal Export block */
-#define NG_CUSTOM 0x00000badu
-#define NG_CUSTOM_NOCOPY 0x40000badu
-#define NG_BOM 0x1a2b3c4du
-
-#define NG_OPT_ENDOFOPT 0
-#define NG_OPT_IF_TSRESOL 9
-#define NG_OPT_IF_TSOFFSET 14
-
-/* Interfaces per section: Wireshark has no limit; this one bounds the table
- * (32 bytes each) at 32 MiB. */
-#define MAX_IFACES (1u << 20)
-#define STREAM_MIN_BUF (64u * 1024u)
-#define GZ_BUFFER (128u * 1024u)
-#define ERR_LEN 1024
-
-#define unlikely(x) __builtin_expect(!!(x), 0)
-
-enum cap_fmt { FMT_PCAP, FMT_PCAPNG, FMT_EMPTY };
-enum ts_conv { TS_MUL, TS_DIV, TS_BIN, TS_ZERO };
-
-__extension__ typedef __int128 cap_i128;
-__extension__ typedef unsigned __int128 cap_u128;
-
-struct cap_iface {
-	int linktype;
-	uint32_t snaplen;
-	uint8_t conv;       /* enum ts_conv; TS_ZERO: ticks below 10^-29 s are < 1 ns */
-	uint8_t shift;      /* TS_BIN: ticks are 2^-shift s */
-	uint64_t factor;    /* TS_MUL: ns per tick; TS_DIV: ticks per ns */
-	int64_t offset_s;   /* if_tsoffset, seconds */
-};
-
-struct roce_capfile {
-	/* Source: a memory window (mmap or caller's) or a zlib stream. */
-	bool mem;
-	const uint8_t *base; /* mem: whole input */
-	size_t len;
-	uint64_t pos;        /* bytes consumed (uncompressed offset) */
-	void *map;           /* mmap()ed region to unmap, or NULL */
-	size_t map_len;
-	size_t map_released; /* bytes at the start of map already given back */
-	/* page helper thread for large mapped files (see map_helper) */
-	bool helper_on;
-	pthread_t helper;
-	pthread_mutex_t helper_mu;
-	pthread_cond_t helper_cv;
-	size_t helper_pos;   /* reader position as last told to the helper */
-	pthread_mutex_t release_mu;  /* map_released: helper, or reader if the helper lags */
-	atomic_size_t map_released_a;  /* map_released, for lock-free peeking */
-	bool helper_stop;
-	int fd;              /* stream source, or the mapped file (for fstat) */
-	atomic_int sigbus;   /* mapped file: a page vanished (set by the SIGBUS handler) */
-	bool shrank_seen;    /* mapped file: found shorter than mapped */
-	int guard_slot;      /* slot in the SIGBUS handler's table, -1 none */
-	/* stream: input buffer, and zlib when the input is gzip */
-	uint8_t *in;
-	size_t in_pos, in_len;
-	uint64_t in_read;    /* input bytes read so far */
-	bool in_eof, started, gzip, zinit, zend;
-	z_stream zs;
-	uint8_t *zout;       /* gzip: inflated bytes not yet handed out */
-	size_t zout_pos, zout_len;
-	const volatile sig_atomic_t *intr;
-	uint8_t *buf;        /* stream: bytes of the current record, from buf[0] */
-	size_t have, cap;
-	uint64_t file_size;  /* 0 when unknown */
-	int src_status;      /* status of the last short stream read, 0 = plain EOF */
-	char src_err[160];
-
-	/* Format state. */
-	int fmt;
-	bool be;             /* file / current section is big-endian */
-	bool modified;       /* pcap: 24-byte record headers */
-	bool nsec;           /* pcap: nanosecond timestamps */
-	uint8_t lens_swap;   /* pcap < 2.3: caplen/len swapped (2); 2.3: maybe (1) */
-	int linktype;        /* pcap header or first interface ever seen */
-	uint32_t snaplen;
-	struct cap_iface *ifs;
-	uint32_t nifs, ifs_cap;
-
-	uint64_t frame_no;   /* frames numbered (delivered, custom, journal) */
-	int status;          /* 0 running, 1 EOF, < 0 sticky error */
-	uint64_t warnings;
-	bool warn_pending;   /* a warning since the last delivered record */
-	char *name;
-	char fmtname[24];
-	char err[ERR_LEN];
-	char warn[ERR_LEN];
-};
-
-/* Byte-order helpers: explicit, no host assumptions. */
-static inline uint16_t ld16(const uint8_t *p, bool be)
-{
-	return be ? (uint16_t)(p[0] << 8 | p[1]) : (uint16_t)(p[1] << 8 | p[0]);
-}
-
-static inline uint32_t ld32(const uint8_t *p, bool be)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	return be ? __builtin_bswap32(v) : v;
-#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	return be ? v : __builtin_bswap32(v);
-#else
-	(void)v;
-	return be ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
-		  : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
-#endif
-}
-
-static inline uint64_t ld64(const uint8_t *p, bool be)
-{
-	uint64_t a = ld32(p, be), b = ld32(p + 4, be);
-
-	return be ? a << 32 | b : b << 32 | a;
-}
-
-static inline void st32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
 
 /* ---- errors -------------------------------------------------------------- */
 
@@ -182,7 +47,7 @@ static void vset_err(struct roce_capfile *c, bool frame, const char *fmt, va_lis
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif
-static int fail(struct roce_capfile *c, int status, const char *fmt, ...)
+int capr_fail(struct roce_capfile *c, int status, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -197,7 +62,7 @@ static int fail(struct roce_capfile *c, int status, const char *fmt, ...)
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-static void warn(struct roce_capfile *c, const char *fmt, ...)
+void capr_warn(struct roce_capfile *c, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -220,25 +85,26 @@ static void warn(struct roce_capfile *c, const char *fmt, ...)
  * wirelen >= caplen holds for every record.  Only a length beyond the record
  * or ROCE_CAP_MAX_RECORD is an error (checked by the callers).
  */
-static uint32_t check_lengths(struct roce_capfile *c, uint32_t caplen, uint32_t snaplen,
-			      uint32_t wirelen)
+uint32_t capr_check_lengths(struct roce_capfile *c, uint32_t caplen, uint32_t snaplen,
+			    uint32_t wirelen)
 {
 	if (snaplen && caplen > snaplen)
-		warn(c, "caplen %" PRIu32 " exceeds snaplen %" PRIu32 " (read in full)", caplen,
-		     snaplen);
+		capr_warn(c,
+			  "caplen %" PRIu32 " exceeds snaplen %" PRIu32 " (read in full)", caplen,
+			  snaplen);
 	if (caplen > wirelen) {
-		warn(c, "caplen %" PRIu32 " exceeds original length %" PRIu32
-		     " (original length taken as %" PRIu32 ")", caplen, wirelen, caplen);
+		capr_warn(c, "caplen %" PRIu32 " exceeds original length %" PRIu32
+			  " (original length taken as %" PRIu32 ")", caplen, wirelen, caplen);
 		wirelen = caplen;
 	}
 	return wirelen;
 }
 
 /* A read came up short: end of input, or a stream (gzip/read) error. */
-static int fail_short(struct roce_capfile *c, const char *what, size_t got, size_t want)
+int capr_fail_short(struct roce_capfile *c, const char *what, size_t got, size_t want)
 {
 	if (c->src_status == ROCE_CAP_E_INTR)
-		return fail(c, c->src_status, "interrupted");
+		return capr_fail(c, c->src_status, "interrupted");
 	if (c->src_status && got == 0 && c->frame_no) {
 		/* between records (a bad gzip trailer, say): every frame before was read */
 		snprintf(c->err, sizeof(c->err), "%s: after frame %" PRIu64 ": %s", c->name,
@@ -247,9 +113,10 @@ static int fail_short(struct roce_capfile *c, const char *what, size_t got, size
 		return c->status;
 	}
 	if (c->src_status)
-		return fail(c, c->src_status, "truncated %s (%zu of %zu bytes): %s", what, got, want,
-			    c->src_err);
-	return fail(c, ROCE_E_TRUNC, "truncated %s (%zu of %zu bytes)", what, got, want);
+		return capr_fail(c, c->src_status,
+				 "truncated %s (%zu of %zu bytes): %s", what, got, want,
+				 c->src_err);
+	return capr_fail(c, ROCE_E_TRUNC, "truncated %s (%zu of %zu bytes)", what, got, want);
 }
 
 /* ---- a mapped file that shrinks ---------------------------------------------- */
@@ -273,7 +140,7 @@ static bool map_shrunk(struct roce_capfile *c)
  * fault; a real header is never zero).  Then fstat() decides: a record that
  * ends within the new size is intact, and the next call reports the error.
  */
-static bool map_rec_ok(struct roce_capfile *c, uint64_t end, size_t hdr)
+bool capr_map_rec_ok(struct roce_capfile *c, uint64_t end, size_t hdr)
 {
 	struct stat st;
 	bool suspect = atomic_load_explicit(&c->sigbus, memory_order_relaxed);
@@ -296,14 +163,14 @@ static bool map_rec_ok(struct roce_capfile *c, uint64_t end, size_t hdr)
 	return end <= (uint64_t)st.st_size;
 }
 
-static int fail_shrank(struct roce_capfile *c)
+int capr_fail_shrank(struct roce_capfile *c)
 {
 	struct stat st;
 
 	if (c->fd >= 0 && fstat(c->fd, &st) == 0)
-		return fail(c, ROCE_E_TRUNC, "file shrank while being read (%" PRIu64
-			    " bytes now, %zu when opened)", (uint64_t)st.st_size, c->map_len);
-	return fail(c, ROCE_E_TRUNC, "file shrank while being read");
+		return capr_fail(c, ROCE_E_TRUNC, "file shrank while being read (%" PRIu64
+				 " bytes now, %zu when opened)", (uint64_t)st.st_size, c->map_len);
+	return capr_fail(c, ROCE_E_TRUNC, "file shrank while being read");
 }
 
 /* ---- source --------------------------------------------------------------- */
@@ -505,7 +372,7 @@ static size_t stream_read(struct roce_capfile *c, uint8_t *dst, size_t want)
 }
 
 /* Slow path of src_need(): read more of the stream into buf. */
-static const uint8_t *stream_fill(struct roce_capfile *c, size_t n, size_t *avail)
+const uint8_t *capr_stream_fill(struct roce_capfile *c, size_t n, size_t *avail)
 {
 	if (n > c->cap) {
 		size_t ncap = c->cap ? c->cap : STREAM_MIN_BUF;
@@ -532,34 +399,12 @@ static const uint8_t *stream_fill(struct roce_capfile *c, size_t n, size_t *avai
 }
 
 /*
- * Make n bytes from the current position addressable.  Returns a pointer to
- * them, or NULL with *avail = the bytes that are there.  Never consumes:
- * calling again with a larger n extends the same window.  n is bounded by
- * the callers (<= ROCE_CAP_MAX_RECORD + a header).
- */
-static inline const uint8_t *src_need(struct roce_capfile *c, size_t n, size_t *avail)
-{
-	if (c->mem) {
-		size_t a = c->len - (size_t)c->pos;
-
-		if (a >= n)
-			return c->base + c->pos;
-		*avail = a;
-		return NULL;
-	}
-	if (c->have >= n)
-		return c->buf;
-	return stream_fill(c, n, avail);
-}
-
-/*
  * Give read pages of a mapped file back to the kernel as the reader moves
  * on, so that resident memory stays flat however large the file is.  The
  * window kept behind the position is larger than any record, so the record
- * handed out last (valid until the next call) is never affected.
+ * handed out last (valid until the next call) is never affected
+ * (CAP_RELEASE_* in capread_int.h).
  */
-#define CAP_RELEASE_STEP (16u << 20)
-#define CAP_RELEASE_KEEP (2u * ROCE_CAP_MAX_RECORD)
 
 #ifndef MADV_POPULATE_READ
 #define MADV_POPULATE_READ 22   /* Linux 5.14 */
@@ -589,7 +434,6 @@ static void map_prefetch(struct roce_capfile *c, size_t from)
  */
 #define CAP_HELPER_MIN (64u << 20)      /* files smaller than this: no thread */
 #define CAP_HELPER_AHEAD 3u             /* windows populated ahead */
-#define CAP_RELEASE_LAG (4u * CAP_RELEASE_STEP)  /* helper this far behind: reader releases */
 
 /*
  * Give back [map_released, upto).  With a helper thread both threads may
@@ -689,7 +533,7 @@ static void map_helper_stop(struct roce_capfile *c)
 	c->helper_on = false;
 }
 
-static void map_moved(struct roce_capfile *c)
+void capr_map_moved(struct roce_capfile *c)
 {
 	if (c->helper_on) {
 		size_t pos = (size_t)c->pos;
@@ -713,16 +557,6 @@ static void map_moved(struct roce_capfile *c)
 				 ~(size_t)(CAP_RELEASE_STEP - 1));
 }
 
-static inline void src_consume(struct roce_capfile *c, size_t n)
-{
-	uint64_t before = c->pos;
-
-	c->pos += n;
-	c->have = 0;
-	if (c->map && before / CAP_RELEASE_STEP != c->pos / CAP_RELEASE_STEP)
-		map_moved(c);
-}
-
 /* ---- timestamps ----------------------------------------------------------- */
 
 /*
@@ -730,7 +564,7 @@ static inline void src_consume(struct roce_capfile *c, size_t n)
  * false when the result does not fit 0 .. 2^64-1 ns (before 1970, or after
  * 2554-07-21): the caller then delivers the record without a timestamp.
  */
-static bool iface_ts(const struct cap_iface *ifc, uint64_t ticks, uint64_t *ns)
+bool capr_iface_ts(const struct cap_iface *ifc, uint64_t ticks, uint64_t *ns)
 {
 	cap_i128 v;
 
@@ -756,23 +590,12 @@ static bool iface_ts(const struct cap_iface *ifc, uint64_t ticks, uint64_t *ns)
 	return true;
 }
 
-static void ts_out_of_range(struct roce_capfile *c, struct roce_cap_record *rec)
+void capr_ts_out_of_range(struct roce_capfile *c, struct roce_cap_record *rec)
 {
-	warn(c, "timestamp outside 1970..2554 (not representable in 64-bit ns); "
-	     "frame read without a timestamp");
+	capr_warn(c, "timestamp outside 1970..2554 (not representable in 64-bit ns); "
+		  "frame read without a timestamp");
 	rec->ts_ns = 0;
 	rec->flags |= ROCE_CAP_REC_NO_TS;
-}
-
-/* Deliver: the warning flag, the frame number. */
-static inline int deliver(struct roce_capfile *c, struct roce_cap_record *rec)
-{
-	if (c->warn_pending) {
-		rec->flags |= ROCE_CAP_REC_WARN;
-		c->warn_pending = false;
-	}
-	rec->frame_no = ++c->frame_no;
-	return 1;
 }
 
 /* ---- pcap ------------------------------------------------------------------ */
@@ -786,7 +609,7 @@ static int pcap_next(struct roce_capfile *c, struct roce_cap_record *rec)
 	if (!p) {
 		if (avail == 0 && !c->src_status)
 			return 0;
-		return fail_short(c, "record header", avail, hl);
+		return capr_fail_short(c, "record header", avail, hl);
 	}
 	sec = ld32(p, c->be);
 	sub = ld32(p + 4, c->be);
@@ -799,15 +622,15 @@ static int pcap_next(struct roce_capfile *c, struct roce_cap_record *rec)
 		wirelen = t;
 	}
 	if (unlikely(c->map && !(sec | sub | caplen | wirelen)) && map_shrunk(c))
-		return fail_shrank(c); /* zeros past the new end of the file */
+		return capr_fail_shrank(c); /* zeros past the new end of the file */
 	if (caplen > ROCE_CAP_MAX_RECORD)
-		return fail(c, ROCE_E_MALFORMED, "record length %" PRIu32 " exceeds limit %u",
-			    caplen, ROCE_CAP_MAX_RECORD);
+		return capr_fail(c, ROCE_E_MALFORMED, "record length %" PRIu32 " exceeds limit %u",
+				 caplen, ROCE_CAP_MAX_RECORD);
 	p = src_need(c, hl + caplen, &avail);
 	if (!p)
-		return fail_short(c, "record data", avail - hl, caplen);
+		return capr_fail_short(c, "record data", avail - hl, caplen);
 	rec->flags = 0;
-	rec->wirelen = check_lengths(c, caplen, c->snaplen, wirelen);
+	rec->wirelen = capr_check_lengths(c, caplen, c->snaplen, wirelen);
 	rec->data = p + hl;
 	rec->caplen = caplen;
 	/* at most 2^32 s + 2^32 us: no overflow */
@@ -818,336 +641,13 @@ static int pcap_next(struct roce_capfile *c, struct roce_cap_record *rec)
 		/* touch the record's end: a vanished page faults here, not in the caller */
 		if (caplen)
 			(void)*(volatile const uint8_t *)(p + hl + caplen - 1);
-		if (!map_rec_ok(c, c->pos + hl + caplen, hl))
-			return fail_shrank(c);
+		if (!capr_map_rec_ok(c, c->pos + hl + caplen, hl))
+			return capr_fail_shrank(c);
 	}
 	src_consume(c, hl + caplen);
 	return deliver(c, rec);
 }
 
-/* ---- pcapng ---------------------------------------------------------------- */
-
-static const char *ng_block_name(uint32_t type)
-{
-	switch (type) {
-	case NG_SHB:
-		return "section header block";
-	case NG_IDB:
-		return "interface description block";
-	case NG_EPB:
-		return "enhanced packet block";
-	case NG_SPB:
-		return "simple packet block";
-	case NG_OPB:
-		return "packet block";
-	default:
-		return "block";
-	}
-}
-
-static int ng_shb(struct roce_capfile *c, const uint8_t *p, uint32_t blen)
-{
-	uint16_t major, minor;
-
-	if (blen < 28)
-		return fail(c, ROCE_E_MALFORMED, "section header block too short (%" PRIu32 " bytes)",
-			    blen);
-	major = ld16(p + 12, c->be);
-	minor = ld16(p + 14, c->be);
-	if (major != 1)
-		return fail(c, ROCE_E_UNSUPPORTED, "unsupported pcapng version %u.%u", major, minor);
-	c->nifs = 0; /* interface ids are per section */
-	return 0;
-}
-
-static int ng_idb(struct roce_capfile *c, const uint8_t *p, uint32_t blen)
-{
-	const uint8_t *o, *end;
-	struct cap_iface ifc = { 0 };
-	int tsresol = 6;
-	int64_t tsoffset = 0;
-
-	if (blen < 20)
-		return fail(c, ROCE_E_MALFORMED,
-			    "interface description block too short (%" PRIu32 " bytes)", blen);
-	ifc.linktype = ld16(p + 8, c->be);
-	ifc.snaplen = ld32(p + 12, c->be);
-	o = p + 16;
-	end = p + blen - 4;
-	while (end - o >= 4) {
-		uint16_t code = ld16(o, c->be), olen = ld16(o + 2, c->be);
-		size_t padded = ((size_t)olen + 3) & ~(size_t)3;
-
-		if (padded > (size_t)(end - o) - 4)
-			return fail(c, ROCE_E_MALFORMED,
-				    "interface description block option %u length %u overruns block",
-				    code, olen);
-		if (code == NG_OPT_ENDOFOPT)
-			break;
-		/* a wrong length: ignored with a warning, like Wireshark */
-		if (code == NG_OPT_IF_TSRESOL) {
-			if (olen != 1)
-				warn(c, "if_tsresol option length %u (expected 1): ignored", olen);
-			else
-				tsresol = o[4];
-		} else if (code == NG_OPT_IF_TSOFFSET) {
-			if (olen != 8)
-				warn(c, "if_tsoffset option length %u (expected 8): ignored", olen);
-			else
-				tsoffset = (int64_t)ld64(o + 4, c->be);
-		}
-		o += 4 + padded;
-	}
-	/* every resolution is read, like Wireshark: 10^-29 s and finer (up to
-	 * 10^-127 or 2^-127) make every 64-bit tick count less than 1 ns */
-	if (tsresol & 0x80) {
-		ifc.conv = TS_BIN;
-		ifc.shift = (uint8_t)(tsresol & 0x7f);
-	} else if (tsresol <= 9) {
-		ifc.conv = TS_MUL;
-		ifc.factor = 1;
-		for (int i = tsresol; i < 9; i++)
-			ifc.factor *= 10;
-	} else if (tsresol <= 28) {
-		ifc.conv = TS_DIV;
-		ifc.factor = 1;
-		for (int i = 9; i < tsresol; i++)
-			ifc.factor *= 10;
-	} else {
-		ifc.conv = TS_ZERO;
-	}
-	ifc.offset_s = tsoffset;
-
-	if (c->nifs >= MAX_IFACES)
-		return fail(c, ROCE_E_UNSUPPORTED, "more than %u interfaces in a section", MAX_IFACES);
-	if (c->nifs == c->ifs_cap) {
-		uint32_t ncap = c->ifs_cap ? c->ifs_cap * 2 : 4;
-		struct cap_iface *n = realloc(c->ifs, ncap * sizeof(*n));
-
-		if (!n)
-			return fail(c, ROCE_E_NOMEM, "out of memory");
-		c->ifs = n;
-		c->ifs_cap = ncap;
-	}
-	c->ifs[c->nifs++] = ifc;
-	if (c->linktype < 0) {
-		c->linktype = ifc.linktype;
-		c->snaplen = ifc.snaplen;
-	}
-	return 0;
-}
-
-/* EPB and OPB share the layout from offset 8 on (OPB: 16-bit interface id). */
-static int ng_packet(struct roce_capfile *c, uint32_t type, const uint8_t *p, uint32_t blen,
-		     struct roce_cap_record *rec)
-{
-	const struct cap_iface *ifc;
-	uint32_t ifid, caplen, wirelen;
-	uint64_t ticks;
-
-	if (blen < 32)
-		return fail(c, ROCE_E_MALFORMED, "%s too short (%" PRIu32 " bytes)",
-			    ng_block_name(type), blen);
-	ifid = type == NG_EPB ? ld32(p + 8, c->be) : ld16(p + 8, c->be);
-	if (ifid >= c->nifs)
-		return fail(c, ROCE_E_MALFORMED,
-			    "%s refers to interface %" PRIu32 " but %" PRIu32
-			    " interface(s) are defined in this section",
-			    ng_block_name(type), ifid, c->nifs);
-	ifc = &c->ifs[ifid];
-	caplen = ld32(p + 20, c->be);
-	wirelen = ld32(p + 24, c->be);
-	if (caplen > blen - 32)
-		return fail(c, ROCE_E_MALFORMED,
-			    "caplen %" PRIu32 " overruns %s (%" PRIu32 " bytes)", caplen,
-			    ng_block_name(type), blen);
-	rec->flags = 0;
-	rec->wirelen = check_lengths(c, caplen, ifc->snaplen, wirelen);
-	ticks = (uint64_t)ld32(p + 12, c->be) << 32 | ld32(p + 16, c->be);
-	if (!iface_ts(ifc, ticks, &rec->ts_ns))
-		ts_out_of_range(c, rec);
-	rec->data = p + 28;
-	rec->caplen = caplen;
-	rec->linktype = ifc->linktype;
-	rec->ifindex = ifid;
-	return 1;
-}
-
-static int ng_spb(struct roce_capfile *c, const uint8_t *p, uint32_t blen,
-		  struct roce_cap_record *rec)
-{
-	uint32_t caplen, wirelen;
-
-	if (blen < 16)
-		return fail(c, ROCE_E_MALFORMED, "simple packet block too short (%" PRIu32 " bytes)",
-			    blen);
-	if (c->nifs == 0)
-		return fail(c, ROCE_E_MALFORMED,
-			    "simple packet block but no interface is defined in this section");
-	wirelen = ld32(p + 8, c->be);
-	caplen = wirelen;
-	if (c->ifs[0].snaplen && caplen > c->ifs[0].snaplen)
-		caplen = c->ifs[0].snaplen;
-	if (caplen > blen - 16)
-		return fail(c, ROCE_E_MALFORMED,
-			    "simple packet block: packet length %" PRIu32 " overruns block (%" PRIu32
-			    " bytes)", caplen, blen);
-	rec->data = p + 12;
-	rec->caplen = caplen;
-	rec->wirelen = wirelen;
-	rec->ts_ns = 0;
-	rec->flags = ROCE_CAP_REC_NO_TS; /* an SPB has no timestamp */
-	rec->linktype = c->ifs[0].linktype;
-	rec->ifindex = 0;
-	return 1;
-}
-
-static inline bool ng_is_packet(uint32_t type)
-{
-	return type == NG_EPB || type == NG_SPB || type == NG_OPB;
-}
-
-/* Blocks Wireshark 4.0 numbers as frames without being packets. */
-static inline bool ng_is_numbered(uint32_t type)
-{
-	return type == NG_CUSTOM || type == NG_CUSTOM_NOCOPY || type == NG_JOURNAL;
-}
-
-/*
- * Skip a block larger than ROCE_CAP_MAX_RECORD that the reader does not
- * interpret (custom, journal, name resolution, ...): Wireshark reads them,
- * so the reader steps over them without buffering (streams are read in
- * pieces).  The trailing length is still checked.
- */
-static int ng_skip_large(struct roce_capfile *c, uint32_t type, uint32_t blen, uint32_t plen)
-{
-	uint64_t left = plen - 4u;
-	size_t avail = 0;
-	const uint8_t *p;
-
-	while (left) {
-		size_t k = left < STREAM_MIN_BUF ? (size_t)left : STREAM_MIN_BUF;
-
-		if (!src_need(c, k, &avail))
-			return fail_short(c, ng_block_name(type),
-					  (size_t)(plen - 4u - left) + avail, plen);
-		src_consume(c, k);
-		left -= k;
-	}
-	p = src_need(c, 4, &avail);
-	if (!p)
-		return fail_short(c, ng_block_name(type), plen - 4u + avail, plen);
-	if (ld32(p, c->be) != blen && ld32(p, c->be) != plen)
-		return fail(c, ROCE_E_MALFORMED,
-			    "%s trailing length %" PRIu32 " does not match total length %" PRIu32,
-			    ng_block_name(type), ld32(p, c->be), blen);
-	src_consume(c, 4);
-	return 0;
-}
-
-/*
- * Read blocks until a packet is delivered (1), clean EOF (0) or an error.
- * prescan (roce_cap_open): stop with 0 after the first interface
- * description block, or before (not consuming) the first packet block.
- */
-static int ng_next(struct roce_capfile *c, struct roce_cap_record *rec, bool prescan)
-{
-	for (;;) {
-		size_t avail = 0;
-		const uint8_t *p = src_need(c, 8, &avail);
-		uint32_t type, blen, plen, tlen;
-		int r = 0;
-
-		if (!p) {
-			if (avail == 0 && !c->src_status)
-				return 0;
-			return fail_short(c, "block header", avail, 8);
-		}
-		type = ld32(p, c->be);
-		if (type == NG_SHB) {
-			uint32_t bom;
-
-			p = src_need(c, 12, &avail);
-			if (!p)
-				return fail_short(c, "section header block", avail, 12);
-			bom = ld32(p + 8, false);
-			if (bom == NG_BOM)
-				c->be = false;
-			else if (bom == __builtin_bswap32(NG_BOM))
-				c->be = true;
-			else
-				return fail(c, ROCE_E_MALFORMED,
-					    "bad byte-order magic 0x%08" PRIx32 " in section header block",
-					    ld32(p + 8, true));
-		} else if (prescan && ng_is_packet(type)) {
-			return 0;
-		}
-		blen = ld32(p + 4, c->be);
-		if (blen < 12)
-			return fail(c, ROCE_E_MALFORMED,
-				    "%s total length %" PRIu32 " is less than 12",
-				    ng_block_name(type), blen);
-		/* not a multiple of 4: Wireshark 4.0 rounds up and reads on */
-		plen = blen > UINT32_MAX - 3 ? blen : (blen + 3) & ~3u;
-		if (plen != blen) {
-			if (blen > UINT32_MAX - 3)
-				return fail(c, ROCE_E_MALFORMED,
-					    "%s total length %" PRIu32 " is not a multiple of 4",
-					    ng_block_name(type), blen);
-			warn(c, "%s total length %" PRIu32
-			     " is not a multiple of 4 (read as %" PRIu32 ")",
-			     ng_block_name(type), blen, plen);
-		}
-		if (plen > ROCE_CAP_MAX_RECORD) {
-			if (type == NG_SHB || type == NG_IDB || ng_is_packet(type))
-				return fail(c, ROCE_E_MALFORMED,
-					    "%s length %" PRIu32 " exceeds limit %u",
-					    ng_block_name(type), blen, ROCE_CAP_MAX_RECORD);
-			r = ng_skip_large(c, type, blen, plen);
-			if (r < 0)
-				return r;
-			if (ng_is_numbered(type))
-				c->frame_no++;
-			continue;
-		}
-		p = src_need(c, plen, &avail);
-		if (!p)
-			return fail_short(c, ng_block_name(type), avail, plen);
-		tlen = ld32(p + plen - 4, c->be);
-		if (tlen != blen && tlen != plen)
-			return fail(c, ROCE_E_MALFORMED,
-				    "%s trailing length %" PRIu32 " does not match total length %" PRIu32,
-				    ng_block_name(type), tlen, blen);
-		if (unlikely(c->map) && !map_rec_ok(c, c->pos + plen, 8))
-			return fail_shrank(c);
-		switch (type) {
-		case NG_SHB:
-			r = ng_shb(c, p, plen);
-			break;
-		case NG_IDB:
-			r = ng_idb(c, p, plen);
-			break;
-		case NG_EPB:
-		case NG_OPB:
-			r = ng_packet(c, type, p, plen, rec);
-			break;
-		case NG_SPB:
-			r = ng_spb(c, p, plen, rec);
-			break;
-		default:
-			break; /* NRB, ISB, DSB, custom, journal...: not interpreted */
-		}
-		if (r < 0)
-			return r;
-		src_consume(c, plen);
-		if (r > 0)
-			return deliver(c, rec);
-		if (ng_is_numbered(type))
-			c->frame_no++;
-		if (prescan && type == NG_IDB)
-			return 0;
-	}
-}
 
 /* ---- open / close ---------------------------------------------------------- */
 
@@ -1167,16 +667,6 @@ static void copy_err(char *errbuf, const char *msg)
 	errbuf[ROCE_ERRBUF_SIZE - 1] = '\0';
 }
 
-static void errbuf_printf(char *errbuf, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!errbuf)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(errbuf, ROCE_ERRBUF_SIZE, fmt, ap);
-	va_end(ap);
-}
 
 static struct roce_capfile *cap_alloc(const char *name, char *errbuf)
 {
@@ -1186,7 +676,7 @@ static struct roce_capfile *cap_alloc(const char *name, char *errbuf)
 		c->name = strdup(name ? name : "(capture)");
 	if (!c || !c->name) {
 		free(c);
-		errbuf_printf(errbuf, "%s: out of memory", name ? name : "(capture)");
+		capio_errbuf_printf(errbuf, "%s: out of memory", name ? name : "(capture)");
 		return NULL;
 	}
 	for (char *q = c->name; *q; q++)
@@ -1235,7 +725,7 @@ static int cap_start(struct roce_capfile *c)
 
 	if (!p) {
 		if (c->src_status)
-			return fail(c, c->src_status, "%s", c->src_err);
+			return capr_fail(c, c->src_status, "%s", c->src_err);
 		if (avail == 0) {
 			/* a 0-byte file has no frames (capinfos: 0 packets) */
 			c->fmt = FMT_EMPTY;
@@ -1245,13 +735,15 @@ static int cap_start(struct roce_capfile *c)
 		}
 		p = c->mem ? c->base : c->buf;
 		if (magic_prefix(p, avail))
-			return fail(c, ROCE_E_TRUNC, "truncated file header (%zu of %u bytes)", avail,
-				    PCAP_HDR_LEN);
+			return capr_fail(c, ROCE_E_TRUNC,
+					 "truncated file header (%zu of %u bytes)", avail,
+					 PCAP_HDR_LEN);
 		m = 0;
 		for (size_t i = 0; i < avail; i++)
 			m = m << 8 | p[i];
-		return fail(c, ROCE_E_MALFORMED, "not a pcap or pcapng file (magic 0x%0*" PRIx32 ")",
-			    (int)avail * 2, m);
+		return capr_fail(c, ROCE_E_MALFORMED,
+				 "not a pcap or pcapng file (magic 0x%0*" PRIx32 ")",
+				 (int)avail * 2, m);
 	}
 	gz = c->gzip;
 	m = ld32(p, false);
@@ -1260,7 +752,7 @@ static int cap_start(struct roce_capfile *c)
 
 		c->fmt = FMT_PCAPNG;
 		snprintf(c->fmtname, sizeof(c->fmtname), "pcapng%s", gz ? "+gzip" : "");
-		r = ng_next(c, NULL, true);
+		r = capr_ng_next(c, NULL, true);
 		return r < 0 ? r : 0;
 	}
 	if (m == PCAP_MAGIC_US || m == PCAP_MAGIC_NS || m == PCAP_MAGIC_MOD)
@@ -1269,8 +761,9 @@ static int cap_start(struct roce_capfile *c)
 		 ld32(p, true) == PCAP_MAGIC_MOD)
 		c->be = true;
 	else
-		return fail(c, ROCE_E_MALFORMED, "not a pcap or pcapng file (magic 0x%08" PRIx32 ")",
-			    ld32(p, true));
+		return capr_fail(c, ROCE_E_MALFORMED,
+				 "not a pcap or pcapng file (magic 0x%08" PRIx32 ")",
+				 ld32(p, true));
 	m = ld32(p, c->be);
 	c->fmt = FMT_PCAP;
 	c->nsec = m == PCAP_MAGIC_NS;
@@ -1279,16 +772,18 @@ static int cap_start(struct roce_capfile *c)
 		 c->nsec ? "pcap-ns" : c->modified ? "pcap-modified" : "pcap", gz ? "+gzip" : "");
 	p = src_need(c, PCAP_HDR_LEN, &avail);
 	if (!p)
-		return fail_short(c, "file header", avail, PCAP_HDR_LEN);
+		return capr_fail_short(c, "file header", avail, PCAP_HDR_LEN);
 	{
 		uint16_t major = ld16(p + 4, c->be), minor = ld16(p + 6, c->be);
 
 		/* Wireshark reads any major version >= 2 (libpcap refuses > 2) */
 		if (major < 2)
-			return fail(c, ROCE_E_UNSUPPORTED, "unsupported pcap version %u.%u", major,
-				    minor);
+			return capr_fail(c, ROCE_E_UNSUPPORTED,
+					 "unsupported pcap version %u.%u", major,
+					 minor);
 		if (major > 2) {
-			warn(c, "pcap version %u.%u (read as 2.4, like Wireshark)", major, minor);
+			capr_warn(c,
+				  "pcap version %u.%u (read as 2.4, like Wireshark)", major, minor);
 			minor = 4;
 		}
 		c->lens_swap = minor < 3 ? 2 : minor == 3 ? 1 : 0;
@@ -1321,7 +816,7 @@ roce_capfile_t *roce_cap_open_mem(const uint8_t *data, size_t len, const char *n
 	c->len = data ? len : 0;
 	c->file_size = c->len;
 	if (c->len >= 2 && data[0] == 0x1f && data[1] == 0x8b) {
-		fail(c, ROCE_E_UNSUPPORTED, "gzip data not supported in memory");
+		capr_fail(c, ROCE_E_UNSUPPORTED, "gzip data not supported in memory");
 		copy_err(errbuf, c->err);
 		roce_cap_close(c);
 		return NULL;
@@ -1340,7 +835,7 @@ roce_capfile_t *roce_cap_open_fd(int fd, const char *name, int stream, char *err
 	}
 	c->fd = fd;
 	if (fstat(fd, &st) != 0) {
-		fail(c, ROCE_CAP_E_IO, "%s", strerror(errno));
+		capr_fail(c, ROCE_CAP_E_IO, "%s", strerror(errno));
 		goto err;
 	}
 	if (S_ISREG(st.st_mode) && st.st_size > 0)
@@ -1351,7 +846,7 @@ roce_capfile_t *roce_cap_open_fd(int fd, const char *name, int stream, char *err
 
 		n = st.st_size ? pread(fd, m, 2, 0) : 0;
 		if (n < 0) {
-			fail(c, ROCE_CAP_E_IO, "read error: %s", strerror(errno));
+			capr_fail(c, ROCE_CAP_E_IO, "read error: %s", strerror(errno));
 			goto err;
 		}
 		if (!(n == 2 && m[0] == 0x1f && m[1] == 0x8b) && st.st_size > 0 &&
@@ -1394,13 +889,13 @@ roce_capfile_t *roce_cap_open(const char *path, char *errbuf)
 	int fd;
 
 	if (!path) {
-		errbuf_printf(errbuf, "(null): no file name");
+		capio_errbuf_printf(errbuf, "(null): no file name");
 		return NULL;
 	}
 	if (strcmp(path, "-") == 0) {
 		fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
 		if (fd < 0) {
-			errbuf_printf(errbuf, "<stdin>: %s", strerror(errno));
+			capio_errbuf_printf(errbuf, "<stdin>: %s", strerror(errno));
 			return NULL;
 		}
 		return roce_cap_open_fd(fd, "<stdin>", 1, errbuf);
@@ -1411,7 +906,7 @@ roce_capfile_t *roce_cap_open(const char *path, char *errbuf)
 		int e = errno;
 
 		roce_cap_escape(path, safe, sizeof(safe));
-		errbuf_printf(errbuf, "%s: %s", safe, strerror(e));
+		capio_errbuf_printf(errbuf, "%s: %s", safe, strerror(e));
 		return NULL;
 	}
 	return roce_cap_open_fd(fd, path, 0, errbuf);
@@ -1428,10 +923,10 @@ int roce_cap_next(roce_capfile_t *c, struct roce_cap_record *rec)
 	/* the file shrank while the caller had the previous record */
 	if (unlikely(c->map) && (c->shrank_seen ||
 				 atomic_load_explicit(&c->sigbus, memory_order_relaxed)))
-		return fail_shrank(c);
-	r = c->fmt == FMT_PCAP ? pcap_next(c, rec) : ng_next(c, rec, false);
+		return capr_fail_shrank(c);
+	r = c->fmt == FMT_PCAP ? pcap_next(c, rec) : capr_ng_next(c, rec, false);
 	if (r <= 0 && unlikely(c->map) && map_shrunk(c))
-		r = fail_shrank(c);  /* not a clean end or a corrupt record: the file shrank */
+		r = capr_fail_shrank(c);  /* not a clean end or a corrupt record: the file shrank */
 	if (r == 0)
 		c->status = 1;
 	return r;

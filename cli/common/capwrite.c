@@ -2,6 +2,7 @@
 /* capwrite.c - classic pcap and pcapng writers (little-endian). */
 #define _GNU_SOURCE
 #include "capread.h"
+#include "capio_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,16 +32,6 @@ static inline void st32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)(v >> 24);
 }
 
-static void errbuf_printf(char *errbuf, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!errbuf)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(errbuf, ROCE_ERRBUF_SIZE, fmt, ap);
-	va_end(ap);
-}
 
 struct roce_capwriter {
 	FILE *f;
@@ -61,12 +52,12 @@ roce_capwriter_t *roce_capw_open(const char *path, int linktype, uint32_t snaple
 	const char *name = path && strcmp(path, "-") != 0 ? path : "<stdout>";
 
 	if (!path || linktype < 0) {
-		errbuf_printf(errbuf, "%s: invalid argument", name);
+		capio_errbuf_printf(errbuf, "%s: invalid argument", name);
 		return NULL;
 	}
 	w = calloc(1, sizeof(*w));
 	if (!w) {
-		errbuf_printf(errbuf, "%s: out of memory", name);
+		capio_errbuf_printf(errbuf, "%s: out of memory", name);
 		return NULL;
 	}
 	if (strcmp(path, "-") == 0) {
@@ -79,7 +70,7 @@ roce_capwriter_t *roce_capw_open(const char *path, int linktype, uint32_t snaple
 		w->f = fopen(path, "wbe");
 	}
 	if (!w->f) {
-		errbuf_printf(errbuf, "%s: %s", name, strerror(errno));
+		capio_errbuf_printf(errbuf, "%s: %s", name, strerror(errno));
 		free(w);
 		return NULL;
 	}
@@ -94,7 +85,7 @@ roce_capwriter_t *roce_capw_open(const char *path, int linktype, uint32_t snaple
 	st32(h + 16, w->snaplen);
 	st32(h + 20, (uint32_t)linktype);
 	if (fwrite(h, 1, sizeof(h), w->f) != sizeof(h)) {
-		errbuf_printf(errbuf, "%s: %s", name, strerror(errno));
+		capio_errbuf_printf(errbuf, "%s: %s", name, strerror(errno));
 		fclose(w->f);
 		free(w);
 		return NULL;
@@ -164,12 +155,12 @@ roce_capwriter_t *roce_capw_open_pcapng(const char *path, int linktype, uint32_t
 		return NULL;
 	/* replace the pcap header roce_capw_open() wrote (still in the buffer) */
 	if (fflush(w->f) != 0 || (ftell(w->f) == PCAP_HDR_LEN && fseek(w->f, 0, SEEK_SET) != 0)) {
-		errbuf_printf(errbuf, "%s: %s", name, strerror(errno));
+		capio_errbuf_printf(errbuf, "%s: %s", name, strerror(errno));
 		roce_capw_close(w);
 		return NULL;
 	}
 	if (ftell(w->f) != 0) {
-		errbuf_printf(errbuf, "%s: pcapng output needs a seekable file", name);
+		capio_errbuf_printf(errbuf, "%s: pcapng output needs a seekable file", name);
 		roce_capw_close(w);
 		return NULL;
 	}
@@ -193,7 +184,7 @@ roce_capwriter_t *roce_capw_open_pcapng(const char *path, int linktype, uint32_t
 	st32(b + 52, 0);                /* opt_endofopt */
 	st32(b + 56, 32);
 	if (fwrite(b, 1, sizeof(b), w->f) != sizeof(b)) {
-		errbuf_printf(errbuf, "%s: %s", name, strerror(errno));
+		capio_errbuf_printf(errbuf, "%s: %s", name, strerror(errno));
 		roce_capw_close(w);
 		return NULL;
 	}

@@ -284,9 +284,7 @@ static void emit(struct gen *g, const struct roce_frame_spec *s, const struct ta
 		return;
 	}
 	if (bad_payload && s->payload_len) {
-		size_t off = 14 + 4u * s->vlan_count +
-			(s->version == 1 ? 40 : s->ip_version == 6 ? 48 : 28) + ROCE_BTH_LEN +
-			roce_opcodes[s->bth.opcode].hdr_len + s->payload_len / 2;
+		size_t off = roce_build_payload_off(s) + s->payload_len / 2;
 
 		g->buf[off] ^= 0x01;
 	}
@@ -719,23 +717,33 @@ static void read_req_spec(struct gen *g, const struct msg *m, uint32_t psn, uint
 	s->reth.dma_len = len;
 }
 
+/*
+ * A single-packet request (READ request, atomic): of its fault draw only CE is acted on,
+ * the request then leaves with ECN CE and the responder's CNP follows it.
+ */
+static void emit_request_ce(struct gen *g, struct msg *m, struct roce_frame_spec *s)
+{
+	bool ce = rg_fault_fate(&g->f, m->q->index, m->psn0, false, false, false) ==
+		  RG_FATE_CE;
+
+	if (ce) {
+		g->t->injected[RG_F_CE]++;
+		s->tclass |= 3;
+	}
+	emit(g, s, NULL, false);
+	if (ce)
+		send_cnp(g, m);
+}
+
 static void send_read(struct gen *g, struct msg *m)
 {
 	const uint32_t pmtu = g->c->pmtu;
 	struct roce_frame_spec s;
 	struct qp *q = m->q;
-	enum rg_pkt_fate fate;
 	uint32_t lost = UINT32_MAX;
 
 	read_req_spec(g, m, m->psn0, m->va, m->size, &s);
-	fate = rg_fault_fate(&g->f, q->index, m->psn0, false, false, false);
-	if (fate == RG_FATE_CE) {
-		g->t->injected[RG_F_CE]++;
-		s.tclass |= 3;
-	}
-	emit(g, &s, NULL, false);
-	if (fate == RG_FATE_CE)
-		send_cnp(g, m);
+	emit_request_ce(g, m, &s);
 	q->msn = (q->msn + 1) & 0xffffff;
 	for (uint32_t k = 0; k < m->npk && !g->stop; k++) {
 		struct tag tg = { 0 };
@@ -791,7 +799,6 @@ static void send_atomic(struct gen *g, struct msg *m)
 	struct roce_frame_spec s;
 	struct qp *q = m->q;
 	bool cas = rg_rng_below(&g->rng, 2) != 0;
-	enum rg_pkt_fate fate;
 
 	base_spec(g, q, true, q->qpn_a, &s);
 	s.bth.opcode = cas ? ROCE_OP_RC_CMP_SWAP : ROCE_OP_RC_FETCH_ADD;
@@ -802,14 +809,7 @@ static void send_atomic(struct gen *g, struct msg *m)
 	s.atomic.rkey = 0x1000 + q->index;
 	s.atomic.swap_add = cas ? 0x1111 : 1;
 	s.atomic.compare = cas ? q->msgs : 0;
-	fate = rg_fault_fate(&g->f, q->index, m->psn0, false, false, false);
-	if (fate == RG_FATE_CE) {
-		g->t->injected[RG_F_CE]++;
-		s.tclass |= 3;
-	}
-	emit(g, &s, NULL, false);
-	if (fate == RG_FATE_CE)
-		send_cnp(g, m);
+	emit_request_ce(g, m, &s);
 	q->msn = (q->msn + 1) & 0xffffff;
 	base_spec(g, q, false, q->qpn_b, &s);
 	s.bth.opcode = ROCE_OP_RC_ATOMIC_ACKNOWLEDGE;

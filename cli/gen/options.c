@@ -193,7 +193,7 @@ static int parse_rate(const char *s, double *out)
 	return 0;
 }
 
-static int parse_mac(const char *s, uint8_t mac[6])
+int rg_parse_mac(const char *s, uint8_t mac[6])
 {
 	unsigned b[6];
 	char tail;
@@ -209,20 +209,22 @@ static int parse_mac(const char *s, uint8_t mac[6])
 	return 0;
 }
 
-/* IPv4 "a.b.c.d" (stored ::ffff:a.b.c.d) or IPv6. *v6 tells which. */
-static int parse_ip(const char *s, uint8_t out[16], bool *v6)
+/* IPv4 "a.b.c.d" (stored ::ffff:a.b.c.d) or IPv6. *v6 (if v6) tells which. */
+int rg_parse_ip(const char *s, uint8_t out[16], bool *v6)
 {
 	struct in_addr a4;
 	struct in6_addr a6;
 
 	if (inet_pton(AF_INET, s, &a4) == 1) {
 		roce_addr_v4(out, ntohl(a4.s_addr));
-		*v6 = false;
+		if (v6)
+			*v6 = false;
 		return 0;
 	}
 	if (inet_pton(AF_INET6, s, &a6) == 1) {
 		memcpy(out, a6.s6_addr, 16);
-		*v6 = true;
+		if (v6)
+			*v6 = true;
 		return 0;
 	}
 	return -1;
@@ -472,7 +474,7 @@ static int parse_pause(struct rg_config *c, bool pfc, const char *opt, const cha
 				rc = fail(err, errlen, "%s: xon must be 0 or 1", opt);
 			p.xon = v != 0;
 		} else if (!strcmp(s, "mac")) {
-			if (parse_mac(eq, p.mac))
+			if (rg_parse_mac(eq, p.mac))
 				rc = fail(err, errlen, "%s: bad MAC '%s'", opt, eq);
 			p.mac_set = true;
 		} else {
@@ -656,12 +658,12 @@ int rg_config_set(struct rg_config *c, const char *key, const char *val, char *e
 				    val);
 		c->ecn = (uint8_t)v;
 	} else if (!strcmp(key, "src-mac") || !strcmp(key, "dst-mac")) {
-		if (parse_mac(val, key[0] == 's' ? c->mac_a : c->mac_b))
+		if (rg_parse_mac(val, key[0] == 's' ? c->mac_a : c->mac_b))
 			return fail(err, errlen, "%s '%s': expected aa:bb:cc:dd:ee:ff", key, val);
 	} else if (!strcmp(key, "src-ip") || !strcmp(key, "dst-ip")) {
 		bool a = key[0] == 's';
 
-		if (parse_ip(val, a ? c->ip_a : c->ip_b, &v6))
+		if (rg_parse_ip(val, a ? c->ip_a : c->ip_b, &v6))
 			return fail(err, errlen, "%s '%s': not an IPv4 or IPv6 address", key, val);
 		*(a ? &c->ip_a_set : &c->ip_b_set) = true;
 	} else if (!strcmp(key, "sport")) {

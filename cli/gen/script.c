@@ -21,7 +21,6 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -92,37 +91,6 @@ static int num(const char *s, uint64_t max, uint64_t *out)
 		return -1;
 	*out = v;
 	return 0;
-}
-
-static int mac(const char *s, uint8_t m[6])
-{
-	unsigned b[6];
-	char t;
-
-	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &t) != 6)
-		return -1;
-	for (int i = 0; i < 6; i++) {
-		if (b[i] > 255)
-			return -1;
-		m[i] = (uint8_t)b[i];
-	}
-	return 0;
-}
-
-static int addr(const char *s, uint8_t out[16])
-{
-	struct in_addr a4;
-	struct in6_addr a6;
-
-	if (inet_pton(AF_INET, s, &a4) == 1) {
-		roce_addr_v4(out, ntohl(a4.s_addr));
-		return 0;
-	}
-	if (inet_pton(AF_INET6, s, &a6) == 1) {
-		memcpy(out, a6.s6_addr, 16);
-		return 0;
-	}
-	return -1;
 }
 
 static int gap(const char *s, uint64_t *out)
@@ -285,10 +253,10 @@ static int apply(struct fdesc *d, const char *k, const char *v, char *err, size_
 			return bad(err, errlen, "version '%s': expected v1, v2 or v6", v);
 		}
 	} else if (!strcmp(k, "src-mac") || !strcmp(k, "dst-mac") || !strcmp(k, "mac")) {
-		if (mac(v, k[0] == 's' ? d->s.src_mac : k[0] == 'd' ? d->s.dst_mac : d->mac))
+		if (rg_parse_mac(v, k[0] == 's' ? d->s.src_mac : k[0] == 'd' ? d->s.dst_mac : d->mac))
 			return bad(err, errlen, "%s '%s': expected aa:bb:cc:dd:ee:ff", k, v);
 	} else if (!strcmp(k, "src-ip") || !strcmp(k, "dst-ip")) {
-		if (addr(v, k[0] == 's' ? d->s.src : d->s.dst))
+		if (rg_parse_ip(v, k[0] == 's' ? d->s.src : d->s.dst, NULL))
 			return bad(err, errlen, "%s '%s': not an IPv4 or IPv6 address", k, v);
 	} else if (!strcmp(k, "vlan")) {
 		unsigned vid, pcp = 0;

@@ -106,6 +106,14 @@ size_t roce_build_len(const struct roce_frame_spec *s)
 	return n;
 }
 
+size_t roce_build_payload_off(const struct roce_frame_spec *s)
+{
+	if (!s || !roce_spec_valid(s))
+		return 0;
+	return ROCE_ETH_HLEN + 4u * s->vlan_count + roce_spec_l3_len(s) + ROCE_BTH_LEN +
+		roce_opcodes[s->bth.opcode].hdr_len;
+}
+
 /* Extension headers of op at e, from the spec. */
 static void roce_build_ext(const struct roce_frame_spec *s, const struct roce_opcode_info *op,
 	uint8_t *e)

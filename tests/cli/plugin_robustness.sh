@@ -13,10 +13,11 @@ SEEDS=${ROCE_PLUGIN_SEEDS:-"1 2 3"}
 SEED_OPT=
 editcap --help 2>&1 | grep -q -- '--seed' && SEED_OPT=1
 
-CAPS=()
-if [ -x "$GEN" ] && gen_facts "$T/work/facts.pcap"; then
-	CAPS+=("$T/work/facts.pcap")
-fi
+# the generated capture with every header the plugin knows: roce-gen is part of the same
+# build, so a missing or failing roce-gen is a failure, not a smaller test
+[ -x "$GEN" ] || { echo "FAIL: $GEN not built"; exit 1; }
+gen_facts "$T/work/facts.pcap" || { echo "FAIL: roce-gen could not write the facts capture"; exit 1; }
+CAPS=("$T/work/facts.pcap")
 for c in "$SRC"/../shared/captures/softroce/*.pcap "$SRC"/../shared/captures/public/*.pcap \
 	"$SRC"/captures/*.pcap "$SRC"/tests/data/*.pcap; do
 	[ -f "$c" ] && CAPS+=("$c")

@@ -4,6 +4,11 @@
 # libroce (roce_version() and the soname file), libroce.pc, every tool's --version, every man
 # page's footer, the Wireshark plugin's `tshark -G plugins` line and the Debian packages
 # (CPack configuration) say.
+# As root, tshark runs as the unprivileged system user `rocetest` (ROCE_TEST_USER overrides),
+# created if missing (useradd -r, no home, nologin) and deliberately left in place: the
+# plugin tests (plugin/tests/plugin_common.sh) use the same user and may run at the same
+# time under ctest -j, so removing it at exit could pull it from under them.  Remove it
+# by hand with `userdel rocetest` when no test runs.
 set -u
 build=$1 src=$2
 . "$(dirname "${BASH_SOURCE[0]}")/testlib.sh"

@@ -182,6 +182,45 @@ static void test_all_opcodes_roundtrip(void)
 	}
 }
 
+/* roce_build_payload_off() is where the decoder finds the payload of the frame built, for
+ * every opcode, RoCE v1 / v2 IPv4 / v2 IPv6, 0 to 2 VLAN tags; 0 for a refused spec. */
+static void test_payload_off(void)
+{
+	for (unsigned op = 0; op < 256; op++) {
+		if (!roce_opcodes[op].name)
+			continue;
+		for (unsigned variant = 0; variant < 3; variant++) {
+			for (uint8_t vlans = 0; vlans <= 2; vlans++) {
+				struct roce_frame_spec s;
+				struct roce_pkt pkt;
+				uint8_t buf[512];
+				size_t len;
+
+				fill_spec(&s, op, variant);
+				s.vlan_count = vlans;
+				CHECK_EQ_I(roce_build(&s, buf, sizeof(buf), &len), ROCE_OK);
+				CHECK_EQ_I(roce_decode(ROCE_LINKTYPE_ETHERNET, buf, len, len, NULL,
+						       &pkt), ROCE_OK);
+				CHECK_EQ_U(roce_build_payload_off(&s), pkt.payload_off);
+				if (check_cur_failed_) {
+					fprintf(stderr, "  opcode 0x%02x variant %u vlans %u\n", op,
+						variant, vlans);
+					return;
+				}
+			}
+		}
+	}
+	{
+		struct roce_frame_spec s;
+
+		roce_frame_spec_init(&s);
+		CHECK_EQ_U(roce_build_payload_off(&s), 14 + 20 + 8 + 12);
+		s.vlan_count = 3;
+		CHECK_EQ_U(roce_build_payload_off(&s), 0);
+		CHECK_EQ_U(roce_build_payload_off(NULL), 0);
+	}
+}
+
 static void test_no_min_pad_and_errors(void)
 {
 	struct roce_frame_spec s;
@@ -250,6 +289,7 @@ int main(void)
 	RUN(test_rebuild_v1);
 	RUN(test_rebuild_v2);
 	RUN(test_all_opcodes_roundtrip);
+	RUN(test_payload_off);
 	RUN(test_no_min_pad_and_errors);
 	RUN(test_defaults);
 	if (roce_crc32_set_provider(ROCE_CRC_ZLIB) == ROCE_OK) {

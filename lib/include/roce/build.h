@@ -68,6 +68,11 @@ ROCE_API void roce_addr_v4(uint8_t out[16], uint32_t ipv4);
 /* Bytes roce_build() will write for this spec. */
 ROCE_API size_t roce_build_len(const struct roce_frame_spec *s);
 
+/* Offset in the frame roce_build() writes for this spec of the first payload byte (after
+ * Ethernet, VLAN tags, GRH or IP/UDP, BTH and the opcode's extension headers); 0 when
+ * the spec is invalid (roce_build() refuses it). */
+ROCE_API size_t roce_build_payload_off(const struct roce_frame_spec *s);
+
 /* Build a RoCE frame into buf; *len gets the frame length. */
 ROCE_API int roce_build(const struct roce_frame_spec *s, uint8_t *buf, size_t cap, size_t *len)
 	ROCE_NONNULL(1, 2, 4);

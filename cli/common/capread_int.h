@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * capread_int.h - private to the capture reader (capread.c: sources, pcap, open/close;
+ * capread_ng.c: pcapng).  Not installed, not used outside cli/common/capread*.c.
+ */
+#ifndef ROCE_CAPREAD_INT_H
+#define ROCE_CAPREAD_INT_H
+
+#include "capread.h"
+#include "capio_int.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <zlib.h>
+
+#define PCAP_MAGIC_US 0xa1b2c3d4u
+#define PCAP_MAGIC_NS 0xa1b23c4du
+#define PCAP_MAGIC_MOD 0xa1b2cd34u /* Alexey Kuznetzov's "modified" pcap */
+#define PCAP_HDR_LEN 24u
+
+#define NG_SHB 0x0a0d0d0au
+#define NG_IDB 0x00000001u
+#define NG_OPB 0x00000002u
+#define NG_SPB 0x00000003u
+#define NG_EPB 0x00000006u
+#define NG_JOURNAL 0x00000009u  /* systemd Journal Export block */
+#define NG_CUSTOM 0x00000badu
+#define NG_CUSTOM_NOCOPY 0x40000badu
+#define NG_BOM 0x1a2b3c4du
+
+#define NG_OPT_ENDOFOPT 0
+#define NG_OPT_IF_TSRESOL 9
+#define NG_OPT_IF_TSOFFSET 14
+
+/* Interfaces per section: Wireshark has no limit; this one bounds the table
+ * (32 bytes each) at 32 MiB. */
+#define MAX_IFACES (1u << 20)
+#define STREAM_MIN_BUF (64u * 1024u)
+#define GZ_BUFFER (128u * 1024u)
+#define ERR_LEN 1024
+
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+enum cap_fmt { FMT_PCAP, FMT_PCAPNG, FMT_EMPTY };
+enum ts_conv { TS_MUL, TS_DIV, TS_BIN, TS_ZERO };
+
+__extension__ typedef __int128 cap_i128;
+__extension__ typedef unsigned __int128 cap_u128;
+
+struct cap_iface {
+	int linktype;
+	uint32_t snaplen;
+	uint8_t conv;       /* enum ts_conv; TS_ZERO: ticks below 10^-29 s are < 1 ns */
+	uint8_t shift;      /* TS_BIN: ticks are 2^-shift s */
+	uint64_t factor;    /* TS_MUL: ns per tick; TS_DIV: ticks per ns */
+	int64_t offset_s;   /* if_tsoffset, seconds */
+};
+
+struct roce_capfile {
+	/* Source: a memory window (mmap or caller's) or a zlib stream. */
+	bool mem;
+	const uint8_t *base; /* mem: whole input */
+	size_t len;
+	uint64_t pos;        /* bytes consumed (uncompressed offset) */
+	void *map;           /* mmap()ed region to unmap, or NULL */
+	size_t map_len;
+	size_t map_released; /* bytes at the start of map already given back */
+	/* page helper thread for large mapped files (see map_helper) */
+	bool helper_on;
+	pthread_t helper;
+	pthread_mutex_t helper_mu;
+	pthread_cond_t helper_cv;
+	size_t helper_pos;   /* reader position as last told to the helper */
+	pthread_mutex_t release_mu;  /* map_released: helper, or reader if the helper lags */
+	atomic_size_t map_released_a;  /* map_released, for lock-free peeking */
+	bool helper_stop;
+	int fd;              /* stream source, or the mapped file (for fstat) */
+	atomic_int sigbus;   /* mapped file: a page vanished (set by the SIGBUS handler) */
+	bool shrank_seen;    /* mapped file: found shorter than mapped */
+	int guard_slot;      /* slot in the SIGBUS handler's table, -1 none */
+	/* stream: input buffer, and zlib when the input is gzip */
+	uint8_t *in;
+	size_t in_pos, in_len;
+	uint64_t in_read;    /* input bytes read so far */
+	bool in_eof, started, gzip, zinit, zend;
+	z_stream zs;
+	uint8_t *zout;       /* gzip: inflated bytes not yet handed out */
+	size_t zout_pos, zout_len;
+	const volatile sig_atomic_t *intr;
+	uint8_t *buf;        /* stream: bytes of the current record, from buf[0] */
+	size_t have, cap;
+	uint64_t file_size;  /* 0 when unknown */
+	int src_status;      /* status of the last short stream read, 0 = plain EOF */
+	char src_err[160];
+
+	/* Format state. */
+	int fmt;
+	bool be;             /* file / current section is big-endian */
+	bool modified;       /* pcap: 24-byte record headers */
+	bool nsec;           /* pcap: nanosecond timestamps */
+	uint8_t lens_swap;   /* pcap < 2.3: caplen/len swapped (2); 2.3: maybe (1) */
+	int linktype;        /* pcap header or first interface ever seen */
+	uint32_t snaplen;
+	struct cap_iface *ifs;
+	uint32_t nifs, ifs_cap;
+
+	uint64_t frame_no;   /* frames numbered (delivered, custom, journal) */
+	int status;          /* 0 running, 1 EOF, < 0 sticky error */
+	uint64_t warnings;
+	bool warn_pending;   /* a warning since the last delivered record */
+	char *name;
+	char fmtname[24];
+	char err[ERR_LEN];
+	char warn[ERR_LEN];
+};
+
+/* Byte-order helpers: explicit, no host assumptions. */
+static inline uint16_t ld16(const uint8_t *p, bool be)
+{
+	return be ? (uint16_t)(p[0] << 8 | p[1]) : (uint16_t)(p[1] << 8 | p[0]);
+}
+
+static inline uint32_t ld32(const uint8_t *p, bool be)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return be ? __builtin_bswap32(v) : v;
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return be ? v : __builtin_bswap32(v);
+#else
+	(void)v;
+	return be ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
+		  : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+#endif
+}
+
+static inline uint64_t ld64(const uint8_t *p, bool be)
+{
+	uint64_t a = ld32(p, be), b = ld32(p + 4, be);
+
+	return be ? a << 32 | b : b << 32 | a;
+}
+
+static inline void st32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+/* mapped files: pages are given back in steps, a window behind the reader kept */
+#define CAP_RELEASE_STEP (16u << 20)
+#define CAP_RELEASE_KEEP (2u * ROCE_CAP_MAX_RECORD)
+#define CAP_RELEASE_LAG (4u * CAP_RELEASE_STEP)  /* helper this far behind: reader releases */
+
+/* ---- shared helpers (capread.c) ------------------------------------------- */
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+int capr_fail(struct roce_capfile *c, int status, const char *fmt, ...);
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+void capr_warn(struct roce_capfile *c, const char *fmt, ...);
+uint32_t capr_check_lengths(struct roce_capfile *c, uint32_t caplen, uint32_t snaplen,
+			    uint32_t wirelen);
+int capr_fail_short(struct roce_capfile *c, const char *what, size_t got, size_t want);
+bool capr_map_rec_ok(struct roce_capfile *c, uint64_t end, size_t hdr);
+int capr_fail_shrank(struct roce_capfile *c);
+const uint8_t *capr_stream_fill(struct roce_capfile *c, size_t n, size_t *avail);
+void capr_map_moved(struct roce_capfile *c);
+bool capr_iface_ts(const struct cap_iface *ifc, uint64_t ticks, uint64_t *ns);
+void capr_ts_out_of_range(struct roce_capfile *c, struct roce_cap_record *rec);
+
+/* pcapng: the next record (capread_ng.c); prescan: only count, rec unused */
+int capr_ng_next(struct roce_capfile *c, struct roce_cap_record *rec, bool prescan);
+
+
+/* ---- hot source helpers, inline in both readers ----------------------------- */
+
+/*
+ * Make n bytes from the current position addressable.  Returns a pointer to
+ * them, or NULL with *avail = the bytes that are there.  Never consumes:
+ * calling again with a larger n extends the same window.  n is bounded by
+ * the callers (<= ROCE_CAP_MAX_RECORD + a header).
+ */
+static inline const uint8_t *src_need(struct roce_capfile *c, size_t n, size_t *avail)
+{
+	if (c->mem) {
+		size_t a = c->len - (size_t)c->pos;
+
+		if (a >= n)
+			return c->base + c->pos;
+		*avail = a;
+		return NULL;
+	}
+	if (c->have >= n)
+		return c->buf;
+	return capr_stream_fill(c, n, avail);
+}
+
+static inline void src_consume(struct roce_capfile *c, size_t n)
+{
+	uint64_t before = c->pos;
+
+	c->pos += n;
+	c->have = 0;
+	if (c->map && before / CAP_RELEASE_STEP != c->pos / CAP_RELEASE_STEP)
+		capr_map_moved(c);
+}
+
+/* Deliver: the warning flag, the frame number. */
+static inline int deliver(struct roce_capfile *c, struct roce_cap_record *rec)
+{
+	if (c->warn_pending) {
+		rec->flags |= ROCE_CAP_REC_WARN;
+		c->warn_pending = false;
+	}
+	rec->frame_no = ++c->frame_no;
+	return 1;
+}
+
+#endif /* ROCE_CAPREAD_INT_H */
