@@ -35,6 +35,8 @@ struct ra_opts {
 	uint64_t max_anomalies;
 	uint16_t udp_ports[ROCE_MAX_UDP_PORTS];
 	unsigned n_udp_ports;
+	const char *extract;        /* --extract FILE, NULL = none */
+	uint32_t context;           /* --context N (frames around each extracted one) */
 };
 
 struct ra_file {

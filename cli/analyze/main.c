@@ -33,6 +33,7 @@
 
 #include "analyze.h"
 #include "capread.h"
+#include "extract.h"
 #include "report.h"
 
 #define EXIT_OK     0
@@ -44,6 +45,8 @@
 #define PROGRESS_INTERVAL_NS 250000000ull
 
 static struct ra_ctx ctx;
+static struct ra_extract *extract;     /* --extract writer, opened with the first file */
+static char *opt_extract;
 static GPtrArray *opt_files;
 static gboolean opt_version;
 
@@ -135,6 +138,16 @@ static gboolean opt_max_flows_cb(const char *name, const char *val, gpointer dat
 	return TRUE;
 }
 
+static gboolean opt_context_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	uint64_t v;
+
+	if (!parse_u64(name, val, 0, RA_EXTRACT_MAX_CONTEXT, &v, err))
+		return FALSE;
+	ctx.o.context = (uint32_t)v;
+	return TRUE;
+}
+
 static gboolean opt_max_anom_cb(const char *name, const char *val, gpointer data, GError **err)
 {
 	return parse_u64(name, val, 0, 100000000, &ctx.o.max_anomalies, err);
@@ -220,6 +233,11 @@ static const GOptionEntry entries[] = {
 	  "Print the per-QP table as CSV", NULL },
 	{ "frames", 0, 0, G_OPTION_ARG_NONE, &ctx.o.frames,
 	  "Print one line per RoCE/PFC/PAUSE frame (JSON Lines with --json)", NULL },
+	{ "extract", 0, 0, G_OPTION_ARG_FILENAME, &opt_extract,
+	  "Write the frames of anomalies (and the ACKs etc. linked to them) to FILE: "
+	  "pcap if it ends in .pcap, else pcapng with \"frame N of INPUT\" comments", "FILE" },
+	{ "context", 0, 0, CB(opt_context_cb),
+	  "With --extract: also N frames before and after each (default 0, max 10000)", "N" },
 	{ "fail-on", 0, 0, CB(opt_fail_on_cb),
 	  "Exit 1 if any of these anomalies occurred (comma list, or \"any\")", "LIST" },
 	{ "pmtu", 0, 0, CB(opt_pmtu_cb),
@@ -269,6 +287,7 @@ static const char description_tail[] =
 	"  roce-analyze --json -r a.pcapng -r b.pcap.gz > report.json\n"
 	"  tcpdump -i eth0 -w - udp port 4791 | roce-analyze --frames -\n"
 	"  roce-analyze -q --fail-on icrc,psn_gap,pfc_storm trace.pcap\n"
+	"  roce-analyze --extract anomalies.pcapng --context 5 big.pcap\n"
 	"\n"
 	"See roce-analyze(1) and docs/json.md.\n";
 
@@ -330,6 +349,11 @@ static void parse_options(int argc, char **argv)
 		usage_error("stdin (-) given more than once");
 	if (ctx.o.csv && (ctx.o.json || ctx.o.frames))
 		usage_error("--csv cannot be combined with --json or --frames");
+	if (opt_extract && (!*opt_extract || !strcmp(opt_extract, "-")))
+		usage_error("--extract needs a file name (not stdout)");
+	if (ctx.o.context && !opt_extract)
+		usage_error("--context needs --extract");
+	ctx.o.extract = opt_extract;
 	ctx.o.files = (const char **)opt_files->pdata;
 	ctx.o.n_files = opt_files->len;
 }
@@ -341,6 +365,7 @@ static void on_anomaly(void *user, const struct roce_anomaly *a)
 	struct ra_ctx *c = user;
 
 	c->anom_total++;
+	ra_extract_mark(extract, a->frame);
 	if ((unsigned)a->type < ROCE_AN_COUNT)
 		c->anom_counts[a->type]++;
 	if (c->n_anoms >= c->o.max_anomalies)
@@ -536,6 +561,8 @@ static void report_warning(struct ra_file *rf, roce_capfile_t *c, struct progres
 }
 
 /* Returns false when the whole run must stop (input error, signal or -c reached). */
+static bool extract_failed;
+
 static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopts,
 			 struct progress *pg)
 {
@@ -572,7 +599,18 @@ static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopt
 		return false;
 	}
 	report_warning(rf, c, pg);
-	if (print_frames)
+	if (ctx.o.extract && !extract) {
+		/* the output takes the first file's link type */
+		extract = ra_extract_open(ctx.o.extract, lt, ctx.o.context, errbuf);
+		if (!extract) {
+			progress_erase(pg);
+			fprintf(stderr, "%s: --extract: %s\n", RA_PROG, errbuf);
+			ctx.input_error = true;
+			roce_cap_close(c);
+			return false;
+		}
+	}
+	if (print_frames || extract)
 		resp = &res;
 
 	for (;;) {
@@ -628,6 +666,13 @@ static bool analyse_file(struct ra_file *rf, const struct roce_decode_opts *dopt
 		}
 		st = roce_decode(rec.linktype, rec.data, rec.caplen, rec.wirelen, dopts, &pkt);
 		roce_analyzer_process(ctx.an, &pkt, st, rec.ts_ns, no, resp);
+		if (extract && G_UNLIKELY(ra_extract_frame(extract, no, rec.frame_no, rf->name,
+							   &rec, resp) != 0) && !extract_failed) {
+			progress_erase(pg);
+			fprintf(stderr, "%s: --extract: %s: cannot write frame %" PRIu64 " of %s\n",
+				RA_PROG, ctx.o.extract, rec.frame_no, rf->name);
+			extract_failed = true;
+		}
 		if (print_frames && (pkt.kind == ROCE_KIND_ROCE || pkt.kind == ROCE_KIND_PFC ||
 				     pkt.kind == ROCE_KIND_PAUSE)) {
 			struct ra_frame fr = {
@@ -721,6 +766,18 @@ int main(int argc, char **argv)
 	}
 	progress_erase(&pg);
 	roce_analyzer_finish(ctx.an);
+	if (extract) {
+		uint64_t written = 0, skipped = 0;
+
+		if (ra_extract_close(extract, &written, &skipped) != 0 || extract_failed) {
+			fprintf(stderr, "%s: --extract: error writing %s\n", RA_PROG, ctx.o.extract);
+			ctx.input_error = true;
+		}
+		if (skipped)
+			fprintf(stderr, "%s: --extract: %" PRIu64 " frame(s) of another link type than "
+				"the first file's not written\n", RA_PROG, skipped);
+		extract = NULL;
+	}
 
 	for (unsigned i = 0; i < ctx.n_files; i++)
 		if (ctx.files[i].complete)
@@ -754,5 +811,6 @@ int main(int argc, char **argv)
 	g_free(ctx.anoms);
 	g_free(ctx.files);
 	g_ptr_array_free(opt_files, TRUE);
+	g_free(opt_extract);
 	return status;
 }
