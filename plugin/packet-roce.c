@@ -29,6 +29,8 @@
 #include <epan/prefs.h>
 #include <epan/proto_data.h>
 #include <epan/range.h>
+#include <epan/stat_tap_ui.h>
+#include <epan/tap.h>
 #include <wiretap/wtap.h>
 
 #include <roce/analyzer.h>
@@ -169,6 +171,7 @@ static range_t *pref_udp_ports = NULL;
 /* ---- per-capture state ---- */
 
 static roce_analyzer_t *roce_an = NULL;
+static int roce_tap = -1;      /* "roce" tap: tshark -z roce,qp / roce,pfc */
 static struct roce_decode_opts roce_opts;
 
 /*
@@ -825,6 +828,8 @@ static int dissect_roce_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
 	}
 	if (fd == NULL)
 		return 0;
+	if (have_tap_listener(roce_tap))
+		tap_queue_packet(roce_tap, pinfo, fd);
 
 	/*
 	 * The tree is built only when somebody can see it or filter on it: the
@@ -901,6 +906,126 @@ static int dissect_roce_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
 		roce_render_pfc(rt, tvb, pinfo, fd);
 	return (int)caplen;
 }
+
+/* ---- statistics: tshark -z roce,qp and -z roce,pfc ---- */
+
+/*
+ * The tables are the analyzer's own per-stream and per-(MAC, priority)
+ * statistics, read when the statistic is drawn (after the first pass): the
+ * same counters roce-analyze reports, computed once by libroce, never
+ * recounted here.  The statistic therefore takes no display filter (the
+ * counters cover every frame of the file, as roce-analyze's do); the tap
+ * listener is only there so tshark calls the draw routine at the end.
+ */
+typedef struct {
+	int which;              /* 0 = qp, 1 = pfc */
+} roce_stat_t;
+
+static tap_packet_status roce_stat_packet(void *tapdata _U_, packet_info *pinfo _U_,
+	epan_dissect_t *edt _U_, const void *data _U_, tap_flags_t flags _U_)
+{
+	return TAP_PACKET_DONT_REDRAW;
+}
+
+static void roce_stat_us(uint64_t ns, char *buf, size_t len)
+{
+	snprintf(buf, len, "%" PRIu64 ".%03" PRIu64, ns / 1000u, ns % 1000u);
+}
+
+static int roce_stat_qp_row(void *user _U_, const struct roce_flow_stats *f)
+{
+	char src[64], dst[64], p50[32], p99[32];
+
+	roce_addr_str(f->key.src, src, sizeof src);
+	roce_addr_str(f->key.dst, dst, sizeof dst);
+	if (f->rtt.count) {
+		roce_stat_us(f->rtt.p50_ns, p50, sizeof p50);
+		roce_stat_us(f->rtt.p99_ns, p99, sizeof p99);
+	} else {
+		snprintf(p50, sizeof p50, "-");
+		snprintf(p99, sizeof p99, "-");
+	}
+	printf("v%u %s > %s qp 0x%06x  %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+		" %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %s %s\n",
+		f->key.version, src, dst, f->key.dqpn, f->frames, f->bytes, f->psn_gaps,
+		f->lost_psns, f->duplicates, f->out_of_order, f->retransmissions, f->naks,
+		f->rnr_naks, f->cnps, f->ecn_ce, p50, p99);
+	return 0;
+}
+
+static int roce_stat_pfc_row(void *user _U_, const struct roce_pfc_stats *p)
+{
+	char mac[24], paused[32], longest[32];
+
+	roce_mac_str(p->src_mac, mac, sizeof mac);
+	roce_stat_us(p->paused_ns, paused, sizeof paused);
+	roce_stat_us(p->longest_pause_ns, longest, sizeof longest);
+	if (p->priority < 0)
+		printf("%s pause ", mac);
+	else
+		printf("%s %d ", mac, p->priority);
+	printf(" %" PRIu64 " %" PRIu64 " %" PRIu64 " %s %s %" PRIu64 "\n",
+		p->frames, p->xoff, p->xon, paused, longest, p->storms);
+	return 0;
+}
+
+static void roce_stat_draw(void *tapdata)
+{
+	const roce_stat_t *st = (const roce_stat_t *)tapdata;
+	static const char rule[] =
+		"===================================================================";
+
+	printf("\n%s\n", rule);
+	if (roce_an == NULL) {
+		printf("RoCE statistics: no analysis (the roce protocol is disabled?)\n%s\n", rule);
+		return;
+	}
+	/* End of input for the analyzer: closes open pauses, as roce-analyze does. */
+	roce_analyzer_finish(roce_an);
+	if (st->which == 0) {
+		printf("RoCE Queue Pairs (roce-tools; counters as roce-analyze's qps table)\n");
+		printf("Stream  Frames Bytes Gaps Lost Dup OOO Retx NAKs RNR CNPs CE "
+			"RTT_p50_us RTT_p99_us\n");
+		roce_analyzer_foreach_flow(roce_an, roce_stat_qp_row, NULL);
+	} else {
+		printf("RoCE PFC/PAUSE (roce-tools; per source MAC and priority)\n");
+		printf("Source_MAC Priority  Frames XOFF XON Paused_us Longest_us Storms\n");
+		roce_analyzer_foreach_pfc(roce_an, roce_stat_pfc_row, NULL);
+	}
+	printf("%s\n", rule);
+}
+
+static void roce_stat_finish(void *tapdata)
+{
+	g_free(tapdata);
+}
+
+static void roce_stat_init(const char *opt_arg, void *userdata)
+{
+	roce_stat_t *st = g_new0(roce_stat_t, 1);
+	int which = GPOINTER_TO_INT(userdata);
+	const char *prefix = which == 0 ? "roce,qp" : "roce,pfc";
+	GString *err;
+
+	st->which = which;
+	if (opt_arg != NULL && strcmp(opt_arg, prefix) != 0)
+		ws_warning("roce: -z %s takes no filter; the counters cover the whole file",
+			prefix);
+	err = register_tap_listener("roce", st, NULL, TL_REQUIRES_NOTHING, NULL,
+		roce_stat_packet, roce_stat_draw, roce_stat_finish);
+	if (err != NULL) {
+		ws_warning("roce: cannot register the statistic: %s", err->str);
+		g_string_free(err, TRUE);
+		g_free(st);
+	}
+}
+
+static stat_tap_ui roce_stat_qp_ui = {
+	REGISTER_STAT_GROUP_GENERIC, "RoCE Queue Pairs", "roce,qp", roce_stat_init, 0, NULL
+};
+static stat_tap_ui roce_stat_pfc_ui = {
+	REGISTER_STAT_GROUP_GENERIC, "RoCE PFC/PAUSE", "roce,pfc", roce_stat_init, 0, NULL
+};
 
 /* ---- registration ---- */
 
@@ -1029,6 +1154,9 @@ void proto_register_roce(void)
 	register_cleanup_routine(roce_cleanup_routine);
 
 	roce_handle = create_dissector_handle(dissect_roce_post, proto_roce);
+	roce_tap = register_tap("roce");
+	register_stat_tap_ui(&roce_stat_qp_ui, GINT_TO_POINTER(0));
+	register_stat_tap_ui(&roce_stat_pfc_ui, GINT_TO_POINTER(1));
 }
 
 void proto_reg_handoff_roce(void)

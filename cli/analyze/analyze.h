@@ -44,6 +44,8 @@ struct ra_opts {
 	uint32_t rotate_files;      /* -W */
 	uint64_t duration_ns;       /* --duration */
 	uint64_t flow_timeout_ns;   /* --flow-timeout; 0 never */
+	const char *extract;        /* --extract FILE, NULL = none */
+	uint32_t context;           /* --context N (frames around each extracted one) */
 };
 
 struct ra_file {

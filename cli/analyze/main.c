@@ -41,6 +41,7 @@
 #include "live.h"
 #include "prom.h"
 #include "promhttp.h"
+#include "extract.h"
 #include "report.h"
 
 #define EXIT_OK     0
@@ -55,6 +56,8 @@ static struct ra_ctx ctx;
 static struct roce_decode_opts dopts;
 static GPtrArray *opt_files, *opt_rest;
 static char *opt_filter;
+static struct ra_extract *extract;     /* --extract writer, opened with the first file */
+static char *opt_extract;
 static gboolean opt_version;
 static roce_capfilter_t *filter;
 static struct ra_thresholds *thresholds;
@@ -161,6 +164,16 @@ static gboolean opt_max_flows_cb(const char *name, const char *val, gpointer dat
 	if (!parse_u64(name, val, 1, 1u << 24, &v, err))
 		return FALSE;
 	ctx.o.max_flows = (uint32_t)v;
+	return TRUE;
+}
+
+static gboolean opt_context_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	uint64_t v;
+
+	if (!parse_u64(name, val, 0, RA_EXTRACT_MAX_CONTEXT, &v, err))
+		return FALSE;
+	ctx.o.context = (uint32_t)v;
 	return TRUE;
 }
 
@@ -404,6 +417,11 @@ static const GOptionEntry entries[] = {
 	  "Print the per-QP table as CSV", NULL },
 	{ "frames", 0, 0, G_OPTION_ARG_NONE, &ctx.o.frames,
 	  "Print one line per RoCE/PFC/PAUSE frame (JSON Lines with --json)", NULL },
+	{ "extract", 0, 0, G_OPTION_ARG_FILENAME, &opt_extract,
+	  "Write the frames of anomalies (and the ACKs etc. linked to them) to FILE: "
+	  "pcap if it ends in .pcap, else pcapng with \"frame N of INPUT\" comments", "FILE" },
+	{ "context", 0, 0, CB(opt_context_cb),
+	  "With --extract: also N frames before and after each (default 0, max 10000)", "N" },
 	{ "fail-on", 0, 0, CB(opt_fail_on_cb),
 	  "Exit 1 if any of these anomalies occurred (comma list, or \"any\")", "LIST" },
 	{ "pmtu", 0, 0, CB(opt_pmtu_cb),
@@ -467,6 +485,7 @@ static const char description_tail[] =
 	"  roce-analyze -q --fail-on icrc,psn_gap,pfc_storm trace.pcap\n"
 	"  roce-analyze -r trace.pcap 'host 10.0.0.1 and udp port 4791'\n"
 	"  roce-analyze -i eth0 --duration 60 --json > report.json\n"
+	"  roce-analyze --extract anomalies.pcapng --context 5 big.pcap\n"
 	"\n"
 	"See roce-analyze(1) and docs/json.md.\n";
 
@@ -646,6 +665,13 @@ static void parse_options(int argc, char **argv)
 		usage_error("stdin (-) given more than once");
 	if (ctx.o.csv && (ctx.o.json || ctx.o.frames))
 		usage_error("--csv cannot be combined with --json or --frames");
+	if (opt_extract && (!*opt_extract || !strcmp(opt_extract, "-")))
+		usage_error("--extract needs a file name (not stdout)");
+	if (ctx.o.context && !opt_extract)
+		usage_error("--context needs --extract");
+	if (opt_extract && ctx.o.iface)
+		usage_error("--extract works on capture files (-r); with -i, save with -w and extract from the file");
+	ctx.o.extract = opt_extract;
 	ctx.o.files = (const char **)opt_files->pdata;
 	ctx.o.n_files = opt_files->len;
 }
@@ -657,6 +683,7 @@ static void on_anomaly(void *user, const struct roce_anomaly *a)
 	struct ra_ctx *c = user;
 
 	c->anom_total++;
+	ra_extract_mark(extract, a->frame);
 	if ((unsigned)a->type < ROCE_AN_COUNT)
 		c->anom_counts[a->type]++;
 	if (c->n_anoms >= c->o.max_anomalies)
@@ -852,7 +879,9 @@ static void report_warning(struct ra_file *rf, roce_capfile_t *c, struct progres
 }
 
 /* One frame into the analysis (file or live): timestamps, decode, analyse, --frames. */
-static void analyse_record(struct roce_cap_record *rec_, uint64_t no)
+static bool extract_failed;
+
+static void analyse_record(struct roce_cap_record *rec_, uint64_t no, const char *src)
 {
 	struct roce_cap_record rec = *rec_;
 	struct roce_frame_result res, *resp = NULL;
@@ -860,7 +889,7 @@ static void analyse_record(struct roce_cap_record *rec_, uint64_t no)
 	const bool print_frames = ctx.o.frames && !ctx.o.quiet;
 	int st;
 
-	if (print_frames)
+	if (print_frames || extract)
 		resp = &res;
 
 	if (G_LIKELY(!(rec.flags & ROCE_CAP_REC_NO_TS))) {
@@ -880,6 +909,12 @@ static void analyse_record(struct roce_cap_record *rec_, uint64_t no)
 	}
 	st = roce_decode(rec.linktype, rec.data, rec.caplen, rec.wirelen, &dopts, &pkt);
 	roce_analyzer_process(ctx.an, &pkt, st, rec.ts_ns, no, resp);
+	if (extract && G_UNLIKELY(ra_extract_frame(extract, no, rec.frame_no, src, &rec,
+						   resp) != 0) && !extract_failed) {
+		fprintf(stderr, "%s: --extract: %s: cannot write frame %" PRIu64 " of %s\n",
+			RA_PROG, ctx.o.extract, rec.frame_no, src);
+		extract_failed = true;
+	}
 	if (print_frames && (pkt.kind == ROCE_KIND_ROCE || pkt.kind == ROCE_KIND_PFC ||
 			     pkt.kind == ROCE_KIND_PAUSE)) {
 		struct ra_frame fr = {
@@ -930,6 +965,17 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 		return false;
 	}
 	report_warning(rf, c, pg);
+	if (ctx.o.extract && !extract) {
+		/* the output takes the first file's link type */
+		extract = ra_extract_open(ctx.o.extract, lt, ctx.o.context, errbuf);
+		if (!extract) {
+			progress_erase(pg);
+			fprintf(stderr, "%s: --extract: %s\n", RA_PROG, errbuf);
+			ctx.input_error = true;
+			roce_cap_close(c);
+			return false;
+		}
+	}
 
 	for (;;) {
 		uint64_t no;
@@ -973,7 +1019,7 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 		}
 		ctx.matched++;
 		rf->frames++;
-		analyse_record(&rec, no);
+		analyse_record(&rec, no, rf->name);
 		if (G_UNLIKELY(pg->on && !(rf->frames & PROGRESS_CHECK_MASK))) {
 			uint64_t now = mono_ns();
 
@@ -1011,7 +1057,7 @@ static void live_frame(void *user, struct roce_cap_record *rec)
 	ctx.matched++;
 	rf->frames++;
 	rf->last_no = rec->frame_no;
-	analyse_record(rec, rec->frame_no);
+	analyse_record(rec, rec->frame_no, rf->name);
 }
 
 static ra_live_t *cur_live;
@@ -1248,6 +1294,18 @@ int main(int argc, char **argv)
 	}
 	progress_erase(&pg);
 	roce_analyzer_finish(ctx.an);
+	if (extract) {
+		uint64_t written = 0, skipped = 0;
+
+		if (ra_extract_close(extract, &written, &skipped) != 0 || extract_failed) {
+			fprintf(stderr, "%s: --extract: error writing %s\n", RA_PROG, ctx.o.extract);
+			ctx.input_error = true;
+		}
+		if (skipped)
+			fprintf(stderr, "%s: --extract: %" PRIu64 " frame(s) of another link type than "
+				"the first file's not written\n", RA_PROG, skipped);
+		extract = NULL;
+	}
 
 	for (unsigned i = 0; i < ctx.n_files; i++)
 		if (ctx.files[i].complete)
@@ -1308,5 +1366,6 @@ out:
 	g_ptr_array_free(opt_rest, TRUE);
 	roce_capf_free(filter);
 	g_free(opt_filter);
+	g_free(opt_extract);
 	return status;
 }

@@ -174,6 +174,14 @@ roce_capwriter_t *roce_capw_open(const char *path, int linktype, uint32_t snaple
 int roce_capw_write(roce_capwriter_t *w, uint64_t ts_ns, const uint8_t *data, uint32_t caplen,
 		    uint32_t wirelen);
 
+/*
+ * roce_capw_write() with a packet comment: pcapng writes it as the EPB's
+ * opt_comment (UTF-8, at most 65535 bytes, else ROCE_E_INVAL); classic pcap
+ * has no place for it and writes the record without.
+ */
+int roce_capw_write_comment(roce_capwriter_t *w, uint64_t ts_ns, const uint8_t *data,
+			    uint32_t caplen, uint32_t wirelen, const char *comment);
+
 /* Flush and close; 0, or ROCE_CAP_E_IO if any write, flush or close failed. */
 int roce_capw_close(roce_capwriter_t *w);
 

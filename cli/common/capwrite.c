@@ -192,15 +192,21 @@ roce_capwriter_t *roce_capw_open_pcapng(const char *path, int linktype, uint32_t
 	return w;
 }
 
-static int capw_write_ng(roce_capwriter_t *w, uint64_t ts_ns, const uint8_t *data,
-			 uint32_t caplen, uint32_t wirelen)
+static int capw_write_ng_opt(roce_capwriter_t *w, uint64_t ts_ns, const uint8_t *data,
+			     uint32_t caplen, uint32_t wirelen, const char *comment)
 {
 	static const uint8_t zero[4];
-	uint8_t h[28], t[4];
-	uint32_t pad = (4 - (caplen & 3)) & 3, total = 32 + caplen + pad;
+	uint8_t h[28], t[4], o[4];
+	size_t clen = comment ? strlen(comment) : 0;
+	uint32_t pad = (4 - (caplen & 3)) & 3, cpad, optlen, total;
 
-	if (caplen > wirelen || caplen > w->snaplen || caplen > ROCE_CAP_MAX_RECORD)
+	if (caplen > wirelen || caplen > w->snaplen || caplen > ROCE_CAP_MAX_RECORD ||
+	    clen > 0xffffu)
 		return ROCE_E_INVAL;
+	cpad = (4 - (uint32_t)(clen & 3)) & 3;
+	/* opt_comment (code 1) and opt_endofopt, when there is a comment */
+	optlen = clen ? 4 + (uint32_t)clen + cpad + 4 : 0;
+	total = 32 + caplen + pad + optlen;
 	st32(h, PCAPNG_EPB);
 	st32(h + 4, total);
 	st32(h + 8, 0);
@@ -211,9 +217,37 @@ static int capw_write_ng(roce_capwriter_t *w, uint64_t ts_ns, const uint8_t *dat
 	st32(t, total);
 	if (fwrite(h, 1, sizeof(h), w->f) != sizeof(h) ||
 	    (caplen && fwrite(data, 1, caplen, w->f) != caplen) ||
-	    (pad && fwrite(zero, 1, pad, w->f) != pad) || fwrite(t, 1, 4, w->f) != 4) {
-		w->status = ROCE_CAP_E_IO;
-		return w->status;
+	    (pad && fwrite(zero, 1, pad, w->f) != pad))
+		goto io;
+	if (clen) {
+		st16(o, 1);
+		st16(o + 2, (uint16_t)clen);
+		if (fwrite(o, 1, 4, w->f) != 4 || fwrite(comment, 1, clen, w->f) != clen ||
+		    (cpad && fwrite(zero, 1, cpad, w->f) != cpad) || fwrite(zero, 1, 4, w->f) != 4)
+			goto io;
 	}
+	if (fwrite(t, 1, 4, w->f) != 4)
+		goto io;
 	return 0;
+io:
+	w->status = ROCE_CAP_E_IO;
+	return w->status;
+}
+
+static int capw_write_ng(roce_capwriter_t *w, uint64_t ts_ns, const uint8_t *data,
+			 uint32_t caplen, uint32_t wirelen)
+{
+	return capw_write_ng_opt(w, ts_ns, data, caplen, wirelen, NULL);
+}
+
+int roce_capw_write_comment(roce_capwriter_t *w, uint64_t ts_ns, const uint8_t *data,
+			    uint32_t caplen, uint32_t wirelen, const char *comment)
+{
+	if (!w || (!data && caplen))
+		return ROCE_E_INVAL;
+	if (w->status)
+		return w->status;
+	if (!w->ng || !comment || !*comment)
+		return roce_capw_write(w, ts_ns, data, caplen, wirelen);
+	return capw_write_ng_opt(w, ts_ns, data, caplen, wirelen, comment);
 }
