@@ -34,7 +34,9 @@
  * Go-back-N (RC, XRC, RD only; UC/UD never retransmit)
  *   A request behind the newest PSN is a retransmission when an episode is
  *   active or starts at it.  A NAK / RNR NAK seen on the paired stream is
- *   pending until a go-back starts or the PSN it names arrives in order.
+ *   pending until a go-back starts or the PSN it names arrives in order; a
+ *   newer one with another PSN replaces it (the responder expects that PSN
+ *   now), a repeated one keeps the first one's time.
  *   A go-back starts at a packet behind the newest PSN that was seen
  *   before (cause: the pending NAK / RNR NAK, else TIMEOUT), or at a hole
  *   fill whose PSN a pending NAK / RNR NAK names (a NAK explains the resend
@@ -44,9 +46,11 @@
  *   required to be <= p: rxe restarts whole messages, sometimes before the
  *   NAKed PSN (rc_send_rnr.pcap).  A NAK that arrives while resends move
  *   forward is answered by the next backward jump, not by them.  A hole
- *   fill that starts no go-back is a late frame (reordered, or a resend
- *   whose NAK was not captured): out of order, no retransmission, and the
- *   sequence position (pnext, prev) stays.  If both a
+ *   fill that starts no go-back is, outside a run, a late frame (reordered,
+ *   or a resend whose NAK was not captured): out of order, no
+ *   retransmission; inside a run, a resend reordered within the run: a
+ *   retransmission of the episode.  Either way the run's position (pnext,
+ *   prev) stays, so the resend after it is no gap.  If both a
  *   sequence-error NAK and an RNR NAK are pending, the older one names the
  *   cause (an RNR NAK is
  *   normally followed by sequence-error NAKs for the packets that were in
@@ -548,11 +552,13 @@ static struct an_pending *older(struct an_pending *nak, struct an_pending *rnr)
 /*
  * p (n PSNs) is behind the expected PSN e on a reliable transport; fill:
  * it had not been seen.  True when it is a retransmission; false for a
- * late frame: a fill that no pending NAK names, outside a go-back run or
- * jumping back inside one.
+ * late frame (a fill outside a go-back run that no pending NAK names).
+ * *move: the packet sets the run's position (pnext, prev); not for a late
+ * frame, nor for a fill that jumps back inside a run without a NAK naming
+ * it (a resend reordered within the run: a retransmission, no new go-back).
  */
 static bool gbn_classify(struct an_ctx *c, struct an_flow *f, struct an_req *r, uint32_t p,
-	uint32_t n, uint32_t e, bool fill)
+	uint32_t n, uint32_t e, bool fill, bool *move)
 {
 	/*
 	 * A backward jump to a PSN already seen: any unanswered NAK counts,
@@ -572,11 +578,16 @@ static bool gbn_classify(struct an_ctx *c, struct an_flow *f, struct an_req *r, 
 	 * While a go-back is active, resends move forward from its start; a
 	 * NAK that arrives meanwhile is answered by the next backward jump.
 	 */
+	*move = true;
 	if (new_gbn && fill) {
 		pend = older(nak && psn_in(nak->psn, p, n) ? nak : NULL,
 			rnr && psn_in(rnr->psn, p, n) ? rnr : NULL);
-		if (!pend)
-			return false;   /* a late frame (reordering), not a resend */
+		if (!pend) {
+			*move = false;
+			if (!r->gbn_active)
+				return false;   /* a late frame (reordering), not a resend */
+			new_gbn = false;        /* a resend reordered within the run */
+		}
 	}
 	if (!new_gbn)
 		pend = NULL;
@@ -764,11 +775,13 @@ void an_req_process(struct an_ctx *c, struct an_flow *f)
 		/* behind: a fill, a duplicate and/or a retransmission */
 		bool fill = is_read && n > 1 ? hole_fill_range(&r->hs, p, n) : hole_fill(&r->hs, p);
 
+		bool move = !fill;
+
 		c->res->expected_psn = e;
 		if (reliable)
-			retx = gbn_classify(c, f, r, p, n, e, fill);
-		/* a late frame leaves the resend run's position (pnext, prev) alone */
-		if (retx || !fill) {
+			retx = gbn_classify(c, f, r, p, n, e, fill, &move);
+		/* a late or reordered fill leaves the run's position (pnext, prev) alone */
+		if (move) {
 			r->pnext = roce_psn_add(p, n);
 			if (roce_psn_cmp(r->pnext, e) > 0)
 				r->pnext = e;
@@ -794,7 +807,7 @@ void an_req_process(struct an_ctx *c, struct an_flow *f)
 		 */
 		if (is_read && !read_match(r, p))
 			read_push(r, p, n, nmax, rd_len, c->ts, c->frame);
-		if (retx || !fill)
+		if (move)
 			r->prev = p;
 		return;
 	}
@@ -839,7 +852,8 @@ static void aeth_process(struct an_ctx *c, struct an_flow *f, struct an_req *r)
 		c->res->events |= ROCE_EV_RNR_NAK;
 		if (r) {
 			ack_complete(r, P, false, NULL, c->ts, NULL);
-			if (!r->rnr.valid) {
+			/* a newer RNR NAK with another PSN replaces the pending one */
+			if (!r->rnr.valid || r->rnr.psn != P) {
 				r->rnr.valid = true;
 				r->rnr.psn = P;
 				r->rnr.ts = c->ts;
@@ -867,7 +881,12 @@ static void aeth_process(struct an_ctx *c, struct an_flow *f, struct an_req *r)
 		c->res->events |= ROCE_EV_NAK;
 		if (r) {
 			ack_complete(r, P, false, NULL, c->ts, NULL);
-			if (code == ROCE_NAK_PSN_SEQ_ERR && !r->nak.valid) {
+			/*
+			 * A NAK names the PSN the responder expects: one with
+			 * another PSN replaces the pending one (the responder
+			 * has moved on); a repeated one keeps the first's time.
+			 */
+			if (code == ROCE_NAK_PSN_SEQ_ERR && (!r->nak.valid || r->nak.psn != P)) {
 				r->nak.valid = true;
 				r->nak.psn = P;
 				r->nak.ts = c->ts;
