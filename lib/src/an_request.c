@@ -33,16 +33,24 @@
  *
  * Go-back-N (RC, XRC, RD only; UC/UD never retransmit)
  *   A request behind the newest PSN is a retransmission when an episode is
- *   active or starts at it.  With no episode active, a go-back starts at the
- *   first such packet when a NAK / RNR NAK seen on the paired stream is
- *   still unanswered (cause NAK / RNR), or when the packet is not a hole
- *   fill (cause TIMEOUT).  While an episode is active, resends move forward;
+ *   active or starts at it.  A NAK / RNR NAK seen on the paired stream is
+ *   pending until a go-back starts or the PSN it names arrives in order; a
+ *   newer one with another PSN replaces it (the responder expects that PSN
+ *   now), a repeated one keeps the first one's time.
+ *   A go-back starts at a packet behind the newest PSN that was seen
+ *   before (cause: the pending NAK / RNR NAK, else TIMEOUT), or at a hole
+ *   fill whose PSN a pending NAK / RNR NAK names (a NAK explains the resend
+ *   of its own PSN only).  While an episode is active, resends move forward;
  *   a packet that does not advance past the previous packet's PSN is a new
- *   go-back (cause: the unanswered NAK, else TIMEOUT).  The NAK's PSN is not
+ *   go-back by the same two rules.  For a repeated PSN the NAK's PSN is not
  *   required to be <= p: rxe restarts whole messages, sometimes before the
  *   NAKed PSN (rc_send_rnr.pcap).  A NAK that arrives while resends move
  *   forward is answered by the next backward jump, not by them.  A hole
- *   fill with no episode and no NAK pending is plain reordering.  If both a
+ *   fill that starts no go-back is, outside a run, a late frame (reordered,
+ *   or a resend whose NAK was not captured): out of order, no
+ *   retransmission; inside a run, a resend reordered within the run: a
+ *   retransmission of the episode.  Either way the run's position (pnext,
+ *   prev) stays, so the resend after it is no gap.  If both a
  *   sequence-error NAK and an RNR NAK are pending, the older one names the
  *   cause (an RNR NAK is
  *   normally followed by sequence-error NAKs for the packets that were in
@@ -533,42 +541,58 @@ static void gbn_maybe_recover(struct an_ctx *c, struct an_flow *f, struct an_req
 	c->res->recovery_ns = d;
 }
 
-/* p is behind the expected PSN e on a reliable transport. */
+/* The older of the two pending NAKs (an RNR NAK and a sequence-error NAK), or the only one. */
+static struct an_pending *older(struct an_pending *nak, struct an_pending *rnr)
+{
+	if (nak && rnr)
+		return rnr->ts <= nak->ts ? rnr : nak;
+	return nak ? nak : rnr;
+}
+
+/*
+ * p (n PSNs) is behind the expected PSN e on a reliable transport; fill:
+ * it had not been seen.  True when it is a retransmission; false for a
+ * late frame (a fill outside a go-back run that no pending NAK names).
+ * *move: the packet sets the run's position (pnext, prev); not for a late
+ * frame, nor for a fill that jumps back inside a run without a NAK naming
+ * it (a resend reordered within the run: a retransmission, no new go-back).
+ */
 static bool gbn_classify(struct an_ctx *c, struct an_flow *f, struct an_req *r, uint32_t p,
-	uint32_t e, bool fill)
+	uint32_t n, uint32_t e, bool fill, bool *move)
 {
 	/*
-	 * Any unanswered NAK counts, whatever its PSN: requesters go back to
-	 * the start of the oldest unfinished message (rxe restarts whole WQEs,
-	 * sometimes before the NAKed PSN), so p < NAK PSN is common.
+	 * A backward jump to a PSN already seen: any unanswered NAK counts,
+	 * whatever its PSN (requesters go back to the start of the oldest
+	 * unfinished message; rxe restarts whole WQEs, sometimes before the
+	 * NAKed PSN).  A backward jump to a PSN never seen (a fill) is a
+	 * go-back only when a pending NAK names that PSN: a NAK explains the
+	 * resend of its own PSN; anything else may be a late original.
 	 */
 	struct an_pending *nak = r->nak.valid ? &r->nak : NULL;
 	struct an_pending *rnr = r->rnr.valid ? &r->rnr : NULL;
-	struct an_pending *pend = NULL;
+	struct an_pending *pend = older(nak, rnr);
 	enum roce_retx_cause cause = ROCE_RETX_TIMEOUT;
-	bool new_gbn;
+	bool new_gbn = r->gbn_active ? roce_psn_cmp(p, r->prev) <= 0 : true;
 
-	if (nak && rnr) {
-		pend = rnr->ts <= nak->ts ? rnr : nak;
-	} else {
-		pend = nak ? nak : rnr;
-	}
-	if (r->gbn_active) {
-		/*
-		 * Resends move forward from the go-back point; a NAK that
-		 * arrives meanwhile is answered by the next backward jump.
-		 */
-		new_gbn = roce_psn_cmp(p, r->prev) <= 0;
-	} else {
-		new_gbn = pend || !fill;
+	/*
+	 * While a go-back is active, resends move forward from its start; a
+	 * NAK that arrives meanwhile is answered by the next backward jump.
+	 */
+	*move = true;
+	if (new_gbn && fill) {
+		pend = older(nak && psn_in(nak->psn, p, n) ? nak : NULL,
+			rnr && psn_in(rnr->psn, p, n) ? rnr : NULL);
+		if (!pend) {
+			*move = false;
+			if (!r->gbn_active)
+				return false;   /* a late frame (reordering), not a resend */
+			new_gbn = false;        /* a resend reordered within the run */
+		}
 	}
 	if (!new_gbn)
 		pend = NULL;
 	if (pend)
 		cause = pend == &r->rnr ? ROCE_RETX_RNR : ROCE_RETX_NAK;
-
-	if (!new_gbn && !r->gbn_active)
-		return false;           /* plain reordering */
 
 	if (new_gbn) {
 		if (!r->gbn_active) {
@@ -751,12 +775,17 @@ void an_req_process(struct an_ctx *c, struct an_flow *f)
 		/* behind: a fill, a duplicate and/or a retransmission */
 		bool fill = is_read && n > 1 ? hole_fill_range(&r->hs, p, n) : hole_fill(&r->hs, p);
 
+		bool move = !fill;
+
 		c->res->expected_psn = e;
 		if (reliable)
-			retx = gbn_classify(c, f, r, p, e, fill);
-		r->pnext = roce_psn_add(p, n);
-		if (roce_psn_cmp(r->pnext, e) > 0)
-			r->pnext = e;
+			retx = gbn_classify(c, f, r, p, n, e, fill, &move);
+		/* a late or reordered fill leaves the run's position (pnext, prev) alone */
+		if (move) {
+			r->pnext = roce_psn_add(p, n);
+			if (roce_psn_cmp(r->pnext, e) > 0)
+				r->pnext = e;
+		}
 		if (fill) {
 			/* a PSN behind the newest that had not been seen: it fills a gap */
 			AN_COUNT(c->a, f, out_of_order, 1);
@@ -778,10 +807,16 @@ void an_req_process(struct an_ctx *c, struct an_flow *f)
 		 */
 		if (is_read && !read_match(r, p))
 			read_push(r, p, n, nmax, rd_len, c->ts, c->frame);
-		r->prev = p;
+		if (move)
+			r->prev = p;
 		return;
 	}
 advance:
+	/* the PSN a pending NAK names arrived in order: the NAK is answered */
+	if (r->nak.valid && psn_in(r->nak.psn, p, n))
+		r->nak.valid = false;
+	if (r->rnr.valid && psn_in(r->rnr.psn, p, n))
+		r->rnr.valid = false;
 	gbn_maybe_recover(c, f, r, p);
 	r->next = roce_psn_add(p, n);
 	r->pnext = r->next;
@@ -817,7 +852,8 @@ static void aeth_process(struct an_ctx *c, struct an_flow *f, struct an_req *r)
 		c->res->events |= ROCE_EV_RNR_NAK;
 		if (r) {
 			ack_complete(r, P, false, NULL, c->ts, NULL);
-			if (!r->rnr.valid) {
+			/* a newer RNR NAK with another PSN replaces the pending one */
+			if (!r->rnr.valid || r->rnr.psn != P) {
 				r->rnr.valid = true;
 				r->rnr.psn = P;
 				r->rnr.ts = c->ts;
@@ -845,7 +881,12 @@ static void aeth_process(struct an_ctx *c, struct an_flow *f, struct an_req *r)
 		c->res->events |= ROCE_EV_NAK;
 		if (r) {
 			ack_complete(r, P, false, NULL, c->ts, NULL);
-			if (code == ROCE_NAK_PSN_SEQ_ERR && !r->nak.valid) {
+			/*
+			 * A NAK names the PSN the responder expects: one with
+			 * another PSN replaces the pending one (the responder
+			 * has moved on); a repeated one keeps the first's time.
+			 */
+			if (code == ROCE_NAK_PSN_SEQ_ERR && (!r->nak.valid || r->nak.psn != P)) {
 				r->nak.valid = true;
 				r->nak.psn = P;
 				r->nak.ts = c->ts;

@@ -10,10 +10,11 @@
 # unrecovered_psns, retransmissions, go-back-N episodes (total), acks, naks, rnr_naks
 # and cnps.
 #
-# Differences where the analyzer is known to be wrong are listed in
-# tests/ref/expected-failures.txt with the reason: they are reported as XFAIL, and
-# an entry that starts agreeing fails the test (XPASS) so the list stays true.
-# ../shared missing: its captures are skipped, the rest still runs.
+# Differences where one side is known to be wrong are listed in
+# tests/ref/expected-failures.txt with both values pinned and the reason: they are
+# reported as XFAIL. An entry whose values change (STALE), that starts agreeing
+# (XPASS), or whose input or stream is gone (STALE) fails the test, so the list stays
+# true. ../shared missing: its captures are skipped, the rest still runs.
 set -u
 build=$1 src=$2
 ra=$build/cli/roce-analyze
@@ -25,7 +26,9 @@ xfail=$src/tests/ref/expected-failures.txt
 command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 77; }
 . "$(dirname "${BASH_SOURCE[0]}")/testlib.sh"
 
+names=()
 compare() { # compare NAME FILE
+	names+=("$1")
 	if ! "$ref" "$2" >"$tmp/$1.ref" 2>"$tmp/err"; then
 		bad "$1: reference model failed: $(cat "$tmp/err")"
 		return
@@ -113,5 +116,15 @@ SCEN
 else
 	echo "note: $rg not built: no roce-gen traffic"
 fi
+# every entry of the expected failures must belong to an input compared above
+partial=
+[ -d "$src/../shared/captures" ] || partial=--partial
+if python3 "$src/tests/ref/refcompare.py" --unused "$xfail" $partial "${names[@]}" \
+	>"$tmp/unused"; then
+	ok
+else
+	bad "tests/ref/expected-failures.txt lists inputs not compared"
+fi
+sed 's/^/    /' "$tmp/unused"
 echo "$n inputs compared"
 finish

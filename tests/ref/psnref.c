@@ -31,28 +31,39 @@
  *     A forward jump of the frame's PSN against "expected" is a gap; its
  *     size is added to lost_psns ("against the previous packet, including
  *     resent packets lost again inside a go-back-N run").
- *  R3 READ responses form the stream's response sequence.  The PSN after
- *     the newest response seen is the reference; a response ahead of it is
+ *  R3 READ responses, ACKs and NAKs form the stream's response sequence:
+ *     the PSNs the responder has shown it sent (a READ response's or an
+ *     ACK's PSN; for a NAK the PSNs before its PSN, which it expects).  The
+ *     PSN after the newest of them is the reference; a frame ahead of it is
  *     a gap when READ ranges known from the reverse direction's request
  *     streams lie between: lost_psns += the number of PSNs of those ranges
- *     skipped ("jumps inside a READ's range").  A response behind the newest
+ *     skipped ("jumps inside a READ's range").  A frame behind the newest
  *     (a re-read, or a response still in flight after a re-read burst) is
- *     never a gap.  The first response of a stream counts as reference the
- *     start of the READ range that holds it.
+ *     never a gap.  The first READ response of a stream counts as reference
+ *     the start of the READ range that holds it.  An ACK's PSN counts as
+ *     seen (sent); ACKs and NAKs are never duplicates or out of order.
  *  R4 duplicate: the frame's (first) PSN was already seen on that sequence.
  *     out_of_order: not seen, behind the newest PSN (fills a gap).
+ *  R4a A NAK (PSN sequence error) names one PSN: the last one seen from a
+ *     responder is its pending NAK (a newer one replaces it) until it is
+ *     answered: by a go-back-N episode starting (R6), or by a request frame
+ *     carrying that PSN.
  *  R4b A request frame that jumps backwards against "expected", fills a gap,
- *     and whose PSN the other side did not NAK (PSN sequence error) is a late
- *     frame (reordered, or a resend that cannot be told from one yet): it is
- *     out-of-order only, not a retransmission, starts no go-back-N episode,
- *     and "expected" stays where it was, so the next in-order frame is no
- *     gap.  (Otherwise a reordered pair would count its PSN as lost twice.)
+ *     and whose PSN no pending NAK names is, outside a go-back-N episode, a
+ *     late frame (reordered, or a resend that cannot be told from one): it
+ *     is out-of-order only, not a retransmission, starts no episode, and
+ *     "expected" stays where it was, so the next in-order frame is no gap.
+ *     (Otherwise a reordered pair would count its PSN as lost twice.)
+ *     Inside an episode it is a resend reordered within the run: a
+ *     retransmission (R4c) that starts no episode, "expected" stays.
  *  R4c retransmissions (request sequences only: "go-back-N resends"): request
  *     frames behind the newest PSN that are not late frames (R4b).
  *  R5 unrecovered_psns: PSNs skipped by a gap that were never seen up to
  *     the end of the capture, on both sequences.
  *  R6 gbn episodes (total only): request frames that jump backwards against
- *     "expected", except late frames.
+ *     "expected" to a PSN seen before or named by a pending NAK.  An episode
+ *     lasts until a request frame reaches the PSN after the newest seen when
+ *     it began (a new one inside it keeps that end).
  *  R7 acks: frames whose AETH syndrome is of the ACK class; naks: NAK class
  *     and RNR NAK; rnr_naks: RNR NAK; cnps: opcode 0x81.
  *  PMTU: --pmtu, or the largest payload of a FIRST/MIDDLE packet anywhere in
@@ -150,7 +161,10 @@ struct stream {
 	uint64_t gaps, lost, dups, ooo, retx, episodes;
 	uint64_t acks, naks, rnr_naks, cnps;
 	struct seq req, resp;
-	struct pset naked;    /* PSNs of the NAKs (PSN sequence error) sent on this stream */
+	bool run;             /* a go-back-N episode is active (R6) ... */
+	uint32_t run_end;     /* ... until a request frame reaches this PSN */
+	bool nak_pending;     /* a NAK (PSN sequence error) sent on this stream, R4a */
+	uint32_t nak_psn;
 	struct range *reads;  /* every READ request's PSN range, in order */
 	size_t nreads, capreads;
 };
@@ -227,8 +241,9 @@ static const struct range *read_range_of(const struct stream *resp, uint32_t psn
 	return NULL;
 }
 
-/* PSNs in [from, to) that lie in a READ range of stream s (counted once each). */
-static uint32_t read_psns_between(const struct stream *s, uint32_t from, uint32_t to,
+/* PSNs in [from, to) that lie in a READ range of a request stream in the
+ * reverse direction of resp (counted once each). */
+static uint32_t read_psns_between(const struct stream *resp, uint32_t from, uint32_t to,
 				  struct pset *mark)
 {
 	uint32_t n = 0;
@@ -236,13 +251,12 @@ static uint32_t read_psns_between(const struct stream *s, uint32_t from, uint32_
 
 	for (int32_t k = 0; k < len; k++) {
 		uint32_t q = (from + (uint32_t)k) & PSN_MASK;
+		const struct stream *owner;
 
-		for (size_t r = 0; r < s->nreads; r++)
-			if (in_range(&s->reads[r], q)) {
-				n++;
-				pset_add(mark, q);
-				break;
-			}
+		if (read_range_of(resp, q, &owner)) {
+			n++;
+			pset_add(mark, q);
+		}
 	}
 	return n;
 }
@@ -271,29 +285,49 @@ static enum cls classify(struct stream *s, struct seq *q, uint32_t psn, uint32_t
 	return c;
 }
 
-/* Did the other side NAK (PSN sequence error) this PSN of stream s? */
-static bool nak_asked(const struct stream *s, uint32_t psn)
+static bool reverse(const struct stream *a, const struct stream *b)
+{
+	return a->version == b->version && !memcmp(a->src, b->dst, 16) &&
+	       !memcmp(a->dst, b->src, 16);
+}
+
+/* R4a: does a pending NAK of the other side name a PSN of [psn, psn + n)? */
+static bool nak_names(const struct stream *s, uint32_t psn, uint32_t n)
 {
 	for (size_t i = 0; i < nstreams; i++) {
 		const struct stream *r = &streams[i];
+		struct range rg = { psn, n };
 
-		if (r->version == s->version && !memcmp(r->src, s->dst, 16) &&
-		    !memcmp(r->dst, s->src, 16) && pset_has(&r->naked, psn))
+		if (reverse(r, s) && r->nak_pending && in_range(&rg, r->nak_psn))
 			return true;
 	}
 	return false;
 }
 
+/* R4a: the other side's pending NAKs naming [psn, psn + n) (all: n == 0) are answered. */
+static void nak_answer(const struct stream *s, uint32_t psn, uint32_t n)
+{
+	for (size_t i = 0; i < nstreams; i++) {
+		struct stream *r = &streams[i];
+		struct range rg = { psn, n };
+
+		if (reverse(r, s) && r->nak_pending && (!n || in_range(&rg, r->nak_psn)))
+			r->nak_pending = false;
+	}
+}
+
 static void request(struct stream *s, uint32_t psn, uint32_t n)
 {
 	struct seq *q = &s->req;
-	bool late = false;
+	bool late = false, move = true;
 
 	if (!q->started) {
 		q->started = true;
 		q->newest_end = psn;
 		q->expected = psn;
 	}
+	if (s->run && psn_diff(psn, s->run_end) >= 0)
+		s->run = false; /* R6: the episode is over */
 	int32_t d = psn_diff(psn, q->expected);
 	bool seen = pset_has(&q->seen, psn);
 	bool behind = psn_diff(psn, q->newest_end) < 0;
@@ -305,30 +339,39 @@ static void request(struct stream *s, uint32_t psn, uint32_t n)
 		for (int32_t k = 0; k < d; k++)
 			pset_add(&q->skipped, (q->expected + (uint32_t)k) & PSN_MASK);
 	} else if (d < 0) {
-		if (!seen && behind && !nak_asked(s, psn)) {
-			late = true; /* R4b: a late frame, not a resend */
-		} else {
+		if (seen || !behind || nak_names(s, psn, n)) {
 			s->episodes++; /* R6 */
 			EVENT(s, "gbn");
+			if (!s->run) {
+				s->run = true;
+				s->run_end = q->newest_end;
+			}
+			nak_answer(s, 0, 0);
+		} else {
+			move = false; /* R4b: late, or reordered within the run */
+			late = !s->run;
 		}
 	}
 	if (classify(s, q, psn, n) != NEW && !late) {
 		s->retx++;
 		EVENT(s, "retransmission");
 	}
-	if (!late)
+	nak_answer(s, psn, n);
+	if (move)
 		q->expected = (psn + n) & PSN_MASK;
 }
 
-static void response(struct stream *s, uint32_t psn)
+/* R3: a READ response (resp), an ACK or a NAK with PSN psn on stream s. */
+static void response(struct stream *s, uint32_t psn, bool resp, bool nak)
 {
 	struct seq *q = &s->resp;
 	const struct stream *owner = NULL;
-	const struct range *r = read_range_of(s, psn, &owner);
+	const struct range *r = resp ? read_range_of(s, psn, &owner) : NULL;
 	uint32_t from = q->started ? q->newest_end : r ? r->start : psn;
+	uint32_t end = nak ? psn : (psn + 1) & PSN_MASK; /* after the newest shown sent */
 
-	if (r && psn_diff(psn, from) > 0) { /* R3 */
-		uint32_t lost = read_psns_between(owner, from, psn, &q->skipped);
+	if (psn_diff(psn, from) > 0) {
+		uint32_t lost = read_psns_between(s, from, psn, &q->skipped);
 
 		if (lost) {
 			s->gaps++;
@@ -338,9 +381,16 @@ static void response(struct stream *s, uint32_t psn)
 	}
 	if (!q->started) {
 		q->started = true;
-		q->newest_end = psn;
+		q->newest_end = resp ? psn : end;
 	}
-	classify(s, q, psn, 1);
+	if (resp) {
+		classify(s, q, psn, 1);
+		return;
+	}
+	if (!nak)
+		pset_add(&q->seen, psn);
+	if (psn_diff(end, q->newest_end) > 0)
+		q->newest_end = end;
 }
 
 static uint32_t pmtu;
@@ -394,8 +444,10 @@ static void frame(const struct roce_pkt *p)
 			break;
 		case ROCE_AETH_NAK:
 			s->naks++;
-			if ((p->aeth.syndrome & 0x1f) == ROCE_NAK_PSN_SEQ_ERR)
-				pset_add(&s->naked, p->bth.psn);
+			if ((p->aeth.syndrome & 0x1f) == ROCE_NAK_PSN_SEQ_ERR) {
+				s->nak_pending = true; /* R4a */
+				s->nak_psn = p->bth.psn;
+			}
 			break;
 		default:
 			break;
@@ -423,7 +475,12 @@ static void frame(const struct roce_pkt *p)
 		}
 		request(s, p->bth.psn, n);
 	} else if (f & ROCE_F_RESP) {
-		response(s, p->bth.psn);
+		response(s, p->bth.psn, true, false);
+	} else if (p->hdrs & ROCE_H_AETH) {
+		enum roce_aeth_type a = roce_aeth_type(p->aeth.syndrome);
+
+		if (a == ROCE_AETH_ACK || a == ROCE_AETH_NAK || a == ROCE_AETH_RNR_NAK)
+			response(s, p->bth.psn, false, a != ROCE_AETH_ACK);
 	}
 }
 

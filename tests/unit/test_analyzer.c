@@ -588,6 +588,187 @@ static void test_nak_go_back(void)
 	t_done(&t);
 }
 
+/*
+ * A NAK (PSN sequence error) names one PSN; the requester resends from it,
+ * and the NAK is answered once that PSN arrives (reference model A9). Here
+ * it arrives in order (the frame that showed the responder the gap was not
+ * captured), so nothing is pending afterwards: a later fill of another gap,
+ * whose NAK was not captured, is a late frame (out of order), not a
+ * retransmission caused by the old NAK, and the go-back behind it is a
+ * timeout's.
+ */
+static void test_nak_answered_in_order(void)
+{
+	struct t t;
+	struct roce_summary s;
+	struct flows fl;
+	const struct roce_flow_stats *rq;
+
+	t_init(&t, 0);
+	REQUIRE(t.a);
+	send_only(&t, 100, 0);
+	resp(&t, ROCE_OP_RC_ACKNOWLEDGE, 101, 0x60, 0, 1 * US);   /* NAK 101 */
+	send_only(&t, 101, 2 * US);
+	CHECK_EQ_U(t.res.events, 0);    /* in order: it answers the NAK */
+	send_only(&t, 102, 3 * US);
+	send_only(&t, 104, 4 * US);     /* 103 lost; its NAK is not in the capture */
+	CHECK_EQ_U(t.res.events, ROCE_EV_PSN_GAP);
+	send_only(&t, 103, 10 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_OUT_OF_ORDER);
+	CHECK_EQ_U(t.res.ref_frame, 0);
+	send_only(&t, 104, 11 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_RETRANSMISSION | ROCE_EV_DUPLICATE);
+	CHECK_EQ_U(t.res.retx_cause, ROCE_RETX_TIMEOUT);
+	CHECK_EQ_U(t.res.ref_frame, 0);
+	send_only(&t, 105, 12 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_GBN_RECOVERED);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.psn_gaps, 1);
+	CHECK_EQ_U(s.out_of_order, 1);
+	CHECK_EQ_U(s.duplicates, 1);
+	CHECK_EQ_U(s.retransmissions, 1);
+	CHECK_EQ_U(s.gbn_episodes[ROCE_RETX_NAK], 0);
+	CHECK_EQ_U(s.gbn_episodes[ROCE_RETX_TIMEOUT], 1);
+	CHECK_EQ_U(s.unrecovered_psns, 0);
+	CHECK_EQ_U(t.an[ROCE_AN_OUT_OF_ORDER], 1);
+	CHECK_EQ_U(t.an[ROCE_AN_RETRANSMISSION], 1);
+	flows_get(&t, &fl);
+	rq = req_flow(&fl);
+	REQUIRE(rq);
+	CHECK_EQ_U(rq->nak_response.count, 0);
+	check_counters_add_up(&t, false);
+	t_done(&t);
+}
+
+/*
+ * A NAK explains the resend of its own PSN only: with the NAK for 101
+ * pending, a fill of 103 (a late original, or a resend whose go-back's
+ * first packets were lost again: the capture cannot tell) is out of order,
+ * not a retransmission; the resend of 101 that follows starts the NAK's
+ * go-back, and the PSNs behind it are its retransmissions.
+ */
+static void test_nak_explains_its_psn(void)
+{
+	struct t t;
+	struct roce_summary s;
+	uint64_t nak_frame;
+
+	t_init(&t, 0);
+	REQUIRE(t.a);
+	send_only(&t, 100, 0);
+	send_only(&t, 102, 1 * US);     /* 101 lost */
+	send_only(&t, 104, 2 * US);     /* 103 lost */
+	resp(&t, ROCE_OP_RC_ACKNOWLEDGE, 101, 0x60, 0, 3 * US);   /* NAK 101 */
+	nak_frame = t.frame;
+	send_only(&t, 103, 4 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_OUT_OF_ORDER);
+	CHECK_EQ_U(t.res.ref_frame, 0);
+	send_only(&t, 101, 10 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_RETRANSMISSION | ROCE_EV_OUT_OF_ORDER);
+	CHECK_EQ_U(t.res.retx_cause, ROCE_RETX_NAK);
+	CHECK_EQ_U(t.res.ref_frame, nak_frame);
+	for (uint32_t p = 102; p <= 104; p++) {
+		send_only(&t, p, (9 + p - 100) * US);
+		CHECK_EQ_U(t.res.events, ROCE_EV_RETRANSMISSION | ROCE_EV_DUPLICATE);
+		CHECK_EQ_U(t.res.retx_cause, ROCE_RETX_NAK);
+	}
+	send_only(&t, 105, 20 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_GBN_RECOVERED);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.psn_gaps, 2);
+	CHECK_EQ_U(s.lost_psns, 2);
+	CHECK_EQ_U(s.out_of_order, 2);
+	CHECK_EQ_U(s.duplicates, 3);
+	CHECK_EQ_U(s.retransmissions, 4);
+	CHECK_EQ_U(s.gbn_episodes[ROCE_RETX_NAK], 1);
+	CHECK_EQ_U(s.gbn_episodes[ROCE_RETX_TIMEOUT], 0);
+	CHECK_EQ_U(s.unrecovered_psns, 0);
+	CHECK_EQ_U(t.an[ROCE_AN_OUT_OF_ORDER], 1);
+	CHECK_EQ_U(t.an[ROCE_AN_RETRANSMISSION], 1);
+	check_counters_add_up(&t, false);
+	t_done(&t);
+}
+
+/*
+ * Resends reordered within a go-back-N run (reference model A10): the NAK
+ * for 101 is answered by the go-back that starts at 102; 101 arrives after
+ * 102. It is a retransmission of the same episode (no new one), and the
+ * run goes on from 102: 103 is no gap.
+ */
+static void test_gbn_reordered_resend(void)
+{
+	struct t t;
+	struct roce_summary s;
+
+	t_init(&t, 0);
+	REQUIRE(t.a);
+	send_only(&t, 100, 0);
+	send_only(&t, 102, 1 * US);     /* 101 lost */
+	send_only(&t, 103, 2 * US);
+	resp(&t, ROCE_OP_RC_ACKNOWLEDGE, 101, 0x60, 0, 3 * US);   /* NAK 101 */
+	send_only(&t, 102, 10 * US);    /* resends 101, 102, 103; 101 and 102 swapped */
+	CHECK_EQ_U(t.res.events, ROCE_EV_RETRANSMISSION | ROCE_EV_DUPLICATE);
+	CHECK_EQ_U(t.res.retx_cause, ROCE_RETX_NAK);
+	send_only(&t, 101, 11 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_RETRANSMISSION | ROCE_EV_OUT_OF_ORDER);
+	CHECK_EQ_U(t.res.retx_cause, ROCE_RETX_NAK);
+	send_only(&t, 103, 12 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_RETRANSMISSION | ROCE_EV_DUPLICATE);
+	send_only(&t, 104, 13 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_GBN_RECOVERED);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.psn_gaps, 1);
+	CHECK_EQ_U(s.lost_psns, 1);
+	CHECK_EQ_U(s.retransmissions, 3);
+	CHECK_EQ_U(s.gbn_episodes[ROCE_RETX_NAK], 1);
+	CHECK_EQ_U(s.gbn_episodes[ROCE_RETX_TIMEOUT], 0);
+	CHECK_EQ_U(s.out_of_order, 1);
+	CHECK_EQ_U(s.duplicates, 2);
+	CHECK_EQ_U(s.unrecovered_psns, 0);
+	CHECK_EQ_U(t.an[ROCE_AN_RETRANSMISSION], 1);
+	check_counters_add_up(&t, false);
+	t_done(&t);
+}
+
+/*
+ * A NAK with another PSN replaces the pending one (the responder expects
+ * that PSN now): the resend of the PSN the newer NAK names starts its
+ * go-back (reference model A10). The NAK for 100 names a PSN that was
+ * captured (lost after the capture point, its resend not captured).
+ */
+static void test_nak_replaced(void)
+{
+	struct t t;
+	struct roce_summary s;
+	uint64_t nak_frame;
+
+	t_init(&t, 0);
+	REQUIRE(t.a);
+	send_only(&t, 100, 0);
+	resp(&t, ROCE_OP_RC_ACKNOWLEDGE, 100, 0x60, 0, 1 * US);   /* NAK 100 */
+	send_only(&t, 101, 2 * US);
+	send_only(&t, 103, 3 * US);     /* 102 lost */
+	resp(&t, ROCE_OP_RC_ACKNOWLEDGE, 102, 0x60, 0, 4 * US);   /* NAK 102 */
+	nak_frame = t.frame;
+	send_only(&t, 102, 10 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_RETRANSMISSION | ROCE_EV_OUT_OF_ORDER);
+	CHECK_EQ_U(t.res.retx_cause, ROCE_RETX_NAK);
+	CHECK_EQ_U(t.res.ref_frame, nak_frame);
+	send_only(&t, 103, 11 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_RETRANSMISSION | ROCE_EV_DUPLICATE);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.retransmissions, 2);
+	CHECK_EQ_U(s.gbn_episodes[ROCE_RETX_NAK], 1);
+	CHECK_EQ_U(s.out_of_order, 1);
+	CHECK_EQ_U(s.unrecovered_psns, 0);
+	check_counters_add_up(&t, false);
+	t_done(&t);
+}
+
 static void test_rnr(void)
 {
 	struct t t;
@@ -1088,6 +1269,10 @@ int main(void)
 	RUN(test_read_response_gap);
 	RUN(test_ack_coalescing);
 	RUN(test_nak_go_back);
+	RUN(test_nak_answered_in_order);
+	RUN(test_nak_explains_its_psn);
+	RUN(test_gbn_reordered_resend);
+	RUN(test_nak_replaced);
 	RUN(test_rnr);
 	RUN(test_timeout);
 	RUN(test_cnp_ecn);
