@@ -183,37 +183,74 @@ void json_write_string(FILE *f, const char *str)
 	jw_flush(&w);
 }
 
+static const char jw_spaces[2 * JW_MAX_DEPTH + 1] =
+	"                                ";
+
 static void newline_indent(struct jw *w)
 {
-	int i;
-
+	size_t n = 2 * (size_t)w->depth;
 	char *p = jw_reserve(w, 1 + 2 * JW_MAX_DEPTH);
 
-	*p++ = '\n';
-	for (i = 0; i < w->depth; i++) {
-		*p++ = ' ';
-		*p++ = ' ';
-	}
-	w->len += 1 + 2 * (size_t)w->depth;
+	p[0] = '\n';
+	memcpy(p + 1, jw_spaces, n);
+	w->len += 1 + n;
 }
 
-/* Comma, indentation and "key": before a value. */
+/* Keys are identifiers in practice: written without the escaping loop when they need none. */
+static inline bool key_plain(const char *key, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)key[i];
+
+		if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\')
+			return false;
+	}
+	return true;
+}
+
+/* Comma, indentation and "key": before a value, in one reservation when the key is plain. */
 static void jw_prefix(struct jw *w, const char *key)
 {
-	if (w->depth > 0) {
-		if (w->need_comma[w->depth])
-			jw_putc(w, ',');
-		if (w->pretty)
-			newline_indent(w);
-		w->need_comma[w->depth] = true;
-	}
-	if (key) {
+	size_t kn = key ? strlen(key) : 0;
+	size_t d = w->depth > 0 ? 2 * (size_t)w->depth : 0;
+	char *p;
+
+	if (kn > 256 || (key && !key_plain(key, kn))) {
+		if (w->depth > 0) {
+			if (w->need_comma[w->depth])
+				jw_putc(w, ',');
+			if (w->pretty)
+				newline_indent(w);
+			w->need_comma[w->depth] = true;
+		}
 		jw_string(w, key);
 		if (w->pretty)
 			jw_write(w, ": ", 2);
 		else
 			jw_putc(w, ':');
+		return;
 	}
+	p = jw_reserve(w, 2 + d + kn + 4);
+	if (w->depth > 0) {
+		if (w->need_comma[w->depth])
+			*p++ = ',';
+		if (w->pretty) {
+			*p++ = '\n';
+			memcpy(p, jw_spaces, d);
+			p += d;
+		}
+		w->need_comma[w->depth] = true;
+	}
+	if (key) {
+		*p++ = '"';
+		memcpy(p, key, kn);
+		p += kn;
+		*p++ = '"';
+		*p++ = ':';
+		if (w->pretty)
+			*p++ = ' ';
+	}
+	w->len = (size_t)(p - w->buf);
 }
 
 static void jw_open(struct jw *w, const char *key, char c)

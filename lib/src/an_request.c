@@ -144,22 +144,22 @@ static void an_req_reset(struct an_req *r)
 		memset(rd, 0, rd_cap * sizeof(*rd));
 }
 
-void an_req_free(struct an_req *r)
+void an_req_free(struct roce_analyzer *a, struct an_req *r)
 {
 	if (!r)
 		return;
 	free(r->hs.holes);
 	free(r->ack);
 	free(r->rd);
-	free(r);
+	an_pool_put(&a->pool.req, r);
 }
 
-void an_rsp_free(struct an_rsp *s)
+void an_rsp_free(struct roce_analyzer *a, struct an_rsp *s)
 {
 	if (!s)
 		return;
 	free(s->hs.holes);
-	free(s);
+	an_pool_put(&a->pool.rsp, s);
 }
 
 /* ----------------------------------------------------------------- holes */
@@ -348,8 +348,8 @@ static void ack_push(struct an_req *r, uint32_t psn, uint64_t ts, uint64_t frame
  * !inclusive).  Samples go to dist when non-NULL; returns the newest
  * completed entry's (ts, frame) through *last.
  */
-static bool ack_complete(struct an_req *r, uint32_t P, bool inclusive, struct an_flow *dist,
-	uint64_t now, struct an_ackent *last)
+static bool ack_complete(struct roce_analyzer *a, struct an_req *r, uint32_t P, bool inclusive,
+	struct an_flow *dist, uint64_t now, struct an_ackent *last)
 {
 	bool any = false;
 	unsigned keep = 0;
@@ -361,7 +361,7 @@ static bool ack_complete(struct an_req *r, uint32_t P, bool inclusive, struct an
 
 		if (d < 0 || (inclusive && d == 0)) {
 			if (dist) {
-				an_lat_add(dist, AN_LAT_RTT, now >= e->ts ? now - e->ts : 0);
+				an_lat_add(a, dist, AN_LAT_RTT, now >= e->ts ? now - e->ts : 0);
 				if (!any || roce_psn_cmp(e->psn, last->psn) >= 0)
 					*last = *e;
 				any = true;
@@ -528,7 +528,7 @@ static void gbn_maybe_recover(struct an_ctx *c, struct an_flow *f, struct an_req
 		return;
 	r->gbn_active = false;
 	d = c->ts >= r->gbn_start_ts ? c->ts - r->gbn_start_ts : 0;
-	an_lat_add(f, AN_LAT_RECOVERY, d);
+	an_lat_add(c->a, f, AN_LAT_RECOVERY, d);
 	c->res->events |= ROCE_EV_GBN_RECOVERED;
 	c->res->recovery_ns = d;
 }
@@ -582,7 +582,7 @@ static bool gbn_classify(struct an_ctx *c, struct an_flow *f, struct an_req *r, 
 		if (pend) {
 			uint64_t d = c->ts >= pend->ts ? c->ts - pend->ts : 0;
 
-			an_lat_add(f, AN_LAT_NAK_RESPONSE, d);
+			an_lat_add(c->a, f, AN_LAT_NAK_RESPONSE, d);
 		}
 		retx_anomaly(c, f, p, e, cause, pend);
 		/* a go-back answers every NAK that covers its PSN */
@@ -663,15 +663,15 @@ void an_req_process(struct an_ctx *c, struct an_flow *f)
 	int32_t d;
 
 	if (!r) {
-		r = f->req = an_zalloc_aligned(sizeof(*r));
+		r = f->req = an_pool_get(&c->a->pool.req);
 		if (!r)
 			return;
 	}
 	if (r->off)
 		return;
 	if (f->st.transport == ROCE_TRANSPORT_UD && (pkt->hdrs & ROCE_H_DETH)) {
-		if (!f->udqp_set) {
-			f->udqp_set = true;
+		if (!f->st.udqp_set) {
+			f->st.udqp_set = true;
 			f->st.src_qp = pkt->deth.src_qp;
 		} else if (pkt->deth.src_qp != f->st.src_qp) {
 			r->off = true;  /* several senders share this QP: no sequence */
@@ -807,7 +807,7 @@ static void aeth_process(struct an_ctx *c, struct an_flow *f, struct an_req *r)
 	c->res->aeth_syndrome = s;
 	switch (roce_aeth_type(s)) {
 	case ROCE_AETH_ACK:
-		AN_COUNT(a, f, acks, 1);
+		AN_COUNT_HOT(a, f, acks, 1);
 		break;
 	case ROCE_AETH_RNR_NAK: {
 		uint32_t us = roce_rnr_timer_us(s & 0x1f);
@@ -816,7 +816,7 @@ static void aeth_process(struct an_ctx *c, struct an_flow *f, struct an_req *r)
 		AN_COUNT(a, f, rnr_naks, 1);
 		c->res->events |= ROCE_EV_RNR_NAK;
 		if (r) {
-			ack_complete(r, P, false, NULL, c->ts, NULL);
+			ack_complete(c->a, r, P, false, NULL, c->ts, NULL);
 			if (!r->rnr.valid) {
 				r->rnr.valid = true;
 				r->rnr.psn = P;
@@ -844,7 +844,7 @@ static void aeth_process(struct an_ctx *c, struct an_flow *f, struct an_req *r)
 		}
 		c->res->events |= ROCE_EV_NAK;
 		if (r) {
-			ack_complete(r, P, false, NULL, c->ts, NULL);
+			ack_complete(c->a, r, P, false, NULL, c->ts, NULL);
 			if (code == ROCE_NAK_PSN_SEQ_ERR && !r->nak.valid) {
 				r->nak.valid = true;
 				r->nak.psn = P;
@@ -974,7 +974,7 @@ static void rsp_sequence(struct an_ctx *c, struct an_flow *f, struct an_req *r, 
 	int32_t d;
 
 	if (!s) {
-		s = f->rsp = calloc(1, sizeof(*s));
+		s = f->rsp = an_pool_get(&c->a->pool.rsp);
 		if (!s)
 			return;
 	}
@@ -1051,7 +1051,7 @@ static void read_resp_process(struct an_ctx *c, struct an_flow *f, struct an_req
 		uint64_t dt = c->ts >= e->ts ? c->ts - e->ts : 0;
 
 		e->first_done = true;
-		an_lat_add(f->peer, AN_LAT_READ_FIRST, dt);
+		an_lat_add(c->a, f->peer, AN_LAT_READ_FIRST, dt);
 		c->res->events |= ROCE_EV_READ_FIRST_RESP;
 		c->res->read_ns = dt;
 		c->res->ref_frame = e->frame;
@@ -1061,7 +1061,7 @@ static void read_resp_process(struct an_ctx *c, struct an_flow *f, struct an_req
 		uint32_t n = ((P - e->psn) & 0xffffffu) + 1;
 
 		e->last_done = true;
-		an_lat_add(f->peer, AN_LAT_READ_LAST, dt);
+		an_lat_add(c->a, f->peer, AN_LAT_READ_LAST, dt);
 		c->res->events |= ROCE_EV_READ_LAST_RESP;
 		c->res->read_ns = dt;
 		c->res->ref_frame = e->frame;
@@ -1080,9 +1080,9 @@ void an_resp_process(struct an_ctx *c, struct an_flow *f)
 	struct an_req *r;
 
 	if (!f->peer) {
-		if (f->unpaired_frames < AN_PAIR_FIRST || f->unpaired_frames % AN_PAIR_EVERY == 0)
+		if (f->st.unpaired_frames < AN_PAIR_FIRST || f->st.unpaired_frames % AN_PAIR_EVERY == 0)
 			an_pair_try(c->a, f, P);
-		f->unpaired_frames++;
+		f->st.unpaired_frames++;
 	}
 	r = f->peer ? f->peer->req : NULL;
 	if (r && (!r->init || r->off))
@@ -1103,7 +1103,7 @@ void an_resp_process(struct an_ctx *c, struct an_flow *f)
 	if (!(pkt->hdrs & ROCE_H_AETH) || roce_aeth_type(pkt->aeth.syndrome) == ROCE_AETH_ACK) {
 		struct an_ackent last = {0};
 
-		if (ack_complete(r, P, true, f->peer, c->ts, &last)) {
+		if (ack_complete(c->a, r, P, true, f->peer, c->ts, &last)) {
 			c->res->events |= ROCE_EV_ACK_RTT;
 			c->res->rtt_ns = c->ts >= last.ts ? c->ts - last.ts : 0;
 			c->res->ref_frame = last.frame;
