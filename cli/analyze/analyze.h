@@ -44,6 +44,7 @@ struct ra_opts {
 	uint32_t rotate_files;      /* -W */
 	uint64_t duration_ns;       /* --duration */
 	uint64_t flow_timeout_ns;   /* --flow-timeout; 0 never */
+	uint64_t max_memory;        /* --max-memory, bytes; 0 none */
 	const char *extract;        /* --extract FILE, NULL = none */
 	uint32_t context;           /* --context N (frames around each extracted one) */
 };

@@ -88,12 +88,25 @@ static inline char *fmt_u64(char *end, uint64_t v)
 	return p;
 }
 
+static inline unsigned u64_digits(uint64_t v)
+{
+	unsigned n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+/* v in decimal, written in place (no temporary, no memcpy call). */
 static inline void jw_put_u64(struct jw *w, uint64_t v)
 {
-	char tmp[20];
-	char *p = fmt_u64(tmp + sizeof(tmp), v);
+	unsigned n = u64_digits(v);
+	char *p = jw_reserve(w, 20);
 
-	jw_write(w, p, (size_t)(tmp + sizeof(tmp) - p));
+	fmt_u64(p + n, v);
+	w->len += n;
 }
 
 /* Length of a valid UTF-8 sequence at s (1..4), 0 if invalid. */
@@ -183,37 +196,59 @@ void json_write_string(FILE *f, const char *str)
 	jw_flush(&w);
 }
 
+static const char jw_spaces[2 * JW_MAX_DEPTH + 1] =
+	"                                ";
+
 static void newline_indent(struct jw *w)
 {
-	int i;
+	size_t n = 2 * (size_t)w->depth;
+	char *p = jw_reserve(w, 1 + sizeof(jw_spaces));
 
-	char *p = jw_reserve(w, 1 + 2 * JW_MAX_DEPTH);
-
-	*p++ = '\n';
-	for (i = 0; i < w->depth; i++) {
-		*p++ = ' ';
-		*p++ = ' ';
-	}
-	w->len += 1 + 2 * (size_t)w->depth;
+	p[0] = '\n';
+	memcpy(p + 1, jw_spaces, sizeof(jw_spaces));   /* (fixed size: two stores) */
+	w->len += 1 + n;
 }
 
-/* Comma, indentation and "key": before a value. */
+/*
+ * Comma, indentation and "key": before a value, in one reservation.  Keys
+ * are written as given, never escaped: every caller passes a name from the
+ * program or from libroce's tables (ASCII identifiers, json.h).
+ */
+#define JW_KEY_INLINE 64
+
 static void jw_prefix(struct jw *w, const char *key)
 {
+	size_t d = 2 * (size_t)w->depth;
+	char *p = jw_reserve(w, 2 + sizeof(jw_spaces) + JW_KEY_INLINE + 4);
+
 	if (w->depth > 0) {
 		if (w->need_comma[w->depth])
-			jw_putc(w, ',');
-		if (w->pretty)
-			newline_indent(w);
+			*p++ = ',';
+		if (w->pretty) {
+			*p++ = '\n';
+			memcpy(p, jw_spaces, sizeof(jw_spaces));   /* (fixed size: two stores) */
+			p += d;
+		}
 		w->need_comma[w->depth] = true;
 	}
 	if (key) {
-		jw_string(w, key);
+		const char *k = key;
+
+		/* a byte loop: keys are short, and memcpy() of a few bytes costs more here */
+		*p++ = '"';
+		while (*k && k - key < JW_KEY_INLINE)
+			*p++ = *k++;
+		if (*k) {       /* a longer key: the rest in pieces */
+			w->len = (size_t)(p - w->buf);
+			jw_puts(w, k);
+			p = jw_reserve(w, 4);
+		}
+		*p++ = '"';
+		*p++ = ':';
 		if (w->pretty)
-			jw_write(w, ": ", 2);
-		else
-			jw_putc(w, ':');
+			*p++ = ' ';
 	}
+	w->len = (size_t)(p - w->buf);
 }
 
 static void jw_open(struct jw *w, const char *key, char c)
@@ -299,10 +334,9 @@ static const uint64_t pow10_tab[] = {
 
 static void put_fixed(struct jw *w, uint64_t val, unsigned decimals)
 {
-	char tmp[32];
-	char *end = tmp + sizeof(tmp);
-	char *p = end;
-	uint64_t frac;
+	uint64_t ip, frac;
+	unsigned n;
+	char *p;
 
 	if (decimals > 9)
 		decimals = 9;
@@ -310,14 +344,19 @@ static void put_fixed(struct jw *w, uint64_t val, unsigned decimals)
 		jw_put_u64(w, val);
 		return;
 	}
+	ip = val / pow10_tab[decimals];
 	frac = val % pow10_tab[decimals];
-	for (unsigned i = 0; i < decimals; i++) {
-		*--p = (char)('0' + frac % 10);
+	n = u64_digits(ip);
+	/* "ip.frac" in place: at most 20 + 1 + 9 bytes */
+	p = jw_reserve(w, 32);
+	fmt_u64(p + n, ip);
+	p += n;
+	*p = '.';
+	for (unsigned i = decimals; i > 0; i--) {
+		p[i] = (char)('0' + frac % 10);
 		frac /= 10;
 	}
-	*--p = '.';
-	p = fmt_u64(p, val / pow10_tab[decimals]);
-	jw_write(w, p, (size_t)(end - p));
+	w->len += n + 1 + decimals;
 }
 
 void jw_fixed(struct jw *w, const char *key, uint64_t val, unsigned decimals)

@@ -35,7 +35,10 @@ void jw_end(struct jw *w);
 /* Hands what is buffered to f (jw_end does it too). */
 void jw_flush(struct jw *w);
 
-/* key == NULL inside arrays (and for the top-level value). */
+/*
+ * key == NULL inside arrays (and for the top-level value).  Keys are written
+ * as given, not escaped: pass names (ASCII, no '"' or '\\'), never data.
+ */
 void jw_obj_begin(struct jw *w, const char *key);
 void jw_obj_end(struct jw *w);
 void jw_arr_begin(struct jw *w, const char *key);

@@ -167,6 +167,44 @@ static gboolean opt_max_flows_cb(const char *name, const char *val, gpointer dat
 	return TRUE;
 }
 
+/* SIZE: bytes with an optional K, M or G suffix (powers of 1024), at least 1M. */
+static gboolean opt_max_memory_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	char num[32];
+	size_t n = val ? strlen(val) : 0;
+	unsigned shift = 0;
+	uint64_t v;
+
+	if (n && n < sizeof(num)) {
+		switch (val[n - 1]) {
+		case 'k': case 'K': shift = 10; break;
+		case 'm': case 'M': shift = 20; break;
+		case 'g': case 'G': shift = 30; break;
+		default: break;
+		}
+	}
+	if (shift)
+		n--;
+	if (!n || n >= sizeof(num)) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "%s '%s': not a size (bytes, or a number with K, M or G)", name,
+			    val ? val : "");
+		return FALSE;
+	}
+	memcpy(num, val, n);
+	num[n] = '\0';
+	if (!parse_u64(name, num, 1, (UINT64_C(1) << 50) >> shift, &v, err))
+		return FALSE;
+	v <<= shift;
+	if (v < (UINT64_C(1) << 20)) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "%s %s: at least 1M", name, val);
+		return FALSE;
+	}
+	ctx.o.max_memory = v;
+	return TRUE;
+}
+
 static gboolean opt_context_cb(const char *name, const char *val, gpointer data, GError **err)
 {
 	uint64_t v;
@@ -432,6 +470,9 @@ static const GOptionEntry entries[] = {
 	  "Continuous pause that counts as a PFC storm, ms (default 200)", "MS" },
 	{ "max-flows", 0, 0, CB(opt_max_flows_cb),
 	  "Track at most N streams; least recently active evicted (default 1000000)", "N" },
+	{ "max-memory", 0, 0, CB(opt_max_memory_cb),
+	  "Keep the analyzer's state under SIZE (K/M/G); least recently active streams evicted"
+	  " (default: no cap)", "SIZE" },
 	{ "flow-timeout", 0, 0, CB(opt_flow_timeout_cb),
 	  "Forget streams idle for SECONDS (counted as expired; default: never)", "SECONDS" },
 	{ "udp-port", 0, 0, CB(opt_udp_port_cb),
@@ -1258,6 +1299,7 @@ int main(int argc, char **argv)
 	cfg.link_speed_gbps = ctx.o.link_speed_gbps;
 	cfg.pfc_storm_ns = ctx.o.pfc_storm_ms * 1000000ull;
 	cfg.idle_timeout_ns = ctx.o.flow_timeout_ns;
+	cfg.max_memory = ctx.o.max_memory;
 	cfg.on_anomaly = on_anomaly;
 	cfg.user = &ctx;
 	ctx.an = roce_analyzer_create(&cfg, errbuf);

@@ -2,7 +2,8 @@
 /*
  * report_common.c - what roce-analyze's output writers share: frame numbers
  * mapped back to files, address/MAC/time formatting, the stream and PFC
- * tables collected from the analyzer.
+ * table collected from the analyzer (streams are not copied: the writers
+ * format each one as roce_analyzer_foreach_flow() hands it over).
  *
  * Pure formatting: every number comes from libroce.  Output is stable: no
  * wall-clock time, absolute times are the capture's, in UTC.
@@ -90,12 +91,6 @@ void ra_utc_str(uint64_t ts_ns, char *buf, size_t len)
 	snprintf(buf, len, "%s.%06" PRIu64 " UTC", d, ts_ns / 1000 % 1000000);
 }
 
-static int collect_flow(void *user, const struct roce_flow_stats *f)
-{
-	g_array_append_vals(((struct ra_tables *)user)->flows, f, 1);
-	return 0;
-}
-
 static int collect_pfc(void *user, const struct roce_pfc_stats *p)
 {
 	g_array_append_vals(((struct ra_tables *)user)->pfc, p, 1);
@@ -104,15 +99,12 @@ static int collect_pfc(void *user, const struct roce_pfc_stats *p)
 
 void ra_tables_get(const struct ra_ctx *ctx, struct ra_tables *t)
 {
-	t->flows = g_array_new(FALSE, FALSE, sizeof(struct roce_flow_stats));
 	t->pfc = g_array_new(FALSE, FALSE, sizeof(struct roce_pfc_stats));
-	roce_analyzer_foreach_flow(ctx->an, collect_flow, t);
 	roce_analyzer_foreach_pfc(ctx->an, collect_pfc, t);
 }
 
 void ra_tables_free(struct ra_tables *t)
 {
-	g_array_free(t->flows, TRUE);
 	g_array_free(t->pfc, TRUE);
 }
 

@@ -45,9 +45,14 @@ bool ra_rel_ok(const struct ra_ctx *ctx, uint64_t ts);
 /* Capture time as "YYYY-MM-DD HH:MM:SS.uuuuuu UTC". */
 void ra_utc_str(uint64_t ts_ns, char *buf, size_t len);
 
-/* The stream and PFC tables in the analyzer's order (copies, caller frees). */
+/*
+ * The PFC table in the analyzer's order (a copy, caller frees; at most
+ * max_pfc rows).  Streams are not copied: with a million of them the copy
+ * alone would take 600 MB, so the writers format each row inside
+ * roce_analyzer_foreach_flow() (first-seen order, allocates nothing) and
+ * take the number of streams from roce_summary.flows_active.
+ */
 struct ra_tables {
-	GArray *flows;  /* struct roce_flow_stats */
 	GArray *pfc;    /* struct roce_pfc_stats */
 };
 void ra_tables_get(const struct ra_ctx *ctx, struct ra_tables *t);

@@ -90,8 +90,7 @@ static void json_seq_counters(struct jw *w, const struct roce_counters *c)
 	jw_u64(w, "cnps", c->cnps);
 }
 
-static void json_summary(const struct ra_ctx *ctx, struct jw *w, const struct roce_summary *s,
-			 const struct ra_tables *t)
+static void json_summary(const struct ra_ctx *ctx, struct jw *w, const struct roce_summary *s)
 {
 	uint64_t dur = ctx->have_first_ts ? ctx->max_ts_ns - ctx->min_ts_ns : 0;
 
@@ -137,7 +136,7 @@ static void json_summary(const struct ra_ctx *ctx, struct jw *w, const struct ro
 			jw_u64(w, n, s->findings[i]);
 	}
 	jw_obj_end(w);
-	jw_u64(w, "streams", t->flows->len);
+	jw_u64(w, "streams", s->flows_active);
 	json_seq_counters(w, &s->counters);
 	jw_u64(w, "ecn_ce", s->ecn_ce);
 	jw_u64(w, "ecn_capable", s->ecn_capable);
@@ -239,6 +238,19 @@ static void json_qp(const struct ra_ctx *ctx, struct jw *w, const struct roce_fl
 	jw_obj_end(w);
 }
 
+struct qp_cb {
+	const struct ra_ctx *ctx;
+	struct jw *w;
+};
+
+static int json_qp_cb(void *user, const struct roce_flow_stats *f)
+{
+	const struct qp_cb *q = user;
+
+	json_qp(q->ctx, q->w, f);
+	return 0;
+}
+
 static void json_pfc_row(const struct ra_ctx *ctx, struct jw *w, const struct roce_pfc_stats *p)
 {
 	char m[RA_MAC_LEN];
@@ -301,17 +313,20 @@ void ra_report_json(const struct ra_ctx *ctx, FILE *f, bool pretty)
 	struct roce_summary s;
 	struct ra_tables t;
 	struct jw w;
+	struct qp_cb qc;
 
 	roce_analyzer_summary(ctx->an, &s);
 	ra_tables_get(ctx, &t);
 	jw_init(&w, f, pretty);
 	jw_obj_begin(&w, NULL);
 	jw_str(&w, "tool", RA_PROG " " ROCE_VERSION_STRING);
-	json_summary(ctx, &w, &s, &t);
+	json_summary(ctx, &w, &s);
 
+	/* streamed: each row is written as the analyzer hands it over */
 	jw_arr_begin(&w, "qps");
-	for (unsigned i = 0; i < t.flows->len; i++)
-		json_qp(ctx, &w, &g_array_index(t.flows, struct roce_flow_stats, i));
+	qc.ctx = ctx;
+	qc.w = &w;
+	roce_analyzer_foreach_flow(ctx->an, json_qp_cb, &qc);
 	jw_arr_end(&w);
 
 	jw_arr_begin(&w, "pfc");

@@ -94,6 +94,115 @@ static void tbl_print(struct tbl *t, FILE *f)
 	g_ptr_array_free(t->cells, TRUE);
 }
 
+/*
+ * The QP table has a row per stream (a million, at fabric scale): it is not
+ * buffered.  Two passes over the analyzer's streams (allocating nothing):
+ * the first measures the column widths, the second prints, each row
+ * formatted into one fixed line of cells.  Same layout as tbl_print().
+ */
+#define QP_COLS 18
+#define QP_CELL 136
+
+struct qp_tbl {
+	size_t w[QP_COLS];
+	char cell[QP_COLS][QP_CELL];
+	bool print;
+	FILE *f;
+};
+
+static const char *const qp_hdr[QP_COLS] = {
+	"VER", "SRC -> DST", "DQPN", "TYPE", "FRAMES", "BYTES", "MSGS", "GAPS", "LOST", "DUPS",
+	"OOO", "RETX", "NAKS", "RNR", "CNPS", "CE", "RTT p50 us", "RTT p99 us"
+};
+/* left-aligned columns: VER, SRC -> DST, TYPE */
+static const bool qp_left[QP_COLS] = { true, true, false, true };
+
+static void qp_line(struct qp_tbl *q, const char *const *cells)
+{
+	char line[QP_COLS * (QP_CELL + 2) + 4];
+	size_t n = 0;
+
+	line[n++] = ' ';
+	line[n++] = ' ';
+	for (unsigned c = 0; c < QP_COLS; c++) {
+		size_t l = g_utf8_strlen(cells[c], -1), pad = q->w[c] > l ? q->w[c] - l : 0;
+		size_t bl = strlen(cells[c]);
+
+		if (c) {
+			line[n++] = ' ';
+			line[n++] = ' ';
+		}
+		if (!qp_left[c]) {
+			memset(line + n, ' ', pad);
+			n += pad;
+		}
+		memcpy(line + n, cells[c], bl);
+		n += bl;
+		if (qp_left[c] && c + 1 < QP_COLS) {
+			memset(line + n, ' ', pad);
+			n += pad;
+		}
+	}
+	while (n && line[n - 1] == ' ')
+		n--;
+	line[n++] = '\n';
+	fwrite(line, 1, n, q->f);
+}
+
+static int qp_row(void *user, const struct roce_flow_stats *fl)
+{
+	struct qp_tbl *q = user;
+	char s1[RA_ADDR_LEN], d1[RA_ADDR_LEN];
+	const char *cells[QP_COLS];
+	const uint64_t nums[] = {
+		fl->frames, fl->bytes, fl->messages, fl->psn_gaps, fl->lost_psns, fl->duplicates,
+		fl->out_of_order, fl->retransmissions, fl->naks, fl->rnr_naks, fl->cnps, fl->ecn_ce
+	};
+	unsigned c = 0;
+
+	ra_addr_str(fl->key.src, s1);
+	ra_addr_str(fl->key.dst, d1);
+	snprintf(q->cell[c++], QP_CELL, "v%u", fl->key.version);
+	snprintf(q->cell[c++], QP_CELL, "%s -> %s", s1, d1);
+	snprintf(q->cell[c++], QP_CELL, "0x%06x", fl->key.dqpn);
+	snprintf(q->cell[c++], QP_CELL, "%s", roce_transport_name(fl->transport));
+	for (unsigned i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+		snprintf(q->cell[c++], QP_CELL, "%" PRIu64, nums[i]);
+	if (fl->rtt.count) {
+		ra_us_str(fl->rtt.p50_ns, q->cell[c++], QP_CELL);
+		ra_us_str(fl->rtt.p99_ns, q->cell[c++], QP_CELL);
+	} else {
+		strcpy(q->cell[c++], "-");
+		strcpy(q->cell[c++], "-");
+	}
+	for (c = 0; c < QP_COLS; c++) {
+		cells[c] = q->cell[c];
+		if (!q->print) {
+			size_t l = g_utf8_strlen(cells[c], -1);
+
+			if (l > q->w[c])
+				q->w[c] = l;
+		}
+	}
+	if (q->print)
+		qp_line(q, cells);
+	return 0;
+}
+
+static void qp_table(const struct ra_ctx *ctx, FILE *f)
+{
+	struct qp_tbl *q = g_new0(struct qp_tbl, 1);
+
+	q->f = f;
+	for (unsigned c = 0; c < QP_COLS; c++)
+		q->w[c] = strlen(qp_hdr[c]);
+	roce_analyzer_foreach_flow(ctx->an, qp_row, q);
+	q->print = true;
+	qp_line(q, qp_hdr);
+	roce_analyzer_foreach_flow(ctx->an, qp_row, q);
+	g_free(q);
+}
+
 /* ---- human report --------------------------------------------------------- */
 
 static const char *file_label(const struct ra_ctx *ctx, unsigned i, char *buf, size_t len)
@@ -180,7 +289,7 @@ void ra_report_text(const struct ra_ctx *ctx, FILE *f)
 		s.roce_frames, s.rocev1_frames, s.rocev2_frames);
 	fprintf(f, "  %-20s%" PRIu64 " PFC (802.1Qbb), %" PRIu64 " PAUSE (802.3x)\n",
 		"Flow control:", s.pfc_frames, s.pause_frames);
-	fprintf(f, "  %-20s%" PRIu64 "%s\n", "Streams:", (uint64_t)t.flows->len,
+	fprintf(f, "  %-20s%" PRIu64 "%s\n", "Streams:", s.flows_active,
 		s.evicted_flows ? " (some evicted, see --max-flows)" : "");
 	if (s.pmtu)
 		fprintf(f, "  %-20s%u%s\n", "Path MTU:", s.pmtu, ctx->o.pmtu ? " (--pmtu)" : " (learned)");
@@ -229,45 +338,9 @@ void ra_report_text(const struct ra_ctx *ctx, FILE *f)
 		fprintf(f, " (%.2f%%)", 100.0 * (double)s.ecn_ce / (double)ecn_base);
 	fputc('\n', f);
 
-	fprintf(f, "\nQueue pairs (streams: %u)\n", t.flows->len);
-	if (t.flows->len) {
-		tbl_init(&tb, "<VER|<SRC -> DST|>DQPN|<TYPE|>FRAMES|>BYTES|>MSGS|>GAPS|>LOST|>DUPS|"
-			 ">OOO|>RETX|>NAKS|>RNR|>CNPS|>CE|>RTT p50 us|>RTT p99 us");
-		for (unsigned i = 0; i < t.flows->len; i++) {
-			const struct roce_flow_stats *fl =
-				&g_array_index(t.flows, struct roce_flow_stats, i);
-			char s1[RA_ADDR_LEN], d1[RA_ADDR_LEN];
-
-			ra_addr_str(fl->key.src, s1);
-			ra_addr_str(fl->key.dst, d1);
-			tbl_cell(&tb, "v%u", fl->key.version);
-			tbl_cell(&tb, "%s -> %s", s1, d1);
-			tbl_cell(&tb, "0x%06x", fl->key.dqpn);
-			tbl_cell(&tb, "%s", roce_transport_name(fl->transport));
-			tbl_cell(&tb, "%" PRIu64, fl->frames);
-			tbl_cell(&tb, "%" PRIu64, fl->bytes);
-			tbl_cell(&tb, "%" PRIu64, fl->messages);
-			tbl_cell(&tb, "%" PRIu64, fl->psn_gaps);
-			tbl_cell(&tb, "%" PRIu64, fl->lost_psns);
-			tbl_cell(&tb, "%" PRIu64, fl->duplicates);
-			tbl_cell(&tb, "%" PRIu64, fl->out_of_order);
-			tbl_cell(&tb, "%" PRIu64, fl->retransmissions);
-			tbl_cell(&tb, "%" PRIu64, fl->naks);
-			tbl_cell(&tb, "%" PRIu64, fl->rnr_naks);
-			tbl_cell(&tb, "%" PRIu64, fl->cnps);
-			tbl_cell(&tb, "%" PRIu64, fl->ecn_ce);
-			if (fl->rtt.count) {
-				ra_us_str(fl->rtt.p50_ns, b1, sizeof(b1));
-				ra_us_str(fl->rtt.p99_ns, b2, sizeof(b2));
-			} else {
-				strcpy(b1, "-");
-				strcpy(b2, "-");
-			}
-			tbl_cell(&tb, "%s", b1);
-			tbl_cell(&tb, "%s", b2);
-		}
-		tbl_print(&tb, f);
-	}
+	fprintf(f, "\nQueue pairs (streams: %" PRIu64 ")\n", s.flows_active);
+	if (s.flows_active)
+		qp_table(ctx, f);
 
 	fprintf(f, "\nPFC / PAUSE (link speed %g Gbit/s, storm >= %" PRIu64 " ms)\n",
 		ctx->o.link_speed_gbps, ctx->o.pfc_storm_ms);

@@ -7,9 +7,12 @@
  *   ns (larger ones share the last bucket); p50/p99 report the midpoint of the
  *   bucket holding the rank ceil(q * count), clamped to [min, max]: relative
  *   error <= 1/32.  The distributions of a stream are allocated with its first
- *   sample; a histogram only once two samples differ (until then every
- *   quantile is that value), and it spans only the octaves (16 buckets each)
- *   between the smallest and the largest sample.
+ *   sample (a record from the analyzer's latency pool); a histogram only with
+ *   a third sample when the samples differ: until then min and max are the
+ *   samples, and the quantile rule applied to them gives what the histogram
+ *   would (the midpoint of the bucket of the rank-th sample, clamped).  It
+ *   spans only the octaves (16 buckets each) between the smallest and the
+ *   largest sample.
  */
 #include "an_internal.h"
 
@@ -46,7 +49,7 @@ static uint64_t h_mid(unsigned idx)
 }
 
 /* Make the histogram cover bucket idx (whole octaves); false when out of memory. */
-static bool h_cover(struct an_dist *d, unsigned idx)
+static bool h_cover(struct an_dist *d, unsigned idx, uint64_t *bytes)
 {
 	unsigned lo = idx & ~(H_SUB - 1), hi = (idx | (H_SUB - 1)) + 1;
 	uint64_t *n;
@@ -67,14 +70,16 @@ static bool h_cover(struct an_dist *d, unsigned idx)
 	if (d->hist) {
 		memcpy(n + (d->lo - lo), d->hist, (size_t)(d->hi - d->lo) * sizeof(*n));
 		free(d->hist);
+		*bytes -= (uint64_t)(d->hi - d->lo) * sizeof(*n);
 	}
+	*bytes += (uint64_t)(hi - lo) * sizeof(*n);
 	d->hist = n;
 	d->lo = (uint16_t)lo;
 	d->hi = (uint16_t)hi;
 	return true;
 }
 
-void an_dist_add(struct an_dist *d, uint64_t v)
+void an_dist_add(struct an_dist *d, uint64_t v, uint64_t *bytes)
 {
 	unsigned idx;
 
@@ -83,20 +88,37 @@ void an_dist_add(struct an_dist *d, uint64_t v)
 		d->count = 1;
 		return;
 	}
-	if (!d->hist && v == d->min) {
-		d->count++;     /* every sample so far is the same value: no buckets yet */
-		return;
+	if (!d->hist) {
+		if (v == d->min && d->min == d->max) {
+			d->count++;     /* every sample so far is the same value: no buckets */
+			return;
+		}
+		if (d->count == 1) {
+			/* two samples: min and max are the samples */
+			if (v < d->min)
+				d->min = v;
+			else
+				d->max = v;
+			d->count = 2;
+			return;
+		}
 	}
 	idx = h_index(v);
 	if (!d->hist) {
-		unsigned i0 = h_index(d->min);
+		/* the samples so far: count at min (all equal), or one at min, one at max */
+		unsigned i0 = h_index(d->min), i1 = h_index(d->max);
 
-		if (!h_cover(d, i0) || !h_cover(d, idx)) {
-			an_dist_free(d);
+		if (!h_cover(d, i0, bytes) || !h_cover(d, i1, bytes) || !h_cover(d, idx, bytes)) {
+			an_dist_free(d, bytes);
 			return;         /* no memory: the sample is dropped */
 		}
-		d->hist[i0 - d->lo] = d->count;
-	} else if (!h_cover(d, idx)) {
+		if (d->min == d->max) {
+			d->hist[i0 - d->lo] = d->count;
+		} else {
+			d->hist[i0 - d->lo]++;
+			d->hist[i1 - d->lo]++;
+		}
+	} else if (!h_cover(d, idx, bytes)) {
 		return;                 /* no memory: the sample is dropped */
 	}
 	if (v < d->min)
@@ -111,10 +133,13 @@ static uint64_t dist_quantile(const struct an_dist *d, unsigned pct)
 {
 	uint64_t rank = (d->count * pct + 99) / 100, cum = 0, v;
 
-	if (!d->hist)
-		return d->min;          /* all samples equal */
 	if (rank == 0)
 		rank = 1;
+	if (!d->hist) {
+		/* all samples equal, or two samples (min, max): the rank-th one's bucket */
+		v = h_mid(h_index(rank <= 1 ? d->min : d->max));
+		return v < d->min ? d->min : v > d->max ? d->max : v;
+	}
 	for (unsigned i = d->lo; i < d->hi; i++) {
 		cum += d->hist[i - d->lo];
 		if (cum >= rank) {
@@ -141,23 +166,35 @@ void an_dist_export(const struct an_dist *d, struct roce_dist *out)
 	out->p99_ns = dist_quantile(d, 99);
 }
 
-void an_dist_free(struct an_dist *d)
+void an_dist_free(struct an_dist *d, uint64_t *bytes)
 {
+	if (d->hist)
+		*bytes -= (uint64_t)(d->hi - d->lo) * sizeof(*d->hist);
 	free(d->hist);
 	d->hist = NULL;
 }
 
-struct an_lat *an_lat_get(struct an_flow *f)
+struct an_lat *an_lat_get(struct roce_analyzer *a, struct an_flow *f)
 {
 	if (!f->lat)
-		f->lat = calloc(1, sizeof(*f->lat));
+		f->lat = an_pool_get(&a->pool.lat);
 	return f->lat;
 }
 
-void an_lat_add(struct an_flow *f, enum an_lat_kind k, uint64_t v)
+void an_lat_add(struct roce_analyzer *a, struct an_flow *f, enum an_lat_kind k, uint64_t v)
 {
-	struct an_lat *l = an_lat_get(f);
+	struct an_lat *l = an_lat_get(a, f);
 
 	if (l)
-		an_dist_add(&l->d[k], v);   /* (no memory: the sample is dropped) */
+		an_dist_add(&l->d[k], v, &a->hist_bytes);  /* (no memory: the sample is dropped) */
+}
+
+void an_lat_free(struct roce_analyzer *a, struct an_flow *f)
+{
+	if (!f->lat)
+		return;
+	for (unsigned k = 0; k < AN_LAT_COUNT; k++)
+		an_dist_free(&f->lat->d[k], &a->hist_bytes);
+	an_pool_put(&a->pool.lat, f->lat);
+	f->lat = NULL;
 }

@@ -13,6 +13,7 @@
  *   an_pfc.c      PFC / PAUSE entries and pause intervals
  *   an_pair.c     request/response pairing index
  *   an_table.c    open-addressing hash tables, first-seen order lists
+ *   an_pool.c     fixed-size record pools (streams, request state, ...)
  *   an_dist.c     latency distributions
  */
 #ifndef ROCE_AN_INTERNAL_H
@@ -33,17 +34,46 @@
 #define AN_ACK_RING        64
 #define AN_READ_RING       16
 
+/* ------------------------------------------------------------------ pools */
+
+/* Records of one size: blocks carved by a bump pointer, a free list for reuse. */
+struct an_pool {
+	uint32_t size;          /* record bytes (rounded up to the alignment) */
+	void *free;             /* given-back records, linked through their first word */
+	char *cur, *end;        /* unused part of the newest block */
+	void *blocks;           /* every block, linked (freed at destroy) */
+	size_t next_block;      /* smallest block: room for at least 4 records */
+	uint64_t live;          /* records handed out and not given back */
+	uint64_t block_bytes;   /* bytes of all blocks */
+};
+
+void an_pool_init(struct an_pool *p, size_t size, size_t align);
+/* A zeroed record; NULL when out of memory. */
+void *an_pool_get(struct an_pool *p);
+/* Give back o (NULL: nothing). */
+void an_pool_put(struct an_pool *p, void *o);
+void an_pool_free(struct an_pool *p);
+/* Advise the 2 MiB-aligned part of [p, p + n) as transparent huge pages (Linux). */
+void an_advise_huge(void *p, size_t n);
+
 /* ---------------------------------------------------------- distributions */
 
+/*
+ * A distribution keeps count, min and max; with up to two samples those
+ * are the samples, so the histogram is allocated with the third sample
+ * that differs from min (never for a constant latency).
+ */
 struct an_dist {
 	uint64_t count, min, max;
-	uint64_t *hist;         /* buckets [lo, hi); NULL while every sample equals min */
+	uint64_t *hist;         /* buckets [lo, hi); NULL while count <= 2 or all samples equal */
 	uint16_t lo, hi;
 };
 
-void an_dist_add(struct an_dist *d, uint64_t v);
+/* Add v; *bytes (heap bytes of histograms) follows the histogram's growth. */
+void an_dist_add(struct an_dist *d, uint64_t v, uint64_t *bytes);
 void an_dist_export(const struct an_dist *d, struct roce_dist *out);
-void an_dist_free(struct an_dist *d);
+/* Release the histogram; *bytes drops by its size. */
+void an_dist_free(struct an_dist *d, uint64_t *bytes);
 
 /* ------------------------------------------------------------- hash table */
 
@@ -54,8 +84,18 @@ struct an_entry {
 	uint64_t seq;           /* creation order */
 };
 
+/*
+ * A slot keeps the entry's hash next to the pointer: probes compare hashes
+ * without touching the entries (a cache miss each with many streams), and
+ * growing rehashes from the slots alone.
+ */
+struct an_slot {
+	struct an_entry *e;     /* NULL: empty */
+	uint32_t hash;
+};
+
 struct an_table {
-	struct an_entry **slots;
+	struct an_slot *slots;
 	uint32_t mask;
 	uint32_t max_size;      /* slots at the cap: a power of two >= 2 * cap */
 	struct an_entry **dense;        /* dense_cap entries: grows with the slots */
@@ -158,47 +198,50 @@ struct an_rsp {
 /*
  * What a stream stores of its struct roce_flow_stats: the same names, less
  * what roce_analyzer_foreach_flow() computes (peer key, distributions), so
- * a stream costs a few hundred bytes.  an_flow_export() fills the public
- * struct.  Hot fields first, in the public struct's order.
+ * a stream costs a couple of hundred bytes.  an_flow_export() fills the
+ * public struct.  Hot fields first, in the public struct's order.  Of the
+ * counters, those that count ordinary traffic (acks, ecn_capable, cnps)
+ * are kept here; the event counters (gaps, NAKs, ...), zero for most
+ * streams, live in a block allocated with the stream's first event
+ * (struct an_flow.ctr).
  */
 struct an_fstat {
 	struct roce_flow_key key;
-	enum roce_transport transport;
-	uint32_t last_psn;
-	uint32_t pmtu;
+	uint8_t transport;      /* enum roce_transport */
 	bool is_request;
 	uint16_t pkey;
-	uint64_t frames, bytes, payload_bytes;
-	uint64_t last_ts_ns;
-	uint64_t messages;
+	uint16_t pmtu;          /* 0 or 256..4096 */
+	bool udqp_set;          /* src_qp holds the UD stream's first DETH source QP */
+	uint32_t last_psn;
 	uint32_t first_psn;
 	uint32_t src_qp;
+	uint32_t unpaired_frames;   /* (wraps: only its value mod AN_PAIR_EVERY matters past 4) */
+	uint64_t frames, bytes, last_ts_ns, payload_bytes;
+	uint64_t messages;
 	uint64_t first_frame;
 	uint64_t first_ts_ns;
-	union {                 /* the public struct's counters, same struct (AN_COUNT) */
-		struct roce_counters counters;
-		struct { ROCE_COUNTER_FIELDS };
-	};
+	uint64_t acks, ecn_capable, cnps;   /* (AN_COUNT_HOT) */
 };
 
 /*
- * A stream.  Allocated on a cache-line boundary, so that the table entry,
- * the request-state and peer pointers, the key and the counters every frame
- * updates (st's first members) sit in the first two lines: with many streams and
- * the frames streaming through the cache, each frame then costs two lines
- * of stream state instead of eight.
+ * A stream: 224 bytes, a pool record on a 32-byte boundary.  The table
+ * entry, the request-state and peer pointers, the key and what every frame
+ * updates (st up to last_ts_ns) come first, in the record's first 128
+ * bytes: with many streams and the frames streaming through the cache,
+ * each frame costs two or three lines of stream state.
  */
 struct an_flow {
 	struct an_entry ent;    /* first member */
 	struct an_req *req;
 	struct an_flow *peer;
 	struct an_fstat st;
-	uint32_t unpaired_frames;   /* (wraps: only its value mod AN_PAIR_EVERY matters past 4) */
-	bool udqp_set;
 	struct an_lat *lat;     /* latency distributions and CNP timing, allocated when needed */
 	struct an_lnode seen;   /* first-seen order */
 	struct an_rsp *rsp;     /* response-side sequencing, NULL until needed */
+	struct roce_counters *ctr;  /* event counters, NULL until the first event (AN_COUNT) */
 };
+
+#define AN_FLOW_ALIGN 32
 
 enum an_lat_kind {
 	AN_LAT_RTT = 0,         /* AckReq request -> first ACK covering it */
@@ -216,26 +259,30 @@ struct an_lat {
 };
 
 /* f's struct an_lat, allocated on first use; NULL when out of memory. */
-struct an_lat *an_lat_get(struct an_flow *f);
+struct an_lat *an_lat_get(struct roce_analyzer *a, struct an_flow *f);
 
 /* Add a sample to f's distribution k (allocates f->lat on the first one). */
-void an_lat_add(struct an_flow *f, enum an_lat_kind k, uint64_t v);
+void an_lat_add(struct roce_analyzer *a, struct an_flow *f, enum an_lat_kind k, uint64_t v);
+/* Release f's latency block and its histograms. */
+void an_lat_free(struct roce_analyzer *a, struct an_flow *f);
 
 #define AN_LINE 64
 _Static_assert(offsetof(struct an_flow, st) + offsetof(struct an_fstat, last_ts_ns) +
-	sizeof(uint64_t) <= 2 * AN_LINE, "stream hot fields span more than two cache lines");
+	sizeof(uint64_t) <= 2 * AN_LINE, "stream hot fields past the record's first 128 bytes");
+_Static_assert(sizeof(struct an_flow) % AN_FLOW_ALIGN == 0, "stream record size");
 _Static_assert(offsetof(struct an_req, rd_next) + sizeof(unsigned) <= AN_LINE,
 	"request hot fields span more than one cache line");
 
-/* Zeroed memory on a cache-line boundary (free() releases it). */
-static inline void *an_zalloc_aligned(size_t n)
+/* Heap bytes of the growable arrays (holes, rings) of request / response state. */
+static inline uint64_t an_req_var_bytes(const struct an_req *r)
 {
-	size_t sz = (n + AN_LINE - 1) & ~(size_t)(AN_LINE - 1);
-	void *p = aligned_alloc(AN_LINE, sz);
+	return r ? r->hs.cap * sizeof(struct an_hole) + r->ack_cap * sizeof(struct an_ackent) +
+		r->rd_cap * sizeof(struct an_readent) : 0;
+}
 
-	if (p)
-		memset(p, 0, sz);
-	return p;
+static inline uint64_t an_rsp_var_bytes(const struct an_rsp *s)
+{
+	return s ? s->hs.cap * sizeof(struct an_hole) : 0;
 }
 
 struct an_pfc {
@@ -251,15 +298,24 @@ struct an_pfc {
 /* Pairing index (an_pair.c): unpaired request streams by host pair and PSN. */
 struct an_pairidx {
 	struct an_table hp;             /* struct an_hp: host pairs with candidates */
+	struct an_pool hp_pool;         /* their records */
 	struct an_flow **bucket;        /* chains by (host pair, expected PSN bucket) */
 	uint32_t bmask;
 	uint32_t n;                     /* indexed streams */
+};
+
+/* The record pools (an_pool.c), one per kind. */
+struct an_pools {
+	struct an_pool flow, req, rsp, lat, ctr;
 };
 
 struct roce_analyzer {
 	struct roce_analyzer_config cfg;
 	struct roce_summary sum;
 	struct an_table flows, pfc;
+	struct an_pools pool;
+	uint64_t hist_bytes;            /* histogram arrays (an_dist.c) */
+	uint64_t var_bytes;             /* holes and rings, tracked only with max_memory */
 	struct an_list flows_seen, pfc_seen;
 	struct an_pairidx pair;
 	uint64_t tick, seq;
@@ -282,19 +338,37 @@ struct an_ctx {
 	struct roce_frame_result *res;
 };
 
+/* f's event counters, allocated with its first event; NULL when out of memory. */
+struct roce_counters *an_flow_ctr(struct roce_analyzer *a, struct an_flow *f);
+
 /*
  * Count n events in counter `field` (a member of struct roce_counters) on
  * the run's summary and, when the frame has a stream f (may be NULL), on
  * the stream: the one writer of both structs' counters, so an event is
  * counted once and the streams' counters add up to the summary's.
- * (unrecovered_psns alone is recomputed at finish, not counted.)
+ * (unrecovered_psns alone is recomputed when read, not counted.)
+ * AN_COUNT_HOT is the same for the counters of ordinary traffic that a
+ * stream keeps in its record (acks, ecn_capable, cnps): no event block.
+ * Either macro counts right for any field (an_flow_export() adds both
+ * places), the split only decides where the stream's count is stored.
+ * Without memory for the event block the stream's count is lost, the
+ * run's is not.
  */
 #define AN_COUNT(a, f, field, n) do { \
 		uint64_t an_n_ = (n); \
 		struct an_flow *an_f_ = (f); \
+		struct roce_counters *an_c_; \
+		(a)->sum.counters.field += an_n_; \
+		if (an_f_ && (an_c_ = an_flow_ctr((a), an_f_)) != NULL) \
+			an_c_->field += an_n_; \
+	} while (0)
+
+#define AN_COUNT_HOT(a, f, field, n) do { \
+		uint64_t an_n_ = (n); \
+		struct an_flow *an_f_ = (f); \
 		(a)->sum.counters.field += an_n_; \
 		if (an_f_) \
-			an_f_->st.counters.field += an_n_; \
+			an_f_->st.field += an_n_; \
 	} while (0)
 
 /* analyzer.c */
@@ -308,12 +382,14 @@ void an_req_process(struct an_ctx *c, struct an_flow *f);
 void an_resp_process(struct an_ctx *c, struct an_flow *f);
 /* PSNs a stream still misses: request holes plus skipped READ response PSNs. */
 uint64_t an_flow_unrecovered(const struct an_flow *f);
-void an_req_free(struct an_req *r);
-void an_rsp_free(struct an_rsp *s);
+void an_req_free(struct roce_analyzer *a, struct an_req *r);
+void an_rsp_free(struct roce_analyzer *a, struct an_rsp *s);
 
 /* an_pair.c */
 int an_pair_init(struct an_pairidx *x, uint32_t cap);
 void an_pair_free(struct an_pairidx *x);
+/* Heap bytes of the index (tables, buckets, host pairs). */
+uint64_t an_pair_bytes(const struct an_pairidx *x);
 /* Bring f's index entries up to date (after a request or a pairing change). */
 void an_pair_sync(struct roce_analyzer *a, struct an_flow *f);
 /* f goes away: leave the index, unlink its peer (which may become a candidate). */

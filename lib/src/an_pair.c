@@ -78,13 +78,20 @@ int an_pair_init(struct an_pairidx *x, uint32_t cap)
 	if (!x->bucket)
 		return -1;
 	x->bmask = AN_PAIR_MIN - 1;
+	an_pool_init(&x->hp_pool, sizeof(struct an_hp), 8);
 	return an_table_init(&x->hp, cap);
+}
+
+uint64_t an_pair_bytes(const struct an_pairidx *x)
+{
+	return (uint64_t)(x->hp.mask + 1) * sizeof(*x->hp.slots) +
+		(uint64_t)x->hp.dense_cap * sizeof(*x->hp.dense) +
+		x->hp_pool.live * x->hp_pool.size + (uint64_t)(x->bmask + 1) * sizeof(*x->bucket);
 }
 
 void an_pair_free(struct an_pairidx *x)
 {
-	for (uint32_t i = 0; i < x->hp.n; i++)
-		free(x->hp.dense[i]);
+	an_pool_free(&x->hp_pool);
 	an_table_free(&x->hp);
 	free(x->bucket);
 }
@@ -95,10 +102,10 @@ static struct an_hp *hp_find(struct an_pairidx *x, uint8_t version, const uint8_
 	struct an_table *t = &x->hp;
 	uint32_t i = h & t->mask;
 
-	while (t->slots[i]) {
-		struct an_hp *hp = (struct an_hp *)t->slots[i];
+	while (t->slots[i].e) {
+		struct an_hp *hp = (struct an_hp *)t->slots[i].e;
 
-		if (hp->ent.hash == h && hp->version == version && memcmp(hp->src, src, 16) == 0 &&
+		if (t->slots[i].hash == h && hp->version == version && memcmp(hp->src, src, 16) == 0 &&
 		    memcmp(hp->dst, dst, 16) == 0)
 			return hp;
 		i = (i + 1) & t->mask;
@@ -153,7 +160,7 @@ static void index_add(struct an_pairidx *x, struct an_flow *f)
 	if (!hp) {
 		if (x->hp.n >= x->hp.cap || an_table_reserve(&x->hp))
 			return;         /* cannot index: the stream is simply not a candidate */
-		hp = calloc(1, sizeof(*hp));
+		hp = an_pool_get(&x->hp_pool);
 		if (!hp)
 			return;
 		hp->ent.hash = h;
@@ -191,7 +198,7 @@ static void index_remove(struct an_pairidx *x, struct an_flow *f)
 	x->n--;
 	if (--hp->n == 0) {
 		an_table_remove(&x->hp, &hp->ent);
-		free(hp);
+		an_pool_put(&x->hp_pool, hp);
 	}
 }
 

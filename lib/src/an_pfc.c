@@ -62,9 +62,9 @@ static struct an_pfc *pfc_get(struct an_ctx *c, const uint8_t mac[6], int prio)
 	uint32_t h = pfc_hash(mac, prio), i = h & t->mask;
 	struct an_pfc *e;
 
-	while (t->slots[i]) {
-		e = (struct an_pfc *)t->slots[i];
-		if (e->ent.hash == h && e->st.priority == prio && memcmp(e->st.src_mac, mac, 6) == 0)
+	while (t->slots[i].e) {
+		e = (struct an_pfc *)t->slots[i].e;
+		if (t->slots[i].hash == h && e->st.priority == prio && memcmp(e->st.src_mac, mac, 6) == 0)
 			return e;
 		i = (i + 1) & t->mask;
 	}

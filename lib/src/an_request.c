@@ -152,22 +152,22 @@ static void an_req_reset(struct an_req *r)
 		memset(rd, 0, rd_cap * sizeof(*rd));
 }
 
-void an_req_free(struct an_req *r)
+void an_req_free(struct roce_analyzer *a, struct an_req *r)
 {
 	if (!r)
 		return;
 	free(r->hs.holes);
 	free(r->ack);
 	free(r->rd);
-	free(r);
+	an_pool_put(&a->pool.req, r);
 }
 
-void an_rsp_free(struct an_rsp *s)
+void an_rsp_free(struct roce_analyzer *a, struct an_rsp *s)
 {
 	if (!s)
 		return;
 	free(s->hs.holes);
-	free(s);
+	an_pool_put(&a->pool.rsp, s);
 }
 
 /* ----------------------------------------------------------------- holes */
@@ -356,8 +356,8 @@ static void ack_push(struct an_req *r, uint32_t psn, uint64_t ts, uint64_t frame
  * !inclusive).  Samples go to dist when non-NULL; returns the newest
  * completed entry's (ts, frame) through *last.
  */
-static bool ack_complete(struct an_req *r, uint32_t P, bool inclusive, struct an_flow *dist,
-	uint64_t now, struct an_ackent *last)
+static bool ack_complete(struct roce_analyzer *a, struct an_req *r, uint32_t P, bool inclusive,
+	struct an_flow *dist, uint64_t now, struct an_ackent *last)
 {
 	bool any = false;
 	unsigned keep = 0;
@@ -369,7 +369,7 @@ static bool ack_complete(struct an_req *r, uint32_t P, bool inclusive, struct an
 
 		if (d < 0 || (inclusive && d == 0)) {
 			if (dist) {
-				an_lat_add(dist, AN_LAT_RTT, now >= e->ts ? now - e->ts : 0);
+				an_lat_add(a, dist, AN_LAT_RTT, now >= e->ts ? now - e->ts : 0);
 				if (!any || roce_psn_cmp(e->psn, last->psn) >= 0)
 					*last = *e;
 				any = true;
@@ -536,7 +536,7 @@ static void gbn_maybe_recover(struct an_ctx *c, struct an_flow *f, struct an_req
 		return;
 	r->gbn_active = false;
 	d = c->ts >= r->gbn_start_ts ? c->ts - r->gbn_start_ts : 0;
-	an_lat_add(f, AN_LAT_RECOVERY, d);
+	an_lat_add(c->a, f, AN_LAT_RECOVERY, d);
 	c->res->events |= ROCE_EV_GBN_RECOVERED;
 	c->res->recovery_ns = d;
 }
@@ -606,7 +606,7 @@ static bool gbn_classify(struct an_ctx *c, struct an_flow *f, struct an_req *r, 
 		if (pend) {
 			uint64_t d = c->ts >= pend->ts ? c->ts - pend->ts : 0;
 
-			an_lat_add(f, AN_LAT_NAK_RESPONSE, d);
+			an_lat_add(c->a, f, AN_LAT_NAK_RESPONSE, d);
 		}
 		retx_anomaly(c, f, p, e, cause, pend);
 		/* a go-back answers every NAK that covers its PSN */
@@ -687,15 +687,15 @@ void an_req_process(struct an_ctx *c, struct an_flow *f)
 	int32_t d;
 
 	if (!r) {
-		r = f->req = an_zalloc_aligned(sizeof(*r));
+		r = f->req = an_pool_get(&c->a->pool.req);
 		if (!r)
 			return;
 	}
 	if (r->off)
 		return;
 	if (f->st.transport == ROCE_TRANSPORT_UD && (pkt->hdrs & ROCE_H_DETH)) {
-		if (!f->udqp_set) {
-			f->udqp_set = true;
+		if (!f->st.udqp_set) {
+			f->st.udqp_set = true;
 			f->st.src_qp = pkt->deth.src_qp;
 		} else if (pkt->deth.src_qp != f->st.src_qp) {
 			r->off = true;  /* several senders share this QP: no sequence */
@@ -842,7 +842,7 @@ static void aeth_process(struct an_ctx *c, struct an_flow *f, struct an_req *r)
 	c->res->aeth_syndrome = s;
 	switch (roce_aeth_type(s)) {
 	case ROCE_AETH_ACK:
-		AN_COUNT(a, f, acks, 1);
+		AN_COUNT_HOT(a, f, acks, 1);
 		break;
 	case ROCE_AETH_RNR_NAK: {
 		uint32_t us = roce_rnr_timer_us(s & 0x1f);
@@ -851,7 +851,7 @@ static void aeth_process(struct an_ctx *c, struct an_flow *f, struct an_req *r)
 		AN_COUNT(a, f, rnr_naks, 1);
 		c->res->events |= ROCE_EV_RNR_NAK;
 		if (r) {
-			ack_complete(r, P, false, NULL, c->ts, NULL);
+			ack_complete(c->a, r, P, false, NULL, c->ts, NULL);
 			/* a newer RNR NAK with another PSN replaces the pending one */
 			if (!r->rnr.valid || r->rnr.psn != P) {
 				r->rnr.valid = true;
@@ -880,7 +880,7 @@ static void aeth_process(struct an_ctx *c, struct an_flow *f, struct an_req *r)
 		}
 		c->res->events |= ROCE_EV_NAK;
 		if (r) {
-			ack_complete(r, P, false, NULL, c->ts, NULL);
+			ack_complete(c->a, r, P, false, NULL, c->ts, NULL);
 			/*
 			 * A NAK names the PSN the responder expects: one with
 			 * another PSN replaces the pending one (the responder
@@ -1015,7 +1015,7 @@ static void rsp_sequence(struct an_ctx *c, struct an_flow *f, struct an_req *r, 
 	int32_t d;
 
 	if (!s) {
-		s = f->rsp = calloc(1, sizeof(*s));
+		s = f->rsp = an_pool_get(&c->a->pool.rsp);
 		if (!s)
 			return;
 	}
@@ -1092,7 +1092,7 @@ static void read_resp_process(struct an_ctx *c, struct an_flow *f, struct an_req
 		uint64_t dt = c->ts >= e->ts ? c->ts - e->ts : 0;
 
 		e->first_done = true;
-		an_lat_add(f->peer, AN_LAT_READ_FIRST, dt);
+		an_lat_add(c->a, f->peer, AN_LAT_READ_FIRST, dt);
 		c->res->events |= ROCE_EV_READ_FIRST_RESP;
 		c->res->read_ns = dt;
 		c->res->ref_frame = e->frame;
@@ -1102,7 +1102,7 @@ static void read_resp_process(struct an_ctx *c, struct an_flow *f, struct an_req
 		uint32_t n = ((P - e->psn) & 0xffffffu) + 1;
 
 		e->last_done = true;
-		an_lat_add(f->peer, AN_LAT_READ_LAST, dt);
+		an_lat_add(c->a, f->peer, AN_LAT_READ_LAST, dt);
 		c->res->events |= ROCE_EV_READ_LAST_RESP;
 		c->res->read_ns = dt;
 		c->res->ref_frame = e->frame;
@@ -1121,9 +1121,9 @@ void an_resp_process(struct an_ctx *c, struct an_flow *f)
 	struct an_req *r;
 
 	if (!f->peer) {
-		if (f->unpaired_frames < AN_PAIR_FIRST || f->unpaired_frames % AN_PAIR_EVERY == 0)
+		if (f->st.unpaired_frames < AN_PAIR_FIRST || f->st.unpaired_frames % AN_PAIR_EVERY == 0)
 			an_pair_try(c->a, f, P);
-		f->unpaired_frames++;
+		f->st.unpaired_frames++;
 	}
 	r = f->peer ? f->peer->req : NULL;
 	if (r && (!r->init || r->off))
@@ -1144,7 +1144,7 @@ void an_resp_process(struct an_ctx *c, struct an_flow *f)
 	if (!(pkt->hdrs & ROCE_H_AETH) || roce_aeth_type(pkt->aeth.syndrome) == ROCE_AETH_ACK) {
 		struct an_ackent last = {0};
 
-		if (ack_complete(r, P, true, f->peer, c->ts, &last)) {
+		if (ack_complete(c->a, r, P, true, f->peer, c->ts, &last)) {
 			c->res->events |= ROCE_EV_ACK_RTT;
 			c->res->rtt_ns = c->ts >= last.ts ? c->ts - last.ts : 0;
 			c->res->ref_frame = last.frame;

@@ -5,8 +5,9 @@
  * Tables
  *   Streams and PFC entries live in open-addressing hash tables (linear
  *   probing, backward-shift deletion, capacity a power of two >= 2 * cap).
- *   Each slot points to an entry calloc'ed when the stream first appears; a
- *   dense array of the live entries makes scans and iteration O(live).
+ *   Each slot holds a pointer to an entry (a pool record, an_pool.c) and
+ *   the entry's hash, so that probing and growing never read the entries;
+ *   a dense array of the live entries makes scans and iteration O(live).
  *   Stream key: (RoCE version, src, dst, dqpn), hashed word-wise (flow_hash).
  *   When a table is full, the least recently active entry among the first
  *   16 occupied slots probed from the new key's home slot is evicted
@@ -56,7 +57,7 @@ static uint32_t table_slot_of(const struct an_table *t, const struct an_entry *e
 {
 	uint32_t i = e->hash & t->mask;
 
-	while (t->slots[i] != e)
+	while (t->slots[i].e != e)
 		i = (i + 1) & t->mask;
 	return i;
 }
@@ -86,7 +87,7 @@ static int dense_reserve(struct an_table *t)
 int an_table_reserve(struct an_table *t)
 {
 	uint32_t size = t->mask + 1, nsize;
-	struct an_entry **ns;
+	struct an_slot *ns;
 
 	if (2u * (t->n + 1) <= size || size >= t->max_size) {
 		if (t->n >= t->dense_cap)
@@ -97,12 +98,17 @@ int an_table_reserve(struct an_table *t)
 	ns = calloc(nsize, sizeof(*ns));
 	if (!ns)
 		return t->n + 1 < size && t->n < t->dense_cap ? 0 : -1;
-	for (uint32_t k = 0; k < t->n; k++) {
-		uint32_t i = t->dense[k]->hash & (nsize - 1);
+	if (nsize * sizeof(*ns) >= (4u << 20))
+		an_advise_huge(ns, nsize * sizeof(*ns));        /* probes land anywhere in it */
+	for (uint32_t k = 0; k < size; k++) {
+		uint32_t i;
 
-		while (ns[i])
+		if (!t->slots[k].e)
+			continue;
+		i = t->slots[k].hash & (nsize - 1);
+		while (ns[i].e)
 			i = (i + 1) & (nsize - 1);
-		ns[i] = t->dense[k];
+		ns[i] = t->slots[k];
 	}
 	free(t->slots);
 	t->slots = ns;
@@ -115,9 +121,10 @@ void an_table_insert(struct an_table *t, struct an_entry *e)
 {
 	uint32_t i = e->hash & t->mask;
 
-	while (t->slots[i])
+	while (t->slots[i].e)
 		i = (i + 1) & t->mask;
-	t->slots[i] = (struct an_entry *)e;
+	t->slots[i].e = e;
+	t->slots[i].hash = e->hash;
 	e->dense = t->n;
 	t->dense[t->n++] = e;
 }
@@ -128,16 +135,16 @@ void an_table_remove(struct an_table *t, struct an_entry *e)
 	uint32_t i = table_slot_of(t, e), j = i, k;
 	struct an_entry *last;
 
-	t->slots[i] = NULL;
+	t->slots[i].e = NULL;
 	for (;;) {
 		j = (j + 1) & t->mask;
-		if (!t->slots[j])
+		if (!t->slots[j].e)
 			break;
-		k = t->slots[j]->hash & t->mask;
+		k = t->slots[j].hash & t->mask;
 		/* move slots[j] back to i unless its home lies cyclically in (i, j] */
 		if (((j - k) & t->mask) >= ((j - i) & t->mask)) {
 			t->slots[i] = t->slots[j];
-			t->slots[j] = NULL;
+			t->slots[j].e = NULL;
 			i = j;
 		}
 	}
@@ -153,7 +160,7 @@ struct an_entry *an_table_victim(const struct an_table *t, uint32_t hash)
 	uint32_t i = hash & t->mask, seen = 0;
 
 	for (uint32_t step = 0; step <= t->mask && seen < AN_EVICT_PROBE; step++) {
-		struct an_entry *e = t->slots[(i + step) & t->mask];
+		struct an_entry *e = t->slots[(i + step) & t->mask].e;
 
 		if (!e)
 			continue;

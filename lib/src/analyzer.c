@@ -23,6 +23,7 @@
 #define AN_DEF_SPEED_GBPS  100.0
 #define AN_DEF_STORM_NS    200000000ull
 #define AN_MAX_CAP         (1u << 26)
+#define AN_MEM_EVICT       4           /* streams evicted per new stream over max_memory */
 
 /* ---------------------------------------------------------------- names */
 
@@ -102,6 +103,12 @@ roce_analyzer_t *roce_analyzer_create(const struct roce_analyzer_config *c, char
 	}
 	a->cfg = cfg;
 	a->want_an = cfg.on_anomaly != NULL;
+	/* request state on cache-line boundaries (hot fields: an_internal.h) */
+	an_pool_init(&a->pool.flow, sizeof(struct an_flow), AN_FLOW_ALIGN);
+	an_pool_init(&a->pool.req, sizeof(struct an_req), AN_LINE);
+	an_pool_init(&a->pool.rsp, sizeof(struct an_rsp), 8);
+	an_pool_init(&a->pool.lat, sizeof(struct an_lat), 8);
+	an_pool_init(&a->pool.ctr, sizeof(struct roce_counters), 8);
 	if (an_table_init(&a->flows, cfg.max_flows) || an_table_init(&a->pfc, cfg.max_pfc) ||
 	    an_pair_init(&a->pair, cfg.max_flows)) {
 		an_table_free(&a->flows);
@@ -115,15 +122,25 @@ roce_analyzer_t *roce_analyzer_create(const struct roce_analyzer_config *c, char
 	return a;
 }
 
-static void flow_free(struct an_flow *f)
+/* f's records go back to their pools (the memory of an evicted stream is reused). */
+static void flow_free(struct roce_analyzer *a, struct an_flow *f)
 {
-	an_req_free(f->req);
-	an_rsp_free(f->rsp);
-	if (f->lat)
-		for (unsigned k = 0; k < AN_LAT_COUNT; k++)
-			an_dist_free(&f->lat->d[k]);
-	free(f->lat);
-	free(f);
+	if (a->cfg.max_memory)
+		a->var_bytes -= an_req_var_bytes(f->req) + an_rsp_var_bytes(f->rsp);
+	an_req_free(a, f->req);
+	an_rsp_free(a, f->rsp);
+	an_lat_free(a, f);
+	an_pool_put(&a->pool.ctr, f->ctr);
+	an_pool_put(&a->pool.flow, f);
+}
+
+static void pools_free(struct an_pools *p)
+{
+	an_pool_free(&p->flow);
+	an_pool_free(&p->req);
+	an_pool_free(&p->rsp);
+	an_pool_free(&p->lat);
+	an_pool_free(&p->ctr);
 }
 
 void roce_analyzer_destroy(roce_analyzer_t *a)
@@ -131,7 +148,8 @@ void roce_analyzer_destroy(roce_analyzer_t *a)
 	if (!a)
 		return;
 	for (uint32_t i = 0; i < a->flows.n; i++)
-		flow_free((struct an_flow *)a->flows.dense[i]);
+		flow_free(a, (struct an_flow *)a->flows.dense[i]);
+	pools_free(&a->pool);
 	for (uint32_t i = 0; i < a->pfc.n; i++)
 		free(a->pfc.dense[i]);
 	an_table_free(&a->flows);
@@ -188,6 +206,71 @@ int roce_analyzer_add_observer(roce_analyzer_t *a, const struct roce_analyzer_ob
 	return ROCE_OK;
 }
 
+/* ---------------------------------------------------------------- memory */
+
+struct roce_counters *an_flow_ctr(struct roce_analyzer *a, struct an_flow *f)
+{
+	if (!f->ctr)
+		f->ctr = an_pool_get(&a->pool.ctr);
+	return f->ctr;
+}
+
+static uint64_t pool_in_use(const struct an_pool *p)
+{
+	return p->live * p->size;
+}
+
+static uint64_t table_bytes(const struct an_table *t)
+{
+	return (uint64_t)(t->mask + 1) * sizeof(*t->slots) + (uint64_t)t->dense_cap * sizeof(*t->dense);
+}
+
+static uint64_t tables_bytes(const struct roce_analyzer *a)
+{
+	return table_bytes(&a->flows) + table_bytes(&a->pfc) + an_pair_bytes(&a->pair) +
+		(uint64_t)a->pfc.n * sizeof(struct an_pfc);
+}
+
+/* Bytes the --max-memory cap counts: records in use, tables, histograms, rings. */
+static uint64_t mem_in_use(const struct roce_analyzer *a)
+{
+	const struct an_pools *p = &a->pool;
+
+	return pool_in_use(&p->flow) + pool_in_use(&p->req) + pool_in_use(&p->rsp) +
+		pool_in_use(&p->lat) + pool_in_use(&p->ctr) + a->hist_bytes + a->var_bytes +
+		tables_bytes(a);
+}
+
+void roce_analyzer_memory(const roce_analyzer_t *a, struct roce_analyzer_memory *out)
+{
+	const struct an_pools *p = &a->pool;
+	struct roce_analyzer_memory m;
+	uint64_t var = 0, blocks;
+
+	memset(&m, 0, sizeof(m));
+	m.size = sizeof(m);
+	for (const struct an_lnode *n = a->flows_seen.head; n; n = n->next) {
+		const struct an_flow *f = AN_CONTAINER(n, struct an_flow, seen);
+
+		var += an_req_var_bytes(f->req) + an_rsp_var_bytes(f->rsp);
+	}
+	m.streams = a->flows.n;
+	m.stream_bytes = pool_in_use(&p->flow) + pool_in_use(&p->req) + pool_in_use(&p->rsp) +
+		pool_in_use(&p->ctr) + var;
+	m.latency_bytes = pool_in_use(&p->lat) + a->hist_bytes;
+	m.table_bytes = tables_bytes(a);
+	blocks = p->flow.block_bytes + p->req.block_bytes + p->rsp.block_bytes +
+		p->lat.block_bytes + p->ctr.block_bytes + a->pair.hp_pool.block_bytes;
+	m.pooled_bytes = blocks - (pool_in_use(&p->flow) + pool_in_use(&p->req) +
+		pool_in_use(&p->rsp) + pool_in_use(&p->lat) + pool_in_use(&p->ctr) +
+		pool_in_use(&a->pair.hp_pool));
+	m.in_use = m.stream_bytes + m.latency_bytes + m.table_bytes;
+	/* (table_bytes counts the host-pair records in use, blocks all of them) */
+	m.bytes = blocks + var + a->hist_bytes + m.table_bytes - pool_in_use(&a->pair.hp_pool) +
+		sizeof(*a);
+	*out = m;
+}
+
 /* ---------------------------------------------------------- flow lookup */
 
 static inline uint64_t hash_round(uint64_t h, uint64_t w)
@@ -231,10 +314,10 @@ static struct an_flow *flow_find(const struct roce_analyzer *a, const struct roc
 	const struct an_table *t = &a->flows;
 	uint32_t i = h & t->mask;
 
-	while (t->slots[i]) {
-		struct an_flow *f = (struct an_flow *)t->slots[i];
+	while (t->slots[i].e) {
+		struct an_flow *f = (struct an_flow *)t->slots[i].e;
 
-		if (f->ent.hash == h && key_eq(&f->st.key, k))
+		if (t->slots[i].hash == h && key_eq(&f->st.key, k))
 			return f;
 		i = (i + 1) & t->mask;
 	}
@@ -258,7 +341,7 @@ static void flow_end(struct roce_analyzer *a, struct an_flow *f, enum roce_flow_
 		a->sweep = f->seen.next;
 	an_table_remove(&a->flows, &f->ent);
 	an_list_remove(&a->flows_seen, &f->seen);
-	flow_free(f);
+	flow_free(a, f);
 }
 
 static void flow_evict(struct roce_analyzer *a, struct an_flow *f, uint64_t frame, uint64_t ts)
@@ -333,9 +416,18 @@ static struct an_flow *flow_get(struct an_ctx *c)
 			return NULL;
 		flow_evict(a, v, c->frame, c->ts);
 	}
+	/* over the memory cap: evict like a full table (a few per new stream) */
+	for (unsigned i = 0; i < AN_MEM_EVICT && a->cfg.max_memory && a->flows.n &&
+	     mem_in_use(a) >= a->cfg.max_memory; i++) {
+		struct an_flow *v = (struct an_flow *)an_table_victim(&a->flows, h);
+
+		if (!v)
+			break;
+		flow_evict(a, v, c->frame, c->ts);
+	}
 	if (an_table_reserve(&a->flows))
 		return NULL;
-	f = an_zalloc_aligned(sizeof(*f));
+	f = an_pool_get(&a->pool.flow);
 	if (!f)
 		return NULL;
 	f->ent.hash = h;
@@ -462,7 +554,7 @@ static void roce_process(struct an_ctx *c, int status)
 		}
 	}
 	if (pkt->ecn)
-		AN_COUNT(a, f, ecn_capable, 1);
+		AN_COUNT_HOT(a, f, ecn_capable, 1);
 	if (pkt->findings & ROCE_FIND_MALFORMED_MASK)
 		AN_COUNT(a, f, malformed, 1);
 	if (pkt->icrc_status == ROCE_ICRC_BAD)
@@ -499,9 +591,9 @@ static void roce_process(struct an_ctx *c, int status)
 		return;
 
 	if (op->flags & ROCE_F_CNP) {
-		struct an_lat *l = an_lat_get(f);
+		struct an_lat *l = an_lat_get(a, f);
 
-		AN_COUNT(a, f, cnps, 1);
+		AN_COUNT_HOT(a, f, cnps, 1);
 		if (l && f->st.cnps > 1) {
 			uint64_t gap = c->ts >= l->last_cnp_ts ? c->ts - l->last_cnp_ts : 0;
 
@@ -520,6 +612,8 @@ static void roce_process(struct an_ctx *c, int status)
 		return;
 	}
 	learn_pmtu(a, f, pkt);
+	if (a->cfg.max_memory)
+		a->var_bytes -= an_req_var_bytes(f->req) + an_rsp_var_bytes(f->rsp);
 	if (op->flags & ROCE_F_REQ) {
 		f->st.is_request = true;
 		an_req_process(c, f);
@@ -530,6 +624,8 @@ static void roce_process(struct an_ctx *c, int status)
 	} else {
 		an_resp_process(c, f);
 	}
+	if (a->cfg.max_memory)
+		a->var_bytes += an_req_var_bytes(f->req) + an_rsp_var_bytes(f->rsp);
 }
 
 /*
@@ -644,8 +740,7 @@ void roce_analyzer_finish(roce_analyzer_t *a)
 
 		if (!f->req && !f->rsp)
 			continue;
-		n = an_flow_unrecovered(f);
-		f->st.unrecovered_psns = n;
+		n = an_flow_unrecovered(f);    /* (a stream's count: an_flow_export()) */
 		total += n;
 		if (f->req && f->req->hs.nholes)
 			hs = &f->req->hs;
@@ -740,7 +835,11 @@ void an_flow_export(const struct an_flow *f, struct roce_flow_stats *o)
 		o->peer = f->peer->st.key;
 	o->first_frame = s->first_frame;
 	o->first_ts_ns = s->first_ts_ns;
-	o->counters = s->counters;
+	if (f->ctr)
+		o->counters = *f->ctr;
+	o->acks += s->acks;
+	o->ecn_capable += s->ecn_capable;
+	o->cnps += s->cnps;
 	o->unrecovered_psns = an_flow_unrecovered(f);   /* missing now */
 	o->cnp_min_gap_ns = lat->cnp_min_gap_ns;
 	an_dist_export(&lat->d[AN_LAT_RTT], &o->rtt);

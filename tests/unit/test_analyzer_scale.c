@@ -325,11 +325,171 @@ static void t_bytes_without_samples(void)
 		int64_t per = (t_live - live0) / (int64_t)l.nqp;
 
 		printf("request streams without samples: %lld heap bytes per stream\n", (long long)per);
-		CHECK(per <= 750);      /* stream 384 + request state 216 + tables and index */
+		CHECK(per <= 750);      /* stream 224 + request state 256 + tables, index, pool tails */
 	}
 #else
 	(void)live0;
 #endif
+	roce_analyzer_destroy(a);
+}
+
+/* ------------------------------------------- the library's own accounting */
+
+static roce_analyzer_t *mem_analyzer(uint32_t max_flows, uint64_t max_memory)
+{
+	struct roce_analyzer_config cfg;
+	char err[ROCE_ERRBUF_SIZE];
+	roce_analyzer_t *a;
+
+	roce_analyzer_config_init(&cfg);
+	if (max_flows)
+		cfg.max_flows = max_flows;
+	cfg.max_memory = max_memory;
+	a = roce_analyzer_create(&cfg, err);
+	if (!a)
+		printf("create: %s\n", err);
+	return a;
+}
+
+/* One frame of QP i: a SEND_ONLY (request stream) or an ACK (response stream). */
+static void mem_feed(roce_analyzer_t *a, unsigned i, bool request, uint64_t ts)
+{
+	static const struct layout l = { "memory", 0, false };
+	struct roce_frame_spec s;
+
+	qp_spec(&l, i, request, request ? ROCE_OP_RC_SEND_ONLY : ROCE_OP_RC_ACKNOWLEDGE,
+		1000 + i, &s);
+	if (!request)
+		s.aeth.syndrome = 0x1f;
+	feed(a, &s, ts);
+}
+
+/*
+ * Bytes per stream by roce_analyzer_memory(): a stream without latency
+ * samples (here: ACKs only) is a 224-byte record, 32 bytes of response
+ * sequencing and its share of the tables (16-byte slots at a load between
+ * 1/4 and 1/2, plus the dense array: 40 to 80 bytes), so at most 340
+ * bytes; a request stream waiting for its first response (256 bytes of
+ * sequencing state on top, and its entry in the pairing index: a host-pair
+ * record and table slots, here one host pair per stream) at most 720.
+ */
+static void t_memory_per_stream(void)
+{
+	struct roce_analyzer_memory m;
+	roce_analyzer_t *a = mem_analyzer(0, 0);
+	const unsigned n = 20000;
+
+	REQUIRE(a);
+	for (unsigned i = 0; i < n; i++)
+		mem_feed(a, i, false, 1000 + i);
+	roce_analyzer_memory(a, &m);
+	CHECK_EQ_U(m.size, sizeof(m));
+	CHECK_EQ_U(m.streams, n);
+	CHECK_EQ_U(m.latency_bytes, 0);
+	printf("ACK-only streams: %llu bytes per stream in use (%llu records, %llu tables)\n",
+		(unsigned long long)(m.in_use / n), (unsigned long long)(m.stream_bytes / n),
+		(unsigned long long)(m.table_bytes / n));
+	CHECK(m.in_use / n <= 340);
+	CHECK(m.bytes >= m.in_use);
+	roce_analyzer_destroy(a);
+
+	a = mem_analyzer(0, 0);
+	REQUIRE(a);
+	for (unsigned i = 0; i < n; i++)
+		mem_feed(a, i, true, 1000 + i);
+	roce_analyzer_memory(a, &m);
+	CHECK_EQ_U(m.streams, n);
+	printf("request streams: %llu bytes per stream in use\n",
+		(unsigned long long)(m.in_use / n));
+	CHECK(m.in_use / n <= 720);
+	roce_analyzer_destroy(a);
+}
+
+/* Evicted streams give their records back: a full table stops growing. */
+static void t_memory_reused_on_eviction(void)
+{
+	struct roce_analyzer_memory m1, m2;
+	struct roce_summary sum;
+	roce_analyzer_t *a = mem_analyzer(1000, 0);
+	uint64_t ts = 1;
+
+	REQUIRE(a);
+	for (unsigned i = 0; i < 2000; i++)     /* 1000 QPs: request + response stream each */
+		mem_feed(a, i / 2, i % 2 == 0, ts++);
+	roce_analyzer_memory(a, &m1);
+	for (unsigned i = 2000; i < 40000; i++)
+		mem_feed(a, i / 2, i % 2 == 0, ts++);
+	roce_analyzer_memory(a, &m2);
+	roce_analyzer_summary(a, &sum);
+	CHECK_EQ_U(sum.flows, 40000);
+	CHECK_EQ_U(sum.evicted_flows, 39000);
+	CHECK_EQ_U(m2.streams, 1000);
+	/* the pools did not grow: 39,000 new streams took evicted streams' records */
+	/*
+	 * 39,000 new streams took the records of evicted ones: the pools hold
+	 * about what 1000 streams need (the mix of request and response streams
+	 * among the live ones varies a little), not what 40,000 would
+	 */
+	printf("max_flows 1000, 40,000 streams: %llu bytes after the first 2000 frames, %llu at the end\n",
+		(unsigned long long)m1.bytes, (unsigned long long)m2.bytes);
+	CHECK(m2.bytes <= m1.bytes + m1.bytes / 2);
+	CHECK(m2.in_use <= m1.in_use + m1.in_use / 4);
+	roce_analyzer_destroy(a);
+}
+
+/* Idle expiry gives records back too. */
+static void t_memory_reused_on_expiry(void)
+{
+	struct roce_analyzer_config cfg;
+	struct roce_analyzer_memory m1, m2;
+	struct roce_summary sum;
+	char err[ROCE_ERRBUF_SIZE];
+	roce_analyzer_t *a;
+	uint64_t ts = 1000000000;
+
+	roce_analyzer_config_init(&cfg);
+	cfg.idle_timeout_ns = 1000000;  /* 1 ms */
+	a = roce_analyzer_create(&cfg, err);
+	REQUIRE(a);
+	for (unsigned round = 0; round < 10; round++) {
+		for (unsigned i = 0; i < 2000; i++)
+			mem_feed(a, round * 2000 + i / 2, i % 2 == 0, ts += 10);
+		roce_analyzer_advance(a, ts += 10000000);       /* all idle: expired */
+		if (round == 0)
+			roce_analyzer_memory(a, &m1);
+	}
+	roce_analyzer_memory(a, &m2);
+	roce_analyzer_summary(a, &sum);
+	CHECK_EQ_U(sum.flows, 20000);
+	CHECK_EQ_U(sum.expired_flows, 20000);
+	CHECK_EQ_U(m2.streams, 0);
+	CHECK_EQ_U(m2.stream_bytes, 0);
+	CHECK_EQ_U(m2.bytes, m1.bytes);
+	roce_analyzer_destroy(a);
+}
+
+/* --max-memory: streams are evicted to stay under the cap, and counted. */
+static void t_memory_cap(void)
+{
+	const uint64_t cap = 2u << 20;
+	struct roce_analyzer_memory m;
+	struct roce_summary sum;
+	roce_analyzer_t *a = mem_analyzer(0, cap);
+	uint64_t ts = 1;
+
+	REQUIRE(a);
+	for (unsigned i = 0; i < 100000; i++)
+		mem_feed(a, i / 2, i % 2 == 0, ts++);
+	roce_analyzer_memory(a, &m);
+	roce_analyzer_summary(a, &sum);
+	printf("max_memory 2 MiB: %llu streams kept, %llu evicted, %llu bytes in use\n",
+		(unsigned long long)m.streams, (unsigned long long)sum.evicted_flows,
+		(unsigned long long)m.in_use);
+	CHECK(sum.evicted_flows > 0);
+	CHECK_EQ_U(sum.flows, 100000);
+	CHECK_EQ_U(sum.flows_active + sum.evicted_flows, 100000);
+	CHECK(m.in_use <= cap + 4096);  /* checked at creation: one stream's records over */
+	CHECK(m.streams >= 3000);       /* and it still holds what fits (about 460 bytes each) */
 	roce_analyzer_destroy(a);
 }
 
@@ -338,5 +498,9 @@ int main(void)
 	RUN(t_one_host_pair_each);
 	RUN(t_one_host_pair_20000);
 	RUN(t_bytes_without_samples);
+	RUN(t_memory_per_stream);
+	RUN(t_memory_reused_on_eviction);
+	RUN(t_memory_reused_on_expiry);
+	RUN(t_memory_cap);
 	return check_report();
 }

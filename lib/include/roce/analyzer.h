@@ -139,6 +139,14 @@ struct roce_analyzer_config {
 	void *user;
 	/* (members below: since 0.2) */
 	uint64_t idle_timeout_ns;   /* expire streams idle this long; 0 = never (default) */
+	/*
+	 * Memory cap in bytes (roce_analyzer_memory().in_use); 0 = none (default).
+	 * Checked when a stream is created: while the analyzer holds this much,
+	 * the least recently active streams are evicted (up to 4 per new
+	 * stream), exactly as when the table is full (evicted_flows,
+	 * ROCE_AN_FLOW_EVICTED, on_flow_end).
+	 */
+	uint64_t max_memory;
 };
 
 ROCE_API void roce_analyzer_config_init(struct roce_analyzer_config *c);
@@ -400,6 +408,29 @@ struct roce_analyzer_observer {
 #define ROCE_MAX_OBSERVERS 8
 
 /* Subscribe (the struct is copied); ROCE_E_INVAL when ROCE_MAX_OBSERVERS are registered. */
+/* ---------------------------------------------------------------- memory */
+
+/*
+ * What the analyzer holds, by its own accounting (heap bytes requested, not
+ * counting the allocator's overhead).  Stream records come from pools: an
+ * evicted or expired stream's records are kept for the next streams
+ * (pooled_bytes), never returned to the system before destroy.
+ */
+struct roce_analyzer_memory {
+	uint32_t size;              /* sizeof(struct roce_analyzer_memory) */
+	uint64_t bytes;             /* everything: pools (used or not), tables, arrays */
+	uint64_t in_use;            /* stream_bytes + latency_bytes + table_bytes (max_memory) */
+	uint64_t streams;           /* live streams */
+	uint64_t stream_bytes;      /* live streams' records, request/response state, rings */
+	uint64_t latency_bytes;     /* latency distributions (blocks and histograms) */
+	uint64_t table_bytes;       /* stream/PFC tables, PFC entries, pairing index */
+	uint64_t pooled_bytes;      /* pool memory holding no live record (ended streams', unused) */
+};
+
+/* Fill *out (O(streams)). */
+ROCE_API void roce_analyzer_memory(const roce_analyzer_t *a, struct roce_analyzer_memory *out)
+	ROCE_NONNULL(1, 2);
+
 ROCE_API int roce_analyzer_add_observer(roce_analyzer_t *a, const struct roce_analyzer_observer *o)
 	ROCE_NONNULL(1, 2);
 

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * an_pool.c - fixed-size record pools for the analyzer's per-stream state.
+ *
+ * Streams, their request / response sequencing state, latency blocks,
+ * rare-counter blocks, pairing-index host pairs and PFC entries are
+ * records of a few fixed sizes, created and dropped by the million at
+ * fabric scale.  Each kind has a pool: records are carved from blocks
+ * (a bump pointer), and a record given back (eviction, expiry, a host
+ * pair leaving the index) goes on the pool's free list and is handed out
+ * again before the blocks grow.  No malloc call or allocator header per
+ * record, no fragmentation, and the memory of evicted streams is reused.
+ *
+ * Blocks start at AN_POOL_BLOCK_MIN bytes (a handful of streams cost a
+ * few KiB) and grow with the pool, up to AN_POOL_BLOCK_MAX; blocks of that size are
+ * 2 MiB-aligned and, on Linux, advised as transparent huge pages: with a
+ * million streams spread over hundreds of MB, every stream touched is
+ * otherwise a TLB miss.  Records are zeroed when handed out.  Blocks are
+ * released only when the analyzer is destroyed; the memory accounting
+ * (roce_analyzer_memory()) tells records in use from records kept for reuse.
+ */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE         /* madvise(), MADV_HUGEPAGE */
+#endif
+#include "an_internal.h"
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+#define AN_POOL_BLOCK_MIN  4096u
+#define AN_POOL_BLOCK_MAX  (2u << 20)
+
+/* A block: this header, then records from offset AN_LINE. */
+struct an_block {
+	struct an_block *next;
+};
+
+void an_pool_init(struct an_pool *p, size_t size, size_t align)
+{
+	memset(p, 0, sizeof(*p));
+	if (align < sizeof(void *))
+		align = sizeof(void *);
+	p->size = (uint32_t)((size + align - 1) & ~(align - 1));
+	p->next_block = AN_POOL_BLOCK_MIN;
+	while (p->next_block < AN_LINE + 4u * p->size)
+		p->next_block *= 2;
+}
+
+/*
+ * The next block is a quarter of what the pool holds (a power of two, at
+ * least the first block's size, at most AN_POOL_BLOCK_MAX): memory grows in
+ * steps of 25%, so the unused tail of the newest block stays small.
+ */
+static size_t next_block_size(const struct an_pool *p)
+{
+	size_t n = p->next_block;
+
+	while (n < AN_POOL_BLOCK_MAX && n < p->block_bytes / 4)
+		n *= 2;
+	return n;
+}
+
+void an_advise_huge(void *p, size_t n)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+	const uintptr_t huge = (uintptr_t)AN_POOL_BLOCK_MAX;
+	uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+	uintptr_t hi = ((uintptr_t)p + n) & ~(huge - 1);
+
+	if (hi > lo)
+		(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);  /* advice only */
+#else
+	(void)p;
+	(void)n;
+#endif
+}
+
+static bool pool_grow(struct an_pool *p)
+{
+	size_t n = next_block_size(p);
+	struct an_block *b;
+
+	b = aligned_alloc(n >= AN_POOL_BLOCK_MAX ? AN_POOL_BLOCK_MAX : AN_LINE, n);
+	if (!b)
+		return false;
+	if (n >= AN_POOL_BLOCK_MAX)
+		an_advise_huge(b, n);
+	b->next = p->blocks;
+	p->blocks = b;
+	p->cur = (char *)b + AN_LINE;
+	p->end = (char *)b + n;
+	p->block_bytes += n;
+	return true;
+}
+
+void *an_pool_get(struct an_pool *p)
+{
+	void *o;
+
+	if (p->free) {
+		o = p->free;
+		memcpy(&p->free, o, sizeof(void *));
+	} else {
+		if ((size_t)(p->end - p->cur) < p->size && !pool_grow(p))
+			return NULL;
+		o = p->cur;
+		p->cur += p->size;
+	}
+	memset(o, 0, p->size);
+	p->live++;
+	return o;
+}
+
+void an_pool_put(struct an_pool *p, void *o)
+{
+	if (!o)
+		return;
+	memcpy(o, &p->free, sizeof(void *));
+	p->free = o;
+	p->live--;
+}
+
+void an_pool_free(struct an_pool *p)
+{
+	struct an_block *b = p->blocks;
+
+	while (b) {
+		struct an_block *next = b->next;
+
+		free(b);
+		b = next;
+	}
+	p->blocks = NULL;
+	p->free = NULL;
+	p->cur = p->end = NULL;
+	p->live = 0;
+	p->block_bytes = 0;
+}
