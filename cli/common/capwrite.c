@@ -33,13 +33,32 @@ static inline void st32(uint8_t *p, uint32_t v)
 }
 
 
+/*
+ * Classic pcap records are gathered in the writer's own buffer and handed
+ * to stdio in large pieces (one fwrite() per CAPW_BUF bytes, which glibc
+ * passes straight to write()), instead of two fwrite() calls per record:
+ * that was a tenth of roce-gen -w's time on small frames.
+ */
+#define CAPW_BUF (1024u * 1024u)
+
 struct roce_capwriter {
 	FILE *f;
 	uint32_t snaplen;
 	bool nsec;
 	int status;
 	bool ng;        /* pcapng (roce_capw_open_pcapng) */
+	size_t used;    /* bytes waiting in buf */
+	uint8_t *buf;   /* CAPW_BUF bytes (classic pcap records) */
 };
+
+/* Hand the gathered records to stdio; 0 or ROCE_CAP_E_IO (kept in status). */
+static int capw_drain(struct roce_capwriter *w)
+{
+	if (w->used && fwrite(w->buf, 1, w->used, w->f) != w->used)
+		w->status = ROCE_CAP_E_IO;
+	w->used = 0;
+	return w->status;
+}
 
 static int capw_write_ng(roce_capwriter_t *w, uint64_t ts_ns, const uint8_t *data,
 			 uint32_t caplen, uint32_t wirelen);
@@ -56,8 +75,11 @@ roce_capwriter_t *roce_capw_open(const char *path, int linktype, uint32_t snaple
 		return NULL;
 	}
 	w = calloc(1, sizeof(*w));
-	if (!w) {
+	if (w)
+		w->buf = malloc(CAPW_BUF);
+	if (!w || !w->buf) {
 		capio_errbuf_printf(errbuf, "%s: out of memory", name);
+		free(w);
 		return NULL;
 	}
 	if (strcmp(path, "-") == 0) {
@@ -71,6 +93,7 @@ roce_capwriter_t *roce_capw_open(const char *path, int linktype, uint32_t snaple
 	}
 	if (!w->f) {
 		capio_errbuf_printf(errbuf, "%s: %s", name, strerror(errno));
+		free(w->buf);
 		free(w);
 		return NULL;
 	}
@@ -87,6 +110,7 @@ roce_capwriter_t *roce_capw_open(const char *path, int linktype, uint32_t snaple
 	if (fwrite(h, 1, sizeof(h), w->f) != sizeof(h)) {
 		capio_errbuf_printf(errbuf, "%s: %s", name, strerror(errno));
 		fclose(w->f);
+		free(w->buf);
 		free(w);
 		return NULL;
 	}
@@ -96,8 +120,8 @@ roce_capwriter_t *roce_capw_open(const char *path, int linktype, uint32_t snaple
 int roce_capw_write(roce_capwriter_t *w, uint64_t ts_ns, const uint8_t *data, uint32_t caplen,
 		    uint32_t wirelen)
 {
-	uint8_t h[16];
 	uint64_t sec = ts_ns / 1000000000u, sub = ts_ns % 1000000000u;
+	uint8_t *h;
 
 	if (!w || (!data && caplen))
 		return ROCE_E_INVAL;
@@ -108,15 +132,22 @@ int roce_capw_write(roce_capwriter_t *w, uint64_t ts_ns, const uint8_t *data, ui
 	if (caplen > wirelen || caplen > w->snaplen || caplen > ROCE_CAP_MAX_RECORD ||
 	    sec > UINT32_MAX)
 		return ROCE_E_INVAL;
+	if (CAPW_BUF - w->used < 16u + caplen && capw_drain(w))
+		return w->status;
+	h = w->buf + w->used;
 	st32(h, (uint32_t)sec);
 	st32(h + 4, (uint32_t)(w->nsec ? sub : sub / 1000u));
 	st32(h + 8, caplen);
 	st32(h + 12, wirelen);
-	if (fwrite(h, 1, sizeof(h), w->f) != sizeof(h) ||
-	    (caplen && fwrite(data, 1, caplen, w->f) != caplen)) {
-		w->status = ROCE_CAP_E_IO;
+	if (16u + caplen > CAPW_BUF) {
+		/* a record larger than the buffer (big snaplen): straight to stdio */
+		if (fwrite(h, 1, 16, w->f) != 16 || fwrite(data, 1, caplen, w->f) != caplen)
+			w->status = ROCE_CAP_E_IO;
 		return w->status;
 	}
+	if (caplen)
+		memcpy(h + 16, data, caplen);
+	w->used += 16u + caplen;
 	return 0;
 }
 
@@ -126,11 +157,12 @@ int roce_capw_close(roce_capwriter_t *w)
 
 	if (!w)
 		return ROCE_E_INVAL;
-	r = w->status;
+	r = capw_drain(w);
 	if (fflush(w->f) != 0 || ferror(w->f))
 		r = ROCE_CAP_E_IO;
 	if (fclose(w->f) != 0)
 		r = ROCE_CAP_E_IO;
+	free(w->buf);
 	free(w);
 	return r;
 }

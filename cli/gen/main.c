@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * main.c - roce-gen: generate RoCE v1/v2 traffic with chosen faults into a
- * capture file (or, later, onto an interface).  Options are declared once
+ * capture file (-w) or onto an interface (-i).  Options are declared once
  * in a GOptionEntry table (parsing and --help); each one is applied by
  * rg_config_set() under its long name, the same keys a scenario file uses.
  *
@@ -20,6 +20,7 @@
 #include <roce/roce.h>
 
 #include "gen.h"
+#include "opts.h"
 
 static struct rg_config cfg;
 static gboolean opt_version, opt_json, opt_quiet;
@@ -59,17 +60,23 @@ static gboolean scenario_cb(const char *name, const char *val, gpointer data, GE
 	return TRUE;
 }
 
+/*
+ * -V/--version prints the program version, as in every other tool.  Older
+ * roce-gen took the RoCE version there too ("--version v1", "--version=v6"):
+ * that spelling still works, as a deprecated alias of --roce with a warning.
+ */
 static gboolean version_cb(const char *name, const char *val, gpointer data, GError **err)
 {
 	if (!val) {
 		opt_version = TRUE;
 		return TRUE;
 	}
+	fprintf(stderr, "%s: warning: %s %s is deprecated, use --roce %s\n", RG_PROG, name, val,
+		val);
 	return set_cb("--roce", val, data, err);
 }
 
-/* "--version v1" (a RoCE version after it) means --version=v1; alone it
- * prints the program version, as in every other tool. */
+/* "--version v1" (a RoCE version after it) is the deprecated --version=v1. */
 static void rewrite_version(int argc, char **argv)
 {
 	static const char *const rv[] = { "v1", "v2", "v6", "1", "2", "6", "v4" };
@@ -85,8 +92,7 @@ static void rewrite_version(int argc, char **argv)
 
 				snprintf(joined, sizeof(joined), "--version=%s", rv[k]);
 				argv[i] = joined;
-				argv[i + 1] = (char *)"";
-				/* drop the emptied argument */
+				/* drop the joined argument */
 				for (int j = i + 1; j + 1 < argc; j++)
 					argv[j] = argv[j + 1];
 				argv[argc - 1] = NULL;
@@ -115,8 +121,7 @@ static const GOptionEntry out_entries[] = {
 	  "Print the summary as JSON (roce-analyze --json counter names)", NULL },
 	{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &opt_quiet, "Print no summary", NULL },
 	{ "version", 'V', G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, (gpointer)version_cb,
-	  "Alone: print the program version and exit.  With v1, v2 or v6: the RoCE version "
-	  "(same as --roce)", "[V]" },
+	  "Print the program version and exit", NULL },
 	{ NULL, 0, 0, 0, NULL, NULL, NULL }
 };
 
@@ -210,16 +215,9 @@ static const char description[] =
 	"\n"
 	"See roce-gen(1) and docs/roce-gen.md.\n";
 
-static void usage_error(const char *msg)
-{
-	fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n", RG_PROG, msg, RG_PROG);
-	exit(RG_EXIT_USAGE);
-}
-
 int main(int argc, char **argv)
 {
 	GOptionContext *oc;
-	GError *err = NULL;
 	struct rg_output out;
 	struct rg_truth truth;
 	char e[512];
@@ -243,24 +241,17 @@ int main(int argc, char **argv)
 	g_option_context_add_main_entries(oc, traffic_entries, NULL);
 	g_option_context_add_main_entries(oc, addr_entries, NULL);
 	g_option_context_add_main_entries(oc, fault_entries, NULL);
-	if (!g_option_context_parse(oc, &argc, &argv, &err)) {
-		char *msg = g_strdup(err->message);
-
-		g_error_free(err);
-		g_option_context_free(oc);
-		usage_error(msg);
-	}
-	g_option_context_free(oc);
+	roce_opt_parse_or_exit(oc, &argc, &argv, RG_PROG, RG_EXIT_USAGE);
 	if (opt_version) {
 		printf("%s %s (roce-tools)\n%s\n", RG_PROG, ROCE_VERSION_STRING, roce_version());
 		return RG_EXIT_OK;
 	}
 	if (argc > 1) {
 		snprintf(e, sizeof(e), "unexpected argument '%s'", argv[1]);
-		usage_error(e);
+		roce_usage_error(RG_PROG, e, RG_EXIT_USAGE);
 	}
 	if (rg_config_check(&cfg, e, sizeof(e)))
-		usage_error(e);
+		roce_usage_error(RG_PROG, e, RG_EXIT_USAGE);
 	if (rg_output_open(&out, &cfg, e, sizeof(e))) {
 		fprintf(stderr, "%s: %s\n", RG_PROG, e);
 		return RG_EXIT_USAGE;

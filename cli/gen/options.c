@@ -22,6 +22,7 @@
 #include <roce/pkt.h>
 
 #include "gen.h"
+#include "opts.h"
 
 #define BASE_TS (1764374400ull * 1000000000ull) /* 2025-11-29 00:00:00 UTC */
 
@@ -103,21 +104,6 @@ void rg_config_free(struct rg_config *c)
 }
 
 /* ---- value parsers ---------------------------------------------------------- */
-
-static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!s || !*s || *s == '-' || *s == '+' || g_ascii_isspace(*s))
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || *end || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
 
 /* "100", "10k", "2.5M", "100G" (decimal SI multipliers). */
 static int parse_si(const char *s, uint64_t *out)
@@ -248,7 +234,7 @@ static int parse_verbs(struct rg_config *c, const char *val, char *err, size_t e
 		colon = strchr(name, ':');
 		if (colon) {
 			*colon = 0;
-			if (parse_u64(colon + 1, 0, 1000000, &weight)) {
+			if (roce_parse_u64(colon + 1, 0, 1000000, &weight)) {
 				rc = fail(err, errlen, "verbs: bad weight '%s' for %s", colon + 1,
 					  name);
 				break;
@@ -297,7 +283,7 @@ static int parse_sizes(struct rg_config *c, const char *val, char *err, size_t e
 			return fail(err, errlen, "msg-size: expected uniform:MIN-MAX");
 		memcpy(lo, val + 8, (size_t)(dash - (val + 8)));
 		lo[dash - (val + 8)] = 0;
-		if (parse_u64(lo, 0, RG_MAX_MSG, &a) || parse_u64(dash + 1, 0, RG_MAX_MSG, &b) ||
+		if (roce_parse_u64(lo, 0, RG_MAX_MSG, &a) || roce_parse_u64(dash + 1, 0, RG_MAX_MSG, &b) ||
 		    a > b)
 			return fail(err, errlen, "msg-size '%s': expected uniform:MIN-MAX with "
 				    "0 <= MIN <= MAX <= %u", val, RG_MAX_MSG);
@@ -306,11 +292,11 @@ static int parse_sizes(struct rg_config *c, const char *val, char *err, size_t e
 		z.max = (uint32_t)b;
 	} else if (!strncmp(val, "exp:", 4)) {
 		gchar **p = g_strsplit(val + 4, ":", 3);
-		int bad = !p[0] || parse_u64(p[0], 1, RG_MAX_MSG, &a);
+		int bad = !p[0] || roce_parse_u64(p[0], 1, RG_MAX_MSG, &a);
 
 		b = 1u << 20;
 		if (!bad && p[1])
-			bad = parse_u64(p[1], 1, RG_MAX_MSG, &b) || p[2] != NULL;
+			bad = roce_parse_u64(p[1], 1, RG_MAX_MSG, &b) || p[2] != NULL;
 		g_strfreev(p);
 		if (bad || b < a)
 			return fail(err, errlen, "msg-size '%s': expected exp:MEAN[:MAX] "
@@ -329,12 +315,12 @@ static int parse_sizes(struct rg_config *c, const char *val, char *err, size_t e
 
 			if (colon) {
 				*colon = 0;
-				if (parse_u64(colon + 1, 0, 1000000, &w)) {
+				if (roce_parse_u64(colon + 1, 0, 1000000, &w)) {
 					rc = fail(err, errlen, "msg-size: bad weight '%s'", colon + 1);
 					break;
 				}
 			}
-			if (parse_u64(s, 0, RG_MAX_MSG, &a)) {
+			if (roce_parse_u64(s, 0, RG_MAX_MSG, &a)) {
 				rc = fail(err, errlen, "msg-size: '%s' is not a size in bytes "
 					  "(0..%u), uniform:MIN-MAX or exp:MEAN", s, RG_MAX_MSG);
 				break;
@@ -396,7 +382,7 @@ static int parse_psn_list(struct rg_psn_list *l, const char *opt, const char *va
 		slash = strchr(s, '/');
 		if (slash) {
 			*slash = 0;
-			if (parse_u64(s, 0, 1u << 20, &qp)) {
+			if (roce_parse_u64(s, 0, 1u << 20, &qp)) {
 				rc = fail(err, errlen, "%s: bad QP index '%s'", opt, s);
 				break;
 			}
@@ -406,8 +392,8 @@ static int parse_psn_list(struct rg_psn_list *l, const char *opt, const char *va
 		dash = strchr(s, '-');
 		if (dash)
 			*dash = 0;
-		if (parse_u64(s, 0, 0xffffff, &a) ||
-		    (dash ? parse_u64(dash + 1, 0, 0xffffff, &b) : (b = a, 0)) || b < a ||
+		if (roce_parse_u64(s, 0, 0xffffff, &a) ||
+		    (dash ? roce_parse_u64(dash + 1, 0, 0xffffff, &b) : (b = a, 0)) || b < a ||
 		    b - a > 65535) {
 			rc = fail(err, errlen, "%s: '%s' is not a PSN (0..16777215), a range "
 				  "A-B or QP/PSN", opt, *it);
@@ -449,12 +435,12 @@ static int parse_pause(struct rg_config *c, bool pfc, const char *opt, const cha
 		}
 		*eq++ = 0;
 		if (pfc && !strcmp(s, "prio")) {
-			if (parse_u64(eq, 0, 7, &v))
+			if (roce_parse_u64(eq, 0, 7, &v))
 				rc = fail(err, errlen, "%s: prio '%s' not in 0..7", opt, eq);
 			p.prio = (uint8_t)v;
 			prio_set = true;
 		} else if (!strcmp(s, "quanta")) {
-			if (parse_u64(eq, 0, 0xffff, &v))
+			if (roce_parse_u64(eq, 0, 0xffff, &v))
 				rc = fail(err, errlen, "%s: quanta '%s' not in 0..65535", opt, eq);
 			p.quanta = (uint16_t)v;
 		} else if (!strcmp(s, "refresh")) {
@@ -470,7 +456,7 @@ static int parse_pause(struct rg_config *c, bool pfc, const char *opt, const cha
 				rc = fail(err, errlen, "%s: start '%s': expected a time "
 					  "(bare numbers are us)", opt, eq);
 		} else if (!strcmp(s, "xon")) {
-			if (parse_u64(eq, 0, 1, &v))
+			if (roce_parse_u64(eq, 0, 1, &v))
 				rc = fail(err, errlen, "%s: xon must be 0 or 1", opt);
 			p.xon = v != 0;
 		} else if (!strcmp(s, "mac")) {
@@ -529,11 +515,11 @@ int rg_config_set(struct rg_config *c, const char *key, const char *val, char *e
 	bool handled, v6;
 
 	if (!strcmp(key, "qps")) {
-		if (parse_u64(val, 1, 1u << 20, &v))
+		if (roce_parse_u64(val, 1, 1u << 20, &v))
 			return fail(err, errlen, "qps '%s': expected 1..1048576", val);
 		c->qps = (unsigned)v;
 	} else if (!strcmp(key, "hosts")) {
-		if (parse_u64(val, 1, 65536, &v))
+		if (roce_parse_u64(val, 1, 65536, &v))
 			return fail(err, errlen, "hosts '%s': expected 1..65536", val);
 		c->hosts = (unsigned)v;
 	} else if (!strcmp(key, "version") || !strcmp(key, "roce")) {
@@ -544,43 +530,43 @@ int rg_config_set(struct rg_config *c, const char *key, const char *val, char *e
 		else if (!strcmp(val, "v6") || !strcmp(val, "6"))
 			c->version = 6;
 		else
-			return fail(err, errlen, "version '%s': expected v1, v2 or v6", val);
+			return fail(err, errlen, "roce '%s': expected v1, v2 or v6", val);
 	} else if (!strcmp(key, "verbs")) {
 		return parse_verbs(c, val, err, errlen);
 	} else if (!strcmp(key, "msg-size")) {
 		return parse_sizes(c, val, err, errlen);
 	} else if (!strcmp(key, "pmtu")) {
-		if (parse_u64(val, 256, 4096, &v) || (v & (v - 1)))
+		if (roce_parse_u64(val, 256, 4096, &v) || (v & (v - 1)))
 			return fail(err, errlen, "pmtu '%s': must be 256, 512, 1024, 2048 or 4096",
 				    val);
 		c->pmtu = (uint32_t)v;
 	} else if (!strcmp(key, "ack-every")) {
-		if (parse_u64(val, 1, 1000000, &v))
+		if (roce_parse_u64(val, 1, 1000000, &v))
 			return fail(err, errlen, "ack-every '%s': expected 1..1000000", val);
 		c->ack_every = (unsigned)v;
 	} else if (!strcmp(key, "seed")) {
-		if (parse_u64(val, 0, UINT64_MAX, &v))
+		if (roce_parse_u64(val, 0, UINT64_MAX, &v))
 			return fail(err, errlen, "seed '%s': not a number", val);
 		c->seed = v;
 	} else if (!strcmp(key, "count")) {
-		if (parse_u64(val, 1, UINT64_MAX, &v))
+		if (roce_parse_u64(val, 1, UINT64_MAX, &v))
 			return fail(err, errlen, "count '%s': expected a number of frames >= 1", val);
 		c->count_frames = v;
 	} else if (!strcmp(key, "messages")) {
-		if (parse_u64(val, 0, UINT64_MAX, &v))
+		if (roce_parse_u64(val, 0, UINT64_MAX, &v))
 			return fail(err, errlen, "messages '%s': expected a number >= 0", val);
 		c->count_messages = v;
 		c->count_messages_set = true;
 	} else if (!strcmp(key, "random-psn")) {
-		if (parse_u64(val, 0, 1, &v))
+		if (roce_parse_u64(val, 0, 1, &v))
 			return fail(err, errlen, "random-psn '%s': expected 0 or 1", val);
 		c->random_psn = v != 0;
 	} else if (!strcmp(key, "first-psn")) {
-		if (parse_u64(val, 0, 0xffffff, &v))
+		if (roce_parse_u64(val, 0, 0xffffff, &v))
 			return fail(err, errlen, "first-psn '%s': expected 0..16777215", val);
 		c->first_psn = (uint32_t)v;
 	} else if (!strcmp(key, "qpn")) {
-		if (parse_u64(val, 2, 0xfff000, &v))
+		if (roce_parse_u64(val, 2, 0xfff000, &v))
 			return fail(err, errlen, "qpn '%s': expected 2..16773120", val);
 		c->qpn_base = (uint32_t)v;
 	} else if (!strcmp(key, "pps")) {
@@ -595,12 +581,12 @@ int rg_config_set(struct rg_config *c, const char *key, const char *val, char *e
 		c->rate_bps = v;
 		c->pps = 0;
 	} else if (!strcmp(key, "start-time")) {
-		if (parse_u64(val, 0, 4000000000ull, &v))
+		if (roce_parse_u64(val, 0, 4000000000ull, &v))
 			return fail(err, errlen, "start-time '%s': expected seconds since the epoch",
 				    val);
 		c->start_ns = v * 1000000000ull;
 	} else if (!strcmp(key, "rnr-timer")) {
-		if (parse_u64(val, 0, 31, &v))
+		if (roce_parse_u64(val, 0, 31, &v))
 			return fail(err, errlen, "rnr-timer '%s': expected a timer code 0..31", val);
 		c->rnr_timer = (uint32_t)v;
 	} else if (!strcmp(key, "retry-timeout")) {
@@ -612,11 +598,11 @@ int rg_config_set(struct rg_config *c, const char *key, const char *val, char *e
 			return fail(err, errlen, "cnp-interval '%s': expected a time "
 				    "(bare numbers are us)", val);
 	} else if (!strcmp(key, "link-speed")) {
-		if (parse_u64(val, 1, 100000, &v))
+		if (roce_parse_u64(val, 1, 100000, &v))
 			return fail(err, errlen, "link-speed '%s': expected Gbit/s 1..100000", val);
 		c->link_gbps = v;
 	} else if (!strcmp(key, "pfc-storm-ms")) {
-		if (parse_u64(val, 1, 3600000, &v))
+		if (roce_parse_u64(val, 1, 3600000, &v))
 			return fail(err, errlen, "pfc-storm-ms '%s': expected 1..3600000", val);
 		c->storm_ns = v * 1000000ull;
 	} else if (!strcmp(key, "vlan")) {
@@ -626,22 +612,22 @@ int rg_config_set(struct rg_config *c, const char *key, const char *val, char *e
 		if (colon && (size_t)(colon - val) < sizeof(vid)) {
 			memcpy(vid, val, (size_t)(colon - val));
 			vid[colon - val] = 0;
-			if (parse_u64(colon + 1, 0, 7, &v))
+			if (roce_parse_u64(colon + 1, 0, 7, &v))
 				return fail(err, errlen, "vlan '%s': PCP not in 0..7", val);
 			c->pcp = (uint8_t)v;
 			val = vid;
 		}
-		if (parse_u64(val, 0, 4094, &v))
+		if (roce_parse_u64(val, 0, 4094, &v))
 			return fail(err, errlen, "vlan '%s': expected VID 0..4094[:PCP]", val);
 		c->vlan = (uint16_t)v;
 		c->vlan_set = true;
 	} else if (!strcmp(key, "pcp")) {
-		if (parse_u64(val, 0, 7, &v))
+		if (roce_parse_u64(val, 0, 7, &v))
 			return fail(err, errlen, "pcp '%s': expected 0..7", val);
 		c->pcp = (uint8_t)v;
 		c->vlan_set = true;
 	} else if (!strcmp(key, "dscp") || !strcmp(key, "cnp-dscp")) {
-		if (parse_u64(val, 0, 63, &v))
+		if (roce_parse_u64(val, 0, 63, &v))
 			return fail(err, errlen, "%s '%s': expected 0..63", key, val);
 		*(key[0] == 'c' ? &c->cnp_dscp : &c->dscp) = (uint8_t)v;
 	} else if (!strcmp(key, "ecn")) {
@@ -653,7 +639,7 @@ int rg_config_set(struct rg_config *c, const char *key, const char *val, char *e
 			v = 2;
 		else if (!strcmp(val, "ce"))
 			v = 3;
-		else if (parse_u64(val, 0, 3, &v))
+		else if (roce_parse_u64(val, 0, 3, &v))
 			return fail(err, errlen, "ecn '%s': expected 0..3, not-ect, ect0, ect1 or ce",
 				    val);
 		c->ecn = (uint8_t)v;
@@ -667,7 +653,7 @@ int rg_config_set(struct rg_config *c, const char *key, const char *val, char *e
 			return fail(err, errlen, "%s '%s': not an IPv4 or IPv6 address", key, val);
 		*(a ? &c->ip_a_set : &c->ip_b_set) = true;
 	} else if (!strcmp(key, "sport")) {
-		if (parse_u64(val, 1, 65535, &v))
+		if (roce_parse_u64(val, 1, 65535, &v))
 			return fail(err, errlen, "sport '%s': expected 1..65535", val);
 		c->sport = (uint16_t)v;
 	} else if (!strcmp(key, "pfc") || !strcmp(key, "pause")) {
@@ -705,10 +691,10 @@ int rg_config_check(struct rg_config *c, char *err, size_t errlen)
 	bool v6b = c->ip_b_set && !addr_is_v4(c->ip_b);
 
 	if (c->version == 2 && (v6a || v6b))
-		return fail(err, errlen, "--src-ip/--dst-ip are IPv6 but --version is v2 (IPv4); "
-			    "use --version v6");
+		return fail(err, errlen, "--src-ip/--dst-ip are IPv6 but --roce is v2 (IPv4); "
+			    "use --roce v6");
 	if (c->version == 6 && ((c->ip_a_set && !v6a) || (c->ip_b_set && !v6b)))
-		return fail(err, errlen, "--src-ip/--dst-ip are IPv4 but --version is v6");
+		return fail(err, errlen, "--src-ip/--dst-ip are IPv4 but --roce is v6");
 	if (c->count_frames && c->count_messages_set)
 		return fail(err, errlen, "-c (frames) and --messages cannot be combined");
 	if ((uint64_t)c->qps * c->hosts > (1u << 20))

@@ -45,6 +45,7 @@
 #include <roce/roce.h>
 
 #include "capread.h"
+#include "opts.h"
 #include "replay.h"
 #include "tx.h"
 
@@ -55,51 +56,6 @@ static gboolean opt_quiet, opt_json, opt_verbose;
 static volatile sig_atomic_t g_stop;
 
 /* ---- option parsing ------------------------------------------------------ */
-
-static gboolean parse_u64(const char *opt, const char *val, uint64_t min, uint64_t max,
-			  uint64_t *out, GError **err)
-{
-	char *end;
-	unsigned long long v;
-	int base = 10;
-
-	errno = 0;
-	if (!val || !*val || *val == '-' || *val == '+' || g_ascii_isspace(*val))
-		goto bad;
-	if (val[0] == '0' && (val[1] == 'x' || val[1] == 'X'))
-		base = 16;
-	v = strtoull(val, &end, base);
-	if (errno || *end)
-		goto bad;
-	if (v < min || v > max) {
-		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-			    "%s %s: out of range (%" PRIu64 "..%" PRIu64 ")", opt, val, min, max);
-		return FALSE;
-	}
-	*out = v;
-	return TRUE;
-bad:
-	g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-		    "%s '%s': not a number", opt, val ? val : "");
-	return FALSE;
-}
-
-static gboolean parse_double(const char *opt, const char *val, double min, double max,
-			     double *out, GError **err)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = g_ascii_strtod(val, &end);
-	if (!*val || *end || errno || !(v >= min) || !(v <= max)) {
-		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-			    "%s '%s': expected a number in %g..%g", opt, val, min, max);
-		return FALSE;
-	}
-	*out = v;
-	return TRUE;
-}
 
 static gboolean set_mode(const char *name, enum rr_mode m, GError **err)
 {
@@ -114,12 +70,7 @@ static gboolean set_mode(const char *name, enum rr_mode m, GError **err)
 
 static gboolean opt_file_cb(const char *name, const char *val, gpointer data, GError **err)
 {
-	if (!*val) {
-		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "empty file name");
-		return FALSE;
-	}
-	g_ptr_array_add(opt_files, g_strdup(val));
-	return TRUE;
+	return roce_opt_add_file(opt_files, val, err);
 }
 
 static gboolean opt_iface_cb(const char *name, const char *val, gpointer data, GError **err)
@@ -136,19 +87,19 @@ static gboolean opt_mult_cb(const char *name, const char *val, gpointer data, GE
 			    "%s: only one of --topspeed, --pps, --mbps/--gbps, --multiplier", name);
 		return FALSE;
 	}
-	return parse_double(name, val, 1e-6, 1e9, &O.multiplier, err);
+	return roce_opt_double(name, val, 1e-6, 1e9, &O.multiplier, err);
 }
 
 static gboolean opt_pps_cb(const char *name, const char *val, gpointer data, GError **err)
 {
-	return set_mode(name, RR_PPS, err) && parse_double(name, val, 1e-3, 1e10, &O.pps, err);
+	return set_mode(name, RR_PPS, err) && roce_opt_double(name, val, 1e-3, 1e10, &O.pps, err);
 }
 
 static gboolean opt_mbps_cb(const char *name, const char *val, gpointer data, GError **err)
 {
 	double v;
 
-	if (!set_mode(name, RR_BPS, err) || !parse_double(name, val, 1e-6, 1e7, &v, err))
+	if (!set_mode(name, RR_BPS, err) || !roce_opt_double(name, val, 1e-6, 1e7, &v, err))
 		return FALSE;
 	O.bps = v * 1e6;
 	return TRUE;
@@ -158,7 +109,7 @@ static gboolean opt_gbps_cb(const char *name, const char *val, gpointer data, GE
 {
 	double v;
 
-	if (!set_mode(name, RR_BPS, err) || !parse_double(name, val, 1e-9, 1e4, &v, err))
+	if (!set_mode(name, RR_BPS, err) || !roce_opt_double(name, val, 1e-9, 1e4, &v, err))
 		return FALSE;
 	O.bps = v * 1e9;
 	return TRUE;
@@ -166,24 +117,24 @@ static gboolean opt_gbps_cb(const char *name, const char *val, gpointer data, GE
 
 static gboolean opt_loop_cb(const char *name, const char *val, gpointer data, GError **err)
 {
-	return parse_u64(name, val, 0, UINT64_MAX, &O.loops, err);
+	return roce_opt_u64(name, val, 0, UINT64_MAX, &O.loops, err);
 }
 
 static gboolean opt_limit_cb(const char *name, const char *val, gpointer data, GError **err)
 {
-	return parse_u64(name, val, 1, UINT64_MAX, &O.limit, err);
+	return roce_opt_u64(name, val, 1, UINT64_MAX, &O.limit, err);
 }
 
 static gboolean opt_duration_cb(const char *name, const char *val, gpointer data, GError **err)
 {
-	return parse_double(name, val, 1e-6, 1e9, &O.duration, err);
+	return roce_opt_double(name, val, 1e-6, 1e9, &O.duration, err);
 }
 
 static gboolean opt_threads_cb(const char *name, const char *val, gpointer data, GError **err)
 {
 	uint64_t v;
 
-	if (!parse_u64(name, val, 1, 64, &v, err))
+	if (!roce_opt_u64(name, val, 1, 64, &v, err))
 		return FALSE;
 	O.threads = (unsigned)v;
 	return TRUE;
@@ -193,7 +144,7 @@ static gboolean opt_burst_cb(const char *name, const char *val, gpointer data, G
 {
 	uint64_t v;
 
-	if (!parse_u64(name, val, 1, ROCE_TX_MAX_BATCH, &v, err))
+	if (!roce_opt_u64(name, val, 1, ROCE_TX_MAX_BATCH, &v, err))
 		return FALSE;
 	O.burst = (unsigned)v;
 	return TRUE;
@@ -212,7 +163,7 @@ static gboolean opt_engine_cb(const char *name, const char *val, gpointer data, 
 
 static gboolean opt_stats_cb(const char *name, const char *val, gpointer data, GError **err)
 {
-	return parse_double(name, val, 0, 86400, &O.stats_interval, err);
+	return roce_opt_double(name, val, 0, 86400, &O.stats_interval, err);
 }
 
 static gboolean parse_mac(const char *name, const char *val, uint8_t mac[6], GError **err)
@@ -247,7 +198,7 @@ static gboolean opt_vlan_cb(const char *name, const char *val, gpointer data, GE
 {
 	uint64_t v;
 
-	if (!parse_u64(name, val, 0, 4094, &v, err))
+	if (!roce_opt_u64(name, val, 0, 4094, &v, err))
 		return FALSE;
 	O.rw.vlan = ROCE_RW_VLAN_SET;
 	O.rw.vlan_id = (uint16_t)v;
@@ -258,7 +209,7 @@ static gboolean opt_pcp_cb(const char *name, const char *val, gpointer data, GEr
 {
 	uint64_t v;
 
-	if (!parse_u64(name, val, 0, 7, &v, err))
+	if (!roce_opt_u64(name, val, 0, 7, &v, err))
 		return FALSE;
 	O.rw.vlan_pcp = (int)v;
 	return TRUE;
@@ -268,7 +219,7 @@ static gboolean opt_dscp_cb(const char *name, const char *val, gpointer data, GE
 {
 	uint64_t v;
 
-	if (!parse_u64(name, val, 0, 63, &v, err))
+	if (!roce_opt_u64(name, val, 0, 63, &v, err))
 		return FALSE;
 	O.rw.dscp = (int)v;
 	return TRUE;
@@ -278,7 +229,7 @@ static gboolean opt_ecn_cb(const char *name, const char *val, gpointer data, GEr
 {
 	uint64_t v;
 
-	if (!parse_u64(name, val, 0, 3, &v, err))
+	if (!roce_opt_u64(name, val, 0, 3, &v, err))
 		return FALSE;
 	O.rw.ecn = (int)v;
 	return TRUE;
@@ -288,7 +239,7 @@ static gboolean opt_sport_cb(const char *name, const char *val, gpointer data, G
 {
 	uint64_t v;
 
-	if (!parse_u64(name, val, 0, 65535, &v, err))
+	if (!roce_opt_u64(name, val, 0, 65535, &v, err))
 		return FALSE;
 	O.rw.sport = (int)v;
 	return TRUE;
@@ -338,14 +289,14 @@ static gboolean opt_qp_cb(const char *name, const char *val, gpointer data, GErr
 	}
 	if (colon) {
 		char *f = g_strndup(val, (gsize)(colon - val));
-		gboolean ok = parse_u64(name, f, 0, 0xffffff, &from, err);
+		gboolean ok = roce_opt_u64(name, f, 0, 0xffffff, &from, err);
 
 		g_free(f);
 		if (!ok)
 			return FALSE;
 		val = colon + 1;
 	}
-	if (!parse_u64(name, val, 0, 0xffffff, &to, err))
+	if (!roce_opt_u64(name, val, 0, 0xffffff, &to, err))
 		return FALSE;
 	O.rw.qpmaps[O.rw.n_qpmaps].from = (uint32_t)from;
 	O.rw.qpmaps[O.rw.n_qpmaps].to = (uint32_t)to;
@@ -357,7 +308,7 @@ static gboolean opt_psn_cb(const char *name, const char *val, gpointer data, GEr
 {
 	uint64_t v;
 
-	if (!parse_u64(name, val, 0, 0xffffff, &v, err))
+	if (!roce_opt_u64(name, val, 0, 0xffffff, &v, err))
 		return FALSE;
 	O.rw.psn_offset = (uint32_t)v;
 	return TRUE;
@@ -368,7 +319,7 @@ static gboolean opt_udp_port_cb(const char *name, const char *val, gpointer data
 	uint64_t v;
 	unsigned i;
 
-	if (!parse_u64(name, val, 1, 65535, &v, err))
+	if (!roce_opt_u64(name, val, 1, 65535, &v, err))
 		return FALSE;
 	for (i = 0; i < 8 && O.rw.udp_ports[i]; i++)
 		if (O.rw.udp_ports[i] == v)
@@ -453,15 +404,12 @@ static const char description[] =
 
 static void G_GNUC_NORETURN usage_error(const char *msg)
 {
-	fprintf(stderr, "%s: %s\n", RR_PROG, msg);
-	fprintf(stderr, "Try '%s --help' for more information.\n", RR_PROG);
-	exit(EXIT_USAGE);
+	roce_usage_error(RR_PROG, msg, EXIT_USAGE);
 }
 
 static void parse_args(int argc, char **argv)
 {
 	GOptionContext *oc;
-	GError *err = NULL;
 	unsigned stdin_uses = 0;
 
 	O.loops = 1;
@@ -479,14 +427,7 @@ static void parse_args(int argc, char **argv)
 		"timing, a rate or top speed; optional rewrites with the RoCE ICRC recomputed.");
 	g_option_context_set_description(oc, description);
 	g_option_context_add_main_entries(oc, entries, NULL);
-	if (!g_option_context_parse(oc, &argc, &argv, &err)) {
-		char *msg = g_strdup(err->message);
-
-		g_error_free(err);
-		g_option_context_free(oc);
-		usage_error(msg);
-	}
-	g_option_context_free(oc);
+	roce_opt_parse_or_exit(oc, &argc, &argv, RR_PROG, EXIT_USAGE);
 
 	if (opt_version) {
 		printf("%s %s (roce-tools)\n%s\nTX engines: afpacket%s\n", RR_PROG,

@@ -8,7 +8,8 @@
  *
  * Extension header offsets come from roce_opcodes[] (the decoder's table),
  * field layouts from layout.h (the decoder's too); the ICRC is computed by
- * roce_icrc_compute() on the built bytes.
+ * one CRC pass over the built bytes with the variant fields masked in place
+ * (roce_icrc_build_inplace(), the same masking as roce_icrc_compute()).
  */
 #include <string.h>
 
@@ -16,6 +17,7 @@
 #include <roce/build.h>
 #include <roce/icrc.h>
 
+#include "icrc_int.h"
 #include "layout.h"
 
 #define ROCE_IPV4_HLEN ROCE_IPV4_MIN_HLEN       /* built without options */
@@ -170,7 +172,6 @@ int roce_build(const struct roce_frame_spec *s, uint8_t *buf, size_t cap, size_t
 	size_t n, off, l3, tlen, end;
 	unsigned pad;
 	uint32_t icrc;
-	int rc;
 
 	*len = 0;
 	n = roce_build_len(s);
@@ -196,8 +197,8 @@ int roce_build(const struct roce_frame_spec *s, uint8_t *buf, size_t cap, size_t
 	}
 	l3 = off + 2;
 
-	/* only the fields roce_icrc_compute() reads: clearing the whole struct
-	 * was the largest single cost of building a small frame */
+	/* only the offsets roce_icrc_build_inplace() reads: clearing the whole
+	 * struct was the largest single cost of building a small frame */
 	pkt.frame = buf;
 	pkt.kind = ROCE_KIND_ROCE;
 	pkt.version = s->version;
@@ -278,9 +279,7 @@ int roce_build(const struct roce_frame_spec *s, uint8_t *buf, size_t cap, size_t
 	pkt.icrc_off = (uint32_t)off;
 	pkt.caplen = end;
 	pkt.wirelen = end;
-	rc = roce_icrc_compute(&pkt, &icrc);
-	if (rc != ROCE_OK)
-		return rc;
+	icrc = roce_icrc_build_inplace(buf, &pkt);
 	if (s->bad_icrc)
 		icrc = ~icrc;
 	roce_put_le32(buf + off, icrc);

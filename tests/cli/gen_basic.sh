@@ -24,19 +24,31 @@ usage --drop-psn 1x -w "$tmp/x.pcap"
 usage --pfc quanta=5 -w "$tmp/x.pcap"
 usage -m 5
 usage -w "$tmp/x.pcap" extra-argument
-usage --version v6 --src-ip 10.0.0.1 -w "$tmp/x.pcap"
+usage --roce v6 --src-ip 10.0.0.1 -w "$tmp/x.pcap"
+usage --roce v3 -w "$tmp/x.pcap"
 usage -w "$tmp/x.pcap" -i lo
 
 "$rg" --version | grep -q "^roce-gen " && ok || bad "--version alone prints the program version"
+"$rg" -V | grep -q "^roce-gen " && ok || bad "-V prints the program version"
+"$rg" --help | grep -q -- "--roce" && ok || bad "--help lists --roce"
+# the old spelling of the RoCE version: a deprecated alias of --roce, same bytes, a warning
+"$rg" -w "$tmp/old.pcap" --version v6 -m 20 -q 2> "$tmp/old.err" || bad "--version v6 (deprecated) failed"
+"$rg" -w "$tmp/new.pcap" --roce v6 -m 20 -q 2> "$tmp/new.err" || bad "--roce v6 failed"
+check cmp -s "$tmp/old.pcap" "$tmp/new.pcap"
+grep -q "deprecated, use --roce v6" "$tmp/old.err" && ok || bad "--version v6: no deprecation warning"
+[ ! -s "$tmp/new.err" ] && ok || bad "--roce v6 printed something on stderr"
+"$rg" -w "$tmp/old1.pcap" --version=v1 -m 20 -q 2> /dev/null || bad "--version=v1 (deprecated) failed"
+"$rg" -w "$tmp/new1.pcap" --roce v1 -m 20 -q || bad "--roce v1 failed"
+check cmp -s "$tmp/old1.pcap" "$tmp/new1.pcap"
 "$rg" --help | grep -q -- "--drop-psn" && ok || bad "--help lists --drop-psn"
 
 mix="--verbs write:3,write_imm,send,send_imm,read:2,atomic,ud_send,xrc --msg-size 0,64,1000,4097,9000"
 for v in v1 v2 v6; do
-	"$rg" -w "$tmp/a_$v.pcap" --version $v --qps 3 --hosts 2 $mix --random-psn --seed 9 -m 300 \
+	"$rg" -w "$tmp/a_$v.pcap" --roce $v --qps 3 --hosts 2 $mix --random-psn --seed 9 -m 300 \
 		--json > "$tmp/a_$v.json" || bad "roce-gen $v failed"
-	"$rg" -w "$tmp/b_$v.pcap" --version $v --qps 3 --hosts 2 $mix --random-psn --seed 9 -m 300 -q
+	"$rg" -w "$tmp/b_$v.pcap" --roce $v --qps 3 --hosts 2 $mix --random-psn --seed 9 -m 300 -q
 	check cmp -s "$tmp/a_$v.pcap" "$tmp/b_$v.pcap"
-	"$rg" -w "$tmp/c_$v.pcap" --version $v --qps 3 --hosts 2 $mix --random-psn --seed 10 -m 300 -q
+	"$rg" -w "$tmp/c_$v.pcap" --roce $v --qps 3 --hosts 2 $mix --random-psn --seed 10 -m 300 -q
 	cmp -s "$tmp/a_$v.pcap" "$tmp/c_$v.pcap" && bad "seeds 9 and 10 give the same bytes" || ok
 	"$ra" --json "$tmp/a_$v.pcap" > "$tmp/an_$v.json" || bad "roce-analyze $v exit $?"
 	python3 - "$tmp/a_$v.json" "$tmp/an_$v.json" "$v" <<'PY' && ok || bad "$v: analyzer differs"

@@ -78,8 +78,8 @@ roundtrip ecn_ce ecn_ce 5 $common --verbs write,read,atomic,ud_send --ce-rate 0.
 roundtrip pfc pfc 0 -m 20 --pfc prio=3,refresh=200us,length=250ms --pfc prio=4,quanta=1000 \
 	--pause quanta=4660,start=300ms
 roundtrip pfc_short pfc 0 -m 20 --pfc prio=2,refresh=500us,length=199ms --link-speed 100
-roundtrip v1 drop 2 --version v1 $common --loss 0.03 --ce-rate 0.03 --seed 12
-roundtrip v6 duplicate 1 --version v6 $common --loss 0.03 --dup-rate 0.02 --seed 13
+roundtrip v1 drop 2 --roce v1 $common --loss 0.03 --ce-rate 0.03 --seed 12
+roundtrip v6 duplicate 1 --roce v6 $common --loss 0.03 --dup-rate 0.02 --seed 13
 
 # The storm of a 250 ms train is there (and a 199 ms one is not).
 python3 - "$tmp/pfc.gen.json" "$tmp/pfc_short.gen.json" <<'PY' && ok || bad "pfc storms"
@@ -100,7 +100,7 @@ r = random.Random(int(sys.argv[1]))
 known = sys.argv[2].split()
 verbs = ["write", "write_imm", "send", "send_imm", "read", "atomic", "ud_send", "xrc"]
 mix = ",".join("%s:%d" % (v, r.randint(1, 4)) for v in r.sample(verbs, r.randint(1, len(verbs))))
-a = ["--seed", str(r.randint(0, 1 << 40)), "--version", r.choice(["v1", "v2", "v6"]),
+a = ["--seed", str(r.randint(0, 1 << 40)), "--roce", r.choice(["v1", "v2", "v6"]),
      "--qps", str(r.randint(1, 8)), "--hosts", str(r.randint(1, 3)), "--random-psn",
      "--verbs", mix, "--pmtu", str(r.choice([256, 512, 1024, 2048, 4096])),
      "--msg-size", r.choice(["0,1,64,4096", "uniform:0-20000", "exp:3000", "1024"]),

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * opts.c - option-parsing helpers shared by roce-gen and roce-replay (opts.h).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "opts.h"
+
+int roce_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+	int base = 10;
+
+	if (!s || !*s || *s == '-' || *s == '+' || g_ascii_isspace(*s))
+		return -1;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		/* strtoull would take "0x" alone, or "0x-1", as a number */
+		if (!g_ascii_isxdigit(s[2]))
+			return -1;
+	}
+	errno = 0;
+	v = strtoull(s, &end, base);
+	if (errno || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+gboolean roce_opt_u64(const char *opt, const char *val, uint64_t min, uint64_t max,
+		      uint64_t *out, GError **err)
+{
+	uint64_t v;
+
+	/* the whole range first: "not a number" and "out of range" are told apart */
+	if (roce_parse_u64(val, 0, UINT64_MAX, &v)) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "%s '%s': not a number", opt, val ? val : "");
+		return FALSE;
+	}
+	if (v < min || v > max) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "%s %s: out of range (%" PRIu64 "..%" PRIu64 ")", opt, val, min, max);
+		return FALSE;
+	}
+	*out = v;
+	return TRUE;
+}
+
+gboolean roce_opt_double(const char *opt, const char *val, double min, double max,
+			 double *out, GError **err)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = val ? g_ascii_strtod(val, &end) : 0;
+	if (!val || !*val || *end || errno || !(v >= min) || !(v <= max)) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "%s '%s': expected a number in %g..%g", opt, val ? val : "", min, max);
+		return FALSE;
+	}
+	*out = v;
+	return TRUE;
+}
+
+gboolean roce_opt_add_file(GPtrArray *files, const char *val, GError **err)
+{
+	if (!val || !*val) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "empty file name");
+		return FALSE;
+	}
+	g_ptr_array_add(files, g_strdup(val));
+	return TRUE;
+}
+
+void roce_usage_error(const char *prog, const char *msg, int status)
+{
+	fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n", prog, msg, prog);
+	exit(status);
+}
+
+void roce_opt_parse_or_exit(GOptionContext *oc, int *argc, char ***argv, const char *prog,
+			    int status)
+{
+	GError *err = NULL;
+
+	if (!g_option_context_parse(oc, argc, argv, &err)) {
+		char *msg = g_strdup(err->message);
+
+		g_error_free(err);
+		g_option_context_free(oc);
+		roce_usage_error(prog, msg, status);
+	}
+	g_option_context_free(oc);
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * opts.h - option-parsing helpers shared by the tools' GOptionEntry
+ * callbacks and their scenario/config parsers: numbers with a range and a
+ * one-line reason, input file lists, and the usage-error exit that every
+ * tool prints the same way ("PROG: MSG" + "Try 'PROG --help' ...").
+ */
+#ifndef ROCE_OPTS_H
+#define ROCE_OPTS_H
+
+#include <stdint.h>
+
+#include <glib.h>
+
+/*
+ * Unsigned integer in decimal, or hexadecimal with a 0x prefix, within
+ * min..max; no sign, no leading blank, nothing after it.  0 or -1.
+ */
+int roce_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/*
+ * roce_parse_u64() for an option's value: FALSE with "OPT 'VAL': not a
+ * number" or "OPT VAL: out of range (MIN..MAX)" in err.
+ */
+gboolean roce_opt_u64(const char *opt, const char *val, uint64_t min, uint64_t max,
+		      uint64_t *out, GError **err);
+
+/* A finite number within min..max (C locale): FALSE with a reason in err. */
+gboolean roce_opt_double(const char *opt, const char *val, double min, double max,
+			 double *out, GError **err);
+
+/* Append a non-empty file name (a copy) to files; FALSE for an empty one. */
+gboolean roce_opt_add_file(GPtrArray *files, const char *val, GError **err);
+
+/* "PROG: MSG" and the --help hint on stderr, then exit(status). */
+G_GNUC_NORETURN void roce_usage_error(const char *prog, const char *msg, int status);
+
+/*
+ * g_option_context_parse(), then free oc; a parse error is a usage error
+ * (roce_usage_error(prog, message, status)).
+ */
+void roce_opt_parse_or_exit(GOptionContext *oc, int *argc, char ***argv, const char *prog,
+			    int status);
+
+#endif /* ROCE_OPTS_H */
