@@ -300,8 +300,56 @@ def check_report(b, page, rep, shot):
            "anomaly rows: page %d, --json %d" % (len(dom["anomalies"]), len(an)))
     expect(sorted(int(r[0]) for r in dom["anomalies"]) == sorted(a["frame"] for a in an),
            "anomaly frame numbers equal")
+    check_interaction(b)
     b.screenshot(shot)
     expect(os.path.getsize(shot) > 10000, "screenshot written")
+
+
+def check_interaction(b):
+    """Wheel zooms every chart's time axis, dragging pans, hover shows a tooltip, a click
+    on a column header sorts the table."""
+    def label():
+        return b.eval("document.querySelector('.toolbar .note').textContent")
+
+    def ticks():
+        return b.eval("Array.from(document.querySelectorAll('#chart-errors .axis text'))"
+                      ".map(t => t.textContent).join('|')")
+    box = b.eval("(function () { const e = document.getElementById('chart-throughput');"
+                 " e.scrollIntoView(); const r = e.getBoundingClientRect();"
+                 " return [r.left, r.top, r.width, r.height]; })()")
+    x, y = box[0] + box[2] / 2, box[1] + box[3] / 2
+    before, before_ticks = label(), ticks()
+    b.send("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": x, "y": y,
+                                        "deltaX": 0, "deltaY": -300})
+    time.sleep(0.3)
+    after = label()
+    expect(after != before and after.startswith("Showing"), "wheel zooms (%r)" % after)
+    expect(ticks() != before_ticks, "zoom redraws the other charts' time axis")
+    b.send("Input.dispatchMouseEvent", {"type": "mousePressed", "x": x, "y": y,
+                                        "button": "left", "clickCount": 1})
+    b.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x - 200, "y": y,
+                                        "button": "left"})
+    b.send("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": x - 200, "y": y,
+                                        "button": "left", "clickCount": 1})
+    time.sleep(0.3)
+    panned = label()
+    expect(panned != after, "drag pans (%r)" % panned)
+    b.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x + 5, "y": y})
+    time.sleep(0.2)
+    tip = b.eval("(function () { const t = document.getElementById('tip');"
+                 " return [t.style.display, t.textContent]; })()")
+    expect(tip[0] == "block" and "bin" in tip[1], "hover shows the bin's values (%r)" % tip)
+    b.eval("document.getElementById('reset-zoom').click()")
+    time.sleep(0.2)
+    expect(label() != panned, "Reset zoom")
+    # sort the per-QP table by frames: descending on the first click
+    order = b.eval(r"""(function () {
+      const t = document.getElementById('qps');
+      const i = Array.from(t.tHead.rows[0].cells).findIndex(h => h.textContent === 'frames');
+      t.tHead.rows[0].cells[i].click();
+      return Array.from(t.tBodies[0].rows).map(r => Number(r.cells[i].dataset.v));
+    })()""")
+    expect(order == sorted(order, reverse=True), "click on a header sorts the table")
 
 
 def check_xss(b, payloads):

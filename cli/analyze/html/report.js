@@ -147,7 +147,7 @@
 		const self = this, svg = this.svg;
 		svg.addEventListener('wheel', function (ev) {
 			ev.preventDefault();
-			const t = self.tAt(ev.offsetX), f = ev.deltaY < 0 ? 0.7 : 1 / 0.7;
+			const t = self.tAt(self.px(ev)), f = ev.deltaY < 0 ? 0.7 : 1 / 0.7;
 			setView(t - (t - view.a) * f, t + (view.b - t) * f);
 		}, { passive: false });
 		svg.addEventListener('mousedown', function (ev) {
@@ -166,7 +166,8 @@
 		});
 		svg.addEventListener('dblclick', function () { setView(full0, full1); });
 		svg.addEventListener('mousemove', function (ev) {
-			const px = ev.offsetX, py = ev.offsetY;
+			const r = svg.getBoundingClientRect();
+			const px = ev.clientX - r.left, py = ev.clientY - r.top;
 			if (px < self.m.l || px > self.w - self.m.r) {
 				showTip(ev, null);
 				return;
@@ -181,6 +182,8 @@
 			showTip(ev, null);
 		});
 	}
+	// pointer position in the SVG's pixels (offsetX is relative to the element hit)
+	Chart.prototype.px = function (ev) { return ev.clientX - this.svg.getBoundingClientRect().left; };
 	Chart.prototype.pw = function () { return this.w - this.m.l - this.m.r; };
 	Chart.prototype.ph = function () { return this.h - this.m.t - this.m.b; };
 	Chart.prototype.x = function (t) {
