@@ -13,9 +13,15 @@ void jw_init(struct jw *w, FILE *f, bool pretty)
 	/* The buffer itself needs no clearing: len says what is valid. */
 	w->f = f;
 	w->pretty = pretty;
+	w->html = false;
 	w->depth = 0;
 	memset(w->need_comma, 0, sizeof(w->need_comma));
 	w->len = 0;
+}
+
+void jw_html_safe(struct jw *w)
+{
+	w->html = true;
 }
 
 void jw_flush(struct jw *w)
@@ -152,12 +158,23 @@ static void jw_string(struct jw *w, const char *str)
 		char ubuf[8];
 		size_t n;
 
-		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80 &&
+		    !(w->html && (c == '<' || c == '>' || c == '&'))) {
 			s++;
 			continue;
 		}
 		if (c >= 0x80) {
 			n = utf8_seq_len(s);
+			if (n == 3 && w->html && c == 0xe2 && s[1] == 0x80 &&
+			    (s[2] == 0xa8 || s[2] == 0xa9)) {
+				/* U+2028 / U+2029: line terminators in older JavaScript */
+				esc = s[2] == 0xa8 ? "\\u2028" : "\\u2029";
+				jw_write(w, (const char *)run, (size_t)(s - run));
+				jw_puts(w, esc);
+				s += 3;
+				run = s;
+				continue;
+			}
 			if (n) {
 				s += n;
 				continue;
@@ -165,6 +182,9 @@ static void jw_string(struct jw *w, const char *str)
 			esc = "\\ufffd";
 		} else {
 			switch (c) {
+			case '<': esc = "\\u003c"; break;
+			case '>': esc = "\\u003e"; break;
+			case '&': esc = "\\u0026"; break;
 			case '"': esc = "\\\""; break;
 			case '\\': esc = "\\\\"; break;
 			case '\n': esc = "\\n"; break;

@@ -23,6 +23,7 @@
 struct jw {
 	FILE *f;
 	bool pretty;
+	bool html;      /* also escape < > & U+2028 U+2029 (JSON inside an HTML <script>) */
 	int depth;
 	bool need_comma[JW_MAX_DEPTH];
 	size_t len;
@@ -30,6 +31,8 @@ struct jw {
 };
 
 void jw_init(struct jw *w, FILE *f, bool pretty);
+/* After jw_init: string values safe inside an HTML <script> element (as \u003c ...). */
+void jw_html_safe(struct jw *w);
 /* Ends the document: a newline after the top-level value; flushes to f. */
 void jw_end(struct jw *w);
 /* Hands what is buffered to f (jw_end does it too). */

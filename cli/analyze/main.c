@@ -43,6 +43,7 @@
 #include "promhttp.h"
 #include "extract.h"
 #include "report.h"
+#include "report_html.h"
 
 #define EXIT_OK     0
 #define EXIT_ANOM   1
@@ -58,6 +59,8 @@ static GPtrArray *opt_files, *opt_rest;
 static char *opt_filter;
 static struct ra_extract *extract;     /* --extract writer, opened with the first file */
 static char *opt_extract;
+static char *opt_html;
+static struct ra_html *html;        /* --html writer: its time series observes the analyzer */
 static gboolean opt_version;
 static roce_capfilter_t *filter;
 static struct ra_thresholds *thresholds;
@@ -458,6 +461,9 @@ static const GOptionEntry entries[] = {
 	{ "extract", 0, 0, G_OPTION_ARG_FILENAME, &opt_extract,
 	  "Write the frames of anomalies (and the ACKs etc. linked to them) to FILE: "
 	  "pcap if it ends in .pcap, else pcapng with \"frame N of INPUT\" comments", "FILE" },
+	{ "html", 0, 0, G_OPTION_ARG_FILENAME, &opt_html,
+	  "Also write a self-contained HTML report to FILE: time series, PSN graphs, PFC "
+	  "timelines, sortable tables", "FILE" },
 	{ "context", 0, 0, CB(opt_context_cb),
 	  "With --extract: also N frames before and after each (default 0, max 10000)", "N" },
 	{ "fail-on", 0, 0, CB(opt_fail_on_cb),
@@ -527,6 +533,7 @@ static const char description_tail[] =
 	"  roce-analyze -r trace.pcap 'host 10.0.0.1 and udp port 4791'\n"
 	"  roce-analyze -i eth0 --duration 60 --json > report.json\n"
 	"  roce-analyze --extract anomalies.pcapng --context 5 big.pcap\n"
+	"  roce-analyze --html report.html --json trace.pcap > report.json\n"
 	"\n"
 	"See roce-analyze(1) and docs/json.md.\n";
 
@@ -708,6 +715,8 @@ static void parse_options(int argc, char **argv)
 		usage_error("--csv cannot be combined with --json or --frames");
 	if (opt_extract && (!*opt_extract || !strcmp(opt_extract, "-")))
 		usage_error("--extract needs a file name (not stdout)");
+	if (opt_html && (!*opt_html || !strcmp(opt_html, "-")))
+		usage_error("--html needs a file name (not stdout)");
 	if (ctx.o.context && !opt_extract)
 		usage_error("--context needs --extract");
 	if (opt_extract && ctx.o.iface)
@@ -1080,6 +1089,8 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 	}
 	report_warning(rf, c, pg);
 	rf->warnings = roce_cap_warnings(c);
+	if (html)
+		ra_html_file_meta(html, ctx.cur_file, c);
 	ctx.capture_warnings += rf->warnings;
 	ctx.capture_drops += rf->drops;
 	if (!ctx.input_error && !ctx.stopped_by_count)
@@ -1307,6 +1318,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", RA_PROG, errbuf[0] ? errbuf : "cannot create analyzer");
 		return EXIT_USAGE;
 	}
+	if (opt_html) {
+		html = ra_html_open(opt_html, ctx.an, errbuf, sizeof(errbuf));
+		if (!html) {
+			fprintf(stderr, "%s: --html: %s\n", RA_PROG, errbuf);
+			roce_analyzer_destroy(ctx.an);
+			return EXIT_USAGE;
+		}
+	}
 
 	ctx.files = g_new0(struct ra_file, ctx.live ? 1 : ctx.o.n_files);
 	for (unsigned i = 0; i < ctx.o.n_files; i++) {
@@ -1355,6 +1374,10 @@ int main(int argc, char **argv)
 	if (ctx.frames)
 		analysed_any = true;
 
+	if (html && ra_html_write(html, &ctx, errbuf, sizeof(errbuf)) != 0) {
+		fprintf(stderr, "%s: --html: %s\n", RA_PROG, errbuf);
+		ctx.input_error = true;
+	}
 	if (opt_textfile && (analysed_any || ctx.live))
 		write_textfile(ctx.capture_drops);
 	if (opt_check) {
@@ -1401,6 +1424,7 @@ int main(int argc, char **argv)
 out:
 	ra_promhttp_stop(promhttp);
 	roce_analyzer_destroy(ctx.an);
+	ra_html_free(html);         /* after the analyzer: its time series is an observer */
 	ra_thr_free(thresholds);
 	g_free(ctx.anoms);
 	g_free(ctx.files);
@@ -1409,5 +1433,6 @@ out:
 	roce_capf_free(filter);
 	g_free(opt_filter);
 	g_free(opt_extract);
+	g_free(opt_html);
 	return status;
 }

@@ -1008,6 +1008,7 @@ void roce_cap_close(roce_capfile_t *c)
 	free(c->zout);
 	free(c->buf);
 	free(c->ifs);
+	capr_meta_free(c);
 	free(c->name);
 	free(c);
 }

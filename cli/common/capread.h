@@ -186,6 +186,43 @@ int roce_capw_write_comment(roce_capwriter_t *w, uint64_t ts_ns, const uint8_t *
 int roce_capw_close(roce_capwriter_t *w);
 
 /*
+ * pcapng metadata: the strings of section header blocks (comments, hardware,
+ * OS, application) and interface description blocks (name, description,
+ * comments), in file order, as far as the reader has got (the blocks up to
+ * the first interface after roce_cap_open(), all of them at the end).  Each
+ * is a copy of the option's bytes up to the first NUL, at most
+ * ROCE_CAP_META_MAX_LEN bytes, not checked for UTF-8 (untrusted text: escape
+ * it for its output); the first ROCE_CAP_MAX_META of a file are kept, the
+ * others counted (roce_cap_meta_dropped()).
+ */
+#define ROCE_CAP_MAX_META 64
+#define ROCE_CAP_META_MAX_LEN 4096
+
+enum roce_cap_meta_kind {
+	ROCE_CAP_META_COMMENT = 1,      /* shb opt_comment */
+	ROCE_CAP_META_HARDWARE,         /* shb_hardware */
+	ROCE_CAP_META_OS,               /* shb_os */
+	ROCE_CAP_META_USERAPPL,         /* shb_userappl */
+	ROCE_CAP_META_IF_NAME,          /* if_name */
+	ROCE_CAP_META_IF_DESCRIPTION,   /* if_description */
+	ROCE_CAP_META_IF_COMMENT        /* idb opt_comment */
+};
+
+struct roce_cap_meta {
+	enum roce_cap_meta_kind kind;
+	uint32_t section;               /* 1-based section header block */
+	uint32_t ifindex;               /* interface id in its section (IF_* kinds) */
+	const char *text;               /* valid until roce_cap_close() */
+};
+
+unsigned roce_cap_meta_count(const roce_capfile_t *c);
+/* Entry i (< count); -1 when there is none. */
+int roce_cap_meta_get(const roce_capfile_t *c, unsigned i, struct roce_cap_meta *out);
+uint64_t roce_cap_meta_dropped(const roce_capfile_t *c);
+/* "comment", "hardware", "os", "application", "if_name", "if_description", "if_comment" */
+const char *roce_cap_meta_kind_name(enum roce_cap_meta_kind k);
+
+/*
  * Writer for pcapng (little-endian; SHB, one IDB with if_tsresol 9, EPBs with
  * nanosecond timestamps); roce_capw_write()/roce_capw_close() as above.  The
  * output must be a regular file or stdout.

@@ -35,6 +35,12 @@
 #define NG_BOM 0x1a2b3c4du
 
 #define NG_OPT_ENDOFOPT 0
+#define NG_OPT_COMMENT 1
+#define NG_OPT_SHB_HARDWARE 2
+#define NG_OPT_SHB_OS 3
+#define NG_OPT_SHB_USERAPPL 4
+#define NG_OPT_IF_NAME 2
+#define NG_OPT_IF_DESCRIPTION 3
 #define NG_OPT_IF_TSRESOL 9
 #define NG_OPT_IF_TSOFFSET 14
 
@@ -60,6 +66,13 @@ struct cap_iface {
 	uint8_t shift;      /* TS_BIN: ticks are 2^-shift s */
 	uint64_t factor;    /* TS_MUL: ns per tick; TS_DIV: ticks per ns */
 	int64_t offset_s;   /* if_tsoffset, seconds */
+};
+
+/* One pcapng metadata string (roce_cap_meta_get()). */
+struct cap_meta {
+	uint8_t kind;       /* enum roce_cap_meta_kind */
+	uint32_t section, ifindex;
+	char *text;
 };
 
 struct roce_capfile {
@@ -114,6 +127,10 @@ struct roce_capfile {
 	int status;          /* 0 running, 1 EOF, < 0 sticky error */
 	uint64_t warnings;
 	bool warn_pending;   /* a warning since the last delivered record */
+	/* pcapng metadata strings (capread_meta.c) */
+	struct cap_meta *meta;
+	uint32_t nmeta, nsections;
+	uint64_t meta_dropped;
 	char *name;
 	char fmtname[24];
 	char err[ERR_LEN];
@@ -181,6 +198,11 @@ const uint8_t *capr_stream_fill(struct roce_capfile *c, size_t n, size_t *avail)
 void capr_map_moved(struct roce_capfile *c);
 bool capr_iface_ts(const struct cap_iface *ifc, uint64_t ticks, uint64_t *ns);
 void capr_ts_out_of_range(struct roce_capfile *c, struct roce_cap_record *rec);
+
+/* pcapng metadata strings (capread_meta.c): keep a copy (bounded), free them all */
+void capr_meta_add(struct roce_capfile *c, int kind, uint32_t ifindex, const uint8_t *s,
+		   size_t len);
+void capr_meta_free(struct roce_capfile *c);
 
 /* pcapng: the next record (capread_ng.c); prescan: only count, rec unused */
 int capr_ng_next(struct roce_capfile *c, struct roce_cap_record *rec, bool prescan);

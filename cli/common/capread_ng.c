@@ -42,6 +42,22 @@ static int ng_shb(struct roce_capfile *c, const uint8_t *p, uint32_t blen)
 		return capr_fail(c, ROCE_E_UNSUPPORTED,
 				 "unsupported pcapng version %u.%u", major, minor);
 	c->nifs = 0; /* interface ids are per section */
+	c->nsections++;
+	/* options: comments and the capturing machine, kept as metadata (not checked:
+	 * a malformed option list ends the walk, the section is read on) */
+	for (const uint8_t *o = p + 24, *end = p + blen - 4; end - o >= 4;) {
+		uint16_t code = ld16(o, c->be), olen = ld16(o + 2, c->be);
+		size_t padded = ((size_t)olen + 3) & ~(size_t)3;
+
+		if (code == NG_OPT_ENDOFOPT || padded > (size_t)(end - o) - 4)
+			break;
+		if (code >= NG_OPT_COMMENT && code <= NG_OPT_SHB_USERAPPL)
+			capr_meta_add(c, code == NG_OPT_COMMENT ? ROCE_CAP_META_COMMENT :
+				      code == NG_OPT_SHB_HARDWARE ? ROCE_CAP_META_HARDWARE :
+				      code == NG_OPT_SHB_OS ? ROCE_CAP_META_OS :
+				      ROCE_CAP_META_USERAPPL, 0, o + 4, olen);
+		o += 4 + padded;
+	}
 	return 0;
 }
 
@@ -76,6 +92,11 @@ static int ng_idb(struct roce_capfile *c, const uint8_t *p, uint32_t blen)
 					"if_tsresol option length %u (expected 1): ignored", olen);
 			else
 				tsresol = o[4];
+		} else if (code == NG_OPT_COMMENT || code == NG_OPT_IF_NAME ||
+			   code == NG_OPT_IF_DESCRIPTION) {
+			capr_meta_add(c, code == NG_OPT_COMMENT ? ROCE_CAP_META_IF_COMMENT :
+				      code == NG_OPT_IF_NAME ? ROCE_CAP_META_IF_NAME :
+				      ROCE_CAP_META_IF_DESCRIPTION, c->nifs, o + 4, olen);
 		} else if (code == NG_OPT_IF_TSOFFSET) {
 			if (olen != 8)
 				capr_warn(c,

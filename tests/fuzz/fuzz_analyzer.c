@@ -11,13 +11,16 @@
  * records: 2-byte big-endian length, 1-byte time step (us, 255 = 1 s
  * backwards), and that many frame bytes (Ethernet).  A short last record
  * is fed as it is.  Checks that every frame is counted once and that the
- * tables can be walked after finish().
+ * tables can be walked after finish().  A time series (<roce/timeseries.h>)
+ * with tiny caps observes the run (bin doubling, slot replacement, point cap,
+ * pause merging): its bins add up to the frame and byte totals.
  */
 #include <stddef.h>
 #include <stdint.h>
 
 #include <roce/analyzer.h>
 #include <roce/pkt.h>
+#include <roce/timeseries.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -45,6 +48,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct roce_summary s;
 	struct roce_pkt pkt;
 	roce_analyzer_t *a;
+	roce_timeseries_t *ts_obs;
+	struct roce_ts_config tc;
+	struct roce_ts_grid g;
+	const uint64_t *bins;
+	uint64_t bin_frames = 0, bin_bytes = 0;
 	char err[ROCE_ERRBUF_SIZE];
 	uint64_t ts = 1000000000ull, frames = 0, in_flows = 0, in_pfc = 0;
 	size_t off = 1;
@@ -59,6 +67,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.pfc_storm_ns = (data[0] & 64) ? 1000 : 200000000ull;
 	a = roce_analyzer_create(&cfg, err);
 	if (!a)
+		__builtin_trap();
+	roce_ts_config_init(&tc);
+	tc.max_bins = 16;
+	tc.min_bin_ns = 1;
+	tc.max_streams = 2;
+	tc.max_points = 4;
+	tc.max_pause_keys = 2;
+	tc.max_pauses = 2;
+	ts_obs = roce_timeseries_create(a, &tc, err);
+	if (!ts_obs)
 		__builtin_trap();
 	while (off < size) {
 		size_t len = 0, step = 0;
@@ -88,6 +106,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	roce_analyzer_foreach_pfc(a, count_pfc, &in_pfc);
 	if (in_flows > s.roce_frames)
 		__builtin_trap();
+	roce_timeseries_grid(ts_obs, &g);
+	bins = roce_timeseries_bins(ts_obs);
+	for (uint32_t i = 0; i < g.nbins; i++) {
+		bin_frames += bins[(size_t)i * ROCE_TS_COUNT + ROCE_TS_FRAMES];
+		bin_bytes += bins[(size_t)i * ROCE_TS_COUNT + ROCE_TS_BYTES];
+	}
+	if (g.nbins > 16 || bin_frames != s.frames || bin_bytes != s.bytes)
+		__builtin_trap();
 	roce_analyzer_destroy(a);
+	roce_timeseries_destroy(ts_obs);
 	return 0;
 }
