@@ -134,12 +134,14 @@ const char *ra_metric_names(void)
 
 void ra_interval_print(FILE *f, bool json, uint64_t wall_ns, const struct ra_metrics *m)
 {
-	char ts[40];
+	char ts[48];
 	time_t t = (time_t)(wall_ns / 1000000000ull);
 	struct tm tm;
+	size_t n;
 
 	gmtime_r(&t, &tm);
-	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	n = strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(ts + n, sizeof(ts) - n, ".%03uZ", (unsigned)(wall_ns / 1000000u % 1000u));
 	if (json) {
 		fprintf(f, "{\"time\": \"%s\", \"interval_s\": %.3f", ts, m->secs);
 		for (size_t i = 0; i < G_N_ELEMENTS(metrics); i++) {

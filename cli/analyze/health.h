@@ -14,12 +14,15 @@
 
 #include "analyze.h"
 
+struct ra_promseries;
+
 #define RA_PRIOS 9                  /* PFC priorities 0..7, and 8 = 802.3x PAUSE */
 
 struct ra_snap {
 	struct roce_summary s;
 	uint64_t paused_ns[RA_PRIOS];   /* per priority: the most paused sender's time */
 	uint64_t drops;                 /* the capture's own */
+	const struct ra_promseries *series; /* Prometheus: the labelled series, or NULL */
 };
 
 struct ra_metrics {
@@ -36,7 +39,7 @@ void ra_snap_take(const struct ra_ctx *ctx, uint64_t drops, struct ra_snap *out)
 void ra_metrics_delta(const struct ra_snap *a, const struct ra_snap *b, double secs,
 		      struct ra_metrics *m);
 
-/* One --interval line: text, or one JSON object (json). */
+/* One --interval line, time_ns its end (UTC, ms): text, or one JSON object (json). */
 void ra_interval_print(FILE *f, bool json, uint64_t wall_ns, const struct ra_metrics *m);
 
 /* --warn / --crit: "name>value" items, comma separated; false + message on a bad item. */

@@ -41,6 +41,7 @@
 #include "live.h"
 #include "prom.h"
 #include "promhttp.h"
+#include "promseries.h"
 #include "extract.h"
 #include "report.h"
 #include "report_html.h"
@@ -71,6 +72,9 @@ static char *opt_prom_addr;
 static ra_promhttp_t *promhttp;
 #define TEXTFILE_EVERY_NS (10ull * 1000000000ull)   /* without --interval */
 static uint64_t opt_interval_ns;
+static uint64_t opt_prom_streams = RA_PROM_MAX_STREAMS_DEFAULT;
+static uint64_t opt_prom_senders = RA_PROM_MAX_SENDERS_DEFAULT;
+static ra_promseries_t *promseries;
 static char check_reason[1100];             /* --check: why the check could not be made */
 
 /* ---- option parsing ------------------------------------------------------ */
@@ -370,13 +374,19 @@ static gboolean opt_interval_cb(const char *name, const char *val, gpointer data
 
 	errno = 0;
 	v = g_ascii_strtod(val, &end);
-	if (!*val || *end || errno || !(v >= 0.1) || v > 86400.0) {
+	if (!*val || *end || errno || !(v >= 0.000001) || v > 86400.0) {
 		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-			    "%s '%s': expected seconds (0.1 .. 86400)", name, val);
+			    "%s '%s': expected seconds (0.000001 .. 86400; -i: 0.1 ..)", name, val);
 		return FALSE;
 	}
 	opt_interval_ns = (uint64_t)(v * 1e9);
 	return TRUE;
+}
+
+static gboolean opt_prom_max_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	return parse_u64(name, val, 0, 100000, strstr(name, "senders") ? &opt_prom_senders :
+			 &opt_prom_streams, err);
 }
 
 static gboolean opt_thr_cb(const char *name, const char *val, gpointer data, GError **err)
@@ -432,6 +442,11 @@ static const GOptionEntry entries[] = {
 	  "-C: keep at most N files, reused in turn (FILE0..FILE<N-1>)", "N" },
 	{ "prometheus", 0, 0, G_OPTION_ARG_STRING, &opt_prom_addr,
 	  "-i: serve /metrics over HTTP on ADDR:PORT (\":PORT\" = 127.0.0.1)", "ADDR:PORT" },
+	{ "prometheus-max-streams", 0, 0, CB(opt_prom_max_cb),
+	  "Prometheus: at most N QP streams get their own series, the rest are\n"
+	  "                            summed as \"other\" (default 100)", "N" },
+	{ "prometheus-max-senders", 0, 0, CB(opt_prom_max_cb),
+	  "Prometheus: the same for PFC/PAUSE senders (MAC, priority) (default 100)", "N" },
 	{ "prometheus-textfile", 0, 0, G_OPTION_ARG_FILENAME, &opt_textfile,
 	  "Write the counters to PATH (Prometheus text format, atomically) at every\n"
 	  "                            --interval (-i: every 10 s without) and at the end", "PATH" },
@@ -440,7 +455,8 @@ static const GOptionEntry entries[] = {
 	{ "duration", 0, 0, CB(opt_duration_cb),
 	  "-i: stop after SECONDS", "SECONDS" },
 	{ "interval", 0, 0, CB(opt_interval_cb),
-	  "-i: print the metrics of every SECONDS (a line, or JSON Lines with --json)",
+	  "Print the metrics of every SECONDS (a line, or JSON Lines with --json);\n"
+	  "                            files: of capture time, as tshark -z io,stat",
 	  "SECONDS" },
 	{ "check", 0, 0, G_OPTION_ARG_NONE, &opt_check,
 	  "Nagios-style check: one status line, exit 0 OK/1 WARNING/2 CRITICAL/3 UNKNOWN", NULL },
@@ -690,8 +706,8 @@ static void parse_options(int argc, char **argv)
 		usage_error("--prometheus needs -i");
 	if (opt_user && !ctx.o.iface)
 		usage_error("-Z needs -i");
-	if (opt_interval_ns && !ctx.o.iface)
-		usage_error("--interval needs -i");
+	if (opt_interval_ns && opt_interval_ns < 100000000ull && ctx.o.iface)
+		usage_error("-i --interval: at least 0.1 s");
 	if (opt_check && (ctx.o.csv || ctx.o.frames || opt_interval_ns))
 		usage_error("--check cannot be combined with --csv, --frames or --interval");
 	if (!ra_thr_empty(thresholds) && !opt_check)
@@ -930,6 +946,7 @@ static void report_warning(struct ra_file *rf, roce_capfile_t *c, struct progres
 
 /* One frame into the analysis (file or live): timestamps, decode, analyse, --frames. */
 static bool extract_failed;
+static void file_interval(uint64_t ts);
 
 static void analyse_record(struct roce_cap_record *rec_, uint64_t no, const char *src)
 {
@@ -952,6 +969,8 @@ static void analyse_record(struct roce_cap_record *rec_, uint64_t no, const char
 		if (rec.ts_ns > ctx.max_ts_ns)
 			ctx.max_ts_ns = rec.ts_ns;
 		ctx.last_ts_ns = rec.ts_ns;
+		if (G_UNLIKELY(opt_interval_ns) && !ctx.live)
+			file_interval(rec.ts_ns);
 	} else {
 		/* no timestamp: the analysis uses the previous frame's time */
 		ctx.frames_without_ts++;
@@ -1154,13 +1173,23 @@ static bool drop_privileges(const char *user, char *errbuf, size_t errlen)
 	return true;
 }
 
+/* A snapshot for Prometheus: the counters, and the labelled series updated now. */
+static void prom_snap(uint64_t drops, struct ra_snap *sn)
+{
+	ra_snap_take(&ctx, drops, sn);
+	if (promseries) {
+		ra_promseries_update(promseries, ctx.an, ctx.frames);
+		sn->series = promseries;
+	}
+}
+
 static void write_textfile(uint64_t drops)
 {
 	char errbuf[1024];
 	struct ra_snap sn;
 	const char *label = ctx.live ? ctx.o.iface : ctx.n_files ? ctx.files[0].name : "";
 
-	ra_snap_take(&ctx, drops, &sn);
+	prom_snap(drops, &sn);
 	if (ra_prom_write(opt_textfile, label, &sn, errbuf, sizeof(errbuf)) != 0)
 		fprintf(stderr, "%s: %s\n", RA_PROG, errbuf);
 }
@@ -1184,7 +1213,7 @@ static void live_tick(void *user, uint64_t now)
 		struct ra_snap sn;
 
 		ra_live_stats(cur_live, &drops, &rx);
-		ra_snap_take(&ctx, drops, &sn);
+		prom_snap(drops, &sn);
 		ra_promhttp_update(promhttp, ctx.o.iface, &sn);
 		prom_last_ns = now;
 	}
@@ -1204,6 +1233,63 @@ static void live_tick(void *user, uint64_t now)
 		ra_interval_print(stdout, ctx.o.json, wall_ns(), &m);
 	tick_prev = cur;
 	tick_last_ns = now;
+}
+
+/*
+ * --interval on files: intervals of capture time, the first one starting at
+ * the first frame's timestamp (as tshark -z io,stat); a frame at or past
+ * the end of the current one closes it (and the empty ones in between, at
+ * most FILE_EMPTY_MAX in a row) before it is analysed.  The analyzer's time
+ * is advanced to each boundary, so pauses and idle streams end as in live
+ * mode.  The last, partial interval is printed at the end of the input.
+ */
+#define FILE_EMPTY_MAX 1000
+static bool fiv_on;
+static uint64_t fiv_start, fiv_end;
+
+static void file_interval_emit(uint64_t end, uint64_t len)
+{
+	struct ra_snap cur;
+	struct ra_metrics m;
+	uint64_t drops = ctx.capture_drops + ctx.files[ctx.cur_file].drops;
+
+	roce_analyzer_advance(ctx.an, end);
+	ra_snap_take(&ctx, drops, &cur);
+	ra_metrics_delta(&tick_prev, &cur, (double)len / 1e9, &m);
+	if (!ctx.o.quiet)
+		ra_interval_print(stdout, ctx.o.json, end, &m);
+	if (opt_textfile)
+		write_textfile(drops);
+	tick_prev = cur;
+}
+
+static void file_interval(uint64_t ts)
+{
+	unsigned n = 0;
+
+	if (!fiv_on) {
+		fiv_on = true;
+		fiv_start = ts;
+		fiv_end = ts + opt_interval_ns;
+		return;
+	}
+	while (ts >= fiv_end && fiv_end > fiv_start) {
+		if (n++ == FILE_EMPTY_MAX) {
+			/* a long silence: on to the interval that holds ts */
+			fiv_start = fiv_end + (ts - fiv_end) / opt_interval_ns * opt_interval_ns;
+			fiv_end = fiv_start + opt_interval_ns;
+			break;
+		}
+		file_interval_emit(fiv_end, opt_interval_ns);
+		fiv_start = fiv_end;
+		fiv_end += opt_interval_ns;
+	}
+}
+
+static void file_interval_last(void)
+{
+	if (fiv_on && ctx.max_ts_ns >= fiv_start)
+		file_interval_emit(ctx.max_ts_ns, ctx.max_ts_ns - fiv_start);
 }
 
 /*
@@ -1326,6 +1412,12 @@ int main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	if ((opt_prom_addr || opt_textfile) &&
+	    !(promseries = ra_promseries_new(ctx.an, (unsigned)opt_prom_streams,
+					     (unsigned)opt_prom_senders))) {
+		fprintf(stderr, "%s: out of memory\n", RA_PROG);
+		return EXIT_USAGE;
+	}
 
 	ctx.files = g_new0(struct ra_file, ctx.live ? 1 : ctx.o.n_files);
 	for (unsigned i = 0; i < ctx.o.n_files; i++) {
@@ -1354,6 +1446,8 @@ int main(int argc, char **argv)
 			break;
 	}
 	progress_erase(&pg);
+	if (opt_interval_ns && !ctx.live)
+		file_interval_last();
 	roce_analyzer_finish(ctx.an);
 	if (extract) {
 		uint64_t written = 0, skipped = 0;
@@ -1425,6 +1519,7 @@ out:
 	ra_promhttp_stop(promhttp);
 	roce_analyzer_destroy(ctx.an);
 	ra_html_free(html);         /* after the analyzer: its time series is an observer */
+	ra_promseries_free(promseries);
 	ra_thr_free(thresholds);
 	g_free(ctx.anoms);
 	g_free(ctx.files);

@@ -5,8 +5,7 @@
  * Names follow the Prometheus conventions: roce_ prefix, counters end in
  * _total, times in seconds.  Labels: interface (the capture interface, or
  * the file for file analysis) and priority for PFC (0..7, "pause" = 802.3x).
- * Per-stream labels are not exported (cardinality), the stream table's size
- * and evictions are.
+ * The per-stream and per-sender series, with their cap, are promseries.c's.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -18,9 +17,10 @@
 #include <unistd.h>
 
 #include "prom.h"
+#include "promseries.h"
 
 /* label values: \ " and newline escaped */
-static void label_value(FILE *f, const char *s)
+void ra_prom_label(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '\\' || *s == '"')
@@ -36,14 +36,14 @@ static void label_value(FILE *f, const char *s)
 static void counter(FILE *f, const char *name, const char *help, const char *iface, uint64_t v)
 {
 	fprintf(f, "# HELP %s %s\n# TYPE %s counter\n%s{interface=\"", name, help, name, name);
-	label_value(f, iface);
+	ra_prom_label(f, iface);
 	fprintf(f, "\"} %" PRIu64 "\n", v);
 }
 
 static void gauge(FILE *f, const char *name, const char *help, const char *iface, uint64_t v)
 {
 	fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n%s{interface=\"", name, help, name, name);
-	label_value(f, iface);
+	ra_prom_label(f, iface);
 	fprintf(f, "\"} %" PRIu64 "\n", v);
 }
 
@@ -87,7 +87,7 @@ void ra_prom_format(FILE *f, const char *iface, const struct ra_snap *sn)
 		else
 			snprintf(prio, sizeof(prio), "%d", i);
 		fprintf(f, "%s{interface=\"", n);
-		label_value(f, iface);
+		ra_prom_label(f, iface);
 		fprintf(f, "\",priority=\"%s\"} %.9f\n", prio, (double)sn->paused_ns[i] / 1e9);
 	}
 	gauge(f, "roce_streams", "Streams (QP directions) in the table now.", iface,
@@ -96,6 +96,8 @@ void ra_prom_format(FILE *f, const char *iface, const struct ra_snap *sn)
 		"Streams evicted from the table (its cap, --max-flows).", iface, s->evicted_flows);
 	counter(f, "roce_streams_expired_total", "Streams expired after --flow-timeout idle.",
 		iface, s->expired_flows);
+	if (sn->series)
+		ra_promseries_format(f, sn->series, iface);
 }
 
 int ra_prom_write(const char *path, const char *iface, const struct ra_snap *sn, char *errbuf,

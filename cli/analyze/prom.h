@@ -11,7 +11,11 @@
 
 #include "health.h"
 
-/* The metrics of snapshot sn (cumulative since the start) on f. */
+/* A label value, escaped (\\, \", \n). */
+void ra_prom_label(FILE *f, const char *s);
+
+/* The metrics of snapshot sn (cumulative since the start) on f; with sn->series, the
+ * labelled series too. */
 void ra_prom_format(FILE *f, const char *iface, const struct ra_snap *sn);
 
 /* Write them to path atomically; 0, or -1 with a one-line message in errbuf. */

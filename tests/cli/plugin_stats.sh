@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# tshark -z roce,qp and -z roce,pfc (the plugin's statistics): on every
+# tshark -z roce,qp and -z roce,pfc (the plugin's statistics) and the GUI's
+# Statistics > RoCE trees (-z roce_qp,tree, -z roce_pfc,tree): on every
 # sample capture (captures/, and the real captures when ../shared is there)
 # each row equals roce-analyze --json's qps / pfc+pause rows.
 #   plugin_stats.sh BUILD_DIR SOURCE_DIR      (exit 77 = skipped)
@@ -21,6 +22,11 @@ fi
 
 QROWS=0
 PROWS=0
+# the trees are registered statistics (tshark -z help lists them; the GUI menu has them)
+ts -z help >"$T/work/zhelp" 2>&1
+for z in roce_qp,tree roce_pfc,tree roce,qp roce,pfc; do
+	grep -qx " *$z" "$T/work/zhelp" && ok "-z help lists $z" || fail "-z help does not list $z"
+done
 for c in "${CAPS[@]}"; do
 	b=$(basename "$c")
 	cp "$c" "$T/work/$b" && chmod a+r "$T/work/$b"
@@ -30,7 +36,8 @@ for c in "${CAPS[@]}"; do
 		fail "$b: roce-analyze --json failed (exit $rc)"
 		continue
 	fi
-	ts -r "$T/work/$b" -q -z roce,qp -z roce,pfc >"$T/work/$b.z" 2>"$T/work/$b.z.err"
+	ts -r "$T/work/$b" -q -z roce,qp -z roce,pfc -z roce_qp,tree -z roce_pfc,tree \
+		>"$T/work/$b.z" 2>"$T/work/$b.z.err"
 	if ! grep -q '^RoCE Queue Pairs' "$T/work/$b.z" || ! grep -q '^RoCE PFC/PAUSE' "$T/work/$b.z"; then
 		fail "$b: tshark -z roce,qp / roce,pfc printed no table"
 		head -3 "$T/work/$b.z.err" | sed 's/^/    /'
@@ -44,6 +51,15 @@ for c in "${CAPS[@]}"; do
 			ok "$b: $(cat "$T/work/$b.$k.cmp")"
 		else
 			fail "$b: -z roce,$k differs from roce-analyze --json"
+			sed 's/^/    /' "$T/work/$b.$k.cmp" | head -20
+		fi
+	done
+	# the GUI's Statistics > RoCE trees (stats_tree), as tshark prints them
+	for k in qptree pfctree; do
+		if python3 "$CMP" $k "$T/work/$b.z" "$T/work/$b.json" >"$T/work/$b.$k.cmp"; then
+			ok "$b: $(cat "$T/work/$b.$k.cmp")"
+		else
+			fail "$b: -z roce_${k%tree},tree differs from roce-analyze --json"
 			sed 's/^/    /' "$T/work/$b.$k.cmp" | head -20
 		fi
 	done
