@@ -40,6 +40,7 @@
 #include "capguard.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <sched.h>
 #include <stdalign.h>
 #include <stdlib.h>
@@ -65,6 +66,8 @@ struct cap_ahead {
 	/* written by the reader */
 	alignas(64) _Atomic uint64_t rd_idx;    /* records the reader has read */
 	_Atomic uint64_t rd_pos;                /* its file position */
+	_Atomic uint64_t rd_jump;               /* pcap: end of the chunk's first record << 16
+						 * | chunk & 0xffff (where the helper can jump) */
 	/* the helper's sleep */
 	alignas(64) atomic_int sleeping;
 	_Atomic uint64_t wake_idx, wake_pos;    /* wake it when the reader gets here */
@@ -77,6 +80,7 @@ struct cap_ahead {
 
 	/* helper only */
 	alignas(64) uint64_t h_pos, h_idx;      /* next record: file offset, index */
+	uint64_t st_own, st_skip, st_sleep, st_pop, st_jump; /* ROCE_CAP_AHEAD_STATS */
 	size_t populated;
 	bool h_be;
 	uint32_t h_nifs;
@@ -219,6 +223,7 @@ static void ah_page_work(struct roce_capfile *c, struct cap_ahead *a, uint64_t r
 		want = c->map_len;
 	/* one window per call: the walk goes on in between */
 	if (a->populated < want) {
+		a->st_pop++;
 		capr_map_prefetch(c, a->populated);
 		a->populated += CAP_RELEASE_STEP;
 	}
@@ -245,6 +250,7 @@ static void ah_sleep(struct roce_capfile *c, struct cap_ahead *a, uint64_t wake_
 	atomic_store(&a->wake_idx, wake_idx);
 	atomic_store(&a->wake_pos, wake_pos);
 	atomic_store(&a->sleeping, 1);
+	a->st_sleep++;
 	if (!atomic_load(&a->stop) && atomic_load(&a->rd_idx) < wake_idx &&
 	    atomic_load(&a->rd_pos) < wake_pos) {
 		/* the timeout is a safety net only */
@@ -270,11 +276,22 @@ static void *ah_thread(void *arg)
 	while (!atomic_load_explicit(&a->stop, memory_order_relaxed)) {
 		uint64_t rk = atomic_load_explicit(&a->rd_idx, memory_order_acquire);
 		uint64_t rpos = atomic_load_explicit(&a->rd_pos, memory_order_relaxed);
-		uint64_t h = a->h_idx / AH_CHUNK, cl;
+		uint64_t h = a->h_idx / AH_CHUNK, cl, n;
 		struct roce_cap_record rec;
 		bool own = false;
 		unsigned i;
 
+		if (c->fmt == FMT_PCAP && walking && h < rk / AH_CHUNK) {
+			/* behind the reader's chunk: go on from where it is */
+			uint64_t jw = atomic_load_explicit(&a->rd_jump, memory_order_relaxed);
+
+			if ((jw & 0xffff) == ((rk / AH_CHUNK) & 0xffff) && (jw >> 16) > a->h_pos) {
+				a->h_pos = jw >> 16;
+				a->h_idx = rk + 1;
+				h = a->h_idx / AH_CHUNK;
+				a->st_jump++;
+			}
+		}
 		ah_page_work(c, a, rpos);
 		if (walking && (atomic_load_explicit(&a->fault, memory_order_relaxed) ||
 				a->h_pos < atomic_load_explicit(&c->map_released_a,
@@ -295,10 +312,16 @@ static void *ah_thread(void *arg)
 			ah_sleep(c, a, wi, wp);
 			continue;
 		}
+		/* a chunk's records, or up to the next chunk after a jump */
+		n = AH_CHUNK - a->h_idx % AH_CHUNK;
 		cl = atomic_load(&a->claim);
-		if (cl == h)
+		if (n == AH_CHUNK && cl == h)
 			own = atomic_compare_exchange_strong(&a->claim, &cl, h + 1);
-		for (i = 0; i < AH_CHUNK; i++) {
+		if (own)
+			a->st_own++;
+		else
+			a->st_skip++;
+		for (i = 0; i < n; i++) {
 			int r = c->fmt == FMT_PCAP ? ah_pcap_next(c, a, &rec) : ah_ng_next(c, a, &rec);
 
 			if (r <= 0) {
@@ -374,6 +397,12 @@ void capr_ahead_stop(struct roce_capfile *c)
 	pthread_cond_signal(&c->helper_cv);
 	pthread_mutex_unlock(&c->helper_mu);
 	pthread_join(c->helper, NULL);
+	if (getenv("ROCE_CAP_AHEAD_STATS"))
+		fprintf(stderr, "ahead: helper chunks %llu own %llu skipped, %llu jumps, %llu sleeps, "
+			"%llu windows populated; reader took %llu records\n",
+			(unsigned long long)a->st_own, (unsigned long long)a->st_skip,
+			(unsigned long long)a->st_jump, (unsigned long long)a->st_sleep,
+			(unsigned long long)a->st_pop, (unsigned long long)c->ahead_taken);
 	pthread_cond_destroy(&c->helper_cv);
 	pthread_mutex_destroy(&c->release_mu);
 	pthread_mutex_destroy(&c->helper_mu);
@@ -390,6 +419,8 @@ static void ah_enter_chunk(struct roce_capfile *c, struct cap_ahead *a, uint64_t
 	uint64_t j = k / AH_CHUNK, cl, d;
 
 	atomic_store_explicit(&a->rd_pos, c->pos, memory_order_relaxed);
+	if (c->pos < (1ull << 48))
+		atomic_store_explicit(&a->rd_jump, c->pos << 16 | (j & 0xffff), memory_order_relaxed);
 	atomic_store(&a->rd_idx, k);    /* sequentially consistent: see ah_sleep() */
 	if (atomic_load(&a->sleeping) &&
 	    (k >= atomic_load(&a->wake_idx) || c->pos >= atomic_load(&a->wake_pos))) {
@@ -403,9 +434,9 @@ static void ah_enter_chunk(struct roce_capfile *c, struct cap_ahead *a, uint64_t
 	}
 	cl = atomic_load(&a->claim);
 	while (cl <= j) {
-		if (atomic_compare_exchange_weak(&a->claim, &cl, j + AH_RUN)) {
+		if (atomic_compare_exchange_weak(&a->claim, &cl, j + 1)) {
 			a->mine_from = j;
-			a->mine_until = j + AH_RUN;
+			a->mine_until = j + 1;
 			a->r_mine = true;
 			return;
 		}
