@@ -19,6 +19,14 @@
  * record the helper has published (done, once per chunk) and does the work
  * itself for the others; it never waits.
  *
+ * A helper that finds itself behind the reader's chunk (it was not scheduled,
+ * say) would have to walk the record headers in between, a chain of
+ * dependent loads as slow as the reader itself; in pcap files it jumps
+ * instead to the end of the first record of the reader's current chunk,
+ * which the reader publishes with the chunk number (rd_jump), and walks to the
+ * next chunk from there.  (pcapng: no jump, since the interfaces and byte
+ * order defined in between would be unknown to the helper; it walks.)
+ *
  * The helper stays at most AH_NCHUNK - 1 chunks and AH_DIST bytes ahead of
  * the reader (the reader publishes where it is once per chunk), and sleeps
  * when it gets there; the reader wakes it once it is halfway back.  Cross-core
