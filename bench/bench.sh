@@ -20,13 +20,20 @@
 # the file was written (cached in 4 KiB pages, which cost its mmap reader's helper thread
 # more page-table work); that row is marked "just written".
 #
-# On each it times, best of 3 runs:
-#   1. a bare libpcap read loop (bench/pcap_loop.c, pcap_next_ex)
-#   2. roce-analyze --json              (ICRC verified, ISA-L CRC)
-#   3. roce-analyze --json --no-icrc
-#   4. tshark -q -z conv,udp
+# On each it times, in interleaved rounds (every tool once per round, ROUNDS rounds, default 5;
+# tshark only in the first TSHARK_ROUNDS, default 3), the median wall time and the median CPU
+# time (user + sys of the process) of:
+#   1. floor, 1 thread: every byte of the cached file read once through a populated mapping
+#      (bench/floor.c: mmap MAP_POPULATE, sum of 64-bit words): the least work a tool that
+#      verifies every ICRC must do, on one core
+#   2. floor, 2 threads: the same, each thread over one half
+#   3. a bare libpcap read loop (bench/pcap_loop.c, pcap_next_ex)
+#   4. roce-analyze --json              (ICRC verified, ISA-L CRC; --threads 2 by default)
+#   5. roce-analyze --json --threads 1  (the one-thread path)
+#   6. roce-analyze --json --no-icrc
+#   7. tshark -q -z conv,udp
 # and the peak RSS of roce-analyze on MEGABYTES/4 and MEGABYTES (must stay flat).
-# Prints Markdown for docs/performance.md.
+# Prints Markdown for docs/performance.md, with the CPU model and the load average.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -50,18 +57,39 @@ bulk() {
 	"$rg" -w "$1" -c "$frames" --qps 4 --hosts 16 --verbs write $shape --pps 1M -q
 }
 
-now() { date +%s.%N; }
-best() { # runs: best wall seconds of N runs of a command (output discarded)
-	local n=$1; shift
-	local b=""
-	for _ in $(seq "$n"); do
-		local t0 t1 t
-		t0=$(now); "$@" >/dev/null 2>&1; t1=$(now)
-		t=$(echo "$t1 - $t0" | bc -l)
-		if [ -z "$b" ] || (( $(echo "$t < $b" | bc -l) )); then b=$t; fi
-	done
-	echo "$b"
+# rounds OUT ROUNDS [LABEL:RUNS:COMMAND...]...: interleaved runs; per label "median-wall median-cpu"
+# (a label runs in the first RUNS rounds only; the file named by $CACHE_FILE is read with cat
+# before each round: a VM's balloon driver may hand cached pages back to the host).
+rounds() {
+	python3 - "$@" <<'PY'
+import os, statistics, subprocess, sys, time
+out, n, specs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+jobs = []
+for sp in specs:
+    label, runs, cmd = sp.split(":", 2)
+    jobs.append((label, int(runs), cmd.split("\x1f")))
+res = {label: ([], []) for label, _, _ in jobs}
+cache = os.environ.get("CACHE_FILE")
+for r in range(n):
+    if cache:
+        subprocess.run(["cat", cache], stdout=subprocess.DEVNULL, check=True)
+    for label, runs, cmd in jobs:
+        if r >= runs:
+            continue
+        t0 = time.perf_counter()
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, ru = os.wait4(p.pid, 0)
+        t = time.perf_counter() - t0
+        res[label][0].append(t)
+        res[label][1].append(ru.ru_utime + ru.ru_stime)
+with open(out, "w") as f:
+    for label, _, _ in jobs:
+        w, c = res[label]
+        f.write("%s %.4f %.4f\n" % (label, statistics.median(w), statistics.median(c)))
+PY
 }
+# cmd ARGS...: one command for rounds (arguments joined with the unit separator)
+cmd() { local IFS=$'\x1f'; echo "$*"; }
 peak_rss_mib() {
 	python3 - "$@" <<'PY'
 import resource, subprocess, sys
@@ -80,36 +108,52 @@ os.close(fd)' "$1"
 	cat "$1" >/dev/null
 }
 
-echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), kernel $(uname -r)"
+rounds_n=${ROUNDS:-5}
+ts_rounds=${TSHARK_ROUNDS:-3}
+cc -O2 -pthread -o "$tmp/floor" "$here/bench/floor.c"
+echo "Machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), kernel $(uname -r)"
 echo "$(tshark --version 2>/dev/null | head -1 | sed 's/ (Git.*//'); libpcap $(pkg-config --modversion libpcap); $("$ra" --version | head -1)"
+echo "Load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| capture | frames | tool | seconds | Gbit/s | vs libpcap loop | tshark / tool |"
-echo "|---|---:|---|---:|---:|---:|---:|"
+echo "| capture | frames | tool | wall s | CPU s | Gbit/s | vs floor 1T | vs libpcap loop | tshark / tool |"
+echo "|---|---:|---|---:|---:|---:|---:|---:|---:|"
 for mix in large:1024 small:64; do
 	name=${mix%%:*} pay=${mix##*:}
 	f=$tmp/$name.pcap
 	bulk "$f" "$mb" "$pay"
 	size=$(stat -c %s "$f")
-	t_new=$(best 3 "$ra" --json "$f")
+	rounds "$tmp/new" 3 "new:3:$(cmd "$ra" --json "$f")"
 	recache "$f"
 	frames=$("$tmp/pcap_loop" "$f" | awk '{print $1}')
-	# cat again before each tool: a VM's balloon driver may hand cached pages back to the host
-	cat "$f" >/dev/null; t_pcap=$(best 3 "$tmp/pcap_loop" "$f")
-	cat "$f" >/dev/null; t_ra=$(best 3 "$ra" --json "$f")
-	cat "$f" >/dev/null; t_nc=$(best 3 "$ra" --json --no-icrc "$f")
-	cat "$f" >/dev/null; t_ts=$(best 3 tshark -q -z conv,udp -r "$f")
-	for row in "bare libpcap loop:$t_pcap" "roce-analyze --json:$t_ra" \
-	           "roce-analyze --json --no-icrc:$t_nc" "tshark -q -z conv,udp:$t_ts" \
-	           "roce-analyze --json, file just written:$t_new"; do
-		tool=${row%%:*} t=${row##*:}
-		printf '| %s (%d MiB, %d B payload) | %d | %s | %.3f | %.2f | %s | %s |\n' "$name" \
-			$((size >> 20)) "$pay" "$frames" "$tool" "$t" \
-			"$(echo "$size * 8 / $t / 1000000000" | bc -l)" "$(r2 "$t" "$t_pcap")" "$(r2 "$t_ts" "$t")"
+	CACHE_FILE=$f rounds "$tmp/t" "$rounds_n" \
+		"floor1:99:$(cmd "$tmp/floor" "$f" 1)" "floor2:99:$(cmd "$tmp/floor" "$f" 2)" \
+		"pcap:99:$(cmd "$tmp/pcap_loop" "$f")" "ra:99:$(cmd "$ra" --json "$f")" \
+		"ra1:99:$(cmd "$ra" --json --threads 1 "$f")" \
+		"nc:99:$(cmd "$ra" --json --no-icrc "$f")" \
+		"ts:$ts_rounds:$(cmd tshark -q -z conv,udp -r "$f")"
+	cat "$tmp/new" >>"$tmp/t"
+	get() { awk -v l="$1" -v k="$2" '$1 == l { print $k }' "$tmp/t"; }
+	t_floor=$(get floor1 2) t_pcap=$(get pcap 2) t_ts=$(get ts 2)
+	for row in "floor1:floor, 1 thread (every byte read once)" "floor2:floor, 2 threads" \
+	           "pcap:bare libpcap loop" "ra:roce-analyze --json (--threads 2)" \
+	           "ra1:roce-analyze --json --threads 1" "nc:roce-analyze --json --no-icrc" \
+	           "ts:tshark -q -z conv,udp" "new:roce-analyze --json, file just written"; do
+		key=${row%%:*} tool=${row#*:}
+		t=$(get "$key" 2) c=$(get "$key" 3)
+		printf '| %s (%d MiB, %d B payload) | %d | %s | %.3f | %.3f | %.2f | %s | %s | %s |\n' "$name" \
+			$((size >> 20)) "$pay" "$frames" "$tool" "$t" "$c" \
+			"$(echo "$size * 8 / $t / 1000000000" | bc -l)" "$(r2 "$t" "$t_floor")" \
+			"$(r2 "$t" "$t_pcap")" "$(r2 "$t_ts" "$t")"
 	done
 done
 bulk "$tmp/q.pcap" $((mb / 4)) 1024
 recache "$tmp/q.pcap"
 rq=$(peak_rss_mib "$ra" --json "$tmp/q.pcap")
 rf=$(peak_rss_mib "$ra" --json "$tmp/large.pcap")
+rq1=$(peak_rss_mib "$ra" --json --threads 1 "$tmp/q.pcap")
+rf1=$(peak_rss_mib "$ra" --json --threads 1 "$tmp/large.pcap")
 echo
-echo "Peak RSS of roce-analyze --json: $rq MiB on a $((mb / 4)) MiB capture, $rf MiB on $mb MiB."
+echo "Median of $rounds_n interleaved rounds (tshark: $ts_rounds); floor 1T = one thread reading every byte."
+echo "Peak RSS of roce-analyze --json: $rq MiB on a $((mb / 4)) MiB capture, $rf MiB on $mb MiB" \
+	"(--threads 1: $rq1 / $rf1 MiB)."
+echo "Load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -9,6 +9,7 @@
 #   main    RelWithDebInfo, -Werror, ISA-L CRC, CLI + Wireshark plugin
 #   asan    ASan + UBSan, every unit and CLI test
 #   zlib    built without ISA-L: the zlib CRC path
+#   tsan    ThreadSanitizer (RelWithDebInfo): the unit tests and the threaded reader's tests
 #   fuzz    clang + libFuzzer: each fuzz target runs briefly on its corpus
 # Exit status: 0 when every configuration passed, 1 otherwise.
 set -uo pipefail
@@ -62,6 +63,15 @@ if [ "${QUICK:-0}" != 1 ]; then
 		-DROCE_WITH_ISAL=OFF -DROCE_BUILD_PLUGIN=OFF -DROCE_SANITIZE=ON -DROCE_WERROR=ON
 	run zlib-make cmake --build "$out/zlib" -j2
 	run zlib-test ctest_in "$out/zlib" -j2 -R '^test_'
+
+	# ThreadSanitizer: roce-analyze --threads 2 (the capture reader's helper thread) and the
+	# unit tests; TSAN_OPTIONS makes any report fail the test (exit 66)
+	run tsan-build cmake -S "$here" -B "$out/tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DROCE_TSAN=ON -DROCE_BUILD_PLUGIN=OFF -DROCE_WERROR=ON
+	run tsan-make cmake --build "$out/tsan" -j2
+	export TSAN_OPTIONS="halt_on_error=1 exitcode=66"
+	run tsan-test ctest_in "$out/tsan" -j2 -R '^test_|^cli_analyze_threads$|^cli_analyze_truncated$'
+	unset TSAN_OPTIONS
 
 	if command -v clang >/dev/null; then
 		run fuzz-build env CC=clang cmake -S "$here" -B "$out/fuzz" -DCMAKE_BUILD_TYPE=Debug \

@@ -56,6 +56,10 @@
 
 static struct ra_ctx ctx;
 static struct roce_decode_opts dopts;
+/* --threads 2: the reader's helper verifies ICRCs ahead (dopts_ahead), the
+ * reader decodes with dopts_taken and takes the verdict (threads_ahead()) */
+static struct roce_decode_opts dopts_ahead, dopts_taken;
+static uint64_t opt_threads;               /* 0: 2 when more than one CPU */
 static GPtrArray *opt_files, *opt_rest;
 static char *opt_filter;
 static struct ra_extract *extract;     /* --extract writer, opened with the first file */
@@ -417,6 +421,11 @@ static gboolean opt_flow_timeout_cb(const char *name, const char *val, gpointer 
 	return TRUE;
 }
 
+static gboolean opt_threads_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	return parse_u64(name, val, 1, 2, &opt_threads, err);
+}
+
 static gboolean opt_progress_cb(const char *name, const char *val, gpointer data, GError **err)
 {
 	ctx.o.progress = strcmp(name, "--no-progress") != 0;
@@ -501,6 +510,9 @@ static const GOptionEntry entries[] = {
 	  "Also decode RoCE v2 on UDP destination PORT (repeatable; 4791 always)", "PORT" },
 	{ "no-icrc", 0, 0, G_OPTION_ARG_NONE, &ctx.o.no_icrc,
 	  "Do not verify the ICRC", NULL },
+	{ "threads", 0, 0, CB(opt_threads_cb),
+	  "1: one thread; 2: verify ICRCs on a second core (mapped files; default\n"
+	  "                            when more than one CPU is available)", "N" },
 	{ "max-anomalies", 0, 0, CB(opt_max_anom_cb),
 	  "List at most N anomalies (default 1000; totals always exact)", "N" },
 	{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &ctx.o.quiet,
@@ -976,7 +988,14 @@ static void analyse_record(struct roce_cap_record *rec_, uint64_t no, const char
 		ctx.frames_without_ts++;
 		rec.ts_ns = ctx.last_ts_ns;
 	}
-	st = roce_decode(rec.linktype, rec.data, rec.caplen, rec.wirelen, &dopts, &pkt);
+	if (rec.ahead) {
+		/* --threads 2: the ICRC was verified on the other core */
+		st = roce_decode(rec.linktype, rec.data, rec.caplen, rec.wirelen, &dopts_taken,
+				 &pkt);
+		roce_icrc_take_verdict(&pkt, (enum roce_icrc_status)(rec.ahead - 1));
+	} else {
+		st = roce_decode(rec.linktype, rec.data, rec.caplen, rec.wirelen, &dopts, &pkt);
+	}
 	roce_analyzer_process(ctx.an, &pkt, st, rec.ts_ns, no, resp);
 	if (extract && G_UNLIKELY(ra_extract_frame(extract, no, rec.frame_no, src, &rec,
 						   resp) != 0) && !extract_failed) {
@@ -1000,6 +1019,16 @@ static void analyse_record(struct roce_cap_record *rec_, uint64_t no, const char
 	}
 }
 
+/* On the capture reader's helper thread: the ICRC verdict of a record, + 1. */
+static uint8_t threads_ahead(void *user, const struct roce_cap_record *rec)
+{
+	struct roce_pkt pkt;
+
+	(void)user;
+	roce_decode(rec->linktype, rec->data, rec->caplen, rec->wirelen, &dopts_ahead, &pkt);
+	return (uint8_t)(1 + pkt.icrc_status);
+}
+
 /* Returns false when the whole run must stop (input error, signal or -c reached). */
 static bool analyse_file(struct ra_file *rf, struct progress *pg)
 {
@@ -1019,6 +1048,8 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 		return false;
 	}
 	roce_cap_set_interrupt(c, &got_signal);
+	if (opt_threads == 2 && dopts.verify_icrc)
+		roce_cap_set_ahead(c, threads_ahead, NULL);
 	rf->opened = true;
 	g_strlcpy(rf->format, roce_cap_format(c), sizeof(rf->format));
 	rf->base = ctx.frames;
@@ -1107,6 +1138,9 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 		ctx.input_error = true;
 	}
 	report_warning(rf, c, pg);
+	if (getenv("ROCE_ANALYZE_THREADS_DEBUG"))  /* tests: did the helper verify any? */
+		fprintf(stderr, "%s: %s: %" PRIu64 " of %" PRIu64 " frames verified ahead\n",
+			RA_PROG, rf->name, roce_cap_ahead_taken(c), rf->last_no);
 	rf->warnings = roce_cap_warnings(c);
 	if (html)
 		ra_html_file_meta(html, ctx.cur_file, c);
@@ -1389,6 +1423,11 @@ int main(int argc, char **argv)
 	dopts.verify_icrc = !ctx.o.no_icrc;
 	memset(dopts.udp_ports, 0, sizeof(dopts.udp_ports));
 	memcpy(dopts.udp_ports, ctx.o.udp_ports, ctx.o.n_udp_ports * sizeof(uint16_t));
+	dopts_ahead = dopts_taken = dopts;
+	dopts_ahead.verify_ip_csum = false;     /* the helper only wants the ICRC */
+	dopts_taken.verify_icrc = false;
+	if (!opt_threads)
+		opt_threads = roce_cap_cpus() > 1 ? 2 : 1;
 
 	roce_analyzer_config_init(&cfg);
 	cfg.max_flows = ctx.o.max_flows;

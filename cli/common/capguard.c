@@ -20,6 +20,12 @@
  * handle, which the reader checks before it delivers a record.  Faults
  * elsewhere go to the previous handler, or kill the process as before.
  * Handles beyond the table's size are streamed instead of mapped.
+ *
+ * A helper thread reading a mapping ahead of its reader registers a fault
+ * slot of its own (roce_capguard_thread()): a fault on that thread stores the
+ * faulting page's address there instead of flagging the handle, so that the
+ * reader learns of the vanished pages only where it reaches them itself
+ * (capread.c), as without the helper.
  */
 #define GUARD_SLOTS 64
 
@@ -29,6 +35,7 @@ static pthread_mutex_t guard_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct sigaction guard_prev;
 static bool guard_installed;
 static uintptr_t guard_pagesize;
+static _Thread_local atomic_uintptr_t *guard_thread_fault;
 
 static void guard_sigbus(int sig, siginfo_t *si, void *uc)
 {
@@ -44,7 +51,12 @@ static void guard_sigbus(int sig, siginfo_t *si, void *uc)
 
 			if (mmap((void *)pg, hi - pg, PROT_READ,
 				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED) {
-				atomic_store(flag, 1);
+				atomic_uintptr_t *tf = guard_thread_fault;
+
+				if (tf)
+					atomic_store(tf, pg);
+				else
+					atomic_store(flag, 1);
 				return;
 			}
 			break;
@@ -108,4 +120,9 @@ void roce_capguard_del(int slot)
 	atomic_store(&guard_hi[slot], 0);
 	atomic_store(&guard_flag[slot], NULL);
 	pthread_mutex_unlock(&guard_mu);
+}
+
+void roce_capguard_thread(atomic_uintptr_t *fault)
+{
+	guard_thread_fault = fault;
 }

@@ -20,4 +20,12 @@
 int roce_capguard_add(void *map, size_t len, atomic_int *flag);
 void roce_capguard_del(int slot);
 
+/*
+ * For the calling thread only (a helper reading ahead of the reader): a
+ * fault in a registered mapping stores the faulting page's address in *fault
+ * instead of setting the mapping's flag (zero pages are mapped all the same).
+ * NULL restores the default.
+ */
+void roce_capguard_thread(atomic_uintptr_t *fault);
+
 #endif /* ROCE_CAPGUARD_H */

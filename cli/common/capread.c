@@ -145,6 +145,11 @@ bool capr_map_rec_ok(struct roce_capfile *c, uint64_t end, size_t hdr)
 	struct stat st;
 	bool suspect = atomic_load_explicit(&c->sigbus, memory_order_relaxed);
 
+	if (unlikely(c->ah) && !suspect && capr_ahead_fault_reached(c, end, hdr)) {
+		/* where the helper thread found pages gone, the reader faults too */
+		atomic_store(&c->sigbus, 1);
+		suspect = true;
+	}
 	if (!suspect && end + hdr <= c->map_len) {
 		uint64_t a, b = 0;
 
@@ -414,7 +419,7 @@ const uint8_t *capr_stream_fill(struct roce_capfile *c, size_t n, size_t *avail)
  * Map the next window's page-cache pages in one call instead of taking a
  * page fault every few pages; harmless (EINVAL) on kernels without it.
  */
-static void map_prefetch(struct roce_capfile *c, size_t from)
+void capr_map_prefetch(struct roce_capfile *c, size_t from)
 {
 	size_t len;
 
@@ -433,7 +438,6 @@ static void map_prefetch(struct roce_capfile *c, size_t from)
  * once per 16 MiB window.
  */
 #define CAP_HELPER_MIN (64u << 20)      /* files smaller than this: no thread */
-#define CAP_HELPER_AHEAD 3u             /* windows populated ahead */
 
 /*
  * Give back [map_released, upto).  With a helper thread both threads may
@@ -441,7 +445,7 @@ static void map_prefetch(struct roce_capfile *c, size_t from)
  * behind), so it then takes release_mu; the helper only releases once the
  * reader has told it a position, after helper_on was set.
  */
-static void map_release_upto(struct roce_capfile *c, size_t upto)
+void capr_map_release_upto(struct roce_capfile *c, size_t upto)
 {
 	bool locked = c->helper_on;
 
@@ -476,11 +480,11 @@ static void *map_helper(void *arg)
 							      memory_order_relaxed))) {
 			pthread_mutex_unlock(&c->helper_mu);
 			while (populated < want) {
-				map_prefetch(c, populated);
+				capr_map_prefetch(c, populated);
 				populated += CAP_RELEASE_STEP;
 			}
 			if (pos >= CAP_RELEASE_KEEP + CAP_RELEASE_STEP)
-				map_release_upto(c, (pos - CAP_RELEASE_KEEP) &
+				capr_map_release_upto(c, (pos - CAP_RELEASE_KEEP) &
 						 ~(size_t)(CAP_RELEASE_STEP - 1));
 			pthread_mutex_lock(&c->helper_mu);
 			continue;
@@ -520,6 +524,10 @@ static void map_helper_start(struct roce_capfile *c)
 
 static void map_helper_stop(struct roce_capfile *c)
 {
+	if (c->ah) {
+		capr_ahead_stop(c);
+		return;
+	}
 	if (!c->helper_on)
 		return;
 	pthread_mutex_lock(&c->helper_mu);
@@ -547,13 +555,13 @@ void capr_map_moved(struct roce_capfile *c)
 		if (pos >= CAP_RELEASE_KEEP + CAP_RELEASE_LAG &&
 		    pos - CAP_RELEASE_KEEP - CAP_RELEASE_LAG >
 		    atomic_load_explicit(&c->map_released_a, memory_order_relaxed))
-			map_release_upto(c, (pos - CAP_RELEASE_KEEP) &
+			capr_map_release_upto(c, (pos - CAP_RELEASE_KEEP) &
 					 ~(size_t)(CAP_RELEASE_STEP - 1));
 		return;
 	}
-	map_prefetch(c, (size_t)c->pos + CAP_RELEASE_STEP);
+	capr_map_prefetch(c, (size_t)c->pos + CAP_RELEASE_STEP);
 	if (c->pos >= c->map_released + CAP_RELEASE_STEP + CAP_RELEASE_KEEP)
-		map_release_upto(c, ((size_t)c->pos - CAP_RELEASE_KEEP) &
+		capr_map_release_upto(c, ((size_t)c->pos - CAP_RELEASE_KEEP) &
 				 ~(size_t)(CAP_RELEASE_STEP - 1));
 }
 
@@ -864,9 +872,9 @@ roce_capfile_t *roce_cap_open_fd(int fd, const char *name, int stream, char *err
 				madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
 				c->map = map;
 				c->map_len = (size_t)st.st_size;
-				map_prefetch(c, 0);
-				map_prefetch(c, CAP_RELEASE_STEP);
-				map_helper_start(c);
+				capr_map_prefetch(c, 0);
+				capr_map_prefetch(c, CAP_RELEASE_STEP);
+				c->helper_pending = true; /* started by the first roce_cap_next() */
 				c->mem = true;
 				c->base = map;
 				c->len = c->map_len;
@@ -920,6 +928,11 @@ int roce_cap_next(roce_capfile_t *c, struct roce_cap_record *rec)
 		return ROCE_E_INVAL;
 	if (c->status)
 		return c->status < 0 ? c->status : 0;
+	if (unlikely(c->helper_pending)) {
+		c->helper_pending = false;
+		if (!c->ahead_fn || !capr_ahead_start(c))
+			map_helper_start(c);
+	}
 	/* the file shrank while the caller had the previous record */
 	if (unlikely(c->map) && (c->shrank_seen ||
 				 atomic_load_explicit(&c->sigbus, memory_order_relaxed)))
@@ -929,7 +942,26 @@ int roce_cap_next(roce_capfile_t *c, struct roce_cap_record *rec)
 		r = capr_fail_shrank(c);  /* not a clean end or a corrupt record: the file shrank */
 	if (r == 0)
 		c->status = 1;
+	else if (r > 0 && !c->ah)
+		rec->ahead = 0;
+	else if (r > 0 && (rec->ahead = capr_ahead_take(c)) != 0)
+		c->ahead_taken++;
 	return r;
+}
+
+uint64_t roce_cap_ahead_taken(const roce_capfile_t *c)
+{
+	return c ? c->ahead_taken : 0;
+}
+
+int roce_cap_set_ahead(roce_capfile_t *c, roce_cap_ahead_fn fn, void *user)
+{
+	if (!c || !fn || !c->map || !c->helper_pending || c->status ||
+	    (c->fmt != FMT_PCAP && c->fmt != FMT_PCAPNG))
+		return 0;
+	c->ahead_fn = fn;
+	c->ahead_user = user;
+	return 1;
 }
 
 uint64_t roce_cap_warnings(const roce_capfile_t *c)

@@ -82,6 +82,7 @@ struct roce_cap_record {
 	uint32_t ifindex;     /* pcapng interface id within its section, 0 for pcap */
 	uint64_t frame_no;    /* 1-based, Wireshark's frame.number (see above) */
 	uint32_t flags;       /* ROCE_CAP_REC_* */
+	uint8_t ahead;        /* roce_cap_set_ahead(): the helper's byte, 0 = none */
 };
 
 /*
@@ -116,6 +117,33 @@ roce_capfile_t *roce_cap_open_fd(int fd, const char *name, int stream, char *err
  * are sticky: later calls return the same value.
  */
 int roce_cap_next(roce_capfile_t *c, struct roce_cap_record *rec);
+
+/*
+ * Work ahead of the reader on a second core (mapped files only: regular,
+ * uncompressed pcap and pcapng files).  The reader's helper thread, which
+ * already maps the pages ahead of the reader, then also walks the packet
+ * records ahead of it and calls fn(user, rec) on some of them (on the helper
+ * thread: fn must only read the record and what does not change while the
+ * reader runs); fn's result (1..255) is handed out with that record by
+ * roce_cap_next() in rec->ahead.  Records the helper has not reached when the
+ * reader gets there come with rec->ahead 0, and the caller does the work
+ * itself: the reader never waits for the helper, and takes runs of records
+ * for itself when it catches up, so both cores share the work.  rec->ahead is
+ * always 0 without this call, for streams, and for a file the helper cannot
+ * walk (it stops at the first record it does not expect and the reader does
+ * the rest).  Call before the first roce_cap_next().  Returns 1 when the
+ * helper will run, 0 when not.  The mapped reader's SIGBUS handling is
+ * unchanged: a fault on the helper thread only stops the helper, and the
+ * reader reports a shrunk file where it reaches the missing pages itself.
+ */
+typedef uint8_t (*roce_cap_ahead_fn)(void *user, const struct roce_cap_record *rec);
+int roce_cap_set_ahead(roce_capfile_t *c, roce_cap_ahead_fn fn, void *user);
+
+/* Records handed out so far with a helper's byte (rec->ahead != 0): for tests and tuning. */
+uint64_t roce_cap_ahead_taken(const roce_capfile_t *c);
+
+/* CPUs this process may run on (sched_getaffinity, else the online count), >= 1. */
+int roce_cap_cpus(void);
 
 /* The last error as one line, or "" when there was none. */
 const char *roce_cap_error(const roce_capfile_t *c);

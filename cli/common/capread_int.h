@@ -93,6 +93,11 @@ struct roce_capfile {
 	pthread_mutex_t release_mu;  /* map_released: helper, or reader if the helper lags */
 	atomic_size_t map_released_a;  /* map_released, for lock-free peeking */
 	bool helper_stop;
+	bool helper_pending; /* start the helper at the first roce_cap_next() */
+	struct cap_ahead *ah;          /* roce_cap_set_ahead(): shared with the helper */
+	roce_cap_ahead_fn ahead_fn;
+	uint64_t ahead_taken;          /* records handed out with a helper's byte */
+	void *ahead_user;
 	int fd;              /* stream source, or the mapped file (for fstat) */
 	atomic_int sigbus;   /* mapped file: a page vanished (set by the SIGBUS handler) */
 	bool shrank_seen;    /* mapped file: found shorter than mapped */
@@ -194,6 +199,8 @@ uint32_t capr_check_lengths(struct roce_capfile *c, uint32_t caplen, uint32_t sn
 int capr_fail_short(struct roce_capfile *c, const char *what, size_t got, size_t want);
 bool capr_map_rec_ok(struct roce_capfile *c, uint64_t end, size_t hdr);
 int capr_fail_shrank(struct roce_capfile *c);
+void capr_map_prefetch(struct roce_capfile *c, size_t from);
+void capr_map_release_upto(struct roce_capfile *c, size_t upto);
 const uint8_t *capr_stream_fill(struct roce_capfile *c, size_t n, size_t *avail);
 void capr_map_moved(struct roce_capfile *c);
 bool capr_iface_ts(const struct cap_iface *ifc, uint64_t ticks, uint64_t *ns);
@@ -206,6 +213,13 @@ void capr_meta_free(struct roce_capfile *c);
 
 /* pcapng: the next record (capread_ng.c); prescan: only count, rec unused */
 int capr_ng_next(struct roce_capfile *c, struct roce_cap_record *rec, bool prescan);
+
+/* work ahead of the reader (capread_ahead.c) */
+#define CAP_HELPER_AHEAD 3u             /* windows populated ahead */
+bool capr_ahead_start(struct roce_capfile *c);   /* false: no helper thread */
+void capr_ahead_stop(struct roce_capfile *c);    /* join the thread, free the state */
+uint8_t capr_ahead_take(struct roce_capfile *c); /* the byte for the record just read */
+bool capr_ahead_fault_reached(const struct roce_capfile *c, uint64_t end, size_t hdr);
 
 
 /* ---- hot source helpers, inline in both readers ----------------------------- */

@@ -287,3 +287,15 @@ enum roce_icrc_status roce_icrc_verify(struct roce_pkt *pkt)
 		return pkt->icrc_status;
 	return icrc_settle(pkt, crc);
 }
+
+enum roce_icrc_status roce_icrc_take_verdict(struct roce_pkt *pkt, enum roce_icrc_status verdict)
+{
+	if (!icrc_pending(pkt))
+		return pkt->icrc_status;
+	if (verdict != ROCE_ICRC_OK)
+		return roce_icrc_verify(pkt);
+	/* decoded with verify_icrc off: icrc_wire is already read */
+	pkt->icrc_computed = pkt->icrc_wire;
+	pkt->icrc_status = ROCE_ICRC_OK;
+	return ROCE_ICRC_OK;
+}

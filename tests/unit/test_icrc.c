@@ -264,6 +264,67 @@ static void test_verify_later(void)
 	CHECK(ref[1].findings & ROCE_FIND_BAD_ICRC);
 }
 
+/*
+ * roce_icrc_take_verdict: the verdict of a verifying decode (computed "ahead",
+ * as roce-analyze's reader helper does) applied to a non-verifying decode
+ * gives exactly the verifying decode's fields; a wrong OK verdict is taken
+ * as it is (the caller's contract), any other verdict is checked again, and
+ * a frame without a verifiable ICRC ignores the verdict.
+ */
+static void test_take_verdict(void)
+{
+	static const enum roce_icrc_status verdicts[] = {
+		ROCE_ICRC_UNVERIFIED, ROCE_ICRC_OK, ROCE_ICRC_BAD
+	};
+	struct roce_decode_opts off;
+	struct roce_pkt ref, p;
+	uint8_t buf[256];
+	unsigned seen[3] = { 0 };
+
+	roce_decode_opts_init(&off);
+	off.verify_icrc = false;
+	for (size_t i = 0; i < ROCE_TEST_VECTOR_COUNT; i++) {
+		size_t n = load(i);
+
+		CHECK(n <= sizeof(buf));
+		for (int k = 0; k < 4; k++) {
+			size_t cap = k == 2 ? n - 2 : n;
+			int r1, r2;
+
+			memcpy(buf, frame, n);
+			if (k == 1)
+				buf[n - 5] ^= 0x01;
+			if (k == 3)
+				buf[n - 1] ^= 0x80;
+			r1 = roce_decode(ROCE_LINKTYPE_ETHERNET, buf, cap, n, NULL, &ref);
+			seen[ref.icrc_status]++;
+			/* the true verdict: every field as a verifying decode */
+			r2 = roce_decode(ROCE_LINKTYPE_ETHERNET, buf, cap, n, &off, &p);
+			CHECK_EQ_I(r1, r2);
+			CHECK_EQ_U(roce_icrc_take_verdict(&p, ref.icrc_status), ref.icrc_status);
+			CHECK_EQ_U(p.icrc_computed, ref.icrc_computed);
+			CHECK_EQ_U(p.icrc_wire, ref.icrc_wire);
+			CHECK_EQ_U(p.findings, ref.findings);
+			/* UNVERIFIED and BAD verdicts are checked again: the true result */
+			for (int v = 0; v < 3; v += 2) {
+				roce_decode(ROCE_LINKTYPE_ETHERNET, buf, cap, n, &off, &p);
+				CHECK_EQ_U(roce_icrc_take_verdict(&p, verdicts[v]), ref.icrc_status);
+				CHECK_EQ_U(p.icrc_computed, ref.icrc_computed);
+				CHECK_EQ_U(p.findings, ref.findings);
+			}
+			/* an OK verdict is trusted where the ICRC can be verified */
+			roce_decode(ROCE_LINKTYPE_ETHERNET, buf, cap, n, &off, &p);
+			CHECK_EQ_U(roce_icrc_take_verdict(&p, ROCE_ICRC_OK),
+				   k == 2 ? ROCE_ICRC_UNVERIFIED : ROCE_ICRC_OK);
+			if (check_cur_failed_) {
+				fprintf(stderr, "  vector %zu variant %d\n", i, k);
+				return;
+			}
+		}
+	}
+	CHECK(seen[ROCE_ICRC_OK] > 0 && seen[ROCE_ICRC_BAD] > 0 && seen[ROCE_ICRC_UNVERIFIED] > 0);
+}
+
 static void test_crc32_random(void)
 {
 	static uint8_t buf[5000];
@@ -303,6 +364,7 @@ static void run_all(const char *label)
 	RUN(test_verify_off);
 	RUN(test_compute_rejects_bad_pkt);
 	RUN(test_verify_later);
+	RUN(test_take_verdict);
 	RUN(test_crc32_random);
 }
 

@@ -58,6 +58,20 @@ ROCE_API int roce_icrc_compute(const struct roce_pkt *pkt, uint32_t *out) ROCE_N
  */
 ROCE_API enum roce_icrc_status roce_icrc_verify(struct roce_pkt *pkt) ROCE_NONNULL(1);
 
+/*
+ * Take a verdict computed earlier for the same frame bytes, e.g. by another
+ * thread running roce_decode() with verify_icrc on ahead of this one, for a
+ * frame decoded here with verify_icrc off.  ROCE_ICRC_OK is taken as it is
+ * (icrc_computed = icrc_wire; no byte of the frame is read); any other
+ * verdict is checked here with roce_icrc_verify(), so that a bad ICRC's
+ * computed value, like every other field, is this library's own.  When the
+ * verdict was computed from the same bytes the result is exactly that of
+ * roce_decode() with verify_icrc on.  Returns icrc_status.
+ */
+ROCE_API enum roce_icrc_status roce_icrc_take_verdict(struct roce_pkt *pkt,
+						      enum roce_icrc_status verdict)
+	ROCE_NONNULL(1);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,517 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * capread_ahead.c - the mapped reader's helper thread working ahead of the
+ * reader (roce_cap_set_ahead()): it maps pages ahead and gives them back
+ * behind, as the page-only helper in capread.c does, and walks the packet
+ * records ahead of the reader, calling the caller's function on them and
+ * leaving one byte per record in a ring.
+ *
+ * Records are grouped in chunks of AH_CHUNK records, numbered in file order
+ * (both threads walk the same records with the same rules, so chunk j is the
+ * same records for both).  A chunk belongs to whoever claims it first: claims
+ * go in order through one counter (claim, compare-and-swap).  The helper
+ * claims the chunk it is at unless the reader has; the reader claims the
+ * chunk it enters if the helper has not, and, when it catches up with the
+ * helper (its chunk not finished yet), the next AH_RUN chunks after the
+ * helper's, so that the two never work on the same records for long: the
+ * helper skips the reader's chunks (walking their headers only) and gets
+ * ahead again.  Within a helper chunk the reader takes the byte of every
+ * record the helper has published (done, once per chunk) and does the work
+ * itself for the others; it never waits.
+ *
+ * A helper that finds itself behind the reader's chunk (it was not scheduled,
+ * say) would have to walk the record headers in between, a chain of
+ * dependent loads as slow as the reader itself; in pcap files it jumps
+ * instead to the end of the first record of the reader's current chunk,
+ * which the reader publishes with the chunk number (rd_jump), and walks to the
+ * next chunk from there.  (pcapng: no jump, since the interfaces and byte
+ * order defined in between would be unknown to the helper; it walks.)
+ *
+ * The helper stays at most AH_NCHUNK - 1 chunks and AH_DIST bytes ahead of
+ * the reader (the reader publishes where it is once per chunk), and sleeps
+ * when it gets there; the reader wakes it once it is halfway back.  Cross-core
+ * traffic per chunk: the verdict line(s), the claim/done line, the reader's
+ * position line.
+ *
+ * The helper stops walking (for good; the reader then does every record
+ * itself) at anything it does not expect: a record the reader would reject
+ * (or take only with an error), a pcapng block length that is not a multiple of 4, more
+ * than AH_MAX_IFACES interfaces, a page that vanished (SIGBUS on the helper:
+ * capguard.c records the page, and the reader behaves as if it had faulted
+ * there itself), or pages the reader already gave back.  As a check that
+ * both walk the same records, the helper also leaves the end offset of each
+ * chunk's first record; the reader compares it with its own and stops taking
+ * bytes from the helper on a mismatch.
+ */
+#define _GNU_SOURCE
+#include "capread_int.h"
+#include "capguard.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <sched.h>
+#include <stdalign.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#define AH_CHUNK 64u                    /* records per chunk */
+#define AH_NCHUNK 256u                  /* chunks in the ring */
+#define AH_RING (AH_CHUNK * AH_NCHUNK)  /* bytes in the ring */
+#define AH_RUN 4u                       /* chunks the reader takes when it catches up */
+#define AH_DIST (8u << 20)              /* bytes the helper may run ahead */
+#define AH_MAX_IFACES 64u               /* pcapng interfaces the helper follows */
+
+struct ah_iface {
+	int linktype;
+	uint32_t snaplen;
+};
+
+struct cap_ahead {
+	/* written by the helper (the reader CASes claim now and then) */
+	alignas(64) _Atomic uint64_t claim;     /* first chunk nobody has claimed */
+	_Atomic uint64_t done;                  /* records [0, done) walked by the helper */
+	/* written by the reader */
+	alignas(64) _Atomic uint64_t rd_idx;    /* records the reader has read */
+	_Atomic uint64_t rd_pos;                /* its file position */
+	_Atomic uint64_t rd_jump;               /* pcap: end of the chunk's first record << 16
+						 * | chunk & 0xffff (where the helper can jump) */
+	/* the helper's sleep */
+	alignas(64) atomic_int sleeping;
+	_Atomic uint64_t wake_idx, wake_pos;    /* wake it when the reader gets here */
+	atomic_bool stop;
+	atomic_uintptr_t fault;                 /* page the helper faulted on (SIGBUS), 0 none */
+
+	/* the helper's part of the ring, published by done */
+	alignas(64) uint64_t first_end[AH_NCHUNK];  /* end offset of each chunk's first record */
+	uint8_t v[AH_RING];
+
+	/* helper only */
+	alignas(64) uint64_t h_pos, h_idx;      /* next record: file offset, index */
+	uint64_t st_own, st_skip, st_sleep, st_pop, st_jump; /* ROCE_CAP_AHEAD_STATS */
+	size_t populated;
+	bool h_be;
+	uint32_t h_nifs;
+	struct ah_iface h_ifs[AH_MAX_IFACES];
+
+	/* reader only */
+	alignas(64) uint64_t r_idx;             /* index of the next record read */
+	uint64_t r_done;                        /* done as last seen */
+	uint64_t mine_from, mine_until;         /* chunks the reader claimed */
+	bool r_mine;                            /* the current chunk is the reader's */
+	bool r_off;                             /* the helper's bytes are not used any more */
+};
+
+/* ---- the helper's walk ------------------------------------------------------ */
+
+/*
+ * The next pcap record at h_pos into rec: 1, or 0 where the helper stops
+ * (end of file, or anything the reader would warn about or reject).
+ */
+static int ah_pcap_next(struct roce_capfile *c, struct cap_ahead *a, struct roce_cap_record *rec)
+{
+	size_t hl = c->modified ? 24 : 16;
+	const uint8_t *p = (const uint8_t *)c->map + a->h_pos;
+	uint32_t sec, sub, caplen, wirelen;
+
+	if (a->h_pos + hl > c->map_len)
+		return 0;
+	sec = ld32(p, c->be);
+	sub = ld32(p + 4, c->be);
+	caplen = ld32(p + 8, c->be);
+	wirelen = ld32(p + 12, c->be);
+	if (c->lens_swap && (c->lens_swap == 2 || caplen > wirelen)) {
+		uint32_t t = caplen;
+
+		caplen = wirelen;
+		wirelen = t;
+	}
+	if (!(sec | sub | caplen | wirelen) || caplen > ROCE_CAP_MAX_RECORD ||
+	    a->h_pos + hl + caplen > c->map_len)
+		return 0;
+	rec->data = p + hl;
+	rec->caplen = caplen;
+	rec->wirelen = caplen > wirelen ? caplen : wirelen;    /* as capr_check_lengths() */
+	rec->linktype = c->linktype;
+	rec->ifindex = 0;
+	rec->flags = 0;
+	rec->ts_ns = 0;
+	a->h_pos += hl + caplen;
+	return 1;
+}
+
+/* The next pcapng packet block (EPB, SPB, OPB) as the reader reads it: 1, or 0. */
+static int ah_ng_next(struct roce_capfile *c, struct cap_ahead *a, struct roce_cap_record *rec)
+{
+	for (;;) {
+		const uint8_t *p = (const uint8_t *)c->map + a->h_pos;
+		uint32_t type, blen, caplen, wirelen, ifid;
+
+		if (a->h_pos + 12 > c->map_len)
+			return 0;
+		type = ld32(p, a->h_be);
+		if (type == NG_SHB) {
+			uint32_t bom = ld32(p + 8, false);
+
+			if (bom == NG_BOM)
+				a->h_be = false;
+			else if (bom == __builtin_bswap32(NG_BOM))
+				a->h_be = true;
+			else
+				return 0;
+		}
+		blen = ld32(p + 4, a->h_be);
+		if (blen < 12 || (blen & 3) || blen > ROCE_CAP_MAX_RECORD ||
+		    a->h_pos + blen > c->map_len || ld32(p + blen - 4, a->h_be) != blen)
+			return 0;
+		switch (type) {
+		case NG_SHB:
+			if (blen < 28 || ld16(p + 12, a->h_be) != 1)
+				return 0;
+			a->h_nifs = 0;
+			break;
+		case NG_IDB:
+			if (blen < 20 || a->h_nifs >= AH_MAX_IFACES)
+				return 0;
+			a->h_ifs[a->h_nifs].linktype = ld16(p + 8, a->h_be);
+			a->h_ifs[a->h_nifs].snaplen = ld32(p + 12, a->h_be);
+			a->h_nifs++;
+			break;
+		case NG_EPB:
+		case NG_OPB:
+			if (blen < 32)
+				return 0;
+			ifid = type == NG_EPB ? ld32(p + 8, a->h_be) : ld16(p + 8, a->h_be);
+			caplen = ld32(p + 20, a->h_be);
+			wirelen = ld32(p + 24, a->h_be);
+			if (ifid >= a->h_nifs || caplen > blen - 32)
+				return 0;
+			rec->data = p + 28;
+			rec->caplen = caplen;
+			rec->wirelen = caplen > wirelen ? caplen : wirelen;
+			rec->linktype = a->h_ifs[ifid].linktype;
+			rec->ifindex = ifid;
+			rec->flags = 0;
+			rec->ts_ns = 0;
+			a->h_pos += blen;
+			return 1;
+		case NG_SPB:
+			if (blen < 16 || a->h_nifs == 0)
+				return 0;
+			wirelen = ld32(p + 8, a->h_be);
+			caplen = wirelen;
+			if (a->h_ifs[0].snaplen && caplen > a->h_ifs[0].snaplen)
+				caplen = a->h_ifs[0].snaplen;
+			if (caplen > blen - 16)
+				return 0;
+			rec->data = p + 12;
+			rec->caplen = caplen;
+			rec->wirelen = wirelen;
+			rec->linktype = a->h_ifs[0].linktype;
+			rec->ifindex = 0;
+			rec->flags = ROCE_CAP_REC_NO_TS;
+			rec->ts_ns = 0;
+			a->h_pos += blen;
+			return 1;
+		default:
+			break;  /* not a packet: skipped, as by the reader */
+		}
+		a->h_pos += blen;
+	}
+}
+
+/* ---- the helper thread ------------------------------------------------------- */
+
+static void ah_page_work(struct roce_capfile *c, struct cap_ahead *a, uint64_t rpos)
+{
+	size_t front = (size_t)(a->h_pos > rpos ? a->h_pos : rpos);
+	size_t want = front + CAP_HELPER_AHEAD * CAP_RELEASE_STEP;
+
+	if (want > c->map_len)
+		want = c->map_len;
+	/* one window per call: the walk goes on in between */
+	if (a->populated < want) {
+		a->st_pop++;
+		capr_map_prefetch(c, a->populated);
+		a->populated += CAP_RELEASE_STEP;
+	}
+	if (rpos >= CAP_RELEASE_KEEP + CAP_RELEASE_STEP) {
+		size_t upto = ((size_t)rpos - CAP_RELEASE_KEEP) & ~(size_t)(CAP_RELEASE_STEP - 1);
+
+		if (upto > atomic_load_explicit(&c->map_released_a, memory_order_relaxed))
+			capr_map_release_upto(c, upto);
+	}
+}
+
+/*
+ * Sleep until the reader reaches wake_idx / wake_pos (or a 16 MiB step, or
+ * stop).  The reader publishes rd_idx before it looks at sleeping, the helper
+ * sets sleeping before it looks at rd_idx (both sequentially consistent):
+ * one of them sees the other, and the signal is sent under the mutex.
+ */
+static void ah_sleep(struct roce_capfile *c, struct cap_ahead *a, uint64_t wake_idx,
+		     uint64_t wake_pos)
+{
+	struct timespec ts;
+
+	pthread_mutex_lock(&c->helper_mu);
+	atomic_store(&a->wake_idx, wake_idx);
+	atomic_store(&a->wake_pos, wake_pos);
+	atomic_store(&a->sleeping, 1);
+	a->st_sleep++;
+	if (!atomic_load(&a->stop) && atomic_load(&a->rd_idx) < wake_idx &&
+	    atomic_load(&a->rd_pos) < wake_pos) {
+		/* the timeout is a safety net only */
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 20000000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&c->helper_cv, &c->helper_mu, &ts);
+	}
+	atomic_store(&a->sleeping, 0);
+	pthread_mutex_unlock(&c->helper_mu);
+}
+
+static void *ah_thread(void *arg)
+{
+	struct roce_capfile *c = arg;
+	struct cap_ahead *a = c->ah;
+	bool walking = true;
+
+	roce_capguard_thread(&a->fault);
+	while (!atomic_load_explicit(&a->stop, memory_order_relaxed)) {
+		uint64_t rk = atomic_load_explicit(&a->rd_idx, memory_order_acquire);
+		uint64_t rpos = atomic_load_explicit(&a->rd_pos, memory_order_relaxed);
+		uint64_t h = a->h_idx / AH_CHUNK, cl, n;
+		struct roce_cap_record rec;
+		bool own = false;
+		unsigned i;
+
+		if (c->fmt == FMT_PCAP && walking && h < rk / AH_CHUNK) {
+			/* behind the reader's chunk: go on from where it is */
+			uint64_t jw = atomic_load_explicit(&a->rd_jump, memory_order_relaxed);
+
+			if ((jw & 0xffff) == ((rk / AH_CHUNK) & 0xffff) && (jw >> 16) > a->h_pos) {
+				a->h_pos = jw >> 16;
+				a->h_idx = rk + 1;
+				h = a->h_idx / AH_CHUNK;
+				a->st_jump++;
+			}
+		}
+		ah_page_work(c, a, rpos);
+		if (walking && (atomic_load_explicit(&a->fault, memory_order_relaxed) ||
+				a->h_pos < atomic_load_explicit(&c->map_released_a,
+								memory_order_relaxed)))
+			walking = false;        /* pages gone, or given back behind the reader */
+		if (!walking) {
+			ah_sleep(c, a, UINT64_MAX, UINT64_MAX);
+			continue;
+		}
+		if (h >= rk / AH_CHUNK + AH_NCHUNK - 1 || a->h_pos > rpos + AH_DIST) {
+			/* wake when the reader is halfway back on what blocks */
+			uint64_t wi = UINT64_MAX, wp = UINT64_MAX;
+
+			if (h >= rk / AH_CHUNK + AH_NCHUNK - 1)
+				wi = (h - AH_NCHUNK / 2) * AH_CHUNK;
+			if (a->h_pos > rpos + AH_DIST)
+				wp = a->h_pos - AH_DIST / 2;
+			ah_sleep(c, a, wi, wp);
+			continue;
+		}
+		/* a chunk's records, or up to the next chunk after a jump */
+		n = AH_CHUNK - a->h_idx % AH_CHUNK;
+		cl = atomic_load(&a->claim);
+		if (n == AH_CHUNK && cl == h)
+			own = atomic_compare_exchange_strong(&a->claim, &cl, h + 1);
+		if (own)
+			a->st_own++;
+		else
+			a->st_skip++;
+		for (i = 0; i < n; i++) {
+			int r = c->fmt == FMT_PCAP ? ah_pcap_next(c, a, &rec) : ah_ng_next(c, a, &rec);
+
+			if (r <= 0) {
+				walking = false;
+				break;
+			}
+			if (own) {
+				uint8_t b = c->ahead_fn(c->ahead_user, &rec);
+
+				a->v[a->h_idx & (AH_RING - 1)] = b;
+				if (i == 0)
+					a->first_end[h & (AH_NCHUNK - 1)] = a->h_pos;
+			}
+			a->h_idx++;
+		}
+		atomic_store_explicit(&a->done, a->h_idx, memory_order_release);
+	}
+	roce_capguard_thread(NULL);
+	return NULL;
+}
+
+bool capr_ahead_start(struct roce_capfile *c)
+{
+	struct cap_ahead *a;
+
+	if (posix_memalign((void **)&a, 64, sizeof(*a)) != 0)
+		return false;
+	memset(a, 0, sizeof(*a));
+	atomic_init(&a->claim, 0);
+	atomic_init(&a->done, 0);
+	atomic_init(&a->rd_idx, 0);
+	atomic_init(&a->rd_pos, c->pos);
+	atomic_init(&a->sleeping, 0);
+	atomic_init(&a->wake_idx, 0);
+	atomic_init(&a->wake_pos, 0);
+	atomic_init(&a->stop, false);
+	atomic_init(&a->fault, 0);
+	a->h_pos = c->fmt == FMT_PCAP ? PCAP_HDR_LEN : 0;
+	a->populated = 2 * CAP_RELEASE_STEP;    /* done at open */
+	if (pthread_mutex_init(&c->helper_mu, NULL) != 0)
+		goto fail;
+	if (pthread_mutex_init(&c->release_mu, NULL) != 0)
+		goto fail_mu;
+	if (pthread_cond_init(&c->helper_cv, NULL) != 0)
+		goto fail_rel;
+	atomic_init(&c->map_released_a, c->map_released);
+	c->ah = a;
+	c->helper_stop = false;
+	c->helper_on = true;    /* before the thread: map_release_upto locks from now on */
+	if (pthread_create(&c->helper, NULL, ah_thread, c) != 0) {
+		c->helper_on = false;
+		c->ah = NULL;
+		pthread_cond_destroy(&c->helper_cv);
+		goto fail_rel;
+	}
+	return true;
+fail_rel:
+	pthread_mutex_destroy(&c->release_mu);
+fail_mu:
+	pthread_mutex_destroy(&c->helper_mu);
+fail:
+	free(a);
+	return false;
+}
+
+void capr_ahead_stop(struct roce_capfile *c)
+{
+	struct cap_ahead *a = c->ah;
+
+	pthread_mutex_lock(&c->helper_mu);
+	atomic_store(&a->stop, true);
+	c->helper_stop = true;
+	pthread_cond_signal(&c->helper_cv);
+	pthread_mutex_unlock(&c->helper_mu);
+	pthread_join(c->helper, NULL);
+	if (getenv("ROCE_CAP_AHEAD_STATS"))
+		fprintf(stderr, "ahead: helper chunks %llu own %llu skipped, %llu jumps, %llu sleeps, "
+			"%llu windows populated; reader took %llu records\n",
+			(unsigned long long)a->st_own, (unsigned long long)a->st_skip,
+			(unsigned long long)a->st_jump, (unsigned long long)a->st_sleep,
+			(unsigned long long)a->st_pop, (unsigned long long)c->ahead_taken);
+	pthread_cond_destroy(&c->helper_cv);
+	pthread_mutex_destroy(&c->release_mu);
+	pthread_mutex_destroy(&c->helper_mu);
+	c->helper_on = false;
+	c->ah = NULL;
+	free(a);
+}
+
+/* ---- the reader's side ---------------------------------------------------------- */
+
+/* The reader enters chunk j (its record k is the chunk's first). */
+static void ah_enter_chunk(struct roce_capfile *c, struct cap_ahead *a, uint64_t k)
+{
+	uint64_t j = k / AH_CHUNK, cl, d;
+
+	atomic_store_explicit(&a->rd_pos, c->pos, memory_order_relaxed);
+	if (c->pos < (1ull << 48))
+		atomic_store_explicit(&a->rd_jump, c->pos << 16 | (j & 0xffff), memory_order_relaxed);
+	atomic_store(&a->rd_idx, k);    /* sequentially consistent: see ah_sleep() */
+	if (atomic_load(&a->sleeping) &&
+	    (k >= atomic_load(&a->wake_idx) || c->pos >= atomic_load(&a->wake_pos))) {
+		pthread_mutex_lock(&c->helper_mu);
+		pthread_cond_signal(&c->helper_cv);
+		pthread_mutex_unlock(&c->helper_mu);
+	}
+	if (a->r_off || (j >= a->mine_from && j < a->mine_until)) {
+		a->r_mine = true;
+		return;
+	}
+	cl = atomic_load(&a->claim);
+	while (cl <= j) {
+		if (atomic_compare_exchange_weak(&a->claim, &cl, j + 1)) {
+			a->mine_from = j;
+			a->mine_until = j + 1;
+			a->r_mine = true;
+			return;
+		}
+	}
+	/* the helper's chunk */
+	a->r_mine = false;
+	d = atomic_load_explicit(&a->done, memory_order_acquire);
+	a->r_done = d;
+	if (d < k + AH_CHUNK && a->mine_until <= j) {
+		/* caught up with the helper: take the next run after its chunks */
+		cl = atomic_load(&a->claim);
+		if (atomic_compare_exchange_strong(&a->claim, &cl, cl + AH_RUN)) {
+			a->mine_from = cl;
+			a->mine_until = cl + AH_RUN;
+		}
+	}
+}
+
+uint8_t capr_ahead_take(struct roce_capfile *c)
+{
+	struct cap_ahead *a = c->ah;
+	uint64_t k = a->r_idx++;
+	uint8_t b;
+
+	if (unlikely(!(k & (AH_CHUNK - 1))))
+		ah_enter_chunk(c, a, k);
+	if (a->r_mine)
+		return 0;
+	if (k >= a->r_done) {
+		a->r_done = atomic_load_explicit(&a->done, memory_order_acquire);
+		if (k >= a->r_done)
+			return 0;       /* not there yet: the caller does it */
+	}
+	b = a->v[k & (AH_RING - 1)];
+	if (unlikely(!(k & (AH_CHUNK - 1))) &&
+	    a->first_end[(k / AH_CHUNK) & (AH_NCHUNK - 1)] != c->pos) {
+		/* not the same record: never again for this file */
+		a->r_off = true;
+		a->r_mine = true;
+		return 0;
+	}
+	return b;
+}
+
+/*
+ * Would the reader, checking the record that ends at end (and reading the
+ * next header of hdr bytes after it), touch a page the helper found gone?
+ */
+bool capr_ahead_fault_reached(const struct roce_capfile *c, uint64_t end, size_t hdr)
+{
+	uintptr_t f = atomic_load_explicit(&c->ah->fault, memory_order_relaxed);
+	uintptr_t base = (uintptr_t)c->map;
+
+	if (!f)
+		return false;
+	if (end && base + end - 1 >= f)
+		return true;
+	return end + hdr <= c->map_len && base + end + hdr > f;
+}
+
+int roce_cap_cpus(void)
+{
+	cpu_set_t set;
+	long n;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (int)n : 1;
+}

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# analyze_threads.sh - roce-analyze --threads 2 (ICRCs verified ahead by the capture reader's
+# helper thread) gives exactly what --threads 1 gives: the same stdout (JSON report, JSON
+# Lines per frame), the same stderr and exit status, on every capture in captures/ and
+# ../shared/captures/ (skipped when absent), on generated pcap and pcapng files of several
+# MiB with bad ICRCs and flipped payload bits in random places (where the helper really runs
+# ahead: checked with ROCE_ANALYZE_THREADS_DEBUG), and on truncated and corrupt copies of
+# them (same error line, same partial report).
+set -u
+build=$1 src=$2
+ra=$build/cli/roce-analyze
+rg=$build/cli/roce-gen
+[ -x "$ra" ] && [ -x "$rg" ] || { echo "SKIP: roce-analyze/roce-gen not built"; exit 77; }
+command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 77; }
+. "$(dirname "${BASH_SOURCE[0]}")/testlib.sh"
+
+# same NAME ARGS...: both thread counts give the same stdout, stderr and exit status
+same() {
+	local name=$1 rc1 rc2
+	shift
+	"$ra" --threads 1 "$@" >"$tmp/o1" 2>"$tmp/e1"
+	rc1=$?
+	"$ra" --threads 2 "$@" >"$tmp/o2" 2>"$tmp/e2"
+	rc2=$?
+	if [ $rc1 -ne $rc2 ]; then
+		bad "$name: exit $rc1 with --threads 1, $rc2 with --threads 2"
+	elif ! cmp -s "$tmp/o1" "$tmp/o2"; then
+		bad "$name: stdout differs: $(diff "$tmp/o1" "$tmp/o2" | head -n 6)"
+	elif ! cmp -s "$tmp/e1" "$tmp/e2"; then
+		bad "$name: stderr differs: $(diff "$tmp/e1" "$tmp/e2" | head -n 4)"
+	else
+		ok
+	fi
+}
+
+# ahead FILE: frames the helper verified (ROCE_ANALYZE_THREADS_DEBUG line)
+ahead() {
+	ROCE_ANALYZE_THREADS_DEBUG=1 "$ra" --threads 2 -q "$1" 2>&1 |
+		sed -nE 's/.*: ([0-9]+) of ([0-9]+) frames verified ahead$/\1/p' | head -n 1
+}
+
+jget() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["summary"][sys.argv[2]])' "$@"; }
+
+# ---- 1. every capture of the project and of ../shared --------------------------------------
+n=0
+for f in "$src"/captures/*.pcap "$src"/captures/*.pcapng "$src"/../shared/captures/*/*.pcap \
+	 "$src"/../shared/captures/*/*.pcapng; do
+	[ -f "$f" ] || continue
+	same "$(basename "$f") --json" --json "$f"
+	same "$(basename "$f") --frames --json" --frames --json "$f"
+	n=$((n + 1))
+done
+[ "$n" -ge 6 ] && ok || bad "only $n captures found"
+[ -d "$src/../shared/captures" ] || echo "note: ../shared/captures absent: only captures/ compared"
+
+# ---- 2. generated files, bad ICRCs and payload bits in random places ------------------------
+gen() { # FILE SEED ARGS...
+	local f=$1 seed=$2
+	shift 2
+	"$rg" -w "$f" --seed "$seed" --qps 4 --hosts 8 --verbs write,read,send \
+		--bad-icrc-rate 0.002 --bad-payload-rate 0.001 --loss 0.001 -q "$@"
+}
+gen "$tmp/large.pcap" 11 -c 30000 --msg-size 16384 --pmtu 1024
+gen "$tmp/small.pcap" 12 -c 200000 --msg-size 64 --ack-every 16
+gen "$tmp/large6.pcapng" 13 -c 20000 --msg-size 8192 --pmtu 4096 --roce v6
+gen "$tmp/v1.pcap" 14 -c 20000 --msg-size 4096 --pmtu 1024 --roce v1 --vlan 100
+for f in large.pcap small.pcap large6.pcapng v1.pcap; do
+	sz=$(stat -c %s "$tmp/$f")
+	[ "$sz" -ge $((4 << 20)) ] && ok || bad "$f: only $sz bytes"
+	same "$f --json" --json "$tmp/$f"
+	same "$f --frames --json" --frames --json "$tmp/$f"
+	"$ra" --json "$tmp/$f" >"$tmp/j" 2>/dev/null
+	b=$(jget "$tmp/j" icrc_bad)
+	[ "${b:-0}" -gt 5 ] && ok || bad "$f: only ${b:-?} bad ICRCs generated"
+	a=$(ahead "$tmp/$f")
+	[ "${a:-0}" -gt 1000 ] && ok || bad "$f: the helper verified ${a:-no} frames ahead"
+done
+same "small.pcap --no-icrc" --json --no-icrc "$tmp/small.pcap"
+same "large.pcap -c 12345" --json -c 12345 "$tmp/large.pcap"
+same "large.pcap filter" --json -r "$tmp/large.pcap" 'udp and ip[1] & 3 = 2'
+same "large.pcap --extract" --json --extract "$tmp/x.pcapng" "$tmp/large.pcap"
+same "two files" --json "$tmp/small.pcap" "$tmp/large6.pcapng" "$tmp/large.pcap"
+# one CPU: --threads 2 is taken, the default becomes 1 (the output is the same anyway)
+if command -v taskset >/dev/null; then
+	a=$(ROCE_ANALYZE_THREADS_DEBUG=1 taskset -c 0 "$ra" -q "$tmp/large.pcap" 2>&1 |
+		sed -nE 's/.*: ([0-9]+) of [0-9]+ frames verified ahead$/\1/p')
+	[ "$a" = 0 ] && ok || bad "one CPU: default should be --threads 1, $a frames verified ahead"
+fi
+
+# ---- 3. truncated and corrupt copies ------------------------------------------------------------
+sz=$(stat -c %s "$tmp/large.pcap")
+for off in 5000 $((sz / 3)) $((sz / 2 + 7)) $((sz - 9)); do
+	head -c "$off" "$tmp/large.pcap" >"$tmp/cut.pcap"
+	same "large.pcap cut at $off" --json "$tmp/cut.pcap"
+	grep -q 'frame [0-9]*: truncated' "$tmp/e2" && ok || bad "cut at $off: $(cat "$tmp/e2")"
+done
+sz=$(stat -c %s "$tmp/large6.pcapng")
+head -c $((sz * 2 / 3 + 3)) "$tmp/large6.pcapng" >"$tmp/cut.pcapng"
+same "large6.pcapng cut" --json "$tmp/cut.pcapng"
+# a record length beyond the limit, a zeroed record header, a bad pcapng block length
+python3 - "$tmp" <<'PY'
+import struct, sys
+t = sys.argv[1]
+d = bytearray(open(t + "/large.pcap", "rb").read())
+o, n, offs = 24, 0, []
+while o + 16 <= len(d):
+    offs.append(o)
+    o += 16 + struct.unpack_from("<I", d, o + 8)[0]
+a = bytearray(d); struct.pack_into("<I", a, offs[len(offs) // 2] + 8, 0x7fffffff)
+open(t + "/huge.pcap", "wb").write(a)
+b = bytearray(d); b[offs[2 * len(offs) // 3]:offs[2 * len(offs) // 3] + 16] = bytes(16)
+open(t + "/zero.pcap", "wb").write(b)
+g = bytearray(open(t + "/large6.pcapng", "rb").read())
+o, blocks = 0, []
+while o + 12 <= len(g):
+    blocks.append(o)
+    o += struct.unpack_from("<I", g, o + 4)[0]
+struct.pack_into("<I", g, blocks[len(blocks) // 2] + 4, 13)
+open(t + "/blen.pcapng", "wb").write(g)
+PY
+for f in huge.pcap zero.pcap blen.pcapng; do
+	same "$f" --json "$tmp/$f"
+	[ -s "$tmp/e2" ] && ok || bad "$f: no error reported"
+done
+
+finish
