@@ -11,7 +11,8 @@
  * stream, and that iterating streams and PFC entries allocates nothing.
  *
  * Heap accounting wraps malloc & co. (glibc's __libc_* entry points); under
- * AddressSanitizer the wrappers are left out and those checks are skipped.
+ * AddressSanitizer or ThreadSanitizer (whose runtimes own malloc) the
+ * wrappers are left out and those checks are skipped.
  */
 #include <malloc.h>
 #include <stdlib.h>
@@ -23,10 +24,10 @@
 
 #include "check.h"
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define T_SANITIZED 1
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
 #define T_SANITIZED 1
 #endif
 #endif
