@@ -3,9 +3,9 @@
  * main.c - roce-analyze: read pcap/pcapng captures, run every frame through
  * libroce (roce_decode -> roce_analyzer_process) and print a report.
  *
- * This file parses options (GOptionContext: each option declared once,
- * driving both parsing and --help), drives the read loop, shows progress
- * and maps the outcome to an exit status.  All decoding and analysis is
+ * This file drives the read loop (files or a live capture), shows progress
+ * and maps the outcome to an exit status; options.c parses the command
+ * line.  All decoding and analysis is
  * libroce's; the output writers live in report_*.c (report.h).
  *
  * Exit status: 0 ok, 1 a --fail-on anomaly occurred, 2 usage or input error.
@@ -39,6 +39,7 @@
 #include "capread.h"
 #include "health.h"
 #include "live.h"
+#include "options.h"
 #include "prom.h"
 #include "promhttp.h"
 #include "promseries.h"
@@ -46,713 +47,22 @@
 #include "report.h"
 #include "report_html.h"
 
-#define EXIT_OK     0
-#define EXIT_ANOM   1
-#define EXIT_USAGE  2
-
 #define PROGRESS_AUTO_BYTES (64ull << 20)
 #define PROGRESS_CHECK_MASK 0x1fffu     /* look at the clock every 8192 frames */
 #define PROGRESS_INTERVAL_NS 250000000ull
 
 static struct ra_ctx ctx;
+static struct ra_cli cli;                   /* the options that are the driver's own */
 static struct roce_decode_opts dopts;
 /* --threads 2: the reader's helper verifies ICRCs ahead (dopts_ahead), the
  * reader decodes with dopts_taken and takes the verdict (threads_ahead()) */
 static struct roce_decode_opts dopts_ahead, dopts_taken;
-static uint64_t opt_threads;               /* 0: 2 when more than one CPU */
-static GPtrArray *opt_files, *opt_rest;
-static char *opt_filter;
 static struct ra_extract *extract;     /* --extract writer, opened with the first file */
-static char *opt_extract;
-static char *opt_html;
 static struct ra_html *html;        /* --html writer: its time series observes the analyzer */
-static gboolean opt_version;
-static roce_capfilter_t *filter;
-static struct ra_thresholds *thresholds;
-static gboolean opt_check;
-static char *opt_user;
-static char *opt_textfile;
-static char *opt_prom_addr;
 static ra_promhttp_t *promhttp;
 #define TEXTFILE_EVERY_NS (10ull * 1000000000ull)   /* without --interval */
-static uint64_t opt_interval_ns;
-static uint64_t opt_prom_streams = RA_PROM_MAX_STREAMS_DEFAULT;
-static uint64_t opt_prom_senders = RA_PROM_MAX_SENDERS_DEFAULT;
 static ra_promseries_t *promseries;
 static char check_reason[1100];             /* --check: why the check could not be made */
-
-/* ---- option parsing ------------------------------------------------------ */
-
-static gboolean parse_u64(const char *opt, const char *val, uint64_t min, uint64_t max,
-			  uint64_t *out, GError **err)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	if (!val || !*val || *val == '-' || *val == '+' || g_ascii_isspace(*val))
-		goto bad;
-	v = strtoull(val, &end, 10);
-	if (errno || *end)
-		goto bad;
-	if (v < min || v > max) {
-		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-			    "%s %s: out of range (%" PRIu64 "..%" PRIu64 ")", opt, val, min, max);
-		return FALSE;
-	}
-	*out = v;
-	return TRUE;
-bad:
-	g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-		    "%s '%s': not a number", opt, val ? val : "");
-	return FALSE;
-}
-
-static gboolean opt_file_cb(const char *name, const char *val, gpointer data, GError **err)
-{
-	if (!*val) {
-		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "empty file name");
-		return FALSE;
-	}
-	g_ptr_array_add(opt_files, g_strdup(val));
-	return TRUE;
-}
-
-/* Words after the options: files, or the filter expression once -r is given
- * (setup_filter()).  Kept in opt_files in command-line order until then. */
-static gboolean opt_rest_cb(const char *name, const char *val, gpointer data, GError **err)
-{
-	g_ptr_array_add(opt_rest, g_strdup(val));
-	g_ptr_array_add(opt_files, NULL);       /* placeholder: filled or removed later */
-	return TRUE;
-}
-
-static gboolean opt_count_cb(const char *name, const char *val, gpointer data, GError **err)
-{
-	return parse_u64(name, val, 1, UINT64_MAX, &ctx.o.count, err);
-}
-
-static gboolean opt_pmtu_cb(const char *name, const char *val, gpointer data, GError **err)
-{
-	uint64_t v;
-
-	if (!parse_u64(name, val, 256, 4096, &v, err))
-		return FALSE;
-	if (v != 256 && v != 512 && v != 1024 && v != 2048 && v != 4096) {
-		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-			    "%s %s: must be 256, 512, 1024, 2048 or 4096", name, val);
-		return FALSE;
-	}
-	ctx.o.pmtu = (uint32_t)v;
-	return TRUE;
-}
-
-static gboolean opt_link_speed_cb(const char *name, const char *val, gpointer data, GError **err)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = g_ascii_strtod(val, &end);
-	if (!*val || *end || errno || !(v > 0.0) || v > 100000.0) {
-		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-			    "%s '%s': expected a link speed in Gbit/s (>0 .. 100000)", name, val);
-		return FALSE;
-	}
-	ctx.o.link_speed_gbps = v;
-	return TRUE;
-}
-
-static gboolean opt_storm_cb(const char *name, const char *val, gpointer data, GError **err)
-{
-	return parse_u64(name, val, 1, 3600000, &ctx.o.pfc_storm_ms, err);
-}
-
-static gboolean opt_max_flows_cb(const char *name, const char *val, gpointer data, GError **err)
-{
-	uint64_t v;
-
-	if (!parse_u64(name, val, 1, 1u << 24, &v, err))
-		return FALSE;
-	ctx.o.max_flows = (uint32_t)v;
-	return TRUE;
-}
-
-/* SIZE: bytes with an optional K, M or G suffix (powers of 1024), at least 1M. */
-static gboolean opt_max_memory_cb(const char *name, const char *val, gpointer data, GError **err)
-{
-	char num[32];
-	size_t n = val ? strlen(val) : 0;
-	unsigned shift = 0;
-	uint64_t v;
-
-	if (n && n < sizeof(num)) {
-		switch (val[n - 1]) {
-		case 'k': case 'K': shift = 10; break;
-		case 'm': case 'M': shift = 20; break;
-		case 'g': case 'G': shift = 30; break;
-		default: break;
-		}
-	}
-	if (shift)
-		n--;
-	if (!n || n >= sizeof(num)) {
-		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-			    "%s '%s': not a size (bytes, or a number with K, M or G)", name,
-			    val ? val : "");
-		return FALSE;
-	}
-	memcpy(num, val, n);
-	num[n] = '\0';
-	if (!parse_u64(name, num, 1, (UINT64_C(1) << 50) >> shift, &v, err))
-		return FALSE;
-	v <<= shift;
-	if (v < (UINT64_C(1) << 20)) {
-		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-			    "%s %s: at least 1M", name, val);
-		return FALSE;
-	}
-	ctx.o.max_memory = v;
-	return TRUE;
-}
-
-static gboolean opt_context_cb(const char *name, const char *val, gpointer data, GError **err)
-{
-	uint64_t v;
-
-	if (!parse_u64(name, val, 0, RA_EXTRACT_MAX_CONTEXT, &v, err))
-		return FALSE;
-	ctx.o.context = (uint32_t)v;
-	return TRUE;
-}
-
-static gboolean opt_max_anom_cb(const char *name, const char *val, gpointer data, GError **err)
-{
-	return parse_u64(name, val, 0, 100000000, &ctx.o.max_anomalies, err);
-}
-
-static gboolean opt_udp_port_cb(const char *name, const char *val, gpointer data, GError **err)
-{
-	uint64_t v;
-	unsigned i;
-
-	if (!parse_u64(name, val, 1, 65535, &v, err))
-		return FALSE;
-	for (i = 0; i < ctx.o.n_udp_ports; i++)
-		if (ctx.o.udp_ports[i] == v)
-			return TRUE;
-	if (ctx.o.n_udp_ports >= ROCE_MAX_UDP_PORTS) {
-		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-			    "%s: at most %d extra ports besides %d", name,
-			    ROCE_MAX_UDP_PORTS - 1, ROCE_UDP_PORT);
-		return FALSE;
-	}
-	ctx.o.udp_ports[ctx.o.n_udp_ports++] = (uint16_t)v;
-	return TRUE;
-}
-
-static gboolean opt_fail_on_cb(const char *name, const char *val, gpointer data, GError **err)
-{
-	gchar **items = g_strsplit(val, ",", -1);
-	unsigned n = 0;
-	gboolean ok = TRUE;
-
-	for (gchar **it = items; *it; it++) {
-		char *s = g_strstrip(*it);
-		int t;
-
-		if (!*s)
-			continue;
-		n++;
-		if (!strcmp(s, "any")) {
-			ctx.o.fail_mask |= (1u << ROCE_AN_COUNT) - 1;
-			continue;
-		}
-		t = roce_anomaly_by_name(s);
-		if (t < 0 || t >= ROCE_AN_COUNT) {
-			GString *names = g_string_new("any");
-
-			for (int i = 0; i < ROCE_AN_COUNT; i++)
-				g_string_append_printf(names, ", %s",
-						       roce_anomaly_name((enum roce_anomaly_type)i));
-			g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-				    "%s: unknown anomaly '%s' (known: %s)", name, s, names->str);
-			g_string_free(names, TRUE);
-			ok = FALSE;
-			break;
-		}
-		ctx.o.fail_mask |= 1u << t;
-	}
-	if (ok && !n) {
-		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-			    "%s: empty anomaly list", name);
-		ok = FALSE;
-	}
-	g_strfreev(items);
-	return ok;
-}
-
-static gboolean opt_iface_cb(const char *name, const char *val, gpointer data, GError **err)
-{
-	if (!*val || ctx.o.iface) {
-		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-			    *val ? "-i given more than once" : "empty interface name");
-		return FALSE;
-	}
-	ctx.o.iface = g_strdup(val);
-	return TRUE;
-}
-
-static gboolean opt_snaplen_cb(const char *name, const char *val, gpointer data, GError **err)
-{
-	uint64_t v;
-
-	if (!parse_u64(name, val, 0, 262144, &v, err))
-		return FALSE;
-	ctx.o.snaplen = (uint32_t)v;
-	return TRUE;
-}
-
-static gboolean opt_buffer_cb(const char *name, const char *val, gpointer data, GError **err)
-{
-	uint64_t v;
-
-	if (!parse_u64(name, val, 1, 1u << 21, &v, err))
-		return FALSE;
-	ctx.o.buffer_kib = (uint32_t)v;
-	return TRUE;
-}
-
-static gboolean opt_write_cb(const char *name, const char *val, gpointer data, GError **err)
-{
-	if (!*val) {
-		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "empty file name");
-		return FALSE;
-	}
-	ctx.o.write = g_strdup(val);
-	return TRUE;
-}
-
-static gboolean opt_rotate_cb(const char *name, const char *val, gpointer data, GError **err)
-{
-	uint64_t v;
-
-	if (!parse_u64(name, val, 1, 1000000, &v, err))
-		return FALSE;
-	ctx.o.rotate_bytes = v * 1000000ull;       /* tcpdump: millions of bytes */
-	return TRUE;
-}
-
-static gboolean opt_files_cb(const char *name, const char *val, gpointer data, GError **err)
-{
-	uint64_t v;
-
-	if (!parse_u64(name, val, 1, 1000000, &v, err))
-		return FALSE;
-	ctx.o.rotate_files = (uint32_t)v;
-	return TRUE;
-}
-
-static gboolean opt_duration_cb(const char *name, const char *val, gpointer data, GError **err)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = g_ascii_strtod(val, &end);
-	if (!*val || *end || errno || !(v > 0.0) || v > 1e9) {
-		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-			    "%s '%s': expected seconds (> 0)", name, val);
-		return FALSE;
-	}
-	ctx.o.duration_ns = (uint64_t)(v * 1e9);
-	if (!ctx.o.duration_ns)
-		ctx.o.duration_ns = 1;
-	return TRUE;
-}
-
-static gboolean opt_interval_cb(const char *name, const char *val, gpointer data, GError **err)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = g_ascii_strtod(val, &end);
-	if (!*val || *end || errno || !(v >= 0.000001) || v > 86400.0) {
-		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-			    "%s '%s': expected seconds (0.000001 .. 86400; -i: 0.1 ..)", name, val);
-		return FALSE;
-	}
-	opt_interval_ns = (uint64_t)(v * 1e9);
-	return TRUE;
-}
-
-static gboolean opt_prom_max_cb(const char *name, const char *val, gpointer data, GError **err)
-{
-	return parse_u64(name, val, 0, 100000, strstr(name, "senders") ? &opt_prom_senders :
-			 &opt_prom_streams, err);
-}
-
-static gboolean opt_thr_cb(const char *name, const char *val, gpointer data, GError **err)
-{
-	char msg[768];
-
-	if (!ra_thr_add(thresholds, !strcmp(name, "--crit"), val, msg, sizeof(msg))) {
-		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s %s", name, msg);
-		return FALSE;
-	}
-	return TRUE;
-}
-
-static gboolean opt_flow_timeout_cb(const char *name, const char *val, gpointer data,
-				    GError **err)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = g_ascii_strtod(val, &end);
-	if (!*val || *end || errno || !(v > 0.0) || v > 1e7) {
-		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-			    "%s '%s': expected seconds (> 0)", name, val);
-		return FALSE;
-	}
-	ctx.o.flow_timeout_ns = (uint64_t)(v * 1e9);
-	return TRUE;
-}
-
-static gboolean opt_threads_cb(const char *name, const char *val, gpointer data, GError **err)
-{
-	return parse_u64(name, val, 1, 2, &opt_threads, err);
-}
-
-static gboolean opt_progress_cb(const char *name, const char *val, gpointer data, GError **err)
-{
-	ctx.o.progress = strcmp(name, "--no-progress") != 0;
-	return TRUE;
-}
-
-#define CB(f) G_OPTION_ARG_CALLBACK, (gpointer)(f)
-
-static const GOptionEntry entries[] = {
-	{ "read", 'r', 0, CB(opt_file_cb),
-	  "Read frames from FILE (pcap, pcapng, gzip'd; \"-\" = stdin); repeatable", "FILE" },
-	{ "interface", 'i', 0, CB(opt_iface_cb),
-	  "Capture live on IFACE (libpcap; needs CAP_NET_RAW)", "IFACE" },
-	{ "snaplen", 's', 0, CB(opt_snaplen_cb),
-	  "-i: bytes to capture per frame (default 262144; 0 = the same)", "N" },
-	{ "buffer-size", 'B', 0, CB(opt_buffer_cb),
-	  "-i: capture buffer size in KiB (default: libpcap's, 2 MiB)", "KIB" },
-	{ "write", 'w', 0, CB(opt_write_cb),
-	  "-i: also save the captured frames to FILE (pcap, ns timestamps)", "FILE" },
-	{ "file-size", 'C', 0, CB(opt_rotate_cb),
-	  "-w: start a new file when the current one passes N million bytes", "N" },
-	{ "ring-files", 'W', 0, CB(opt_files_cb),
-	  "-C: keep at most N files, reused in turn (FILE0..FILE<N-1>)", "N" },
-	{ "prometheus", 0, 0, G_OPTION_ARG_STRING, &opt_prom_addr,
-	  "-i: serve /metrics over HTTP on ADDR:PORT (\":PORT\" = 127.0.0.1)", "ADDR:PORT" },
-	{ "prometheus-max-streams", 0, 0, CB(opt_prom_max_cb),
-	  "Prometheus: at most N QP streams get their own series, the rest are\n"
-	  "                            summed as \"other\" (default 100)", "N" },
-	{ "prometheus-max-senders", 0, 0, CB(opt_prom_max_cb),
-	  "Prometheus: the same for PFC/PAUSE senders (MAC, priority) (default 100)", "N" },
-	{ "prometheus-textfile", 0, 0, G_OPTION_ARG_FILENAME, &opt_textfile,
-	  "Write the counters to PATH (Prometheus text format, atomically) at every\n"
-	  "                            --interval (-i: every 10 s without) and at the end", "PATH" },
-	{ "relinquish-privileges", 'Z', 0, G_OPTION_ARG_STRING, &opt_user,
-	  "-i: when run as root, become USER once the capture is open (as tcpdump -Z)", "USER" },
-	{ "duration", 0, 0, CB(opt_duration_cb),
-	  "-i: stop after SECONDS", "SECONDS" },
-	{ "interval", 0, 0, CB(opt_interval_cb),
-	  "Print the metrics of every SECONDS (a line, or JSON Lines with --json);\n"
-	  "                            files: of capture time, as tshark -z io,stat",
-	  "SECONDS" },
-	{ "check", 0, 0, G_OPTION_ARG_NONE, &opt_check,
-	  "Nagios-style check: one status line, exit 0 OK/1 WARNING/2 CRITICAL/3 UNKNOWN", NULL },
-	{ "warn", 0, 0, CB(opt_thr_cb),
-	  "Thresholds for WARNING: METRIC>VALUE[,...] (also >=, <, <=); repeatable", "LIST" },
-	{ "crit", 0, 0, CB(opt_thr_cb),
-	  "Thresholds for CRITICAL, as --warn", "LIST" },
-	{ "count", 'c', 0, CB(opt_count_cb),
-	  "Stop after N frames (all files together; with a filter: N matching frames)", "N" },
-	{ "filter", 'f', 0, G_OPTION_ARG_STRING, &opt_filter,
-	  "Analyse only frames matching this BPF filter (pcap-filter(7) syntax)", "EXPR" },
-	{ "json", 0, 0, G_OPTION_ARG_NONE, &ctx.o.json,
-	  "Print the report as one JSON document (docs/json.md)", NULL },
-	{ "csv", 0, 0, G_OPTION_ARG_NONE, &ctx.o.csv,
-	  "Print the per-QP table as CSV", NULL },
-	{ "frames", 0, 0, G_OPTION_ARG_NONE, &ctx.o.frames,
-	  "Print one line per RoCE/PFC/PAUSE frame (JSON Lines with --json)", NULL },
-	{ "extract", 0, 0, G_OPTION_ARG_FILENAME, &opt_extract,
-	  "Write the frames of anomalies (and the ACKs etc. linked to them) to FILE: "
-	  "pcap if it ends in .pcap, else pcapng with \"frame N of INPUT\" comments", "FILE" },
-	{ "html", 0, 0, G_OPTION_ARG_FILENAME, &opt_html,
-	  "Also write a self-contained HTML report to FILE: time series, PSN graphs, PFC "
-	  "timelines, sortable tables", "FILE" },
-	{ "context", 0, 0, CB(opt_context_cb),
-	  "With --extract: also N frames before and after each (default 0, max 10000)", "N" },
-	{ "fail-on", 0, 0, CB(opt_fail_on_cb),
-	  "Exit 1 if any of these anomalies occurred (comma list, or \"any\")", "LIST" },
-	{ "pmtu", 0, 0, CB(opt_pmtu_cb),
-	  "Path MTU: 256, 512, 1024, 2048 or 4096 (default: learn from traffic)", "BYTES" },
-	{ "link-speed", 0, 0, CB(opt_link_speed_cb),
-	  "Link speed for PFC pause quanta, Gbit/s (default 100)", "GBPS" },
-	{ "pfc-storm-ms", 0, 0, CB(opt_storm_cb),
-	  "Continuous pause that counts as a PFC storm, ms (default 200)", "MS" },
-	{ "max-flows", 0, 0, CB(opt_max_flows_cb),
-	  "Track at most N streams; least recently active evicted (default 1000000)", "N" },
-	{ "max-memory", 0, 0, CB(opt_max_memory_cb),
-	  "Keep the analyzer's state under SIZE (K/M/G); least recently active streams evicted"
-	  " (default: no cap)", "SIZE" },
-	{ "flow-timeout", 0, 0, CB(opt_flow_timeout_cb),
-	  "Forget streams idle for SECONDS (counted as expired; default: never)", "SECONDS" },
-	{ "udp-port", 0, 0, CB(opt_udp_port_cb),
-	  "Also decode RoCE v2 on UDP destination PORT (repeatable; 4791 always)", "PORT" },
-	{ "no-icrc", 0, 0, G_OPTION_ARG_NONE, &ctx.o.no_icrc,
-	  "Do not verify the ICRC", NULL },
-	{ "threads", 0, 0, CB(opt_threads_cb),
-	  "1: one thread; 2: verify ICRCs on a second core (mapped files; default\n"
-	  "                            when more than one CPU is available)", "N" },
-	{ "max-anomalies", 0, 0, CB(opt_max_anom_cb),
-	  "List at most N anomalies (default 1000; totals always exact)", "N" },
-	{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &ctx.o.quiet,
-	  "Print nothing; exit status only (see --fail-on)", NULL },
-	{ "progress", 0, G_OPTION_FLAG_NO_ARG, CB(opt_progress_cb),
-	  "Show progress on stderr (default: when a TTY and input > 64 MB)", NULL },
-	{ "no-progress", 0, G_OPTION_FLAG_NO_ARG, CB(opt_progress_cb),
-	  "Never show progress", NULL },
-	{ "version", 'V', 0, G_OPTION_ARG_NONE, &opt_version,
-	  "Print program and libroce versions and exit", NULL },
-	{ G_OPTION_REMAINING, 0, 0, CB(opt_rest_cb), NULL, "FILE... | -r FILE [EXPR]" },
-	{ NULL, 0, 0, 0, NULL, NULL, NULL }
-};
-
-static const char description_head[] =
-	"Files are analysed as one stream, in the order given (-r and FILE\n"
-	"arguments alike); frame numbers in the output are per file.\n"
-	"\n"
-	"Filter: as with tcpdump, once -r is given the words after the options\n"
-	"are a BPF filter expression (pcap-filter(7)), unless each of them names\n"
-	"an existing file; without -r they are input files.  -f EXPR gives a\n"
-	"filter explicitly (with words after -r too: joined by \"and\").\n"
-	"Frames that do not match are skipped; frame numbers stay those of the file.\n"
-	"\n"
-	"Anomaly names for --fail-on (or \"any\" for all of them):\n";
-
-static const char description_tail[] =
-	"\n"
-	"Exit status:\n"
-	"  0  analysis complete, no --fail-on anomaly occurred\n"
-	"  1  an anomaly listed in --fail-on occurred\n"
-	"  2  usage error, or input error (unreadable file, not a capture,\n"
-	"     unsupported link-layer type, truncated or corrupt file, file\n"
-	"     shrank while read), or SIGINT/SIGTERM; the report of what was\n"
-	"     analysed before is still printed\n"
-	"  (-i: a missing interface or privilege is 2; SIGINT/SIGTERM end a live\n"
-	"   capture normally, exit 0)\n"
-	"  --check: the Nagios convention instead: 0 OK, 1 WARNING, 2 CRITICAL,\n"
-	"  3 UNKNOWN (usage/input errors, capture drops, no interface or privilege)\n"
-	"\n"
-	"Examples:\n"
-	"  roce-analyze trace.pcap\n"
-	"  roce-analyze --json -r a.pcapng -r b.pcap.gz > report.json\n"
-	"  tcpdump -i eth0 -w - udp port 4791 | roce-analyze --frames -\n"
-	"  roce-analyze -q --fail-on icrc,psn_gap,pfc_storm trace.pcap\n"
-	"  roce-analyze -r trace.pcap 'host 10.0.0.1 and udp port 4791'\n"
-	"  roce-analyze -i eth0 --duration 60 --json > report.json\n"
-	"  roce-analyze --extract anomalies.pcapng --context 5 big.pcap\n"
-	"  roce-analyze --html report.html --json trace.pcap > report.json\n"
-	"\n"
-	"See roce-analyze(1) and docs/json.md.\n";
-
-static bool check_mode;                     /* --check anywhere on the command line */
-
-static void usage_error(const char *msg)
-{
-	fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n", RA_PROG, msg, RA_PROG);
-	if (check_mode) {
-		/* Nagios: UNKNOWN, with the reason on the status line */
-		printf("ROCE UNKNOWN - %s\n", msg);
-		exit(RA_UNKNOWN);
-	}
-	exit(EXIT_USAGE);
-}
-
-/*
- * tcpdump's convention: with -r, the remaining words are the filter
- * expression; without, they are files (roce-analyze's own convention), and
- * also with -r when every word names an existing file (what roce-analyze
- * accepted before filters existed).
- */
-static void setup_filter(void)
-{
-	char errbuf[512];
-	GString *expr = NULL;
-	bool all_files = true, any_r = false;
-	struct stat st;
-	unsigned j = 0;
-
-	for (unsigned i = 0; i < opt_files->len; i++)
-		if (g_ptr_array_index(opt_files, i))
-			any_r = true;
-	if (ctx.o.iface) {
-		/* tcpdump -i IFACE EXPR: the words are the filter, always */
-		any_r = true;
-		all_files = false;
-	}
-	for (unsigned i = 0; i < opt_rest->len && all_files; i++) {
-		const char *w = g_ptr_array_index(opt_rest, i);
-
-		if (strcmp(w, "-") && stat(w, &st) != 0)
-			all_files = false;
-	}
-	/* fill the placeholders, or drop them */
-	for (unsigned i = 0; i < opt_files->len; i++) {
-		if (g_ptr_array_index(opt_files, i))
-			continue;
-		if (!any_r || all_files)
-			opt_files->pdata[i] = g_strdup(g_ptr_array_index(opt_rest, j));
-		j++;
-	}
-	if (!any_r || all_files) {
-		g_ptr_array_set_size(opt_rest, 0);
-	} else {
-		for (unsigned i = opt_files->len; i-- > 0;)
-			if (!g_ptr_array_index(opt_files, i))
-				g_ptr_array_remove_index(opt_files, i);
-	}
-
-	if (opt_rest->len) {
-		expr = g_string_new(NULL);
-		if (opt_filter)
-			g_string_append_printf(expr, "(%s) and (", opt_filter);
-		for (unsigned i = 0; i < opt_rest->len; i++)
-			g_string_append_printf(expr, "%s%s", i ? " " : "",
-					       (const char *)g_ptr_array_index(opt_rest, i));
-		if (opt_filter)
-			g_string_append(expr, ")");
-		g_ptr_array_set_size(opt_rest, 0);
-	} else if (opt_filter) {
-		expr = g_string_new(opt_filter);
-	}
-	if (!expr)
-		return;
-	if (!*g_strstrip(expr->str)) {
-		g_string_free(expr, TRUE);
-		return;
-	}
-	if (ctx.o.iface) {
-		/* compiled by the live capture, on top of its default filter */
-		ctx.o.filter = g_string_free(expr, FALSE);
-		return;
-	}
-	filter = roce_capf_new(expr->str, errbuf, sizeof(errbuf));
-	if (!filter) {
-		char *msg = g_strdup_printf("filter '%s': %s", expr->str, errbuf);
-
-		g_string_free(expr, TRUE);
-		usage_error(msg);
-	}
-	ctx.o.filter = roce_capf_expr(filter);
-	g_string_free(expr, TRUE);
-}
-
-static void parse_options(int argc, char **argv)
-{
-	GOptionContext *oc;
-	GError *err = NULL;
-	GString *desc;
-	unsigned stdin_uses = 0;
-
-	ctx.o.progress = -1;
-	ctx.o.link_speed_gbps = 100.0;
-	ctx.o.pfc_storm_ms = 200;
-	ctx.o.max_flows = 1000000;
-	ctx.o.max_anomalies = 1000;
-	ctx.o.udp_ports[0] = ROCE_UDP_PORT;
-	ctx.o.n_udp_ports = 1;
-	opt_files = g_ptr_array_new_with_free_func(g_free);
-	opt_rest = g_ptr_array_new_with_free_func(g_free);
-	thresholds = ra_thr_new();
-
-	oc = g_option_context_new(NULL);
-	g_option_context_set_summary(oc,
-		"Analyse RoCE v1/v2 traffic in pcap/pcapng captures: ICRC, malformed frames,\n"
-		"PSN gaps/duplicates/retransmissions, NAKs, ECN/CNP, PFC/PAUSE.");
-	desc = g_string_new(description_head);
-	for (int t = 0; t < ROCE_AN_COUNT; t++) {
-		const struct roce_anomaly_info *ai = roce_anomaly_info((enum roce_anomaly_type)t);
-
-		g_string_append_printf(desc, "  %-16s%s\n", ai->name, ai->help);
-	}
-	g_string_append(desc, description_tail);
-	g_option_context_set_description(oc, desc->str);      /* copied */
-	g_string_free(desc, TRUE);
-	g_option_context_add_main_entries(oc, entries, NULL);
-	if (!g_option_context_parse(oc, &argc, &argv, &err)) {
-		char *msg = g_strdup(err->message);
-
-		g_error_free(err);
-		g_option_context_free(oc);
-		usage_error(msg);
-	}
-	g_option_context_free(oc);
-
-	if (opt_version) {
-		printf("%s %s (roce-tools)\n%s\n", RA_PROG, ROCE_VERSION_STRING, roce_version());
-		exit(EXIT_OK);
-	}
-	setup_filter();
-	if (ctx.o.iface && opt_files->len)
-		usage_error("-i cannot be combined with -r or input files");
-	if (!ctx.o.iface && (ctx.o.write || ctx.o.snaplen || ctx.o.buffer_kib ||
-			     ctx.o.duration_ns))
-		usage_error("-w, -s, -B and --duration need -i");
-	if ((ctx.o.rotate_bytes || ctx.o.rotate_files) && !ctx.o.write)
-		usage_error("-C and -W need -w");
-	if (ctx.o.rotate_files && !ctx.o.rotate_bytes)
-		usage_error("-W needs -C");
-	if (ctx.o.write && !strcmp(ctx.o.write, "-"))
-		usage_error("-w -: the report goes to stdout; give a file name");
-	if (opt_prom_addr && !ctx.o.iface)
-		usage_error("--prometheus needs -i");
-	if (opt_user && !ctx.o.iface)
-		usage_error("-Z needs -i");
-	if (opt_interval_ns && opt_interval_ns < 100000000ull && ctx.o.iface)
-		usage_error("-i --interval: at least 0.1 s");
-	if (opt_check && (ctx.o.csv || ctx.o.frames || opt_interval_ns))
-		usage_error("--check cannot be combined with --csv, --frames or --interval");
-	if (!ra_thr_empty(thresholds) && !opt_check)
-		usage_error("--warn and --crit need --check");
-	if (opt_check && ra_thr_empty(thresholds)) {
-		char e[256];
-
-		ra_thr_add(thresholds, true, "icrc_bad>0,pfc_storms>0", e, sizeof(e));
-		ra_thr_add(thresholds, false, "lost_psns>0", e, sizeof(e));
-	}
-	if (ctx.o.iface)
-		ctx.live = true;
-	else if (!opt_files->len)
-		usage_error("no input file (give FILE, -r FILE, -i IFACE, or - for stdin)");
-	for (unsigned i = 0; i < opt_files->len; i++)
-		if (!strcmp(g_ptr_array_index(opt_files, i), "-"))
-			stdin_uses++;
-	if (stdin_uses > 1)
-		usage_error("stdin (-) given more than once");
-	if (ctx.o.csv && (ctx.o.json || ctx.o.frames))
-		usage_error("--csv cannot be combined with --json or --frames");
-	if (opt_extract && (!*opt_extract || !strcmp(opt_extract, "-")))
-		usage_error("--extract needs a file name (not stdout)");
-	if (opt_html && (!*opt_html || !strcmp(opt_html, "-")))
-		usage_error("--html needs a file name (not stdout)");
-	if (ctx.o.context && !opt_extract)
-		usage_error("--context needs --extract");
-	if (opt_extract && ctx.o.iface)
-		usage_error("--extract works on capture files (-r); with -i, save with -w and extract from the file");
-	ctx.o.extract = opt_extract;
-	ctx.o.files = (const char **)opt_files->pdata;
-	ctx.o.n_files = opt_files->len;
-}
 
 /* ---- anomalies ------------------------------------------------------------ */
 
@@ -981,7 +291,7 @@ static void analyse_record(struct roce_cap_record *rec_, uint64_t no, const char
 		if (rec.ts_ns > ctx.max_ts_ns)
 			ctx.max_ts_ns = rec.ts_ns;
 		ctx.last_ts_ns = rec.ts_ns;
-		if (G_UNLIKELY(opt_interval_ns) && !ctx.live)
+		if (G_UNLIKELY(cli.interval_ns) && !ctx.live)
 			file_interval(rec.ts_ns);
 	} else {
 		/* no timestamp: the analysis uses the previous frame's time */
@@ -1048,7 +358,7 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 		return false;
 	}
 	roce_cap_set_interrupt(c, &got_signal);
-	if (opt_threads == 2 && dopts.verify_icrc)
+	if (cli.threads == 2 && dopts.verify_icrc)
 		roce_cap_set_ahead(c, threads_ahead, NULL);
 	rf->opened = true;
 	g_strlcpy(rf->format, roce_cap_format(c), sizeof(rf->format));
@@ -1082,7 +392,7 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 
 		if (G_UNLIKELY(got_signal))
 			break;
-		if (count && (filter ? ctx.matched : ctx.frames) >= count) {
+		if (count && (cli.filter ? ctx.matched : ctx.frames) >= count) {
 			ctx.stopped_by_count = true;
 			break;
 		}
@@ -1091,7 +401,7 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 			break;
 		/* frame numbers are Wireshark's (pcapng custom blocks are numbered too) */
 		no = rf->base + rec.frame_no;
-		if (G_UNLIKELY(count && !filter && no > count)) {
+		if (G_UNLIKELY(count && !cli.filter && no > count)) {
 			ctx.stopped_by_count = true;
 			break;
 		}
@@ -1112,7 +422,7 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 			erf_record(rf, &rec);
 		ctx.frames = no;
 		rf->last_no = rec.frame_no;
-		if (filter && !roce_capf_match(filter, rec.linktype, rec.data, rec.caplen,
+		if (cli.filter && !roce_capf_match(cli.filter, rec.linktype, rec.data, rec.caplen,
 					       rec.wirelen)) {
 			ctx.filtered_out++;
 			continue;
@@ -1224,7 +534,7 @@ static void write_textfile(uint64_t drops)
 	const char *label = ctx.live ? ctx.o.iface : ctx.n_files ? ctx.files[0].name : "";
 
 	prom_snap(drops, &sn);
-	if (ra_prom_write(opt_textfile, label, &sn, errbuf, sizeof(errbuf)) != 0)
+	if (ra_prom_write(cli.textfile, label, &sn, errbuf, sizeof(errbuf)) != 0)
 		fprintf(stderr, "%s: %s\n", RA_PROG, errbuf);
 }
 
@@ -1251,15 +561,15 @@ static void live_tick(void *user, uint64_t now)
 		ra_promhttp_update(promhttp, ctx.o.iface, &sn);
 		prom_last_ns = now;
 	}
-	if (opt_textfile && !opt_interval_ns && now - text_last_ns >= TEXTFILE_EVERY_NS) {
+	if (cli.textfile && !cli.interval_ns && now - text_last_ns >= TEXTFILE_EVERY_NS) {
 		ra_live_stats(cur_live, &drops, &rx);
 		write_textfile(drops);
 		text_last_ns = now;
 	}
-	if (!opt_interval_ns || now - tick_last_ns < opt_interval_ns)
+	if (!cli.interval_ns || now - tick_last_ns < cli.interval_ns)
 		return;
 	ra_live_stats(cur_live, &drops, &rx);
-	if (opt_textfile)
+	if (cli.textfile)
 		write_textfile(drops);
 	ra_snap_take(&ctx, drops, &cur);
 	ra_metrics_delta(&tick_prev, &cur, (double)(now - tick_last_ns) / 1e9, &m);
@@ -1292,7 +602,7 @@ static void file_interval_emit(uint64_t end, uint64_t len)
 	ra_metrics_delta(&tick_prev, &cur, (double)len / 1e9, &m);
 	if (!ctx.o.quiet)
 		ra_interval_print(stdout, ctx.o.json, end, &m);
-	if (opt_textfile)
+	if (cli.textfile)
 		write_textfile(drops);
 	tick_prev = cur;
 }
@@ -1304,19 +614,19 @@ static void file_interval(uint64_t ts)
 	if (!fiv_on) {
 		fiv_on = true;
 		fiv_start = ts;
-		fiv_end = ts + opt_interval_ns;
+		fiv_end = ts + cli.interval_ns;
 		return;
 	}
 	while (ts >= fiv_end && fiv_end > fiv_start) {
 		if (n++ == FILE_EMPTY_MAX) {
 			/* a long silence: on to the interval that holds ts */
-			fiv_start = fiv_end + (ts - fiv_end) / opt_interval_ns * opt_interval_ns;
-			fiv_end = fiv_start + opt_interval_ns;
+			fiv_start = fiv_end + (ts - fiv_end) / cli.interval_ns * cli.interval_ns;
+			fiv_end = fiv_start + cli.interval_ns;
 			break;
 		}
-		file_interval_emit(fiv_end, opt_interval_ns);
+		file_interval_emit(fiv_end, cli.interval_ns);
 		fiv_start = fiv_end;
-		fiv_end += opt_interval_ns;
+		fiv_end += cli.interval_ns;
 	}
 }
 
@@ -1356,8 +666,8 @@ static bool analyse_live(struct ra_file *rf)
 		return false;
 	}
 	/* before -Z: a port below 1024 needs root */
-	if (opt_prom_addr) {
-		promhttp = ra_promhttp_start(opt_prom_addr, errbuf, sizeof(errbuf));
+	if (cli.prom_addr) {
+		promhttp = ra_promhttp_start(cli.prom_addr, errbuf, sizeof(errbuf));
 		if (!promhttp) {
 			snprintf(check_reason, sizeof(check_reason), "%s", errbuf);
 			fprintf(stderr, "%s: %s\n", RA_PROG, errbuf);
@@ -1366,7 +676,7 @@ static bool analyse_live(struct ra_file *rf)
 			return false;
 		}
 	}
-	if ((opt_user && !drop_privileges(opt_user, errbuf, sizeof(errbuf))) ||
+	if ((cli.user && !drop_privileges(cli.user, errbuf, sizeof(errbuf))) ||
 	    ra_live_start_write(l, errbuf, sizeof(errbuf)) != 0) {
 		snprintf(check_reason, sizeof(check_reason), "%s", errbuf);
 		fprintf(stderr, "%s: %s\n", RA_PROG, errbuf);
@@ -1411,13 +721,15 @@ int main(int argc, char **argv)
 	struct progress pg = { 0 };
 	bool analysed_any = false;
 	int status = EXIT_OK;
+	bool check = false;
 
 	setlocale(LC_CTYPE, "");
 	g_set_prgname(RA_PROG);
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		if (!strcmp(argv[i], "--check"))
-			check_mode = true;
-	parse_options(argc, argv);
+			check = true;
+	ra_parse_options(argc, argv, check, &ctx.o, &cli);
+	ctx.live = ctx.o.iface != NULL;
 
 	roce_decode_opts_init(&dopts);
 	dopts.verify_icrc = !ctx.o.no_icrc;
@@ -1426,8 +738,8 @@ int main(int argc, char **argv)
 	dopts_ahead = dopts_taken = dopts;
 	dopts_ahead.verify_ip_csum = false;     /* the helper only wants the ICRC */
 	dopts_taken.verify_icrc = false;
-	if (!opt_threads)
-		opt_threads = roce_cap_cpus() > 1 ? 2 : 1;
+	if (!cli.threads)
+		cli.threads = roce_cap_cpus() > 1 ? 2 : 1;
 
 	roce_analyzer_config_init(&cfg);
 	cfg.max_flows = ctx.o.max_flows;
@@ -1443,17 +755,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", RA_PROG, errbuf[0] ? errbuf : "cannot create analyzer");
 		return EXIT_USAGE;
 	}
-	if (opt_html) {
-		html = ra_html_open(opt_html, ctx.an, errbuf, sizeof(errbuf));
+	if (cli.html) {
+		html = ra_html_open(cli.html, ctx.an, errbuf, sizeof(errbuf));
 		if (!html) {
 			fprintf(stderr, "%s: --html: %s\n", RA_PROG, errbuf);
 			roce_analyzer_destroy(ctx.an);
 			return EXIT_USAGE;
 		}
 	}
-	if ((opt_prom_addr || opt_textfile) &&
-	    !(promseries = ra_promseries_new(ctx.an, (unsigned)opt_prom_streams,
-					     (unsigned)opt_prom_senders))) {
+	if ((cli.prom_addr || cli.textfile) &&
+	    !(promseries = ra_promseries_new(ctx.an, (unsigned)cli.prom_streams,
+					     (unsigned)cli.prom_senders))) {
 		fprintf(stderr, "%s: out of memory\n", RA_PROG);
 		return EXIT_USAGE;
 	}
@@ -1485,7 +797,7 @@ int main(int argc, char **argv)
 			break;
 	}
 	progress_erase(&pg);
-	if (opt_interval_ns && !ctx.live)
+	if (cli.interval_ns && !ctx.live)
 		file_interval_last();
 	roce_analyzer_finish(ctx.an);
 	if (extract) {
@@ -1511,9 +823,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: --html: %s\n", RA_PROG, errbuf);
 		ctx.input_error = true;
 	}
-	if (opt_textfile && (analysed_any || ctx.live))
+	if (cli.textfile && (analysed_any || ctx.live))
 		write_textfile(ctx.capture_drops);
-	if (opt_check) {
+	if (cli.check) {
 		/* Nagios convention: the status line and exit status are the whole output */
 		struct ra_snap zero, end;
 		struct ra_metrics m;
@@ -1527,7 +839,7 @@ int main(int argc, char **argv)
 		if (ctx.input_error)
 			why = check_reason[0] ? check_reason :
 			      "input error or interrupted (see the message above)";
-		status = (int)ra_check_report(stdout, thresholds, &m, why);
+		status = (int)ra_check_report(stdout, cli.thresholds, &m, why);
 		fflush(stdout);
 		goto out;
 	}
@@ -1559,14 +871,8 @@ out:
 	roce_analyzer_destroy(ctx.an);
 	ra_html_free(html);         /* after the analyzer: its time series is an observer */
 	ra_promseries_free(promseries);
-	ra_thr_free(thresholds);
 	g_free(ctx.anoms);
 	g_free(ctx.files);
-	g_ptr_array_free(opt_files, TRUE);
-	g_ptr_array_free(opt_rest, TRUE);
-	roce_capf_free(filter);
-	g_free(opt_filter);
-	g_free(opt_extract);
-	g_free(opt_html);
+	ra_cli_free(&cli);
 	return status;
 }
