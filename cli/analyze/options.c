@@ -21,6 +21,7 @@
 
 #include "extract.h"
 #include "options.h"
+#include "opts.h"
 #include "promseries.h"
 
 static struct ra_opts o;                    /* copied to the caller's at the end */
@@ -30,39 +31,9 @@ static struct ra_cli cli = {
 };
 static bool check_mode;                     /* --check anywhere on the command line */
 
-static gboolean parse_u64(const char *opt, const char *val, uint64_t min, uint64_t max,
-			  uint64_t *out, GError **err)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	if (!val || !*val || *val == '-' || *val == '+' || g_ascii_isspace(*val))
-		goto bad;
-	v = strtoull(val, &end, 10);
-	if (errno || *end)
-		goto bad;
-	if (v < min || v > max) {
-		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-			    "%s %s: out of range (%" PRIu64 "..%" PRIu64 ")", opt, val, min, max);
-		return FALSE;
-	}
-	*out = v;
-	return TRUE;
-bad:
-	g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-		    "%s '%s': not a number", opt, val ? val : "");
-	return FALSE;
-}
-
 static gboolean opt_file_cb(const char *name, const char *val, gpointer data, GError **err)
 {
-	if (!*val) {
-		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "empty file name");
-		return FALSE;
-	}
-	g_ptr_array_add(cli.files, g_strdup(val));
-	return TRUE;
+	return roce_opt_add_file(cli.files, val, err);
 }
 
 /* Words after the options: files, or the filter expression once -r is given
@@ -76,14 +47,14 @@ static gboolean opt_rest_cb(const char *name, const char *val, gpointer data, GE
 
 static gboolean opt_count_cb(const char *name, const char *val, gpointer data, GError **err)
 {
-	return parse_u64(name, val, 1, UINT64_MAX, &o.count, err);
+	return roce_opt_u64(name, val, 1, UINT64_MAX, &o.count, err);
 }
 
 static gboolean opt_pmtu_cb(const char *name, const char *val, gpointer data, GError **err)
 {
 	uint64_t v;
 
-	if (!parse_u64(name, val, 256, 4096, &v, err))
+	if (!roce_opt_u64(name, val, 256, 4096, &v, err))
 		return FALSE;
 	if (v != 256 && v != 512 && v != 1024 && v != 2048 && v != 4096) {
 		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
@@ -112,14 +83,14 @@ static gboolean opt_link_speed_cb(const char *name, const char *val, gpointer da
 
 static gboolean opt_storm_cb(const char *name, const char *val, gpointer data, GError **err)
 {
-	return parse_u64(name, val, 1, 3600000, &o.pfc_storm_ms, err);
+	return roce_opt_u64(name, val, 1, 3600000, &o.pfc_storm_ms, err);
 }
 
 static gboolean opt_max_flows_cb(const char *name, const char *val, gpointer data, GError **err)
 {
 	uint64_t v;
 
-	if (!parse_u64(name, val, 1, 1u << 24, &v, err))
+	if (!roce_opt_u64(name, val, 1, 1u << 24, &v, err))
 		return FALSE;
 	o.max_flows = (uint32_t)v;
 	return TRUE;
@@ -151,7 +122,7 @@ static gboolean opt_max_memory_cb(const char *name, const char *val, gpointer da
 	}
 	memcpy(num, val, n);
 	num[n] = '\0';
-	if (!parse_u64(name, num, 1, (UINT64_C(1) << 50) >> shift, &v, err))
+	if (!roce_opt_u64(name, num, 1, (UINT64_C(1) << 50) >> shift, &v, err))
 		return FALSE;
 	v <<= shift;
 	if (v < (UINT64_C(1) << 20)) {
@@ -167,7 +138,7 @@ static gboolean opt_context_cb(const char *name, const char *val, gpointer data,
 {
 	uint64_t v;
 
-	if (!parse_u64(name, val, 0, RA_EXTRACT_MAX_CONTEXT, &v, err))
+	if (!roce_opt_u64(name, val, 0, RA_EXTRACT_MAX_CONTEXT, &v, err))
 		return FALSE;
 	o.context = (uint32_t)v;
 	return TRUE;
@@ -175,7 +146,7 @@ static gboolean opt_context_cb(const char *name, const char *val, gpointer data,
 
 static gboolean opt_max_anom_cb(const char *name, const char *val, gpointer data, GError **err)
 {
-	return parse_u64(name, val, 0, 100000000, &o.max_anomalies, err);
+	return roce_opt_u64(name, val, 0, 100000000, &o.max_anomalies, err);
 }
 
 static gboolean opt_udp_port_cb(const char *name, const char *val, gpointer data, GError **err)
@@ -183,7 +154,7 @@ static gboolean opt_udp_port_cb(const char *name, const char *val, gpointer data
 	uint64_t v;
 	unsigned i;
 
-	if (!parse_u64(name, val, 1, 65535, &v, err))
+	if (!roce_opt_u64(name, val, 1, 65535, &v, err))
 		return FALSE;
 	for (i = 0; i < o.n_udp_ports; i++)
 		if (o.udp_ports[i] == v)
@@ -254,7 +225,7 @@ static gboolean opt_snaplen_cb(const char *name, const char *val, gpointer data,
 {
 	uint64_t v;
 
-	if (!parse_u64(name, val, 0, 262144, &v, err))
+	if (!roce_opt_u64(name, val, 0, 262144, &v, err))
 		return FALSE;
 	o.snaplen = (uint32_t)v;
 	return TRUE;
@@ -264,7 +235,7 @@ static gboolean opt_buffer_cb(const char *name, const char *val, gpointer data, 
 {
 	uint64_t v;
 
-	if (!parse_u64(name, val, 1, 1u << 21, &v, err))
+	if (!roce_opt_u64(name, val, 1, 1u << 21, &v, err))
 		return FALSE;
 	o.buffer_kib = (uint32_t)v;
 	return TRUE;
@@ -284,7 +255,7 @@ static gboolean opt_rotate_cb(const char *name, const char *val, gpointer data, 
 {
 	uint64_t v;
 
-	if (!parse_u64(name, val, 1, 1000000, &v, err))
+	if (!roce_opt_u64(name, val, 1, 1000000, &v, err))
 		return FALSE;
 	o.rotate_bytes = v * 1000000ull;       /* tcpdump: millions of bytes */
 	return TRUE;
@@ -294,7 +265,7 @@ static gboolean opt_files_cb(const char *name, const char *val, gpointer data, G
 {
 	uint64_t v;
 
-	if (!parse_u64(name, val, 1, 1000000, &v, err))
+	if (!roce_opt_u64(name, val, 1, 1000000, &v, err))
 		return FALSE;
 	o.rotate_files = (uint32_t)v;
 	return TRUE;
@@ -336,7 +307,7 @@ static gboolean opt_interval_cb(const char *name, const char *val, gpointer data
 
 static gboolean opt_prom_max_cb(const char *name, const char *val, gpointer data, GError **err)
 {
-	return parse_u64(name, val, 0, 100000, strstr(name, "senders") ? &cli.prom_senders :
+	return roce_opt_u64(name, val, 0, 100000, strstr(name, "senders") ? &cli.prom_senders :
 			 &cli.prom_streams, err);
 }
 
@@ -370,7 +341,7 @@ static gboolean opt_flow_timeout_cb(const char *name, const char *val, gpointer 
 
 static gboolean opt_threads_cb(const char *name, const char *val, gpointer data, GError **err)
 {
-	return parse_u64(name, val, 1, 2, &cli.threads, err);
+	return roce_opt_u64(name, val, 1, 2, &cli.threads, err);
 }
 
 static gboolean opt_progress_cb(const char *name, const char *val, gpointer data, GError **err)
