@@ -356,7 +356,7 @@ static const GOptionEntry entries[] = {
 	{ "threads", 0, 0, CB(opt_threads_cb),
 	  "N sender threads, each with its own socket and TX queue (implies --preload)", "N" },
 	{ "burst", 0, 0, CB(opt_burst_cb),
-	  "At most N frames per send call (default 32; frames already due go together)", "N" },
+	  "At most N frames per send call (1..256, default 256; frames already due go together)", "N" },
 	{ "engine", 0, 0, CB(opt_engine_cb), "TX engine: auto (default), afpacket, xdp", "NAME" },
 	{ "stats", 0, 0, CB(opt_stats_cb),
 	  "Statistics line on stderr every S seconds (default 1, 0 = off)", "S" },
@@ -465,7 +465,7 @@ static void parse_args(int argc, char **argv)
 	if (O.quiet)
 		O.stats_interval = 0;
 	if (!O.burst)
-		O.burst = 32;
+		O.burst = ROCE_TX_MAX_BATCH;
 	O.files = (const char **)opt_files->pdata;
 	O.n_files = opt_files->len;
 }
