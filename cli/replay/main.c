@@ -31,6 +31,7 @@
 #include <inttypes.h>
 #include <locale.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -875,6 +876,31 @@ static void *sender(void *arg)
 	return NULL;
 }
 
+/*
+ * With several sender threads, thread i runs on the i-th CPU this process may use
+ * (when it may use at least as many CPUs as there are threads): the threads do not
+ * share a CPU or move between CPUs, as trafgen -P does with its processes.
+ */
+static void pin_thread(pthread_attr_t *attr, unsigned i)
+{
+	cpu_set_t allowed, one;
+	unsigned seen = 0;
+
+	if (O.threads < 2 || sched_getaffinity(0, sizeof(allowed), &allowed) ||
+	    (unsigned)CPU_COUNT(&allowed) < O.threads)
+		return;
+	for (unsigned c = 0; c < CPU_SETSIZE; c++) {
+		if (!CPU_ISSET(c, &allowed))
+			continue;
+		if (seen++ == i) {
+			CPU_ZERO(&one);
+			CPU_SET(c, &one);
+			(void)pthread_attr_setaffinity_np(attr, sizeof(one), &one);
+			return;
+		}
+	}
+}
+
 static void on_signal(int sig)
 {
 	g_stop = 1;
@@ -967,7 +993,14 @@ int main(int argc, char **argv)
 	/* all threads start on the same deadline, a little ahead */
 	g_start_ns = roce_tx_now_ns() + 2000000ull;
 	for (unsigned i = 0; i < O.threads; i++) {
-		if (pthread_create(&th[i].th, NULL, sender, &th[i])) {
+		pthread_attr_t attr;
+		int prc;
+
+		pthread_attr_init(&attr);
+		pin_thread(&attr, i);
+		prc = pthread_create(&th[i].th, &attr, sender, &th[i]);
+		pthread_attr_destroy(&attr);
+		if (prc) {
 			fprintf(stderr, "%s: cannot start sender thread %u\n", RR_PROG, i);
 			g_stop = 1;
 			for (unsigned j = 0; j < i; j++)
