@@ -7,7 +7,8 @@
 # Writes FRAMES frames of two mixes to /dev/shm (tmpfs, so the disk is not measured):
 #   small   RC WRITE of 64-byte messages (WRITE_ONLY + ACK: ~110-byte frames)
 #   large   RC WRITE of 1024-byte messages at PMTU 1024 (~1.1 KB frames)
-# every frame built by roce_build() with its ICRC, best of 3 runs each.  Prints the CPU
+# every frame built by roce_build() with its ICRC, RUNS runs each (default 5, mixes
+# alternating), the median reported (and the best, for comparison with older rows).  Prints the CPU
 # model, the machine's load average, and for each mix the wall-clock time, the CPU time
 # (user + sys) and frames per second against both: on a machine shared with other work the
 # wall-clock rate says more about the neighbours than about roce-gen.
@@ -24,26 +25,33 @@ trap 'rm -f "$out"' EXIT
 echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) cores"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| mix | frames | bytes written | wall s | CPU s (user+sys) | frames/s (wall) | frames/s (CPU) |"
-echo "|---|---:|---:|---:|---:|---:|---:|"
-for mix in small large; do
-	case $mix in
-	small) args="--msg-size 64" ;;
-	large) args="--msg-size 1024" ;;
-	esac
-	best_wall= best_cpu=
-	for run in 1 2 3; do
+echo "| mix | frames | bytes written | wall s (median) | CPU s (user+sys, median) | frames/s (wall, median) | frames/s (CPU, median) | frames/s (wall, best) |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+RUNS=${RUNS:-5}
+declare -A walls cpus sizes
+for ((run = 1; run <= RUNS; run++)); do
+	for mix in small large; do
+		case $mix in
+		small) args="--msg-size 64" ;;
+		large) args="--msg-size 1024" ;;
+		esac
 		rm -f "$out"
 		t=$( { /usr/bin/env time -f "%e %U %S" "$rg" -w "$out" -c "$frames" $args -q; } 2>&1 )
 		read -r wall user sys <<< "$t"
-		cpu=$(echo "$user + $sys" | bc)
-		if [ -z "$best_wall" ] || [ "$(echo "$wall < $best_wall" | bc)" = 1 ]; then best_wall=$wall; fi
-		if [ -z "$best_cpu" ] || [ "$(echo "$cpu < $best_cpu" | bc)" = 1 ]; then best_cpu=$cpu; fi
+		walls[$mix]="${walls[$mix]:-} $wall"
+		cpus[$mix]="${cpus[$mix]:-} $(echo "$user + $sys" | bc)"
+		sizes[$mix]=$(stat -c %s "$out")
 	done
-	size=$(stat -c %s "$out")
-	printf '| %s | %d | %d | %.2f | %.2f | %.2f M | %.2f M |\n' "$mix" "$frames" "$size" \
-		"$best_wall" "$best_cpu" "$(echo "$frames / $best_wall / 1000000" | bc -l)" \
-		"$(echo "$frames / $best_cpu / 1000000" | bc -l)"
+done
+median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+for mix in small large; do
+	w=$(echo "${walls[$mix]}" | median)
+	c=$(echo "${cpus[$mix]}" | median)
+	b=$(echo "${walls[$mix]}" | tr ' ' '\n' | grep . | sort -g | head -n 1)
+	printf '| %s | %d | %d | %.2f | %.2f | %.2f M | %.2f M | %.2f M |\n' "$mix" "$frames" "${sizes[$mix]}" \
+		"$w" "$c" "$(echo "$frames / $w / 1000000" | bc -l)" "$(echo "$frames / $c / 1000000" | bc -l)" \
+		"$(echo "$frames / $b / 1000000" | bc -l)"
+	echo "  $mix wall s:${walls[$mix]}"
 done
 echo
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -16,8 +16,12 @@
 #   roce-gen -i (frames built with their ICRC one by one) and roce-gen -w to a file
 #   pacing: roce-replay --gbps 1 and 0.25 (PACE_GBPS) on 1098-byte frames for about 3 s:
 #   achieved rate at the far end (fit to the RX timestamps), and the p50/p99/max deviation
-#   of send time from deadline (roce-replay --json)
-# ONLY=pacing runs the pacing rows only; N sets the frames per throughput run.
+#   of send time from deadline (roce-replay --json); each at normal priority and at
+#   real-time priority (chrt -f 10; PACE_PRIO picks), the latter showing the pacer apart
+#   from a loaded host
+# ONLY=pacing runs the pacing rows only; N sets the frames per throughput run; REPS the
+# rounds (default 3: every sender once per round, medians reported with each ratio taken
+# between medians of the same rounds).
 # Prints a Markdown table; docs/performance.md keeps the numbers with the CPU model and
 # the load average of the run.  Nothing is sent anywhere but the pair; everything is
 # removed on exit.
@@ -58,7 +62,7 @@ in_a() { ip netns exec "$ns_a" "$@"; }
 
 rx_start() {
 	rm -f "$tmp/ready"
-	timeout 300 ip netns exec "$ns_b" "$txtest" count "$if_b" 1500 60 "$tmp/ready" \
+	timeout 300 ip netns exec "$ns_b" ${rx_cpu:+taskset -c "$rx_cpu"} "$txtest" count "$if_b" 1500 60 "$tmp/ready" \
 		> "$tmp/rx.out" &
 	rxp=$!
 	for _ in $(seq 200); do [ -e "$tmp/ready" ] && return; sleep 0.05; done
@@ -93,51 +97,84 @@ echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'),
 echo "kernel $(uname -r); load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "frames per run: $N (files of 100000 frames, looped)"
 echo
-echo '| sender | sent | received | frames/s (far end) | Gb/s L2 | drops |'
-echo '|---|---|---|---|---|---|'
 loops=$((N / 100000))
+declare -A res_pps res_all res_bad
+order=()
+# measure KEY CMD...: one run of a sender; the far end's fitted rate is kept per key
+measure() {
+	local key=$1 sent
+	shift
+	rx_start
+	"$@" > "$tmp/o.out" 2>&1
+	rx_stop
+	case $key in
+	tcpreplay*) sent=$(grep -o 'Actual: [0-9]* packets' "$tmp/o.out" | awk '{print $2}' | head -n 1) ;;
+	trafgen*) sent=$N ;;
+	roce-gen*) sent=$(grep -o '[0-9]* frames sent' "$tmp/o.out" | awk '{print $1}' | head -n 1) ;;
+	*) sent=$(grep -o '"packets": [0-9]*' "$tmp/o.out" | awk '{print $2}' | head -n 1) ;;
+	esac
+	[[ " ${order[*]} " == *" $key "* ]] || order+=("$key")
+	res_all[$key]="${res_all[$key]:-}$(printf '%.0f' "$rx_pps") "
+	if [ "$sent" != "$N" ] || [ "$rx_frames" != "$N" ] || [ "$rx_drops" != 0 ]; then
+		res_bad[$key]="${res_bad[$key]:-}sent $sent received $rx_frames drops $rx_drops; "
+	fi
+}
+median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# Rounds: every sender once per round, REPS rounds, so a change of the machine's load
+# touches every sender alike; the table gives each sender's median.
+REPS=${REPS:-3}
+for ((rep = 1; rep <= REPS; rep++)); do
 for pl in 64 1024; do
 	[ "${ONLY:-}" = pacing ] && break
 	f=$tmp/f$pl.pcap
+	measure "tcpreplay/$pl" in_a taskset -c 1 tcpreplay -i "$if_a" --topspeed --preload-pcap \
+		--loop "$loops" -q "$f"
+	measure "trafgen-P1/$pl" in_a taskset -c 1 trafgen -i "$tmp/f$pl.trafgen" -o "$if_a" \
+		-n "$N" -P 1 --no-sock-mem -Q -C
+	measure "trafgen-P2/$pl" in_a trafgen -i "$tmp/f$pl.trafgen" -o "$if_a" -n "$N" -P 2 \
+		--no-sock-mem -Q -C
 	for e in afpacket xdp; do
-		rx_start
-		in_a taskset -c 1 "$replay" -i "$if_a" --engine "$e" -t --preload --loop "$loops" \
-			-q --json "$f" > "$tmp/o.json" 2>/dev/null
-		rx_stop
-		row "roce-replay -t --engine $e, $pl B payload, 1 core" \
-			"$(grep -o '"packets": [0-9]*' "$tmp/o.json" | awk '{print $2}')"
-		rx_start
-		in_a "$replay" -i "$if_a" --engine "$e" -t --preload --loop "$loops" --threads 2 \
-			-q --json "$f" > "$tmp/o.json" 2>/dev/null
-		rx_stop
-		row "roce-replay -t --engine $e --threads 2, $pl B" \
-			"$(grep -o '"packets": [0-9]*' "$tmp/o.json" | awk '{print $2}')"
+		measure "replay-$e/$pl" in_a taskset -c 1 "$replay" -i "$if_a" --engine "$e" -t \
+			--preload --loop "$loops" -q --json "$f"
+		measure "replay-$e-T2/$pl" in_a "$replay" -i "$if_a" --engine "$e" -t --preload \
+			--loop "$loops" --threads 2 -q --json "$f"
 	done
-	rx_start
-	in_a taskset -c 1 tcpreplay -i "$if_a" --topspeed --preload-pcap --loop "$loops" -q "$f" \
-		> "$tmp/tr.out" 2>&1
-	rx_stop
-	row "tcpreplay --topspeed --preload-pcap, $pl B, 1 core" \
-		"$(grep -o 'Actual: [0-9]* packets' "$tmp/tr.out" | awk '{print $2}')"
-	for p in 1 2; do
-		rx_start
-		if [ "$p" = 1 ]; then
-			in_a taskset -c 1 trafgen -i "$tmp/f$pl.trafgen" -o "$if_a" -n "$N" -P 1 --no-sock-mem -Q \
-				-C > "$tmp/tg.out" 2>&1
-		else
-			in_a trafgen -i "$tmp/f$pl.trafgen" -o "$if_a" -n "$N" -P 2 --no-sock-mem -Q -C \
-				> "$tmp/tg.out" 2>&1
-		fi
-		rx_stop
-		row "trafgen -P $p, $pl B" "$N"
-	done
-	rx_start
-	in_a taskset -c 1 "$gen" -c "$N" --verbs write --msg-size "$pl" --qps 16 --rate 1T \
-		-i "$if_a" -q 2> "$tmp/g.err"
-	rx_stop
-	row "roce-gen -i (ICRC per frame), $pl B message, 1 core" \
-		"$(grep -o '[0-9]* frames sent' "$tmp/g.err" | awk '{print $1}')"
+	measure "roce-gen-i/$pl" in_a taskset -c 1 "$gen" -c "$N" --verbs write --msg-size "$pl" \
+		--qps 16 --rate 1T -i "$if_a" -q
 done
+done
+
+if [ "${ONLY:-}" != pacing ]; then
+	declare -A med
+	for k in "${order[@]}"; do med[$k]=$(echo "${res_all[$k]}" | median); done
+	ratio() { awk -v a="${med[$1]:-0}" -v b="${med[$2]:-0}" 'BEGIN { printf (b > 0 ? "%.2f" : "-"), a / b }'; }
+	echo "Median of $REPS rounds, frames/s at the far end (every run: $N sent, $N received, 0 drops unless listed):"
+	echo
+	echo '| sender | 64 B: frames/s | vs tcpreplay | vs trafgen -P 1 | 1024 B: frames/s | vs tcpreplay | vs trafgen -P 1 | runs (64 B; 1024 B) |'
+	echo '|---|---:|---:|---:|---:|---:|---:|---|'
+	for k in tcpreplay trafgen-P1 trafgen-P2 replay-afpacket replay-xdp replay-afpacket-T2 replay-xdp-T2 roce-gen-i; do
+		case $k in
+		tcpreplay) name="tcpreplay --topspeed --preload-pcap, 1 core" ;;
+		trafgen-P1) name="trafgen -P 1 (PACKET_TX_RING), 1 core" ;;
+		trafgen-P2) name="trafgen -P 2" ;;
+		replay-afpacket) name="roce-replay -t --engine afpacket, 1 core" ;;
+		replay-xdp) name="roce-replay -t --engine xdp, 1 core" ;;
+		replay-afpacket-T2) name="roce-replay -t --engine afpacket --threads 2 (vs trafgen -P 2)" ;;
+		replay-xdp-T2) name="roce-replay -t --engine xdp --threads 2 (vs trafgen -P 2)" ;;
+		roce-gen-i) name="roce-gen -i (ICRC per frame, xdp), 1 core" ;;
+		esac
+		peer=trafgen-P1
+		[[ $k == *T2 ]] && peer=trafgen-P2
+		printf '| %s | %s | %s | %s | %s | %s | %s | %s; %s |\n' "$name" \
+			"${med[$k/64]:-}" "$(ratio "$k/64" tcpreplay/64)" "$(ratio "$k/64" "$peer/64")" \
+			"${med[$k/1024]:-}" "$(ratio "$k/1024" tcpreplay/1024)" "$(ratio "$k/1024" "$peer/1024")" \
+			"${res_all[$k/64]:-}" "${res_all[$k/1024]:-}"
+	done
+	for k in "${order[@]}"; do
+		[ -n "${res_bad[$k]:-}" ] && echo "  $k: ${res_bad[$k]}"
+	done
+fi
 
 if [ "${ONLY:-}" != pacing ]; then
 	echo
@@ -150,24 +187,36 @@ if [ "${ONLY:-}" != pacing ]; then
 fi
 
 echo
+# the receiver on CPU 0, apart from the paced sender on CPU 1 (a real-time sender that
+# spins near its deadlines would otherwise starve it)
+rx_cpu=0
 echo '| pacing, 1098-byte frames | target | far end Gb/s L2 | error | dev p50 | dev p99 | dev max |'
 echo '|---|---|---|---|---|---|---|'
 for g in ${PACE_GBPS:-1 0.25}; do
 for e in afpacket xdp; do
+for prio in ${PACE_PRIO:-other fifo}; do
+	# fifo: the sender at real-time priority (chrt -f 10), so that on a machine shared
+	# with other work the deadlines are not missed for the scheduler's sake.  A pacer that
+	# spins near every deadline is then stopped by the kernel's real-time limit
+	# (sched_rt_runtime_us: 50 ms in every second), which shows in p99/max.  (nice -20 was
+	# worse than nice 0: it starves ksoftirqd, which carries the veth pair's receive side.)
+	rt=()
+	[ "$prio" = fifo ] && rt=(chrt -f 10)
 	rx_start
 	# about 3 s of frames at the target
 	lp=$(awk -v g="$g" 'BEGIN { n = int(g * 1e9 * 3 / 8 / 1098 / 100000 + 0.5); print n < 1 ? 1 : n }')
-	in_a taskset -c 1 "$replay" -i "$if_a" --engine "$e" --gbps "$g" --preload --loop "$lp" -q \
+	in_a taskset -c 1 "${rt[@]}" "$replay" -i "$if_a" --engine "$e" --gbps "$g" --preload --loop "$lp" -q \
 		--json "$tmp/f1024.pcap" > "$tmp/o.json" 2>/dev/null
 	rx_stop
 	dev=$(grep -o '"deadline_dev_ns": {[^}]*}' "$tmp/o.json")
 	p50=$(echo "$dev" | grep -o '"p50": [0-9]*' | awk '{print $2}')
 	p99=$(echo "$dev" | grep -o '"p99": [0-9]*' | awk '{print $2}')
 	max=$(echo "$dev" | grep -o '"max": [0-9]*' | awk '{print $2}')
-	printf '| roce-replay --gbps %s --engine %s | %s Gb/s | %.4f | %+.3f%% | %s ns | %s ns | %s ns |\n' \
-		"$g" "$e" "$g" "$(awk -v b="$rx_bps" 'BEGIN { print b / 1e9 }')" \
+	printf '| roce-replay --gbps %s --engine %s%s | %s Gb/s | %.4f | %+.3f%% | %s ns | %s ns | %s ns |\n' \
+		"$g" "$e" "${rt[*]:+ (${rt[*]})}" "$g" "$(awk -v b="$rx_bps" 'BEGIN { print b / 1e9 }')" \
 		"$(awk -v b="$rx_bps" -v g="$g" 'BEGIN { print (b / 1e9 / g - 1) * 100 }')" \
 		"$p50" "$p99" "$max"
+done
 done
 done
 echo

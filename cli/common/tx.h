@@ -45,7 +45,7 @@ enum roce_tx_engine {
 };
 
 /* Frames per roce_tx_send() call an engine takes at once. */
-#define ROCE_TX_MAX_BATCH 64
+#define ROCE_TX_MAX_BATCH 256
 /* Largest frame the xdp engine sends (UMEM chunk of 4096 bytes less headroom). */
 #define ROCE_TX_XDP_MAX_FRAME 3840
 

@@ -35,6 +35,12 @@
 #define ROCE_XDP_NFRAMES 4096u
 #define ROCE_XDP_CHUNK 4096u
 #define ROCE_XDP_RING 2048u
+/* Descriptors the kernel sends per kick in copy mode: 32 unless the kernel takes
+ * XDP_MAX_TX_SKB_BUDGET (Linux 6.17), which is then set to ROCE_TX_MAX_BATCH. */
+#ifndef XDP_MAX_TX_SKB_BUDGET
+#define XDP_MAX_TX_SKB_BUDGET 9
+#endif
+#define ROCE_XDP_DEFAULT_BUDGET 32u
 
 struct xdpx {
 	struct xsk_umem *umem;
@@ -45,6 +51,7 @@ struct xdpx {
 	uint64_t free[ROCE_XDP_NFRAMES];
 	unsigned nfree;
 	unsigned outstanding;    /* descriptors submitted, not yet completed */
+	unsigned budget;         /* descriptors the kernel sends per kick */
 	int fd;
 };
 
@@ -123,6 +130,9 @@ static int xdp_open(struct roce_tx *tx, const struct roce_tx_opts *o, char *errb
 		goto fail;
 	}
 	x->fd = xsk_socket__fd(x->xsk);
+	x->budget = ROCE_TX_MAX_BATCH;
+	if (setsockopt(x->fd, SOL_XDP, XDP_MAX_TX_SKB_BUDGET, &x->budget, sizeof(x->budget)))
+		x->budget = ROCE_XDP_DEFAULT_BUDGET;
 	for (unsigned i = 0; i < ROCE_XDP_NFRAMES; i++)
 		x->free[i] = (uint64_t)i * ROCE_XDP_CHUNK;
 	x->nfree = ROCE_XDP_NFRAMES;
@@ -219,9 +229,12 @@ static int xdp_send(struct roce_tx *tx, const struct roce_tx_frame *f, unsigned 
 		x->outstanding += got;
 		tx->st.packets += got;
 		done += got;
-		rc = xdp_kick(tx, x);
-		if (rc)
-			return rc;
+		/* one kick sends at most budget descriptors */
+		for (unsigned k = 0; k < got; k += x->budget) {
+			rc = xdp_kick(tx, x);
+			if (rc)
+				return rc;
+		}
 	}
 	return 0;
 }

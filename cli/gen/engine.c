@@ -137,7 +137,7 @@ struct gen {
 	int err;
 	uint64_t verb_total;
 	uint8_t payload[4096 + 64];
-	uint8_t buf[9216];
+	uint8_t buf[RG_FRAME_MAX];
 };
 
 /* A message being sent. */
@@ -272,12 +272,20 @@ static void account(struct gen *g, const struct roce_frame_spec *s, const struct
 static void emit(struct gen *g, const struct roce_frame_spec *s, const struct tag *tg,
 		 bool bad_payload)
 {
+	uint8_t *buf;
 	size_t len;
 	int rc;
 
 	if (g->stop)
 		return;
-	rc = roce_build(s, g->buf, sizeof(g->buf), &len);
+	/* pause frames due first: written before this frame is built, so that an
+	 * output building in place (frame_buf) gets them into their own slots */
+	if (g->pauses.n)
+		flush_pauses(g, g->ts, false);
+	if (g->stop)
+		return;
+	buf = g->out->ops->frame_buf ? g->out->ops->frame_buf(g->out) : g->buf;
+	rc = roce_build(s, buf, RG_FRAME_MAX, &len);
 	if (rc != ROCE_OK) {
 		g->err = rc;
 		g->stop = true;
@@ -286,13 +294,9 @@ static void emit(struct gen *g, const struct roce_frame_spec *s, const struct ta
 	if (bad_payload && s->payload_len) {
 		size_t off = roce_build_payload_off(s) + s->payload_len / 2;
 
-		g->buf[off] ^= 0x01;
+		buf[off] ^= 0x01;
 	}
-	if (g->pauses.n)
-		flush_pauses(g, g->ts, false);
-	if (g->stop)
-		return;
-	write_frame(g, g->ts, g->buf, len);
+	write_frame(g, g->ts, buf, len);
 	if (!g->stop || g->frames == g->c->count_frames)
 		account(g, s, tg, s->bad_icrc || (bad_payload && s->payload_len));
 	advance(g, len);

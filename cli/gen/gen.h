@@ -176,7 +176,13 @@ struct rg_output_ops {
 	/* optional: a record cut to caplen bytes (capture files only) */
 	int (*write_cap)(struct rg_output *o, uint64_t ts_ns, const uint8_t *frame,
 			 uint32_t caplen, uint32_t len);
+	/* optional: where to build the next frame (RG_FRAME_MAX bytes), so that write
+	 * finds it in place and does not copy it (interfaces: the next batch slot) */
+	uint8_t *(*frame_buf)(struct rg_output *o);
 };
+
+/* Largest frame the generator builds (jumbo). */
+#define RG_FRAME_MAX 9216
 
 struct rg_output {
 	const struct rg_output_ops *ops;

@@ -31,6 +31,7 @@
 #include <inttypes.h>
 #include <locale.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -356,7 +357,7 @@ static const GOptionEntry entries[] = {
 	{ "threads", 0, 0, CB(opt_threads_cb),
 	  "N sender threads, each with its own socket and TX queue (implies --preload)", "N" },
 	{ "burst", 0, 0, CB(opt_burst_cb),
-	  "At most N frames per send call (default 32; frames already due go together)", "N" },
+	  "At most N frames per send call (1..256, default 256; frames already due go together)", "N" },
 	{ "engine", 0, 0, CB(opt_engine_cb), "TX engine: auto (default), afpacket, xdp", "NAME" },
 	{ "stats", 0, 0, CB(opt_stats_cb),
 	  "Statistics line on stderr every S seconds (default 1, 0 = off)", "S" },
@@ -465,7 +466,7 @@ static void parse_args(int argc, char **argv)
 	if (O.quiet)
 		O.stats_interval = 0;
 	if (!O.burst)
-		O.burst = 32;
+		O.burst = ROCE_TX_MAX_BATCH;
 	O.files = (const char **)opt_files->pdata;
 	O.n_files = opt_files->len;
 }
@@ -875,6 +876,31 @@ static void *sender(void *arg)
 	return NULL;
 }
 
+/*
+ * With several sender threads, thread i runs on the i-th CPU this process may use
+ * (when it may use at least as many CPUs as there are threads): the threads do not
+ * share a CPU or move between CPUs, as trafgen -P does with its processes.
+ */
+static void pin_thread(pthread_attr_t *attr, unsigned i)
+{
+	cpu_set_t allowed, one;
+	unsigned seen = 0;
+
+	if (O.threads < 2 || sched_getaffinity(0, sizeof(allowed), &allowed) ||
+	    (unsigned)CPU_COUNT(&allowed) < O.threads)
+		return;
+	for (unsigned c = 0; c < CPU_SETSIZE; c++) {
+		if (!CPU_ISSET(c, &allowed))
+			continue;
+		if (seen++ == i) {
+			CPU_ZERO(&one);
+			CPU_SET(c, &one);
+			(void)pthread_attr_setaffinity_np(attr, sizeof(one), &one);
+			return;
+		}
+	}
+}
+
 static void on_signal(int sig)
 {
 	g_stop = 1;
@@ -967,7 +993,14 @@ int main(int argc, char **argv)
 	/* all threads start on the same deadline, a little ahead */
 	g_start_ns = roce_tx_now_ns() + 2000000ull;
 	for (unsigned i = 0; i < O.threads; i++) {
-		if (pthread_create(&th[i].th, NULL, sender, &th[i])) {
+		pthread_attr_t attr;
+		int prc;
+
+		pthread_attr_init(&attr);
+		pin_thread(&attr, i);
+		prc = pthread_create(&th[i].th, &attr, sender, &th[i]);
+		pthread_attr_destroy(&attr);
+		if (prc) {
 			fprintf(stderr, "%s: cannot start sender thread %u\n", RR_PROG, i);
 			g_stop = 1;
 			for (unsigned j = 0; j < i; j++)

@@ -13,8 +13,9 @@ in_rg() { ip netns exec "$ns_a" "$rg" "$@"; }
 
 "$txtest" mkframes "$tmp/probe.pcap" 1 64 || exit 1
 mapfile -t engs < <(engines)
+# (PFC frames interleaved: written between frames that are built in the send slots)
 opts=(--qps 8 --verbs write,send,read --msg-size 3000 --messages 400 --seed 7 --loss 0.01
-      --ce-rate 0.02)
+      --ce-rate 0.02 --pfc prio=3,refresh=1us,length=40us --pause quanta=100,refresh=2us,length=30us)
 "$rg" "${opts[@]}" -w "$tmp/want.pcap" -q || exit 1
 "$txtest" digest "$tmp/want.pcap" > "$tmp/want.dig"
 n=$(wc -l < "$tmp/want.dig")

@@ -90,8 +90,9 @@ sys.exit(0 if a["pfc_storms"] == 1 and a["pfc_frames"] == 1253 and a["pause_fram
          and b["pfc_storms"] == 0 else 1)
 PY
 
-# Randomized: scenario and fault mix from the seed; faults without a known analyzer
-# difference only (the kinds in $known get their own rounds above).
+# Randomized: scenario and fault mix from the seed (every fault kind, PFC trains and PAUSE
+# included); faults without a known analyzer difference only (the kinds in $known get their
+# own rounds above).
 seeds=${ROUNDTRIP_SEEDS:-25}
 for ((s = 1; s <= seeds; s++)); do
 	args=$(python3 - "$s" "$known" <<'PY'
@@ -113,6 +114,14 @@ for opt, kind in faults.items():
         a += ["--" + opt, "%.3f" % r.uniform(0.005, 0.06)]
 if r.random() < 0.3:
     a += ["--vlan", "%d:%d" % (r.randint(1, 4094), r.randint(0, 7))]
+# PFC trains (paused time, storms on both sides of --pfc-storm-ms) and 802.3x PAUSE
+for _ in range(r.choice([0, 0, 1, 2])):
+    a += ["--pfc", "prio=%d,quanta=%d,refresh=%dus,length=%dms,start=%dus,xon=%d" % (
+        r.randint(0, 7), r.randint(1, 65535), r.randint(20, 2000), r.choice([1, 50, 150, 250, 400]),
+        r.randint(0, 5000), r.randint(0, 1))]
+if r.random() < 0.25:
+    a += ["--pause", "quanta=%d,refresh=%dus,length=%dms,start=%dus" % (
+        r.randint(1, 65535), r.randint(50, 1000), r.choice([1, 10, 250]), r.randint(0, 5000))]
 print(" ".join(a))
 PY
 )
