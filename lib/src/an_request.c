@@ -317,7 +317,7 @@ static bool hole_fill_range(struct an_holeset *r, uint32_t p, uint32_t n)
 /* Double the AckReq ring, oldest entry first; false at the cap or without memory. */
 static bool ack_grow(struct an_req *r)
 {
-	unsigned ncap = r->ack_cap ? 2u * r->ack_cap : 4u;
+	unsigned ncap = r->ack_cap ? 2u * r->ack_cap : 1u;  /* most streams: one AckReq at a time */
 	struct an_ackent *n;
 
 	if (r->ack_cap >= AN_ACK_RING)
@@ -600,7 +600,7 @@ static bool gbn_classify(struct an_ctx *c, struct an_flow *f, struct an_req *r, 
 			r->gbn_newest = roce_psn_add(e, 0xffffffu);   /* e - 1 */
 			r->gbn_start_ts = pend ? pend->ts : c->ts;
 		}
-		r->gbn_cause = cause;
+		r->gbn_cause = (uint8_t)cause;
 		r->gbn_ref_frame = pend ? pend->frame : 0;
 		AN_COUNT(c->a, f, gbn_episodes[cause], 1);
 		if (pend) {
@@ -617,7 +617,7 @@ static bool gbn_classify(struct an_ctx *c, struct an_flow *f, struct an_req *r, 
 	}
 	AN_COUNT(c->a, f, retransmissions, 1);
 	c->res->events |= ROCE_EV_RETRANSMISSION;
-	c->res->retx_cause = r->gbn_cause;
+	c->res->retx_cause = (enum roce_retx_cause)r->gbn_cause;
 	c->res->ref_frame = r->gbn_ref_frame;
 	ack_cancel_from(r, p);
 	return true;
