@@ -10,7 +10,9 @@
 # ACK and a READ_RESPONSE_ONLY (4 frames per QP, 2 streams per QP):
 #   hosts  streams = 1k, 10k, 100k, 1M: QPs spread over min(QPs, 50000) host pairs
 #   onepair  20,000 QPs (40k streams) and 50,000 QPs between ONE host pair, random initial PSNs
-# and the reference: roce-mkcaptures --bulk (64 QPs between 16 host pairs, 64-byte payloads).
+# and the reference: the small-frame bulk capture of bench.sh (RC WRITE of 64-byte messages, an
+# ACK every 16, 64 QPs between 16 host pairs, about 500,000 frames), made with roce-gen as there
+# (roce-mkcaptures --bulk made it before it was folded into roce-gen).
 # Times are CPU seconds (user + system) of the child, best of 3, so that load from other
 # processes on a shared machine changes them less than wall-clock time would; ratios in the
 # same run are the numbers to quote.  tshark runs on files up to TSHARK_MAX_STREAMS streams
@@ -27,7 +29,6 @@ trap 'rm -rf "$tmp"' EXIT
 "$here/scripts/setup.sh" "$build" -DCMAKE_BUILD_TYPE=Release -DROCE_BUILD_PLUGIN=OFF >/dev/null
 ra=$build/cli/roce-analyze
 gen=$build/cli/roce-gen
-mk=$build/captures/roce-mkcaptures
 
 # cpu: best of 3 "cpu_seconds peak_rss_mib" of a command (output discarded)
 cpu() {
@@ -61,7 +62,8 @@ echo "Machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs," \
 echo "roce-analyze $("$ra" --version 2>/dev/null | head -1), $(tshark --version | head -1)"
 echo
 
-"$mk" --bulk "$tmp/bulk.pcap" 64 64 >/dev/null
+"$gen" -q -w "$tmp/bulk.pcap" -c 500000 --qps 4 --hosts 16 --verbs write --msg-size 64 \
+	--ack-every 16 --pps 1M
 read -r bulk_cpu bulk_rss < <(cpu "$ra" -q "$tmp/bulk.pcap")
 bulk_frames=$(frames "$tmp/bulk.pcap")
 bulk_ns=$(echo "$bulk_cpu * 1000000000 / $bulk_frames" | bc -l)
