@@ -33,6 +33,8 @@
 #define AN_HOLES           16
 #define AN_ACK_RING        64
 #define AN_READ_RING       16
+#define AN_ACK_FIRST       1    /* entries of the first rings (records of pools ack1, rd1) */
+#define AN_READ_FIRST      2
 
 /* ------------------------------------------------------------------ pools */
 
@@ -274,11 +276,14 @@ _Static_assert(offsetof(struct an_req, hs) <= AN_LINE,
 _Static_assert(sizeof(struct an_req) <= 3 * AN_LINE, "request state past three cache lines");
 _Static_assert(AN_ACK_RING <= UINT8_MAX && AN_READ_RING <= UINT8_MAX, "ring indexes are bytes");
 
-/* Heap bytes of the growable arrays (holes, rings) of request / response state. */
+/* Heap bytes of the growable arrays (holes, rings past their pooled first size) of request / response state. */
 static inline uint64_t an_req_var_bytes(const struct an_req *r)
 {
-	return r ? r->hs.cap * sizeof(struct an_hole) + r->ack_cap * sizeof(struct an_ackent) +
-		r->rd_cap * sizeof(struct an_readent) : 0;
+	if (!r)
+		return 0;
+	return r->hs.cap * sizeof(struct an_hole) +
+		(r->ack_cap > AN_ACK_FIRST ? r->ack_cap * sizeof(struct an_ackent) : 0) +
+		(r->rd_cap > AN_READ_FIRST ? r->rd_cap * sizeof(struct an_readent) : 0);
 }
 
 static inline uint64_t an_rsp_var_bytes(const struct an_rsp *s)
@@ -308,6 +313,7 @@ struct an_pairidx {
 /* The record pools (an_pool.c), one per kind. */
 struct an_pools {
 	struct an_pool flow, req, rsp, lat, ctr;
+	struct an_pool ack1, rd1;       /* first AckReq / READ rings (AN_ACK_FIRST, AN_READ_FIRST) */
 };
 
 struct roce_analyzer {
