@@ -339,6 +339,8 @@ static bool ack_grow(struct roce_analyzer *a, struct an_req *r)
 		n[i] = r->ack[(r->ack_head + i) % r->ack_cap];
 	if (r->ack_cap == AN_ACK_FIRST)
 		an_pool_put(&a->pool.ack1, r->ack);
+	else
+		free(r->ack);
 	r->ack = n;
 	r->ack_cap = (uint8_t)ncap;
 	r->ack_head = 0;
@@ -466,6 +468,8 @@ static bool read_grow(struct roce_analyzer *a, struct an_req *r)
 		n[i] = r->rd[(r->rd_next + i) % r->rd_cap];
 	if (r->rd_cap == AN_READ_FIRST)
 		an_pool_put(&a->pool.rd1, r->rd);
+	else
+		free(r->rd);
 	r->rd = n;
 	r->rd_next = r->rd_cap;
 	r->rd_cap = (uint8_t)ncap;
