@@ -10,7 +10,12 @@
 # ACK and a READ_RESPONSE_ONLY (4 frames per QP, 2 streams per QP):
 #   hosts  streams = 1k, 10k, 100k, 1M: QPs spread over min(QPs, 50000) host pairs
 #   onepair  20,000 QPs (40k streams) and 50,000 QPs between ONE host pair, random initial PSNs
-# and the reference: roce-mkcaptures --bulk (64 QPs between 16 host pairs, 64-byte payloads).
+# and the reference: the small-frame bulk capture of bench.sh (RC WRITE of 64-byte messages, an
+# ACK every 16, 64 QPs between 16 host pairs, about 500,000 frames), made with roce-gen as there
+# (roce-mkcaptures --bulk made it before it was folded into roce-gen).
+# The start-up of roce-analyze (loading, an empty capture: best of 3 CPU seconds) is taken off
+# every time before it is divided by the frames (ns/frame): with 2,000 frames it would be most
+# of the time, on a loaded machine several times the analysis itself.
 # Times are CPU seconds (user + system) of the child, best of 3, so that load from other
 # processes on a shared machine changes them less than wall-clock time would; ratios in the
 # same run are the numbers to quote.  tshark runs on files up to TSHARK_MAX_STREAMS streams
@@ -27,7 +32,6 @@ trap 'rm -rf "$tmp"' EXIT
 "$here/scripts/setup.sh" "$build" -DCMAKE_BUILD_TYPE=Release -DROCE_BUILD_PLUGIN=OFF >/dev/null
 ra=$build/cli/roce-analyze
 gen=$build/cli/roce-gen
-mk=$build/captures/roce-mkcaptures
 
 # cpu: best of 3 "cpu_seconds peak_rss_mib" of a command (output discarded)
 cpu() {
@@ -61,10 +65,18 @@ echo "Machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs," \
 echo "roce-analyze $("$ra" --version 2>/dev/null | head -1), $(tshark --version | head -1)"
 echo
 
-"$mk" --bulk "$tmp/bulk.pcap" 64 64 >/dev/null
+"$gen" -q -w "$tmp/bulk.pcap" -c 500000 --qps 4 --hosts 16 --verbs write --msg-size 64 \
+	--ack-every 16 --pps 1M
+# an empty classic pcap (the 24-byte file header, Ethernet): roce-analyze's start-up
+printf '\xd4\xc3\xb2\xa1\x02\x00\x04\x00\0\0\0\0\0\0\0\0\xff\xff\0\0\x01\0\0\0' >"$tmp/empty.pcap"
+read -r start_cpu _ < <(cpu "$ra" -q "$tmp/empty.pcap")
+# net CPU_SECONDS FRAMES: ns per frame without the start-up (never below 0)
+net() { echo "x = ($1 - $start_cpu) * 1000000000 / $2; if (x < 0) x = 0; x" | bc -l; }
 read -r bulk_cpu bulk_rss < <(cpu "$ra" -q "$tmp/bulk.pcap")
 bulk_frames=$(frames "$tmp/bulk.pcap")
-bulk_ns=$(echo "$bulk_cpu * 1000000000 / $bulk_frames" | bc -l)
+bulk_ns=$(net "$bulk_cpu" "$bulk_frames")
+echo "Start-up of roce-analyze -q (empty capture): $start_cpu CPU s, taken off before ns/frame."
+echo
 
 echo "| capture | streams | frames | roce-analyze -q CPU s | ns/frame | vs bulk |" \
 	"--json CPU s | peak RSS MiB | tshark CPU s | tshark / -q | tshark / --json |"
@@ -77,7 +89,7 @@ row() { # name file streams
 	n=$(frames "$f")
 	read -r c rss < <(cpu "$ra" -q --max-flows 2000000 "$f")
 	read -r j jr < <(cpu "$ra" --json --max-flows 2000000 "$f")
-	ns=$(echo "$c * 1000000000 / $n" | bc -l)
+	ns=$(net "$c" "$n")
 	if [ "$streams" -le "$tsmax" ]; then
 		read -r ts _ < <(cpu tshark -n -q -z conv,udp -r "$f")
 		ratio=$(printf '%.1f' "$(echo "$ts / $j" | bc -l)")

@@ -33,6 +33,8 @@
 #define AN_HOLES           16
 #define AN_ACK_RING        64
 #define AN_READ_RING       16
+#define AN_ACK_FIRST       1    /* entries of the first rings (records of pools ack1, rd1) */
+#define AN_READ_FIRST      2
 
 /* ------------------------------------------------------------------ pools */
 
@@ -151,10 +153,10 @@ struct an_holeset {
 };
 
 struct an_pending {
-	bool valid;
 	uint32_t psn;
+	uint32_t timer_us : 31; /* RNR (at most 491,520 us) */
+	uint32_t valid : 1;
 	uint64_t ts, frame;
-	uint32_t timer_us;      /* RNR */
 };
 
 /*
@@ -164,22 +166,21 @@ struct an_pending {
 struct an_req {
 	bool init, off;
 	bool gbn_active;        /* go-back-N resend run in progress */
+	uint8_t gbn_cause;      /* enum roce_retx_cause of the run */
 	uint32_t next, pnext;   /* pnext: PSN expected after the previous packet (== next outside resends) */
 	uint32_t slack, slack_read_psn, prev, first_psn;
-	unsigned ack_head, ack_n;
-	unsigned rd_next;
+	/* AckReq ring (oldest at head) and READ ring, growing up to their caps (<= 64) */
+	uint8_t ack_head, ack_n, ack_cap;
+	uint8_t rd_next, rd_cap;
 	struct an_holeset hs;
 	/* go-back-N */
-	enum roce_retx_cause gbn_cause;
 	uint32_t gbn_newest;
-	uint64_t gbn_start_ts, gbn_ref_frame;
-	struct an_pending nak, rnr;
-	/* AckReq ring (oldest at head) and READ ring, growing up to their caps */
-	struct an_ackent *ack;
-	struct an_readent *rd;
-	uint8_t ack_cap, rd_cap;
 	/* pairing index (an_pair.c, its only writer), while an unpaired request stream */
 	uint32_t pair_bucket;
+	uint64_t gbn_start_ts, gbn_ref_frame;
+	struct an_pending nak, rnr;
+	struct an_ackent *ack;
+	struct an_readent *rd;
 	struct an_hp *pair_hp;
 	struct an_flow *hp_next, *hp_prev, *pb_next, *pb_prev;
 };
@@ -270,14 +271,19 @@ void an_lat_free(struct roce_analyzer *a, struct an_flow *f);
 _Static_assert(offsetof(struct an_flow, st) + offsetof(struct an_fstat, last_ts_ns) +
 	sizeof(uint64_t) <= 2 * AN_LINE, "stream hot fields past the record's first 128 bytes");
 _Static_assert(sizeof(struct an_flow) % AN_FLOW_ALIGN == 0, "stream record size");
-_Static_assert(offsetof(struct an_req, rd_next) + sizeof(unsigned) <= AN_LINE,
+_Static_assert(offsetof(struct an_req, hs) <= AN_LINE,
 	"request hot fields span more than one cache line");
+_Static_assert(sizeof(struct an_req) <= 3 * AN_LINE, "request state past three cache lines");
+_Static_assert(AN_ACK_RING <= UINT8_MAX && AN_READ_RING <= UINT8_MAX, "ring indexes are bytes");
 
-/* Heap bytes of the growable arrays (holes, rings) of request / response state. */
+/* Heap bytes of the growable arrays (holes, rings past their pooled first size) of request / response state. */
 static inline uint64_t an_req_var_bytes(const struct an_req *r)
 {
-	return r ? r->hs.cap * sizeof(struct an_hole) + r->ack_cap * sizeof(struct an_ackent) +
-		r->rd_cap * sizeof(struct an_readent) : 0;
+	if (!r)
+		return 0;
+	return r->hs.cap * sizeof(struct an_hole) +
+		(r->ack_cap > AN_ACK_FIRST ? r->ack_cap * sizeof(struct an_ackent) : 0) +
+		(r->rd_cap > AN_READ_FIRST ? r->rd_cap * sizeof(struct an_readent) : 0);
 }
 
 static inline uint64_t an_rsp_var_bytes(const struct an_rsp *s)
@@ -307,6 +313,7 @@ struct an_pairidx {
 /* The record pools (an_pool.c), one per kind. */
 struct an_pools {
 	struct an_pool flow, req, rsp, lat, ctr;
+	struct an_pool ack1, rd1;       /* first AckReq / READ rings (AN_ACK_FIRST, AN_READ_FIRST) */
 };
 
 struct roce_analyzer {

@@ -157,8 +157,14 @@ void an_req_free(struct roce_analyzer *a, struct an_req *r)
 	if (!r)
 		return;
 	free(r->hs.holes);
-	free(r->ack);
-	free(r->rd);
+	if (r->ack_cap == AN_ACK_FIRST)
+		an_pool_put(&a->pool.ack1, r->ack);
+	else
+		free(r->ack);
+	if (r->rd_cap == AN_READ_FIRST)
+		an_pool_put(&a->pool.rd1, r->rd);
+	else
+		free(r->rd);
 	an_pool_put(&a->pool.req, r);
 }
 
@@ -314,31 +320,39 @@ static bool hole_fill_range(struct an_holeset *r, uint32_t p, uint32_t n)
 
 /* ------------------------------------------------------------------ rings */
 
-/* Double the AckReq ring, oldest entry first; false at the cap or without memory. */
-static bool ack_grow(struct an_req *r)
+/*
+ * Double the AckReq ring, oldest entry first; false at the cap or without
+ * memory.  The first ring (AN_ACK_FIRST entries: most streams have one
+ * AckReq outstanding at a time) comes from a pool, the larger ones from malloc.
+ */
+static bool ack_grow(struct roce_analyzer *a, struct an_req *r)
 {
-	unsigned ncap = r->ack_cap ? 2u * r->ack_cap : 4u;
+	unsigned ncap = r->ack_cap ? 2u * r->ack_cap : AN_ACK_FIRST;
 	struct an_ackent *n;
 
 	if (r->ack_cap >= AN_ACK_RING)
 		return false;
-	n = malloc(ncap * sizeof(*n));
+	n = r->ack_cap ? malloc(ncap * sizeof(*n)) : an_pool_get(&a->pool.ack1);
 	if (!n)
 		return false;
 	for (unsigned i = 0; i < r->ack_n; i++)
 		n[i] = r->ack[(r->ack_head + i) % r->ack_cap];
-	free(r->ack);
+	if (r->ack_cap == AN_ACK_FIRST)
+		an_pool_put(&a->pool.ack1, r->ack);
+	else
+		free(r->ack);
 	r->ack = n;
 	r->ack_cap = (uint8_t)ncap;
 	r->ack_head = 0;
 	return true;
 }
 
-static void ack_push(struct an_req *r, uint32_t psn, uint64_t ts, uint64_t frame)
+static void ack_push(struct roce_analyzer *a, struct an_req *r, uint32_t psn, uint64_t ts,
+	uint64_t frame)
 {
 	unsigned idx;
 
-	if (r->ack_n == r->ack_cap && !ack_grow(r)) {
+	if (r->ack_n == r->ack_cap && !ack_grow(a, r)) {
 		if (!r->ack_cap)
 			return;         /* no memory: this request is not timed */
 		r->ack_head = (r->ack_head + 1) % r->ack_cap;   /* full: forget the oldest */
@@ -435,33 +449,40 @@ static struct an_readent *read_match(struct an_req *r, uint32_t P)
 	return NULL;
 }
 
-/* Double the READ ring keeping push order (oldest first); false at the cap or without memory. */
-static bool read_grow(struct an_req *r)
+/*
+ * Double the READ ring keeping push order (oldest first); false at the cap
+ * or without memory.  The first ring (AN_READ_FIRST slots) comes from a
+ * pool, the larger ones from calloc.
+ */
+static bool read_grow(struct roce_analyzer *a, struct an_req *r)
 {
-	unsigned ncap = r->rd_cap ? 2u * r->rd_cap : 2u;
+	unsigned ncap = r->rd_cap ? 2u * r->rd_cap : AN_READ_FIRST;
 	struct an_readent *n;
 
 	if (r->rd_cap >= AN_READ_RING)
 		return false;
-	n = calloc(ncap, sizeof(*n));
+	n = r->rd_cap ? calloc(ncap, sizeof(*n)) : an_pool_get(&a->pool.rd1);
 	if (!n)
 		return false;
 	for (unsigned i = 0; i < r->rd_cap; i++)
 		n[i] = r->rd[(r->rd_next + i) % r->rd_cap];
-	free(r->rd);
+	if (r->rd_cap == AN_READ_FIRST)
+		an_pool_put(&a->pool.rd1, r->rd);
+	else
+		free(r->rd);
 	r->rd = n;
 	r->rd_next = r->rd_cap;
 	r->rd_cap = (uint8_t)ncap;
 	return true;
 }
 
-static void read_push(struct an_req *r, uint32_t psn, uint32_t n, uint32_t nmax, uint32_t len,
+static void read_push(struct roce_analyzer *a, struct an_req *r, uint32_t psn, uint32_t n, uint32_t nmax, uint32_t len,
 	uint64_t ts, uint64_t frame)
 {
 	struct an_readent *e;
 
 	if ((!r->rd_cap || (r->rd[r->rd_next].live && !r->rd[r->rd_next].last_done)) &&
-	    !read_grow(r) && !r->rd_cap)
+	    !read_grow(a, r) && !r->rd_cap)
 		return;                 /* no memory: this READ is not followed */
 	e = &r->rd[r->rd_next];
 	r->rd_next = (r->rd_next + 1) % r->rd_cap;
@@ -600,7 +621,7 @@ static bool gbn_classify(struct an_ctx *c, struct an_flow *f, struct an_req *r, 
 			r->gbn_newest = roce_psn_add(e, 0xffffffu);   /* e - 1 */
 			r->gbn_start_ts = pend ? pend->ts : c->ts;
 		}
-		r->gbn_cause = cause;
+		r->gbn_cause = (uint8_t)cause;
 		r->gbn_ref_frame = pend ? pend->frame : 0;
 		AN_COUNT(c->a, f, gbn_episodes[cause], 1);
 		if (pend) {
@@ -617,7 +638,7 @@ static bool gbn_classify(struct an_ctx *c, struct an_flow *f, struct an_req *r, 
 	}
 	AN_COUNT(c->a, f, retransmissions, 1);
 	c->res->events |= ROCE_EV_RETRANSMISSION;
-	c->res->retx_cause = r->gbn_cause;
+	c->res->retx_cause = (enum roce_retx_cause)r->gbn_cause;
 	c->res->ref_frame = r->gbn_ref_frame;
 	ack_cancel_from(r, p);
 	return true;
@@ -806,7 +827,7 @@ void an_req_process(struct an_ctx *c, struct an_flow *f)
 		 * was forgotten) gets an entry of its own.
 		 */
 		if (is_read && !read_match(r, p))
-			read_push(r, p, n, nmax, rd_len, c->ts, c->frame);
+			read_push(c->a, r, p, n, nmax, rd_len, c->ts, c->frame);
 		if (move)
 			r->prev = p;
 		return;
@@ -824,9 +845,9 @@ advance:
 	r->slack_read_psn = p;
 	r->prev = p;
 	if (is_read)
-		read_push(r, p, n, nmax, rd_len, c->ts, c->frame);
+		read_push(c->a, r, p, n, nmax, rd_len, c->ts, c->frame);
 	if (pkt->bth.ackreq || is_read || (op->flags & ROCE_F_ATOMIC))
-		ack_push(r, p, c->ts, c->frame);
+		ack_push(c->a, r, p, c->ts, c->frame);
 }
 
 /* -------------------------------------------------------------- responses */

@@ -109,6 +109,8 @@ roce_analyzer_t *roce_analyzer_create(const struct roce_analyzer_config *c, char
 	an_pool_init(&a->pool.rsp, sizeof(struct an_rsp), 8);
 	an_pool_init(&a->pool.lat, sizeof(struct an_lat), 8);
 	an_pool_init(&a->pool.ctr, sizeof(struct roce_counters), 8);
+	an_pool_init(&a->pool.ack1, AN_ACK_FIRST * sizeof(struct an_ackent), 8);
+	an_pool_init(&a->pool.rd1, AN_READ_FIRST * sizeof(struct an_readent), 8);
 	if (an_table_init(&a->flows, cfg.max_flows) || an_table_init(&a->pfc, cfg.max_pfc) ||
 	    an_pair_init(&a->pair, cfg.max_flows)) {
 		an_table_free(&a->flows);
@@ -141,6 +143,8 @@ static void pools_free(struct an_pools *p)
 	an_pool_free(&p->rsp);
 	an_pool_free(&p->lat);
 	an_pool_free(&p->ctr);
+	an_pool_free(&p->ack1);
+	an_pool_free(&p->rd1);
 }
 
 void roce_analyzer_destroy(roce_analyzer_t *a)
@@ -237,8 +241,8 @@ static uint64_t mem_in_use(const struct roce_analyzer *a)
 	const struct an_pools *p = &a->pool;
 
 	return pool_in_use(&p->flow) + pool_in_use(&p->req) + pool_in_use(&p->rsp) +
-		pool_in_use(&p->lat) + pool_in_use(&p->ctr) + a->hist_bytes + a->var_bytes +
-		tables_bytes(a);
+		pool_in_use(&p->lat) + pool_in_use(&p->ctr) + pool_in_use(&p->ack1) +
+		pool_in_use(&p->rd1) + a->hist_bytes + a->var_bytes + tables_bytes(a);
 }
 
 void roce_analyzer_memory(const roce_analyzer_t *a, struct roce_analyzer_memory *out)
@@ -256,14 +260,15 @@ void roce_analyzer_memory(const roce_analyzer_t *a, struct roce_analyzer_memory 
 	}
 	m.streams = a->flows.n;
 	m.stream_bytes = pool_in_use(&p->flow) + pool_in_use(&p->req) + pool_in_use(&p->rsp) +
-		pool_in_use(&p->ctr) + var;
+		pool_in_use(&p->ctr) + pool_in_use(&p->ack1) + pool_in_use(&p->rd1) + var;
 	m.latency_bytes = pool_in_use(&p->lat) + a->hist_bytes;
 	m.table_bytes = tables_bytes(a);
 	blocks = p->flow.block_bytes + p->req.block_bytes + p->rsp.block_bytes +
-		p->lat.block_bytes + p->ctr.block_bytes + a->pair.hp_pool.block_bytes;
+		p->lat.block_bytes + p->ctr.block_bytes + p->ack1.block_bytes + p->rd1.block_bytes +
+		a->pair.hp_pool.block_bytes;
 	m.pooled_bytes = blocks - (pool_in_use(&p->flow) + pool_in_use(&p->req) +
 		pool_in_use(&p->rsp) + pool_in_use(&p->lat) + pool_in_use(&p->ctr) +
-		pool_in_use(&a->pair.hp_pool));
+		pool_in_use(&p->ack1) + pool_in_use(&p->rd1) + pool_in_use(&a->pair.hp_pool));
 	m.in_use = m.stream_bytes + m.latency_bytes + m.table_bytes;
 	/* (table_bytes counts the host-pair records in use, blocks all of them) */
 	m.bytes = blocks + var + a->hist_bytes + m.table_bytes - pool_in_use(&a->pair.hp_pool) +

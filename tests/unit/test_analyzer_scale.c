@@ -370,9 +370,9 @@ static void mem_feed(roce_analyzer_t *a, unsigned i, bool request, uint64_t ts)
  * samples (here: ACKs only) is a 224-byte record, 32 bytes of response
  * sequencing and its share of the tables (16-byte slots at a load between
  * 1/4 and 1/2, plus the dense array: 40 to 80 bytes), so at most 340
- * bytes; a request stream waiting for its first response (256 bytes of
+ * bytes; a request stream waiting for its first response (192 bytes of
  * sequencing state on top, and its entry in the pairing index: a host-pair
- * record and table slots, here one host pair per stream) at most 720.
+ * record and table slots, here one host pair per stream) at most 660.
  */
 static void t_memory_per_stream(void)
 {
@@ -402,7 +402,7 @@ static void t_memory_per_stream(void)
 	CHECK_EQ_U(m.streams, n);
 	printf("request streams: %llu bytes per stream in use\n",
 		(unsigned long long)(m.in_use / n));
-	CHECK(m.in_use / n <= 720);
+	CHECK(m.in_use / n <= 660);
 	roce_analyzer_destroy(a);
 }
 

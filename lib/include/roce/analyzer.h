@@ -408,6 +408,9 @@ struct roce_analyzer_observer {
 #define ROCE_MAX_OBSERVERS 8
 
 /* Subscribe (the struct is copied); ROCE_E_INVAL when ROCE_MAX_OBSERVERS are registered. */
+ROCE_API int roce_analyzer_add_observer(roce_analyzer_t *a, const struct roce_analyzer_observer *o)
+	ROCE_NONNULL(1, 2);
+
 /* ---------------------------------------------------------------- memory */
 
 /*
@@ -429,9 +432,6 @@ struct roce_analyzer_memory {
 
 /* Fill *out (O(streams)). */
 ROCE_API void roce_analyzer_memory(const roce_analyzer_t *a, struct roce_analyzer_memory *out)
-	ROCE_NONNULL(1, 2);
-
-ROCE_API int roce_analyzer_add_observer(roce_analyzer_t *a, const struct roce_analyzer_observer *o)
 	ROCE_NONNULL(1, 2);
 
 /* Pause time of q quanta at the analyzer's link speed, ns (q * 512 bit times). */
