@@ -802,4 +802,6 @@
 		c.draw();
 	zoomLabel.textContent = 'Showing everything (bin ' + fTime(binNs) + ')';
 	document.body.dataset.ready = '1';
+	if (window.performance && performance.mark)
+		performance.mark('roce-ready');     /* bench/html_bench.sh: time to drawn */
 })();
