@@ -127,8 +127,8 @@ class Browser:
         self.wait_event("Page.loadEventFired")
 
     def eval(self, expr, timeout=30.0):
-        r = self.send("Runtime.evaluate", {"expression": expr, "returnByValue": True},
-                      timeout=timeout)
+        r = self.send("Runtime.evaluate", {"expression": expr, "returnByValue": True,
+                                           "awaitPromise": True}, timeout=timeout)
         if "exceptionDetails" in r:
             raise RuntimeError("evaluate: %s" % r["exceptionDetails"].get("text"))
         return r["result"].get("value")
@@ -303,9 +303,82 @@ def check_report(b, page, rep, shot):
            "anomaly rows: page %d, --json %d" % (len(dom["anomalies"]), len(an)))
     expect(sorted(int(r[0]) for r in dom["anomalies"]) == sorted(a["frame"] for a in an),
            "anomaly frame numbers equal")
+    check_marks(b, rep)
     check_interaction(b)
     b.screenshot(shot)
     expect(os.path.getsize(shot) > 10000, "screenshot written")
+
+
+# every stream of the selector shown in turn: the classes of the PSN graph's marks, and the
+# time series' paths, over all of them
+MARKS = r"""
+(async function () {
+  const frame = () => new Promise(ok => requestAnimationFrame(() => setTimeout(ok, 0)));
+  const sel = document.getElementById('stream-select');
+  const seen = {};
+  const opts = sel ? Array.from(sel.options).map(o => o.value) : [];
+  const keep = sel ? sel.value : null;
+  for (const v of opts) {
+    sel.value = v;
+    sel.dispatchEvent(new Event('change'));
+    await frame();              // the charts redraw in the next animation frame
+    for (const e of document.querySelectorAll('#chart-psn .pt, #chart-psn .pt-gap, ' +
+        '#chart-psn .pt-readrange, #chart-psn path.tx, #chart-psn path.resp, ' +
+        '#chart-psn path.ack, #chart-psn path.cnp'))
+      for (const c of e.classList)
+        seen[c] = (seen[c] || 0) + 1;
+  }
+  if (sel) { sel.value = keep; sel.dispatchEvent(new Event('change')); await frame(); }
+  const paths = {};
+  for (const id of ['chart-throughput', 'chart-events', 'chart-cnp', 'chart-ce', 'chart-errors'])
+    paths[id] = Array.from(document.querySelectorAll('#' + id + ' path.series'))
+      .filter(p => /[0-9]/.test(p.getAttribute('d') || '')).length;
+  return JSON.stringify({ seen: seen, paths: paths, streams: opts.length });
+})()
+"""
+
+
+def check_marks(b, rep):
+    """The PSN graphs (all streams) mark what the run had: retransmissions by cause, gaps
+    with their lost range, NAKs, RNR NAKs, READ requests with their response range, ACKs,
+    CNPs; the time series charts have lines for what happened."""
+    m = json.loads(b.eval(MARKS))
+    seen, paths = m["seen"], m["paths"]
+    s = rep["summary"]
+    if not rep.get("qps") or m["streams"] == 0:
+        return
+    want = []
+    gbn = s.get("gbn_episodes", {})
+    for cause in ("nak", "rnr", "timeout"):
+        if gbn.get(cause, 0):
+            want.append("retx-" + cause)
+    if s.get("psn_gaps", 0):
+        want += ["pt-gap"]
+    if s.get("naks", 0):
+        want.append("pt-nak")
+    if s.get("rnr_naks", 0):
+        want.append("pt-rnr")
+    if s.get("opcodes", {}).get("RC_RDMA_READ_REQUEST", 0):
+        want += ["pt-read", "pt-readrange", "resp"]
+    if s.get("acks", 0):
+        want.append("ack")
+    if s.get("cnps", 0):
+        want.append("cnp")
+    want.append("tx")
+    for c in want:
+        expect(seen.get(c, 0) >= 1, "PSN graphs mark %s (%d streams; seen %s)" %
+               (c, m["streams"], sorted(seen)))
+    # total and per-stream throughput; events, CNP, CE and error lines when they happened
+    expect(paths.get("chart-throughput", 0) >= 2, "throughput: total and per stream (%d lines)"
+           % paths.get("chart-throughput", 0))
+    if s.get("retransmissions", 0) or s.get("psn_gaps", 0):
+        expect(paths.get("chart-events", 0) >= 1, "loss and recovery chart has lines")
+    if s.get("cnps", 0):
+        expect(paths.get("chart-cnp", 0) >= 1, "CNP rate has a line")
+    if s.get("ecn_ce", 0):
+        expect(paths.get("chart-ce", 0) >= 1, "CE ratio has a line")
+    if s.get("icrc_bad", 0) or s.get("malformed", 0):
+        expect(paths.get("chart-errors", 0) >= 1, "ICRC / malformed chart has lines")
 
 
 def check_interaction(b):

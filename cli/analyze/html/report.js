@@ -551,7 +551,8 @@
 					else
 						shape = sv('circle', { cx: x, cy: y, r: kind === 'read' ? 3 : 3.5,
 							fill: kind === 'read' ? 'none' : color, stroke: color });
-					shape.setAttribute('class', 'pt pt-' + kind);
+					shape.setAttribute('class', 'pt pt-' + kind +
+						(kind === 'retx' ? ' retx-' + (KIND.retx[cause] ? cause : 'none') : ''));
 					c.plot.appendChild(shape);
 					hoverPts.push({ x: x, y: y, lines: lines });
 				}
