@@ -224,7 +224,7 @@ EXTRACT = r"""
   const summary = {};
   for (const c of document.querySelectorAll('#summary [data-key]'))
     summary[c.dataset.key] = c.dataset.value;
-  return JSON.stringify({ charts: charts, summary: summary, qps: rows('qps'), pfc: rows('pfc'),
+  return JSON.stringify({ charts: charts, summary: summary, qps: rows('qps'), pfc: rows('pfc'), pfcprio: rows('pfc-prio'),
     anomalies: rows('anomalies'),
     qpcols: Array.from(document.querySelectorAll('#qps th')).map(h => h.textContent),
     streams: document.querySelectorAll('#stream-select option').length,
@@ -293,6 +293,30 @@ def check_report(b, page, rep, shot):
         r = pr.get(key)
         expect(r is not None and r[2] == str(p["frames"]) and r[8] == str(p["storms"]),
                "pfc %s: frames/storms equal" % (key,))
+    # paused ratio per priority: sources, paused time, mean and max ratio over the duration
+    dur = float(s.get("duration_s") or 0)
+    byprio = {}
+    for p in pfc:
+        k = "PAUSE" if p["priority"] is None else str(p["priority"])
+        e = byprio.setdefault(k, [0, 0.0, 0.0, 0])
+        e[0] += 1
+        e[1] += float(p["paused_us"] or 0) * 1000
+        e[2] = max(e[2], float(p["paused_us"] or 0) / 1e6 / dur if dur else 0)
+        e[3] += p["storms"]
+    got = {r[0]: r for r in (dom.get("pfcprio") or [])}
+    expect(sorted(got) == sorted(byprio), "paused ratio rows: page %s, --json %s" %
+           (sorted(got), sorted(byprio)))
+    for k, (n, paused, mx, storms) in byprio.items():
+        r = got.get(k)
+        if r is None:
+            continue
+        mean = paused / 1e9 / dur / n if dur else 0
+        expect(int(r[1]) == n and int(r[5]) == storms and
+               abs(float(r[2]) - paused) <= 1000 * n and
+               abs(float(r[3]) - mean) <= 1e-6 + 1e-4 * mean and
+               abs(float(r[4]) - mx) <= 1e-6 + 1e-4 * mx,
+               "paused ratio of priority %s: page %s, --json n=%d paused=%.0f ns mean=%.6f max=%.6f"
+               % (k, r[1:], n, paused, mean, mx))
     if pfc:
         expect(ch.get("chart-pfc", {}).get("pauses", 0) >= 1, "PFC timeline has paused intervals")
     if s.get("pfc_storms", 0):
