@@ -42,17 +42,30 @@ struct ts_cache_ent {
 	int32_t slot;                   /* slot index, or TS_UNTRACKED */
 };
 
+/* A stream's bin: what a frame without events updates, in one place (32 bytes). */
+struct ts_sbin {
+	int64_t tx_lo, tx_hi;           /* first transmissions' PSN range; lo > hi: none */
+	int64_t ack_hi;                 /* -1: none */
+	uint64_t bytes;
+};
+
 struct ts_slot {
+	/* what every frame of the stream touches, together */
+	struct ts_sbin *sb;             /* max_bins */
+	uint64_t frames, bytes;
+	int64_t last_unw;
+	uint32_t last_psn;              /* 24-bit, the unwrapper's reference */
+	bool have_psn;
 	bool used;
-	struct roce_ts_stream pub;      /* pointers below are set on export */
-	uint64_t *bytes_bin;
-	uint32_t *cnps_bin;
-	int64_t *tx_lo, *tx_hi, *ack_hi;
+	/* the rest */
+	uint32_t *cnps_bin;             /* max_bins */
+	uint64_t *x_bytes;              /* export copies of sb (roce_timeseries_stream) */
+	int64_t *x_lo, *x_hi, *x_ack;
+	uint64_t x_key[5];              /* frames + 1, nbins, doublings, id, first_ts of the copy */
+	void *mem;                      /* the one allocation all of the above live in */
+	struct roce_ts_stream pub;      /* pointers, frames and bytes are set on export */
 	struct roce_ts_point *pts;
 	uint32_t npts, cap_pts;
-	bool have_psn;
-	uint32_t last_psn;              /* 24-bit, the unwrapper's reference */
-	int64_t last_unw;
 };
 
 struct ts_line {
@@ -127,11 +140,8 @@ const char *roce_ts_point_name(enum roce_ts_point_kind k)
 static void slot_clear_bins(const roce_timeseries_t *ts, struct ts_slot *s, uint32_t from)
 {
 	for (uint32_t i = from; i < ts->cfg.max_bins; i++) {
-		s->bytes_bin[i] = 0;
+		s->sb[i] = (struct ts_sbin){ .tx_lo = INT64_MAX, .tx_hi = INT64_MIN, .ack_hi = -1 };
 		s->cnps_bin[i] = 0;
-		s->tx_lo[i] = INT64_MAX;
-		s->tx_hi[i] = INT64_MIN;
-		s->ack_hi[i] = -1;
 	}
 }
 
@@ -156,11 +166,13 @@ static void ts_double(roce_timeseries_t *ts)
 		struct ts_slot *s = &ts->slots[k];
 
 		for (uint32_t i = 0; i < half; i++) {
-			s->bytes_bin[i] = s->bytes_bin[2 * i] + s->bytes_bin[2 * i + 1];
+			const struct ts_sbin a = s->sb[2 * i], b2 = s->sb[2 * i + 1];
+
+			s->sb[i].bytes = a.bytes + b2.bytes;
+			s->sb[i].tx_lo = min64(a.tx_lo, b2.tx_lo);
+			s->sb[i].tx_hi = max64(a.tx_hi, b2.tx_hi);
+			s->sb[i].ack_hi = max64(a.ack_hi, b2.ack_hi);
 			s->cnps_bin[i] = s->cnps_bin[2 * i] + s->cnps_bin[2 * i + 1];
-			s->tx_lo[i] = min64(s->tx_lo[2 * i], s->tx_lo[2 * i + 1]);
-			s->tx_hi[i] = max64(s->tx_hi[2 * i], s->tx_hi[2 * i + 1]);
-			s->ack_hi[i] = max64(s->ack_hi[2 * i], s->ack_hi[2 * i + 1]);
 		}
 		slot_clear_bins(ts, s, half);
 	}
@@ -239,21 +251,18 @@ static void map_rebuild(roce_timeseries_t *ts)
 static bool slot_alloc_bins(roce_timeseries_t *ts, struct ts_slot *s)
 {
 	size_t n = ts->cfg.max_bins;
+	uint8_t *m = malloc(n * (sizeof(struct ts_sbin) + 4 * sizeof(uint64_t) + sizeof(uint32_t)));
 
-	s->bytes_bin = malloc(n * sizeof(*s->bytes_bin));
-	s->cnps_bin = malloc(n * sizeof(*s->cnps_bin));
-	s->tx_lo = malloc(n * sizeof(*s->tx_lo));
-	s->tx_hi = malloc(n * sizeof(*s->tx_hi));
-	s->ack_hi = malloc(n * sizeof(*s->ack_hi));
-	if (!s->bytes_bin || !s->cnps_bin || !s->tx_lo || !s->tx_hi || !s->ack_hi) {
-		free(s->bytes_bin);
-		free(s->cnps_bin);
-		free(s->tx_lo);
-		free(s->tx_hi);
-		free(s->ack_hi);
-		memset(s, 0, sizeof(*s));
+	if (!m)
 		return false;
-	}
+	s->mem = m;
+	s->sb = (struct ts_sbin *)m;
+	m += n * sizeof(struct ts_sbin);
+	s->x_bytes = (uint64_t *)m;
+	s->x_lo = (int64_t *)(m + n * 8);
+	s->x_hi = (int64_t *)(m + 2 * n * 8);
+	s->x_ack = (int64_t *)(m + 3 * n * 8);
+	s->cnps_bin = (uint32_t *)(m + 4 * n * 8);
 	return true;
 }
 
@@ -268,6 +277,8 @@ static void slot_start(roce_timeseries_t *ts, struct ts_slot *s, uint64_t id,
 	memcpy(s->pub.key.dst, pkt->dst, 16);
 	s->pub.key.dqpn = pkt->bth.dqpn & 0xffffffu;
 	s->pub.first_ts_ns = t;
+	s->frames = 0;
+	s->bytes = 0;
 	s->npts = 0;
 	s->have_psn = false;
 	slot_clear_bins(ts, s, 0);
@@ -310,7 +321,7 @@ static struct ts_slot *slot_get(roce_timeseries_t *ts, uint64_t id, const struct
 		for (unsigned k = 0; k < ts->nslots; k++) {
 			struct ts_slot *c = &ts->slots[k];
 
-			if (!c->pub.anomalies && (!victim || c->pub.bytes < victim->pub.bytes))
+			if (!c->pub.anomalies && (!victim || c->bytes < victim->bytes))
 				victim = c;
 		}
 		if (!victim) {
@@ -443,25 +454,26 @@ static TS_COLD void stream_frame_events(roce_timeseries_t *ts, struct ts_slot *s
 	}
 	p = unwrap(s, pkt->bth.psn);
 	if (fl & (ROCE_F_REQ | ROCE_F_RESP)) {
-		s->tx_lo[bin] = min64(s->tx_lo[bin], p);
-		s->tx_hi[bin] = max64(s->tx_hi[bin], p);
+		s->sb[bin].tx_lo = min64(s->sb[bin].tx_lo, p);
+		s->sb[bin].tx_hi = max64(s->sb[bin].tx_hi, p);
 		if ((fl & ROCE_F_READ) && (fl & ROCE_F_REQ))
 			point_add(ts, s, ROCE_TS_PT_READ, 0, p, pkt->reth.dma_len, t, frame);
 	}
 	if (pkt->hdrs & ROCE_H_AETH)
-		s->ack_hi[bin] = max64(s->ack_hi[bin], p);
+		s->sb[bin].ack_hi = max64(s->sb[bin].ack_hi, p);
 }
 
 static inline void stream_frame(roce_timeseries_t *ts, struct ts_slot *s, uint32_t bin,
 				const struct roce_pkt *pkt, uint64_t t, uint64_t frame,
 				const struct roce_frame_result *res)
 {
+	struct ts_sbin *sb = &s->sb[bin];
 	uint32_t fl;
 	int64_t p;
 
-	s->pub.frames++;
-	s->pub.bytes += pkt->wirelen;
-	s->bytes_bin[bin] += pkt->wirelen;
+	s->frames++;
+	s->bytes += pkt->wirelen;
+	sb->bytes += pkt->wirelen;
 	if (TS_UNLIKELY(res->events & TS_STREAM_SLOW)) {
 		stream_frame_events(ts, s, bin, pkt, t, frame, res);
 		return;
@@ -472,13 +484,13 @@ static inline void stream_frame(roce_timeseries_t *ts, struct ts_slot *s, uint32
 		return;
 	p = unwrap(s, pkt->bth.psn);
 	if (fl & (ROCE_F_REQ | ROCE_F_RESP)) {
-		s->tx_lo[bin] = min64(s->tx_lo[bin], p);
-		s->tx_hi[bin] = max64(s->tx_hi[bin], p);
+		sb->tx_lo = min64(sb->tx_lo, p);
+		sb->tx_hi = max64(sb->tx_hi, p);
 		if (TS_UNLIKELY((fl & ROCE_F_READ) && (fl & ROCE_F_REQ)))
 			point_add(ts, s, ROCE_TS_PT_READ, 0, p, pkt->reth.dma_len, t, frame);
 	}
 	if (pkt->hdrs & ROCE_H_AETH)
-		s->ack_hi[bin] = max64(s->ack_hi[bin], p);
+		sb->ack_hi = max64(sb->ack_hi, p);
 }
 
 /* -------------------------------------------------------------- observers */
@@ -741,11 +753,7 @@ void roce_timeseries_destroy(roce_timeseries_t *ts)
 	for (unsigned k = 0; k < ts->nslots; k++) {
 		struct ts_slot *s = &ts->slots[k];
 
-		free(s->bytes_bin);
-		free(s->cnps_bin);
-		free(s->tx_lo);
-		free(s->tx_hi);
-		free(s->ack_hi);
+		free(s->mem);
 		free(s->pts);
 	}
 	for (unsigned i = 0; i < ts->nlines; i++)
@@ -785,11 +793,33 @@ void roce_timeseries_stream(const roce_timeseries_t *ts, unsigned i, struct roce
 		return;
 	s = &ts->slots[i];
 	*out = s->pub;
-	out->bytes_bin = s->bytes_bin;
+	out->frames = s->frames;
+	out->bytes = s->bytes;
+	/* the bins are kept interleaved (one cache line per frame): copied apart here,
+	 * unless nothing changed since the last copy (a frame of the stream counts in
+	 * frames; new bins, doublings and a new stream in the slot change the key) */
+	if (s->x_key[0] != s->frames + 1 || s->x_key[1] != ts->nbins ||
+	    s->x_key[2] != ts->doublings || s->x_key[3] != s->pub.id ||
+	    s->x_key[4] != s->pub.first_ts_ns) {
+		struct ts_slot *w = &ts->slots[i];      /* the export copies are scratch */
+
+		for (uint32_t k = 0; k < ts->nbins; k++) {
+			w->x_bytes[k] = s->sb[k].bytes;
+			w->x_lo[k] = s->sb[k].tx_lo;
+			w->x_hi[k] = s->sb[k].tx_hi;
+			w->x_ack[k] = s->sb[k].ack_hi;
+		}
+		w->x_key[0] = s->frames + 1;
+		w->x_key[1] = ts->nbins;
+		w->x_key[2] = ts->doublings;
+		w->x_key[3] = s->pub.id;
+		w->x_key[4] = s->pub.first_ts_ns;
+	}
+	out->bytes_bin = s->x_bytes;
 	out->cnps_bin = s->cnps_bin;
-	out->tx_lo = s->tx_lo;
-	out->tx_hi = s->tx_hi;
-	out->ack_hi = s->ack_hi;
+	out->tx_lo = s->x_lo;
+	out->tx_hi = s->x_hi;
+	out->ack_hi = s->x_ack;
 	out->points = s->pts;
 	out->n_points = s->npts;
 }
