@@ -32,6 +32,9 @@ rounds_n=${ROUNDS:-7}
 lock=${BENCH_LOCK:-/work/bench.lock}
 tmp=$(mktemp -d /dev/shm/roce-html-bench.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
+# private copies: a rebuild of BUILD_DIR during the run changes nothing here
+cp "$ra" "$tmp/roce-analyze"
+ra=$tmp/roce-analyze
 
 locked() {
 	if [ -d "$(dirname "$lock")" ]; then
