@@ -20,7 +20,7 @@ pkgs=(build-essential cmake pkg-config ca-certificates
       libxdp-dev libbpf-dev netsniff-ng tcpdump
       clang libclang-rt-14-dev python3 gzip bc iproute2 procps util-linux
       dpkg-dev file man-db groff-base debootstrap curl prometheus libmicrohttpd-dev
-      chromium)
+      chromium wireshark-qt xvfb xauth xdotool xclip x11-utils)
 
 missing=()
 for p in "${pkgs[@]}"; do

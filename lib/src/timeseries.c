@@ -4,8 +4,14 @@
  * analyzer observer that bins every frame's result, keeps per-stream PSN
  * envelopes and event points, and the pause intervals of each (MAC, priority).
  *
- * Per frame: one shift for the bin, one probe of a small open-addressing
- * table (stream id -> slot) for RoCE frames with a stream, a few adds.
+ * Per frame (the hot path, ts_on_frame; bench/html_bench.sh measures it):
+ * one compare for the bin (frames mostly come in time order: the current
+ * bin's time range is kept), branch-free adds to the bin's counters, one
+ * load from a direct-mapped cache of stream id -> slot (stream ids are the
+ * analyzer's sequence numbers, so neighbours do not collide; "untracked" is
+ * cached too), and for a tracked stream without events four stores.  What is
+ * rare (a new bin, a cache miss, sequence events, CNPs, damaged frames) is in
+ * functions kept out of line, so the hot one saves few registers.
  * Bin width doubling merges every array in place (O(bins x slots), at most
  * 64 times in a run).  Allocation: bins at create and per stream slot, point
  * and interval arrays doubling up to their caps.
@@ -20,18 +26,46 @@
 
 #define TS_SEQ_EVENTS (ROCE_EV_PSN_GAP | ROCE_EV_DUPLICATE | ROCE_EV_OUT_OF_ORDER | \
 		       ROCE_EV_RETRANSMISSION | ROCE_EV_NAK | ROCE_EV_RNR_NAK)
+/* events a stream's frame is plotted differently for (stream_frame_events) */
+#define TS_STREAM_SLOW (TS_SEQ_EVENTS | ROCE_EV_CNP | ROCE_EV_ICRC_BAD | ROCE_EV_MALFORMED)
+
+#define TS_COLD __attribute__((noinline, cold))
+#define TS_LIKELY(x) __builtin_expect(!!(x), 1)
+#define TS_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* stream id -> slot cache: direct-mapped on the id's low bits (8 KiB) */
+#define TS_CACHE 512
+#define TS_UNTRACKED (-1)
+
+struct ts_cache_ent {
+	uint64_t id;                    /* 0: empty */
+	int32_t slot;                   /* slot index, or TS_UNTRACKED */
+};
+
+/* A stream's bin: what a frame without events updates, in one place (32 bytes). */
+struct ts_sbin {
+	int64_t tx_lo, tx_hi;           /* first transmissions' PSN range; lo > hi: none */
+	int64_t ack_hi;                 /* -1: none */
+	uint64_t bytes;
+};
 
 struct ts_slot {
+	/* what every frame of the stream touches, together */
+	struct ts_sbin *sb;             /* max_bins */
+	uint64_t frames, bytes;
+	int64_t last_unw;
+	uint32_t last_psn;              /* 24-bit, the unwrapper's reference */
+	bool have_psn;
 	bool used;
-	struct roce_ts_stream pub;      /* pointers below are set on export */
-	uint64_t *bytes_bin;
-	uint32_t *cnps_bin;
-	int64_t *tx_lo, *tx_hi, *ack_hi;
+	/* the rest */
+	uint32_t *cnps_bin;             /* max_bins */
+	uint64_t *x_bytes;              /* export copies of sb (roce_timeseries_stream) */
+	int64_t *x_lo, *x_hi, *x_ack;
+	uint64_t x_key[5];              /* frames + 1, nbins, doublings, id, first_ts of the copy */
+	void *mem;                      /* the one allocation all of the above live in */
+	struct roce_ts_stream pub;      /* pointers, frames and bytes are set on export */
 	struct roce_ts_point *pts;
 	uint32_t npts, cap_pts;
-	bool have_psn;
-	uint32_t last_psn;              /* 24-bit, the unwrapper's reference */
-	int64_t last_unw;
 };
 
 struct ts_line {
@@ -48,6 +82,9 @@ struct roce_timeseries {
 	uint64_t origin;
 	uint32_t nbins;                 /* in use */
 	uint64_t *bins;                 /* max_bins * ROCE_TS_COUNT */
+	uint32_t cur;                   /* the last frame's bin, */
+	uint64_t cur_lo, cur_w;         /* its times: [cur_lo, cur_lo + cur_w); cur_w 0: none */
+	struct ts_cache_ent cache[TS_CACHE];
 
 	struct ts_slot *slots;
 	unsigned nslots;                /* slots handed out (used or not) */
@@ -103,11 +140,8 @@ const char *roce_ts_point_name(enum roce_ts_point_kind k)
 static void slot_clear_bins(const roce_timeseries_t *ts, struct ts_slot *s, uint32_t from)
 {
 	for (uint32_t i = from; i < ts->cfg.max_bins; i++) {
-		s->bytes_bin[i] = 0;
+		s->sb[i] = (struct ts_sbin){ .tx_lo = INT64_MAX, .tx_hi = INT64_MIN, .ack_hi = -1 };
 		s->cnps_bin[i] = 0;
-		s->tx_lo[i] = INT64_MAX;
-		s->tx_hi[i] = INT64_MIN;
-		s->ack_hi[i] = -1;
 	}
 }
 
@@ -132,20 +166,23 @@ static void ts_double(roce_timeseries_t *ts)
 		struct ts_slot *s = &ts->slots[k];
 
 		for (uint32_t i = 0; i < half; i++) {
-			s->bytes_bin[i] = s->bytes_bin[2 * i] + s->bytes_bin[2 * i + 1];
+			const struct ts_sbin a = s->sb[2 * i], b2 = s->sb[2 * i + 1];
+
+			s->sb[i].bytes = a.bytes + b2.bytes;
+			s->sb[i].tx_lo = min64(a.tx_lo, b2.tx_lo);
+			s->sb[i].tx_hi = max64(a.tx_hi, b2.tx_hi);
+			s->sb[i].ack_hi = max64(a.ack_hi, b2.ack_hi);
 			s->cnps_bin[i] = s->cnps_bin[2 * i] + s->cnps_bin[2 * i + 1];
-			s->tx_lo[i] = min64(s->tx_lo[2 * i], s->tx_lo[2 * i + 1]);
-			s->tx_hi[i] = max64(s->tx_hi[2 * i], s->tx_hi[2 * i + 1]);
-			s->ack_hi[i] = max64(s->ack_hi[2 * i], s->ack_hi[2 * i + 1]);
 		}
 		slot_clear_bins(ts, s, half);
 	}
 	ts->nbins = (ts->nbins + 1) / 2;
 	ts->shift++;
 	ts->doublings++;
+	ts->cur_w = 0;
 }
 
-static inline uint32_t ts_bin(roce_timeseries_t *ts, uint64_t t)
+static TS_COLD uint32_t ts_bin_slow(roce_timeseries_t *ts, uint64_t t)
 {
 	uint64_t i;
 
@@ -162,7 +199,18 @@ static inline uint32_t ts_bin(roce_timeseries_t *ts, uint64_t t)
 	}
 	if (i >= ts->nbins)
 		ts->nbins = (uint32_t)i + 1;
+	ts->cur = (uint32_t)i;
+	ts->cur_lo = ts->origin + (i << ts->shift);
+	ts->cur_w = 1ull << ts->shift;
 	return (uint32_t)i;
+}
+
+static inline uint32_t ts_bin(roce_timeseries_t *ts, uint64_t t)
+{
+	/* unsigned: also false for t < cur_lo */
+	if (TS_LIKELY(t - ts->cur_lo < ts->cur_w))
+		return ts->cur;
+	return ts_bin_slow(ts, t);
 }
 
 /* ---------------------------------------------------------------- streams */
@@ -203,21 +251,18 @@ static void map_rebuild(roce_timeseries_t *ts)
 static bool slot_alloc_bins(roce_timeseries_t *ts, struct ts_slot *s)
 {
 	size_t n = ts->cfg.max_bins;
+	uint8_t *m = malloc(n * (sizeof(struct ts_sbin) + 4 * sizeof(uint64_t) + sizeof(uint32_t)));
 
-	s->bytes_bin = malloc(n * sizeof(*s->bytes_bin));
-	s->cnps_bin = malloc(n * sizeof(*s->cnps_bin));
-	s->tx_lo = malloc(n * sizeof(*s->tx_lo));
-	s->tx_hi = malloc(n * sizeof(*s->tx_hi));
-	s->ack_hi = malloc(n * sizeof(*s->ack_hi));
-	if (!s->bytes_bin || !s->cnps_bin || !s->tx_lo || !s->tx_hi || !s->ack_hi) {
-		free(s->bytes_bin);
-		free(s->cnps_bin);
-		free(s->tx_lo);
-		free(s->tx_hi);
-		free(s->ack_hi);
-		memset(s, 0, sizeof(*s));
+	if (!m)
 		return false;
-	}
+	s->mem = m;
+	s->sb = (struct ts_sbin *)m;
+	m += n * sizeof(struct ts_sbin);
+	s->x_bytes = (uint64_t *)m;
+	s->x_lo = (int64_t *)(m + n * 8);
+	s->x_hi = (int64_t *)(m + 2 * n * 8);
+	s->x_ack = (int64_t *)(m + 3 * n * 8);
+	s->cnps_bin = (uint32_t *)(m + 4 * n * 8);
 	return true;
 }
 
@@ -232,9 +277,24 @@ static void slot_start(roce_timeseries_t *ts, struct ts_slot *s, uint64_t id,
 	memcpy(s->pub.key.dst, pkt->dst, 16);
 	s->pub.key.dqpn = pkt->bth.dqpn & 0xffffffu;
 	s->pub.first_ts_ns = t;
+	s->frames = 0;
+	s->bytes = 0;
 	s->npts = 0;
 	s->have_psn = false;
 	slot_clear_bins(ts, s, 0);
+}
+
+/*
+ * An untracked stream stays untracked until a frame of it with a sequence
+ * anomaly takes a slot (slots are only handed out while some are free, then
+ * only taken over): the cache's TS_UNTRACKED is trusted for other frames.
+ */
+static inline void cache_put(roce_timeseries_t *ts, uint64_t id, int32_t slot)
+{
+	struct ts_cache_ent *e = &ts->cache[id & (TS_CACHE - 1)];
+
+	e->id = id;
+	e->slot = slot;
 }
 
 /*
@@ -261,7 +321,7 @@ static struct ts_slot *slot_get(roce_timeseries_t *ts, uint64_t id, const struct
 		for (unsigned k = 0; k < ts->nslots; k++) {
 			struct ts_slot *c = &ts->slots[k];
 
-			if (!c->pub.anomalies && (!victim || c->pub.bytes < victim->pub.bytes))
+			if (!c->pub.anomalies && (!victim || c->bytes < victim->bytes))
 				victim = c;
 		}
 		if (!victim) {
@@ -271,9 +331,25 @@ static struct ts_slot *slot_get(roce_timeseries_t *ts, uint64_t id, const struct
 		}
 		s = victim;
 		ts->replaced++;
+		/* the victim's id is not tracked any more */
+		cache_put(ts, s->pub.id, TS_UNTRACKED);
 	}
 	slot_start(ts, s, id, pkt, t);
 	map_rebuild(ts);
+	return s;
+}
+
+/* Slot of stream id when the cache did not settle it; fills the cache. */
+static TS_COLD struct ts_slot *slot_lookup(roce_timeseries_t *ts, uint64_t id,
+					   const struct roce_pkt *pkt, uint32_t events, uint64_t t)
+{
+	struct ts_slot *s = slot_get(ts, id, pkt, events, t);
+
+	/* NULL with free slots (no memory) or none at all (max_streams 0): not cached */
+	if (s)
+		cache_put(ts, id, (int32_t)(s - ts->slots));
+	else if (ts->cfg.max_streams && ts->nslots >= ts->cfg.max_streams)
+		cache_put(ts, id, TS_UNTRACKED);
 	return s;
 }
 
@@ -305,7 +381,7 @@ static inline int64_t unwrap_peek(const struct ts_slot *s, uint32_t psn)
 	return s->last_unw + d;
 }
 
-static void point_add(roce_timeseries_t *ts, struct ts_slot *s, uint8_t kind, uint8_t cause,
+static TS_COLD void point_add(roce_timeseries_t *ts, struct ts_slot *s, uint8_t kind, uint8_t cause,
 		      int64_t psn, uint32_t len, uint64_t t, uint64_t frame)
 {
 	struct roce_ts_point *p;
@@ -339,17 +415,15 @@ static void point_add(roce_timeseries_t *ts, struct ts_slot *s, uint8_t kind, ui
 	p->cause = cause;
 }
 
-static void stream_frame(roce_timeseries_t *ts, struct ts_slot *s, uint32_t bin,
-			 const struct roce_pkt *pkt, uint64_t t, uint64_t frame,
-			 const struct roce_frame_result *res)
+/* A stream's frame with an event in TS_STREAM_SLOW (counted by the caller). */
+static TS_COLD void stream_frame_events(roce_timeseries_t *ts, struct ts_slot *s, uint32_t bin,
+					const struct roce_pkt *pkt, uint64_t t, uint64_t frame,
+					const struct roce_frame_result *res)
 {
 	const uint32_t ev = res->events;
 	const uint32_t fl = pkt->op ? pkt->op->flags : 0;
 	int64_t p;
 
-	s->pub.frames++;
-	s->pub.bytes += pkt->wirelen;
-	s->bytes_bin[bin] += pkt->wirelen;
 	if (ev & ROCE_EV_CNP) {
 		s->cnps_bin[bin]++;
 		return;
@@ -380,74 +454,134 @@ static void stream_frame(roce_timeseries_t *ts, struct ts_slot *s, uint32_t bin,
 	}
 	p = unwrap(s, pkt->bth.psn);
 	if (fl & (ROCE_F_REQ | ROCE_F_RESP)) {
-		s->tx_lo[bin] = min64(s->tx_lo[bin], p);
-		s->tx_hi[bin] = max64(s->tx_hi[bin], p);
+		s->sb[bin].tx_lo = min64(s->sb[bin].tx_lo, p);
+		s->sb[bin].tx_hi = max64(s->sb[bin].tx_hi, p);
 		if ((fl & ROCE_F_READ) && (fl & ROCE_F_REQ))
 			point_add(ts, s, ROCE_TS_PT_READ, 0, p, pkt->reth.dma_len, t, frame);
 	}
 	if (pkt->hdrs & ROCE_H_AETH)
-		s->ack_hi[bin] = max64(s->ack_hi[bin], p);
+		s->sb[bin].ack_hi = max64(s->sb[bin].ack_hi, p);
+}
+
+static inline void stream_frame(roce_timeseries_t *ts, struct ts_slot *s, uint32_t bin,
+				const struct roce_pkt *pkt, uint64_t t, uint64_t frame,
+				const struct roce_frame_result *res)
+{
+	struct ts_sbin *sb = &s->sb[bin];
+	uint32_t fl;
+	int64_t p;
+
+	s->frames++;
+	s->bytes += pkt->wirelen;
+	sb->bytes += pkt->wirelen;
+	if (TS_UNLIKELY(res->events & TS_STREAM_SLOW)) {
+		stream_frame_events(ts, s, bin, pkt, t, frame, res);
+		return;
+	}
+	/* in order, undamaged: what stream_frame_events does without events */
+	fl = pkt->op ? pkt->op->flags : 0;
+	if (!(fl & (ROCE_F_REQ | ROCE_F_RESP | ROCE_F_ACK)))
+		return;
+	p = unwrap(s, pkt->bth.psn);
+	if (fl & (ROCE_F_REQ | ROCE_F_RESP)) {
+		sb->tx_lo = min64(sb->tx_lo, p);
+		sb->tx_hi = max64(sb->tx_hi, p);
+		if (TS_UNLIKELY((fl & ROCE_F_READ) && (fl & ROCE_F_REQ)))
+			point_add(ts, s, ROCE_TS_PT_READ, 0, p, pkt->reth.dma_len, t, frame);
+	}
+	if (pkt->hdrs & ROCE_H_AETH)
+		sb->ack_hi = max64(sb->ack_hi, p);
 }
 
 /* -------------------------------------------------------------- observers */
 
-static void ts_on_frame(void *user, const struct roce_pkt *pkt, uint64_t t, uint64_t frame,
-			const struct roce_frame_result *res)
+/* A RoCE frame's rare counters: CE, bad ICRC, CNP, sequence events. */
+static TS_COLD void count_rare(uint64_t *b, const struct roce_pkt *pkt, uint32_t ev,
+			       const struct roce_frame_result *res)
 {
-	roce_timeseries_t *ts = user;
-	const uint32_t ev = res->events;
-	uint32_t bin = ts_bin(ts, t);
-	uint64_t *b = ts->bins + (size_t)bin * ROCE_TS_COUNT;
-
-	b[ROCE_TS_FRAMES]++;
-	b[ROCE_TS_BYTES] += pkt->wirelen;
-	if (pkt->findings & ROCE_FIND_MALFORMED_MASK)
-		b[ROCE_TS_MALFORMED]++;     /* any kind (a bad PFC frame too) */
-	if (pkt->kind != ROCE_KIND_ROCE) {
-		if (ev & ROCE_EV_PFC)
-			b[ROCE_TS_PFC_FRAMES]++;
-		if (ev & ROCE_EV_PAUSE)
-			b[ROCE_TS_PAUSE_FRAMES]++;
-		return;
-	}
-	b[ROCE_TS_ROCE_FRAMES]++;
-	if (pkt->ecn)
-		b[ROCE_TS_ECN_CAPABLE]++;
 	if (pkt->ecn == 3)
 		b[ROCE_TS_ECN_CE]++;
 	if (pkt->icrc_status == ROCE_ICRC_BAD)
 		b[ROCE_TS_ICRC_BAD]++;
 	if (ev & ROCE_EV_CNP)
 		b[ROCE_TS_CNPS]++;
-	if (ev & TS_SEQ_EVENTS) {
-		if (ev & ROCE_EV_PSN_GAP) {
-			b[ROCE_TS_PSN_GAPS]++;
-			b[ROCE_TS_LOST_PSNS] += res->lost_psns;
-		}
-		if (ev & ROCE_EV_DUPLICATE)
-			b[ROCE_TS_DUPLICATES]++;
-		if (ev & ROCE_EV_OUT_OF_ORDER)
-			b[ROCE_TS_OUT_OF_ORDER]++;
-		if (ev & ROCE_EV_RETRANSMISSION) {
-			b[ROCE_TS_RETX]++;
-			if (res->retx_cause == ROCE_RETX_NAK)
-				b[ROCE_TS_RETX_NAK]++;
-			else if (res->retx_cause == ROCE_RETX_RNR)
-				b[ROCE_TS_RETX_RNR]++;
-			else if (res->retx_cause == ROCE_RETX_TIMEOUT)
-				b[ROCE_TS_RETX_TIMEOUT]++;
-		}
-		if (ev & ROCE_EV_NAK)
-			b[ROCE_TS_NAKS]++;
-		if (ev & ROCE_EV_RNR_NAK)
-			b[ROCE_TS_RNR_NAKS]++;
+	if (ev & ROCE_EV_PSN_GAP) {
+		b[ROCE_TS_PSN_GAPS]++;
+		b[ROCE_TS_LOST_PSNS] += res->lost_psns;
 	}
-	if (res->stream_id) {
-		struct ts_slot *s = slot_get(ts, res->stream_id, pkt, ev, t);
+	if (ev & ROCE_EV_DUPLICATE)
+		b[ROCE_TS_DUPLICATES]++;
+	if (ev & ROCE_EV_OUT_OF_ORDER)
+		b[ROCE_TS_OUT_OF_ORDER]++;
+	if (ev & ROCE_EV_RETRANSMISSION) {
+		b[ROCE_TS_RETX]++;
+		if (res->retx_cause == ROCE_RETX_NAK)
+			b[ROCE_TS_RETX_NAK]++;
+		else if (res->retx_cause == ROCE_RETX_RNR)
+			b[ROCE_TS_RETX_RNR]++;
+		else if (res->retx_cause == ROCE_RETX_TIMEOUT)
+			b[ROCE_TS_RETX_TIMEOUT]++;
+	}
+	if (ev & ROCE_EV_NAK)
+		b[ROCE_TS_NAKS]++;
+	if (ev & ROCE_EV_RNR_NAK)
+		b[ROCE_TS_RNR_NAKS]++;
+}
 
-		if (s)
-			stream_frame(ts, s, bin, pkt, t, frame, res);
+static TS_COLD void count_other(uint64_t *b, uint32_t ev)
+{
+	if (ev & ROCE_EV_PFC)
+		b[ROCE_TS_PFC_FRAMES]++;
+	if (ev & ROCE_EV_PAUSE)
+		b[ROCE_TS_PAUSE_FRAMES]++;
+}
+
+static void ts_on_frame(void *user, const struct roce_pkt *pkt, uint64_t t, uint64_t frame,
+			const struct roce_frame_result *res)
+{
+	roce_timeseries_t *ts = user;
+	const uint32_t ev = res->events;
+	const uint32_t bin = ts_bin(ts, t);
+	uint64_t *b = ts->bins + (size_t)bin * ROCE_TS_COUNT;
+	const struct ts_cache_ent *e;
+	struct ts_slot *s;
+	uint64_t id;
+
+	b[ROCE_TS_FRAMES]++;
+	b[ROCE_TS_BYTES] += pkt->wirelen;
+	/* one branch for everything rare: non-RoCE, malformed, CE, bad ICRC, CNP, events */
+	if (TS_UNLIKELY((pkt->kind != ROCE_KIND_ROCE) | (pkt->ecn == 3) |
+			(pkt->icrc_status == ROCE_ICRC_BAD) |
+			((pkt->findings & ROCE_FIND_MALFORMED_MASK) != 0) |
+			((ev & (TS_SEQ_EVENTS | ROCE_EV_CNP)) != 0))) {
+		if (pkt->findings & ROCE_FIND_MALFORMED_MASK)
+			b[ROCE_TS_MALFORMED]++;     /* any kind (a bad PFC frame too) */
+		if (pkt->kind != ROCE_KIND_ROCE) {
+			count_other(b, ev);
+			return;
+		}
+		count_rare(b, pkt, ev, res);
 	}
+	b[ROCE_TS_ROCE_FRAMES]++;
+	b[ROCE_TS_ECN_CAPABLE] += pkt->ecn != 0;
+	id = res->stream_id;
+	if (!id)
+		return;
+	e = &ts->cache[id & (TS_CACHE - 1)];
+	if (TS_LIKELY(e->id == id)) {
+		if (e->slot >= 0) {
+			s = &ts->slots[e->slot];
+			stream_frame(ts, s, bin, pkt, t, frame, res);
+			return;
+		}
+		if (!(ev & TS_SEQ_EVENTS) || ts->no_steal) {
+			ts->untracked++;
+			return;
+		}
+	}
+	s = slot_lookup(ts, id, pkt, ev, t);
+	if (s)
+		stream_frame(ts, s, bin, pkt, t, frame, res);
 }
 
 static struct ts_line *line_get(roce_timeseries_t *ts, const uint8_t mac[6], int prio)
@@ -619,11 +753,7 @@ void roce_timeseries_destroy(roce_timeseries_t *ts)
 	for (unsigned k = 0; k < ts->nslots; k++) {
 		struct ts_slot *s = &ts->slots[k];
 
-		free(s->bytes_bin);
-		free(s->cnps_bin);
-		free(s->tx_lo);
-		free(s->tx_hi);
-		free(s->ack_hi);
+		free(s->mem);
 		free(s->pts);
 	}
 	for (unsigned i = 0; i < ts->nlines; i++)
@@ -663,11 +793,33 @@ void roce_timeseries_stream(const roce_timeseries_t *ts, unsigned i, struct roce
 		return;
 	s = &ts->slots[i];
 	*out = s->pub;
-	out->bytes_bin = s->bytes_bin;
+	out->frames = s->frames;
+	out->bytes = s->bytes;
+	/* the bins are kept interleaved (one cache line per frame): copied apart here,
+	 * unless nothing changed since the last copy (a frame of the stream counts in
+	 * frames; new bins, doublings and a new stream in the slot change the key) */
+	if (s->x_key[0] != s->frames + 1 || s->x_key[1] != ts->nbins ||
+	    s->x_key[2] != ts->doublings || s->x_key[3] != s->pub.id ||
+	    s->x_key[4] != s->pub.first_ts_ns) {
+		struct ts_slot *w = &ts->slots[i];      /* the export copies are scratch */
+
+		for (uint32_t k = 0; k < ts->nbins; k++) {
+			w->x_bytes[k] = s->sb[k].bytes;
+			w->x_lo[k] = s->sb[k].tx_lo;
+			w->x_hi[k] = s->sb[k].tx_hi;
+			w->x_ack[k] = s->sb[k].ack_hi;
+		}
+		w->x_key[0] = s->frames + 1;
+		w->x_key[1] = ts->nbins;
+		w->x_key[2] = ts->doublings;
+		w->x_key[3] = s->pub.id;
+		w->x_key[4] = s->pub.first_ts_ns;
+	}
+	out->bytes_bin = s->x_bytes;
 	out->cnps_bin = s->cnps_bin;
-	out->tx_lo = s->tx_lo;
-	out->tx_hi = s->tx_hi;
-	out->ack_hi = s->ack_hi;
+	out->tx_lo = s->x_lo;
+	out->tx_hi = s->x_hi;
+	out->ack_hi = s->x_ack;
 	out->points = s->pts;
 	out->n_points = s->npts;
 }

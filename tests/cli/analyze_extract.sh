@@ -3,7 +3,9 @@
 # roce-analyze --extract: on every sample capture (and the real captures when
 # ../shared is there) the extract keeps every anomaly's frame, re-analysing it
 # finds every anomaly type of the source, each record is byte-identical to the
-# source frame its "frame N of FILE" comment names, --context N keeps the
+# source frame its "frame N of FILE" comment names, it keeps the frames an
+# anomaly causes (ACKs and READ responses whose ref_frame names an anomaly's
+# frame; NAKs and CNPs are anomalies), --context N keeps the
 # frames around each anomaly, and a .pcap name gives classic pcap.
 #   analyze_extract.sh BUILD_DIR SOURCE_DIR
 set -u
@@ -15,6 +17,16 @@ CHK=$SRC/tests/cli/extract_check.py
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 missing"; exit 77; }
 
 CAPS=("$SRC"/captures/*.pcap)
+# and one with every kind of trouble: loss (NAKs, resends, their ACKs), RNR, timeouts,
+# CE marks and their CNPs, bad ICRCs, READs
+G=$BUILD/cli/roce-gen
+if "$G" -w "$tmp/gen_mix.pcap" --qps 4 --messages 300 --msg-size 8192 --rate 10e9 \
+	--verbs write:3,read:1,send:1 --loss 0.5% --rnr-rate 1% --timeout-rate 0.3% \
+	--ce-rate 2% --bad-icrc-rate 0.1% -q 2>"$tmp/gen.err"; then
+	CAPS+=("$tmp/gen_mix.pcap")
+else
+	bad "roce-gen could not write the mixed capture: $(head -2 "$tmp/gen.err")"
+fi
 SHARED=$SRC/../shared/captures/softroce
 if [ -d "$SHARED" ]; then
 	CAPS+=("$SHARED"/*.pcap)
@@ -32,6 +44,7 @@ for a in json.load(open(sys.argv[1]))["anomalies"]:
 types() { python3 -c 'import json,sys; print(" ".join(sorted({a["type"] for a in json.load(open(sys.argv[1]))["anomalies"]})))' "$1"; }
 
 total_anoms=0
+total_caused=0
 for c in "${CAPS[@]}"; do
 	b=$(basename "$c" .pcap)
 	"$A" --json --max-anomalies 100000 "$c" >"$tmp/$b.json" 2>/dev/null
@@ -61,6 +74,17 @@ for c in "${CAPS[@]}"; do
 				[[ $kept == *" $n "* ]] || missing="$missing $t@$n"
 			done
 		done < <(anomalies "$tmp/$b.json")
+		# the frames an anomaly's frame causes: those whose ref_frame names it (the ACK
+		# of a resent request, a READ response); NAKs and CNPs are anomalies themselves
+		while read -r f; do
+			[[ $kept == *" $f "* ]] || missing="$missing caused@$f"
+			[ "$ctxn" = 0 ] && total_caused=$((total_caused + 1))
+		done < <("$A" --frames --json "$c" 2>/dev/null | python3 -c 'import json, sys
+an = {int(l.split()[1]) for l in open(sys.argv[1])}
+for l in sys.stdin:
+    f = json.loads(l)
+    if f.get("ref_frame") in an:
+        print(f["frame"])' <(anomalies "$tmp/$b.json"))
 		if [ -n "$missing" ]; then
 			bad "$b: --context $ctxn: frames not extracted:$missing"
 		else
@@ -83,6 +107,10 @@ for c in "${CAPS[@]}"; do
 done
 # the checks above compared something
 [ "$total_anoms" -gt 0 ] && ok || bad "no anomalies in the sample captures?"
+[ "$total_caused" -gt 0 ] && ok || bad "no frame caused by an anomaly's frame was checked"
+for t in nak cnp rnr_nak retransmission; do
+	grep -q "^$t " <(anomalies "$tmp/gen_mix.json") && ok || bad "gen_mix has no $t anomaly"
+done
 
 # the storm frame itself is kept (its re-analysis needs the pause episode, see above)
 grep -qw "$(python3 -c 'import json,sys; print([a["frame"] for a in json.load(open(sys.argv[1]))["anomalies"] if a["type"] == "pfc_storm"][0])' "$tmp/pfc_storm.json")" \

@@ -306,6 +306,16 @@ static void t_slots(void)
 	REQUIRE(s1.n_points == 1);
 	CHECK_EQ_U(s1.points[0].kind, ROCE_TS_PT_GAP);
 	CHECK_EQ_U(s1.points[0].frame, 5);
+	/* the replaced stream's next frame is untracked, the newcomer's is in its series
+	 * (the stream id -> slot cache follows the replacement) */
+	rc(&t, 0, 0x12, ROCE_OP_RC_SEND_ONLY, 1, T0 + 5 * US);
+	CHECK_EQ_U(roce_timeseries_untracked(t.ts), 2);
+	rc(&t, 0, 0x13, ROCE_OP_RC_SEND_ONLY, 6, T0 + 6 * US);
+	roce_timeseries_stream(t.ts, 1, &s1);
+	CHECK_EQ_U(s1.frames, 2);
+	CHECK_EQ_U(roce_timeseries_untracked(t.ts), 2);
+	roce_timeseries_stream(t.ts, 0, &s0);
+	CHECK_EQ_U(s0.frames, 2);
 	/* more gaps than points: counted, not kept */
 	for (uint32_t k = 0; k < 5; k++)
 		rc(&t, 0, 0x13, ROCE_OP_RC_SEND_ONLY, 10 + 3 * k, T0 + (10 + k) * US);

@@ -501,18 +501,24 @@
 				if (d)
 					c.plot.appendChild(sv('path', { d: d, stroke: '#2a9d5c', 'stroke-width': 2,
 						fill: 'none', class: 'ack' }));
-				// CNPs travel on the response stream's key: ticks at the bottom
+			}
+			// CNPs travel on the response stream's key (or are a stream of their own,
+			// without a request stream): ticks at the bottom
+			function cnpTicks(st) {
 				let dc = '';
 				for (let i = i0; i <= i1; i++)
-					if (p.cnps_bin[i]) {
+					if (st.cnps_bin[i]) {
 						const x = c.x(origin + (i + 0.5) * binNs);
 						dc += 'M' + x.toFixed(1) + ' ' + (c.m.t + c.ph()) + 'v-10';
-						hoverPts.push({ x: x, y: c.m.t + c.ph() - 5, lines: ['CNPs: ' + p.cnps_bin[i],
+						hoverPts.push({ x: x, y: c.m.t + c.ph() - 5, lines: ['CNPs: ' + st.cnps_bin[i],
 							'bin ' + fTime(origin + i * binNs) + ' + ' + fTime(binNs)] });
 					}
 				if (dc)
 					c.plot.appendChild(sv('path', { d: dc, stroke: '#e05fa0', 'stroke-width': 2, class: 'cnp' }));
 			}
+			cnpTicks(s);
+			if (p)
+				cnpTicks(p);
 			function points(st, who) {
 				for (const q of st.points) {
 					if (q[0] < view.a || q[0] > view.b)
@@ -551,7 +557,8 @@
 					else
 						shape = sv('circle', { cx: x, cy: y, r: kind === 'read' ? 3 : 3.5,
 							fill: kind === 'read' ? 'none' : color, stroke: color });
-					shape.setAttribute('class', 'pt pt-' + kind);
+					shape.setAttribute('class', 'pt pt-' + kind +
+						(kind === 'retx' ? ' retx-' + (KIND.retx[cause] ? cause : 'none') : ''));
 					c.plot.appendChild(shape);
 					hoverPts.push({ x: x, y: y, lines: lines });
 				}
@@ -802,4 +809,6 @@
 		c.draw();
 	zoomLabel.textContent = 'Showing everything (bin ' + fTime(binNs) + ')';
 	document.body.dataset.ready = '1';
+	if (window.performance && performance.mark)
+		performance.mark('roce-ready');     /* bench/html_bench.sh: time to drawn */
 })();
