@@ -30,7 +30,7 @@ ip netns exec "$ns" timeout 10 curl -sf http://127.0.0.1:9464/metrics > "$tmp/m.
 grep -q "^roce_frames_total{interface=\"$if_b\"} $frames$" "$tmp/m.txt" && ok ||
 	bad "frames: $(grep '^roce_frames_total' "$tmp/m.txt"), sent $frames"
 grep -q "^roce_icrc_bad_total{interface=\"$if_b\"} 1$" "$tmp/m.txt" && ok || bad "icrc_bad"
-if command -v promtool > /dev/null; then
+if have_promtool; then
 	promtool check metrics < "$tmp/m.txt" > "$tmp/pt" 2>&1 && ok ||
 		bad "promtool check metrics: $(cat "$tmp/pt")"
 fi
