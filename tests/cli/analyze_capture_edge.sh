@@ -236,6 +236,8 @@ rc=$?
 # Sent once (timeout --foreground signals the child only), and twice in a row (as plain
 # timeout(1) does: to the child, then to its process group; or Ctrl-C pressed twice): the
 # repeat within a second is ignored, the run still ends with exit 2 and the full report.
+# (Not plain timeout here: its SIGCONT to the group can cancel the SIGSTOP of LeakSanitizer's
+# ptrace attach at exit in the ASan build, which then waits forever.)
 mk head "$tmp/head.pcap"
 for sig in INT TERM; do
 	for how in once twice; do
