@@ -14,7 +14,8 @@
 #    capture drops it reported (pcap_stats), frames lost on the veth itself, the frames
 #    unaccounted for (sent - received - reported - veth), and whether every summary counter
 #    of the live report equals that of file analysis of its own -w file.  Rows: libpcap's
-#    default buffer (2 MiB) and -B 262144 (256 MiB); ROUNDS rounds each (default 3).
+#    default buffer (2 MiB), -B 262144 (256 MiB), and --immediate-mode (libpcap's TPACKET_V2,
+#    the default buffer); ROUNDS rounds each (default 3).
 # 2. Memory: a capture of 1,000,000 distinct QP streams (500,000 QPs over 50,000 host pairs,
 #    SEND + READ per QP: 4 frames) sent at PPS frames/s (default 50000), roce-analyze -i
 #    -B 65536 --check -c N ending by itself (or by --duration if the capture dropped frames);
@@ -99,10 +100,14 @@ PY
 echo "| buffer | round | sent | sent Mpps | received | reported drops (pcap_stats) |" \
 	"veth drops | unaccounted | counters = file analysis of -w |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---|"
-for buf in default 262144; do
+for buf in default 262144 immediate; do
 	for round in $(seq "$ROUNDS"); do
 		bopt=()
-		[ "$buf" = default ] || bopt=(-B "$buf")
+		case $buf in
+		default) ;;
+		immediate) bopt=(--immediate-mode) ;;
+		*) bopt=(-B "$buf") ;;
+		esac
 		rm -f "$tmp/live.pcap" "$tmp/live.json"
 		v0=$(veth_drops)
 		ip netns exec "$ns_b" "$ra" -i "$if_b" "${bopt[@]}" --json -w "$tmp/live.pcap" \
@@ -124,7 +129,9 @@ for buf in default 262144; do
 		vd=$((v1 - v0))
 		if [ "$diff" = - ]; then eq="yes ($nkeys counters)"; else eq="NO: $diff"; fi
 		printf '| %s | %d | %d | %.2f | %d | %d (%.1f%%) | %d | %d | %s |\n' \
-			"$([ "$buf" = default ] && echo "default (2 MiB)" || echo "-B $buf (256 MiB)")" \
+			"$(case $buf in default) echo "default (2 MiB)";;
+			   immediate) echo "--immediate-mode (TPACKET_V2), 2 MiB";;
+			   *) echo "-B $buf (256 MiB)";; esac)" \
 			"$round" "$sent" "$(echo "$pps / 1000000" | bc -l)" "$rx" \
 			"$drops" "$(echo "100 * $drops / $sent" | bc -l)" "$vd" \
 			$((sent - rx - drops - vd)) "$eq"
