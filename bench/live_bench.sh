@@ -60,11 +60,12 @@ ip -n "$ns_b" link set "$if_b" up
 
 # wait_capture: until a packet socket is open in the far namespace (roce-analyze's capture)
 wait_capture() {
-	for _ in $(seq 600); do
+	for _ in $(seq 2400); do
 		[ "$(ip netns exec "$ns_b" cat /proc/net/packet | wc -l)" -gt 1 ] && { sleep 0.5; return; }
+		kill -0 "$live" 2>/dev/null || break
 		sleep 0.05
 	done
-	echo "live_bench: the capture did not open" >&2
+	echo "live_bench: the capture did not open: $(cat "$tmp"/*.err 2>/dev/null)" >&2
 	exit 2
 }
 # veth_drops: frames dropped by the pair itself (sender's tx_dropped + receiver's rx_dropped)
@@ -167,7 +168,7 @@ for opts in "--max-flows 2000000" "--max-flows 2000000 --flow-timeout 1"; do
 	# shellcheck disable=SC2086
 	python3 "$tmp/rss.py" ip netns exec "$ns_b" "$ra" -i "$if_b" -B 65536 $opts --check \
 		--crit 'icrc_bad>1000000000' -c "$nframes" --duration $((nframes / PPS + 60)) \
-		> "$tmp/rss.out" &
+		> "$tmp/rss.out" 2> "$tmp/rss.err" &
 	live=$!
 	wait_capture
 	ip netns exec "$ns_a" "$replay" -i "$if_a" --pps "$PPS" --preload -q "$tmp/m.pcap" \
