@@ -55,9 +55,7 @@ if [ "${QUICK:-0}" != 1 ]; then
 		-DROCE_SANITIZE=ON -DROCE_BUILD_PLUGIN=OFF -DROCE_WERROR=ON
 	run asan-make cmake --build "$out/asan" -j2
 	# (the Debian package test runs once, in the main build: its packages are not sanitized)
-	# cli_analyze_capture_edge runs in the main build only: under ASan the SIGINT/SIGTERM-on-a-FIFO
-	# rounds exit 130/143 after printing the full report (open bug, see the session note).
-	run asan-test ctest_in "$out/asan" -j2 -E '^fuzz_|^cli_analyze_capture_edge$' -LE '^deb$'
+	run asan-test ctest_in "$out/asan" -j2 -E '^fuzz_' -LE '^deb$'
 
 	run zlib-build cmake -S "$here" -B "$out/zlib" -DCMAKE_BUILD_TYPE=Debug \
 		-DROCE_WITH_ISAL=OFF -DROCE_BUILD_PLUGIN=OFF -DROCE_SANITIZE=ON -DROCE_WERROR=ON

@@ -39,6 +39,7 @@ struct ra_opts {
 	/* live capture (-i) */
 	const char *iface;
 	uint32_t snaplen, buffer_kib;
+	int immediate;              /* --immediate-mode (gboolean) */
 	const char *write;
 	uint64_t rotate_bytes;      /* -C, bytes */
 	uint32_t rotate_files;      /* -W */

@@ -153,9 +153,12 @@ void ra_interval_print(FILE *f, bool json, uint64_t wall_ns, const struct ra_met
 				fprintf(f, ", \"%s\": %.6g", metrics[i].name, v);
 		}
 		fputs(", \"pfc_paused_ratio_by_priority\": {", f);
-		for (int i = 0; i < RA_PRIOS; i++)
-			fprintf(f, "%s\"%s%d\": %.6g", i ? ", " : "", i == 8 ? "pause" : "",
-				i == 8 ? 0 : i, m->paused_ratio[i]);
+		for (int i = 0; i < RA_PRIOS; i++) {
+			if (i == 8)
+				fprintf(f, ", \"pause\": %.6g", m->paused_ratio[i]);
+			else
+				fprintf(f, "%s\"%d\": %.6g", i ? ", " : "", i, m->paused_ratio[i]);
+		}
 		fputs("}}\n", f);
 	} else {
 		fprintf(f, "%s frames %" PRIu64 " %.3f Gb/s icrc_bad %" PRIu64 " psn_gaps %" PRIu64

@@ -2,11 +2,19 @@
 /*
  * live.c - roce-analyze -i: live capture with libpcap (live.h).
  *
- * The handle is made with pcap_create()/pcap_activate() (on Linux libpcap
- * uses a TPACKET_V3 ring), in immediate mode with nanosecond timestamps,
- * non-blocking: the loop poll()s the selectable descriptor for at most
- * 100 ms at a time, so a signal, --duration or an interval tick is never
- * late by more than that.  -w writes through pcap_dump (the capture's link
+ * The handle is made with pcap_create()/pcap_activate() with nanosecond
+ * timestamps, non-blocking: the loop poll()s the selectable descriptor for
+ * at most 100 ms at a time, so a signal, --duration or an interval tick is
+ * never late by more than that.
+ *
+ * On Linux libpcap uses a TPACKET_V3 ring: frames packed into blocks of
+ * 256 KiB, a block handed over when full or after the read timeout
+ * (LIVE_BLOCK_MS).  Immediate mode (--immediate-mode) is not the default:
+ * libpcap then falls back to TPACKET_V2, one fixed slot per frame sized
+ * from the snap length (64 KiB and more), so the default 2 MiB buffer
+ * holds a few dozen frames and a busy host drops many.  At a stop by
+ * signal or --duration the block being filled is waited for (drain()), so
+ * the report covers every frame the kernel took before the stop.  -w writes through pcap_dump (the capture's link
  * type and snap length, nanosecond pcap), rotated as tcpdump -C/-W do.
  */
 #define _DEFAULT_SOURCE /* u_char etc. in <pcap/pcap.h> */
@@ -25,6 +33,7 @@
 
 #define LIVE_SNAPLEN_DEFAULT 262144
 #define LIVE_POLL_MS 100
+#define LIVE_BLOCK_MS 100          /* TPACKET_V3 block timeout (libpcap read timeout) */
 
 struct ra_live {
 	pcap_t *p;
@@ -141,8 +150,9 @@ ra_live_t *ra_live_open(const struct ra_live_opts *o, enum ra_live_err *err, cha
 	}
 	pcap_set_snaplen(l->p, o->snaplen ? (int)o->snaplen : LIVE_SNAPLEN_DEFAULT);
 	pcap_set_promisc(l->p, 1);
-	pcap_set_immediate_mode(l->p, 1);
-	pcap_set_timeout(l->p, LIVE_POLL_MS);
+	if (o->immediate)
+		pcap_set_immediate_mode(l->p, 1);
+	pcap_set_timeout(l->p, LIVE_BLOCK_MS);
 	if (o->buffer_kib)
 		pcap_set_buffer_size(l->p, (int)(o->buffer_kib * 1024u));
 	pcap_set_tstamp_precision(l->p, PCAP_TSTAMP_PRECISION_NANO);
@@ -244,6 +254,32 @@ static void on_packet(u_char *user, const struct pcap_pkthdr *h, const u_char *b
 	}
 }
 
+/*
+ * After a stop by signal or --duration: what the kernel took before it is
+ * handed over within one block timeout; analyse it (and what comes in the
+ * meantime).  Bounded by twice the block timeout.
+ */
+static int drain(ra_live_t *l, struct pollfd *pfd)
+{
+	uint64_t end = mono_ns() + 2ull * LIVE_BLOCK_MS * 1000000ull, now;
+	int r;
+
+	while (!l->count_reached && (now = mono_ns()) < end) {
+		if (pfd->fd >= 0) {
+			r = poll(pfd, 1, (int)((end - now) / 1000000ull) + 1);
+			if (r < 0 && errno != EINTR)
+				return -1;
+			if (r <= 0)
+				continue;
+		}
+		if (pcap_dispatch(l->p, -1, on_packet, (u_char *)l) == PCAP_ERROR)
+			return -1;
+		if (l->o->immediate)
+			break;      /* nothing is held back */
+	}
+	return 0;
+}
+
 int ra_live_run(ra_live_t *l, ra_live_fn fn, void (*tick)(void *user, uint64_t mono_ns),
 		void *user, const volatile sig_atomic_t *stop, bool *stopped_by_count,
 		char *errbuf, size_t errlen)
@@ -257,11 +293,16 @@ int ra_live_run(ra_live_t *l, ra_live_fn fn, void (*tick)(void *user, uint64_t m
 	pfd.fd = pcap_get_selectable_fd(l->p);
 	pfd.events = POLLIN;
 	for (;;) {
-		if (*stop || l->count_reached)
+		if (l->count_reached)
 			break;
 		now = mono_ns();
-		if (l->o->duration_ns && now - start >= l->o->duration_ns)
+		if (*stop || (l->o->duration_ns && now - start >= l->o->duration_ns)) {
+			if (drain(l, &pfd) != 0) {
+				snprintf(errbuf, errlen, "%s: %s", l->o->iface, pcap_geterr(l->p));
+				return -1;
+			}
 			break;
+		}
 		if (tick)
 			tick(user, now);
 		if (pfd.fd >= 0) {

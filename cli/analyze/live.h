@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * live.h - roce-analyze -i: live capture with libpcap (TPACKET_V3 through
- * libpcap, immediate mode, nanosecond timestamps), a default BPF filter for
+ * libpcap, blocks handed over within 100 ms, or immediate mode;
+ * nanosecond timestamps), a default BPF filter for
  * RoCE and MAC control frames, optional saving with tcpdump's -w/-C/-W
  * rotation.  Every captured frame goes to a callback (the driver's analysis
  * step); the capture's own drops come from pcap_stats().
@@ -22,6 +23,7 @@ struct ra_live_opts {
 	unsigned n_udp_ports;
 	uint32_t snaplen;            /* -s; 0 = 262144 */
 	uint32_t buffer_kib;         /* -B; 0 = libpcap's default */
+	bool immediate;              /* --immediate-mode: TPACKET_V2, each frame at once */
 	const char *write;           /* -w FILE; NULL none */
 	uint64_t rotate_bytes;       /* -C (in bytes); 0 none */
 	unsigned rotate_files;       /* -W; 0 none */
@@ -60,7 +62,8 @@ int ra_live_linktype(const ra_live_t *l);
 
 /*
  * Capture until -c, --duration, *stop becomes non-zero (SIGINT/SIGTERM), or
- * an error.  tick (may be NULL) is called about every 100 ms with the
+ * an error; after a signal or --duration, the frames the kernel had taken
+ * until then (a TPACKET_V3 block not yet handed over) are still analysed.  tick (may be NULL) is called about every 100 ms with the
  * monotonic time, for interval reports.  Returns 0, or -1 with a one-line
  * message in errbuf.  *stopped_by_count is set when -c ended it.
  */

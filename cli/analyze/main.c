@@ -201,18 +201,45 @@ static void report_linktype(const struct ra_file *rf, uint64_t frame_no, int lt,
 /*
  * SIGINT / SIGTERM: the read stops (a blocked read on a pipe returns, see
  * roce_cap_set_interrupt()), the report of what was read is printed and the
- * exit status is 2.  The handler resets itself: a second signal kills.
+ * exit status is 2 (0 for a live capture).  The first signal is installed
+ * with no SA_RESTART, so a blocked read() returns EINTR; from then on the
+ * handler is SA_RESTART, so the report's writes are not cut short.  A
+ * repeated SIGINT/SIGTERM within a second of the first is the same request
+ * (timeout(1) sends its signal to the child and then to its whole process
+ * group; Ctrl-C may be pressed twice) and is ignored; a later one kills, as
+ * the default action would.
  */
+#define SIGNAL_REPEAT_NS 1000000000ull
+
 static volatile sig_atomic_t got_signal;
+static volatile uint64_t first_signal_ns;   /* written and read in the handler only */
 
 static void on_signal(int sig)
 {
-	struct sigaction dfl;
+	struct sigaction sa;
+	struct timespec ts;
+	uint64_t now;
+	int saved = errno;
 
-	got_signal = sig;
-	memset(&dfl, 0, sizeof(dfl));
-	dfl.sa_handler = SIG_DFL;
-	sigaction(sig, &dfl, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &ts);    /* async-signal-safe (POSIX) */
+	now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	if (!got_signal) {
+		got_signal = sig;
+		first_signal_ns = now;
+		sa.sa_handler = on_signal;
+		sigaddset(&sa.sa_mask, SIGINT);
+		sigaddset(&sa.sa_mask, SIGTERM);
+		sa.sa_flags = SA_RESTART;
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+	} else if (now - first_signal_ns >= SIGNAL_REPEAT_NS) {
+		sa.sa_handler = SIG_DFL;
+		sigaction(sig, &sa, NULL);
+		raise(sig);     /* delivered when the handler returns */
+	}
+	errno = saved;
 }
 
 static void install_signals(void)
@@ -222,6 +249,8 @@ static void install_signals(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
 	sa.sa_flags = 0; /* no SA_RESTART: a blocked read() returns EINTR */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -647,6 +676,7 @@ static bool analyse_live(struct ra_file *rf)
 		.iface = ctx.o.iface, .filter = ctx.o.filter,
 		.udp_ports = ctx.o.udp_ports, .n_udp_ports = ctx.o.n_udp_ports,
 		.snaplen = ctx.o.snaplen, .buffer_kib = ctx.o.buffer_kib,
+		.immediate = ctx.o.immediate,
 		.write = ctx.o.write, .rotate_bytes = ctx.o.rotate_bytes,
 		.rotate_files = ctx.o.rotate_files, .count = ctx.o.count,
 		.duration_ns = ctx.o.duration_ns,

@@ -361,6 +361,9 @@ static const GOptionEntry entries[] = {
 	  "-i: bytes to capture per frame (default 262144; 0 = the same)", "N" },
 	{ "buffer-size", 'B', 0, CB(opt_buffer_cb),
 	  "-i: capture buffer size in KiB (default: libpcap's, 2 MiB)", "KIB" },
+	{ "immediate-mode", 0, 0, G_OPTION_ARG_NONE, &o.immediate,
+	  "-i: hand each frame over at once (libpcap then uses TPACKET_V2: fixed\n"
+	  "                            slots sized from -s; give a larger -B)", NULL },
 	{ "write", 'w', 0, CB(opt_write_cb),
 	  "-i: also save the captured frames to FILE (pcap, ns timestamps)", "FILE" },
 	{ "file-size", 'C', 0, CB(opt_rotate_cb),
@@ -624,8 +627,8 @@ void ra_parse_options(int argc, char **argv, bool check, struct ra_opts *out, st
 	if (o.iface && cli.files->len)
 		usage_error("-i cannot be combined with -r or input files");
 	if (!o.iface && (o.write || o.snaplen || o.buffer_kib ||
-			     o.duration_ns))
-		usage_error("-w, -s, -B and --duration need -i");
+			     o.duration_ns || o.immediate))
+		usage_error("-w, -s, -B, --immediate-mode and --duration need -i");
 	if ((o.rotate_bytes || o.rotate_files) && !o.write)
 		usage_error("-C and -W need -w");
 	if (o.rotate_files && !o.rotate_bytes)

@@ -233,22 +233,45 @@ rc=$?
 	bad "unsupported link-layer type: control characters printed raw: $(cat -A "$tmp/err")"
 
 # ---- 8. SIGINT / SIGTERM while a FIFO's writer stalls ---------------------------------------
+# Sent once (timeout --foreground signals the child only), and twice in a row (as plain
+# timeout(1) does: to the child, then to its process group; or Ctrl-C pressed twice): the
+# repeat within a second is ignored, the run still ends with exit 2 and the full report.
+# (Not plain timeout here: its SIGCONT to the group can cancel the SIGSTOP of LeakSanitizer's
+# ptrace attach at exit in the ASan build, which then waits forever.)
 mk head "$tmp/head.pcap"
 for sig in INT TERM; do
-	rm -f "$tmp/fifo"
-	mkfifo "$tmp/fifo"
-	# the writer sends 10 frames and keeps the FIFO open without writing more
-	( cat "$tmp/head.pcap"; sleep 30 ) >"$tmp/fifo" &
-	wpid=$!
-	timeout --preserve-status -s $sig 2 "$ra" --json "$tmp/fifo" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	kill $wpid 2>/dev/null
-	wait $wpid 2>/dev/null
-	[ $rc -eq 2 ] && ok || bad "SIG$sig on a stalled FIFO: exit $rc"
-	one_line "$tmp/err" && grep -qE "^roce-analyze: .*fifo: frame 11: interrupted by SIG$sig" "$tmp/err" &&
-		ok || bad "SIG$sig: stderr: $(cat "$tmp/err")"
-	json_check "$tmp/out" 's["frames"] == 10' 's["complete"] is False' 's["interrupted"] is True' &&
-		ok || bad "SIG$sig: report of the 10 frames read"
+	for how in once twice; do
+		rm -f "$tmp/fifo"
+		mkfifo "$tmp/fifo"
+		# the writer sends 10 frames and keeps the FIFO open without writing more
+		( cat "$tmp/head.pcap"; sleep 30 ) >"$tmp/fifo" &
+		wpid=$!
+		if [ $how = once ]; then
+			timeout --foreground --preserve-status -s $sig 2 "$ra" --json "$tmp/fifo" \
+				>"$tmp/out" 2>"$tmp/err"
+			rc=$?
+		else
+			"$ra" --json "$tmp/fifo" >"$tmp/out" 2>"$tmp/err" &
+			rpid=$!
+			# once the 10 frames are read the reader waits in read() on the FIFO
+			for _ in $(seq 200); do
+				case $(cat /proc/$rpid/wchan 2>/dev/null) in *pipe*) break;; esac
+				sleep 0.05
+			done
+			sleep 0.5
+			kill -s $sig $rpid; kill -s $sig $rpid
+			wait $rpid
+			rc=$?
+		fi
+		kill $wpid 2>/dev/null
+		wait $wpid 2>/dev/null
+		[ $rc -eq 2 ] && ok || bad "SIG$sig $how on a stalled FIFO: exit $rc"
+		one_line "$tmp/err" &&
+			grep -qE "^roce-analyze: .*fifo: frame 11: interrupted by SIG$sig" "$tmp/err" &&
+			ok || bad "SIG$sig $how: stderr: $(cat "$tmp/err")"
+		json_check "$tmp/out" 's["frames"] == 10' 's["complete"] is False' \
+			's["interrupted"] is True' && ok || bad "SIG$sig $how: report of the 10 frames read"
+	done
 done
 
 # ---- 1. the file shrinks while it is read ---------------------------------------------------

@@ -14,6 +14,7 @@ ra=$build/cli/roce-analyze
 "$rg" -w "$tmp/icrc.pcap" -m 200 --bad-icrc-psn 50 > /dev/null || bad "gen icrc"
 "$rg" -w "$tmp/pfc.pcap" -m 200 --pfc prio=3,length=300ms > /dev/null || bad "gen pfc"
 "$rg" -w "$tmp/loss.pcap" -m 200 --drop-psn 20 > /dev/null || bad "gen loss"
+"$rg" -w "$tmp/ce.pcap" -m 200 --ce-rate 0.1 > /dev/null || bad "gen ce"
 
 # expect RC PATTERN ARGS...: exit status RC, exactly one stdout line matching PATTERN
 expect() {
@@ -44,6 +45,25 @@ expect 1 '^ROCE WARNING - frames>10 \(frames=1000\) \| frames=1000c;10; ' \
 expect 2 '^ROCE CRITICAL - pfc_paused_ratio>0.5 ' --check --crit 'pfc_paused_ratio>0.5' \
 	"$tmp/pfc.pcap"
 expect 0 '^ROCE OK' --check --warn 'frames<5' "$tmp/ok.pcap"
+# rates (per second of the capture's span) and ratios, as the issue's examples
+expect 2 '^ROCE CRITICAL - lost_psns_per_s>10 \(lost_psns_per_s=[0-9.e+]+\) \|' \
+	--check --crit 'lost_psns_per_s>10' "$tmp/loss.pcap"
+expect 0 '^ROCE OK' --check --crit 'lost_psns_per_s>1000000000' "$tmp/loss.pcap"
+expect 1 '^ROCE WARNING - cnp_per_s>1000 \(cnp_per_s=[0-9.e+]+\) \|' --check --warn 'cnp_per_s>1000' \
+	"$tmp/ce.pcap"
+expect 2 '^ROCE CRITICAL - ce_ratio>0.05 ' --check --crit 'ce_ratio>0.05,pfc_paused_ratio>0.05' \
+	"$tmp/ce.pcap"
+expect 2 '^ROCE CRITICAL - pfc_paused_ratio>0.05 ' --check --crit 'pfc_paused_ratio>0.05' \
+	"$tmp/pfc.pcap"
+# the rate is the count over the capture's time span (the report's duration_s)
+"$ra" --check --warn 'cnp_per_s>1000' "$tmp/ce.pcap" > "$tmp/out"
+"$ra" --json "$tmp/ce.pcap" > "$tmp/ce.json"
+python3 - "$tmp/out" "$tmp/ce.json" <<'PY' && ok || bad "cnp_per_s is not cnps / duration_s"
+import json, re, sys
+line, s = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))["summary"]
+v = float(re.search(r" cnp_per_s=([0-9.e+]+);", line).group(1))
+assert s["cnps"] > 0 and abs(v - s["cnps"] / s["duration_s"]) <= 1e-4 * v, (v, s["cnps"], s["duration_s"])
+PY
 # filter applies: the bad ICRC is outside the filter
 expect 0 '^ROCE OK - 0 frames' --check -r "$tmp/icrc.pcap" 'host 192.0.2.1'
 # UNKNOWN: input error, usage errors (the Nagios convention wins over exit 2)

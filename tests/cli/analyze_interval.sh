@@ -54,6 +54,15 @@ for a, b in zip(t, t[1:-1]):
 # the PFC pause shows in the intervals it covers, and nowhere near 1 elsewhere
 pr = [x["pfc_paused_ratio_by_priority"]["3"] for x in ivl]
 assert max(pr) > 0.5, pr
+# every line has the metrics of the issue, and the priorities 0..7 and "pause" (802.3x)
+want = {"time", "interval_s", "frames", "gbps", "icrc_bad", "psn_gaps", "lost_psns",
+        "lost_psns_per_s", "duplicates", "naks", "rnr_naks", "cnps", "cnp_per_s", "ce_ratio",
+        "pfc_paused_ratio", "pfc_storms", "capture_drops", "evicted_flows", "expired_flows",
+        "pfc_paused_ratio_by_priority"}
+for x in ivl:
+    assert set(x) == want, set(x) ^ want
+    assert set(x["pfc_paused_ratio_by_priority"]) == {"0", "1", "2", "3", "4", "5", "6", "7",
+                                                       "pause"}, x["pfc_paused_ratio_by_priority"]
 print(len(ivl), "intervals")
 PY
 python3 "$tmp/chk.py" "$tmp/iv.out" "$tmp/plain.json" 0.05 > "$tmp/chk.out" 2>&1 && ok ||

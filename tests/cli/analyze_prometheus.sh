@@ -53,12 +53,12 @@ if len(sys.argv) > 2:
 PY
 python3 "$tmp/val.py" "$tmp/m.prom" "$tmp/a.json" && ok || bad "textfile content/format"
 grep -q '^roce_frames_total{interface="'"$tmp"'/a.pcap"} ' "$tmp/m.prom" && ok || bad "interface label"
-if command -v promtool > /dev/null; then
+if have_promtool; then
 	promtool check metrics < "$tmp/m.prom" > "$tmp/pt.out" 2>&1 && ok ||
 		bad "promtool check metrics: $(cat "$tmp/pt.out")"
 fi
 # the example alert rules and scrape configuration in docs/
-if command -v promtool > /dev/null; then
+if have_promtool; then
 	promtool check rules "$src/docs/prometheus/roce-alerts.yml" > "$tmp/pt.out" 2>&1 && ok ||
 		bad "promtool check rules: $(cat "$tmp/pt.out")"
 	(cd "$src/docs/prometheus" && promtool check config prometheus.yml) > "$tmp/pt.out" 2>&1 &&
@@ -119,7 +119,7 @@ python3 "$tmp/series.py" "$tmp/q.prom" "$tmp/q.json" 5 2 > "$tmp/s.out" 2>&1 && 
 	bad "stream series: $(cat "$tmp/s.out")"
 grep -q '^roce_stream_frames_total{.*src="other",dst="other",dqpn="other"} ' "$tmp/q.prom" && ok ||
 	bad "no other series"
-if command -v promtool > /dev/null; then
+if have_promtool; then
 	promtool check metrics < "$tmp/q.prom" > "$tmp/pt.out" 2>&1 && ok ||
 		bad "promtool check metrics (series): $(cat "$tmp/pt.out")"
 fi

@@ -86,14 +86,45 @@ live_wait
 [ "$live_rc" -eq 0 ] && ok || bad "-c exit $live_rc"
 grep -q "^  Frames: *100 (stopped by -c)" "$tmp/live.out" && ok || bad "-c 100: $(grep Frames "$tmp/live.out")"
 
-# 4. other traffic is not captured; -f narrows (words after -i are a filter too)
+# 4. other traffic is not captured; -f narrows, and so do words after -i (joined by "and"),
+# both added to the default filter
 "$rg" -w "$tmp/b.pcap" --qps 2 --seed 4 -m 100 --src-ip 10.7.0.1 --dst-ip 10.7.0.2 > /dev/null
 "$build/tests/roce_txtest" mkframes "$tmp/noise.pcap" 500 64 > /dev/null 2>&1 || bad "mkframes"
 "$ra" --json "$tmp/b.pcap" > "$tmp/fileb.json"
-live_start --json --duration 5 host 10.7.0.1
+live_start --json --duration 5 -f 'ip src host 10.7.0.1 or ip dst host 10.7.0.1' udp
 send "$tmp/a.pcap" "$tmp/noise.pcap" "$tmp/b.pcap"
 live_wait
 if python3 "$tmp/cmp.py" "$tmp/fileb.json" "$tmp/live.out"; then ok; else bad "filtered live != file b"; fi
+python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["summary"]["filter"]
+x = "ether proto 0x8915 or ether proto 0x8808 or udp dst port 4791"
+assert f == "((%s) or (vlan and (%s))) and ((ip src host 10.7.0.1 or ip dst host 10.7.0.1) and (udp))" \
+    % (x, x), f' "$tmp/live.out" &&
+	ok || bad "-f and words not added to the default filter: $(grep '"filter"' "$tmp/live.out")"
+
+# 4b. SIGINT with --csv and -s 128, sent right as the sender ends (the last frames are still
+# in the kernel's block, not handed over yet): the CSV report of every stream as for the
+# file; -w keeps what was captured, frames cut to 128 bytes
+"$ra" --csv "$tmp/a.pcap" > "$tmp/file.csv"
+live_start --csv -s 128 -w "$tmp/s.pcap" --duration 50
+send "$tmp/a.pcap"
+kill -INT "$live_pid"
+live_wait
+[ "$live_rc" -eq 0 ] && ok || bad "SIGINT --csv exit $live_rc: $(cat "$tmp/live.err")"
+cut_csv() { cut -d, -f1-4,6,7 "$1" | sort; }
+[ -s "$tmp/file.csv" ] && [ "$(cut_csv "$tmp/file.csv")" = "$(cut_csv "$tmp/live.out")" ] && ok ||
+	bad "SIGINT --csv: streams, frames, bytes differ: $(diff <(cut_csv "$tmp/file.csv") <(cut_csv "$tmp/live.out") | head -5)"
+python3 - "$tmp/s.pcap" <<'PY' && ok || bad "-s 128 not applied to the -w file"
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+assert struct.unpack("<I", d[16:20])[0] == 128, "snaplen in the header"
+off, n, cut = 24, 0, 0
+while off < len(d):
+    incl, orig = struct.unpack("<II", d[off + 8:off + 16])
+    assert incl <= 128
+    n += 1; cut += orig > incl
+    off += 16 + incl
+assert n > 1000 and cut > 1000, (n, cut)
+PY
 
 # 5. -w with rotation (-C 1 -W 3: FILE0, FILE1), together the frames sent, in order
 live_start -q --duration 5 -w "$tmp/rot.pcap" -C 1 -W 3
@@ -112,6 +143,31 @@ python3 -c 'import json,sys
 a=json.load(open(sys.argv[1]))["summary"]; b=json.load(open(sys.argv[2]))["summary"]
 assert a["frames"] == b["frames"] and a["icrc_bad"] == b["icrc_bad"], (a["frames"], b["frames"])' \
 	"$tmp/file.json" "$tmp/rot.json" && ok || bad "-w files analyse like the original"
+
+# 5b. -C without -W: FILE, FILE1, FILE2... (as tcpdump); the file sent twice
+cat "$tmp/want.dig" "$tmp/want.dig" > "$tmp/want2.dig"
+live_start -q --duration 8 -w "$tmp/c.pcap" -C 1
+send "$tmp/a.pcap"
+send "$tmp/a.pcap"
+live_wait
+[ -f "$tmp/c.pcap" ] && [ -f "$tmp/c.pcap1" ] && [ -f "$tmp/c.pcap2" ] && [ ! -e "$tmp/c.pcap0" ] &&
+	ok || bad "-C without -W: $(ls "$tmp" | grep '^c\.' | tr '\n' ' ')"
+for f in "$tmp/c.pcap" "$tmp"/c.pcap[1-9]*; do "$txtest" digest "$f"; done > "$tmp/got2.dig"
+cmp -s "$tmp/want2.dig" "$tmp/got2.dig" && ok || bad "-C files differ from what was sent"
+
+# 5c. -C 1 -W 2 with more than 2 MB: the ring wraps, FILE0 is reused; the two files hold the
+# newest frames, the older file first
+live_start -q --duration 8 -w "$tmp/w.pcap" -C 1 -W 2
+send "$tmp/a.pcap"
+send "$tmp/a.pcap"
+live_wait
+[ -f "$tmp/w.pcap0" ] && [ -f "$tmp/w.pcap1" ] && [ ! -e "$tmp/w.pcap2" ] && [ ! -e "$tmp/w.pcap" ] &&
+	ok || bad "-W 2: $(ls "$tmp" | grep '^w\.' | tr '\n' ' ')"
+{ "$txtest" digest "$tmp/w.pcap1"; "$txtest" digest "$tmp/w.pcap0"; } > "$tmp/gotw.dig"
+n2=$(wc -l < "$tmp/want2.dig") nw=$(wc -l < "$tmp/gotw.dig")
+[ "$nw" -lt "$n2" ] && [ "$nw" -gt $((n2 / 3)) ] &&
+	cmp -s <(tail -n "$nw" "$tmp/want2.dig") "$tmp/gotw.dig" && ok ||
+	bad "-W 2 ring: $nw of $n2 frames, not the newest in order"
 
 # 6. errors: one line, exit 2
 ip netns exec "$ns" timeout 10 "$ra" -i nosuch0 > /dev/null 2> "$tmp/err"

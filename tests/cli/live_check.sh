@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # live_check.sh - roce-analyze -i --check and --interval on its own veth pair (txlib.sh):
 # clean traffic is OK, a bad ICRC is CRITICAL, a PFC storm is CRITICAL, capture drops (a
-# tiny -B and a fast send) are UNKNOWN, a missing interface is UNKNOWN with the reason;
+# tiny -B and a fast send) are UNKNOWN, a missing interface or privilege is UNKNOWN with the
+# reason;
 # --interval --json prints one JSON object per line whose frames add up to the final report;
 # --flow-timeout expires idle streams without traffic, the interval lines count them.
 . "$2/tests/cli/testlib.sh"
@@ -42,12 +43,29 @@ check_live 2 '^ROCE CRITICAL - icrc_bad>0 \(icrc_bad=1\)' "$tmp/icrc.pcap" "--pp
 # 200 us refreshes stay one continuous pause as on the wire)
 check_live 2 '^ROCE CRITICAL - pfc_storms>0 \(pfc_storms=1\)' "$tmp/pfc.pcap" "" -- -B 65536 \
 	--link-speed 1
-check_live 3 '^ROCE UNKNOWN - the capture dropped [1-9][0-9]* frames' "$tmp/big.pcap" \
-	"--topspeed" -- -B 1
+# capture drops, for certain: the smallest buffer (one 256 KiB block), and the analysis
+# stopped (SIGSTOP) while 20,000 frames arrive
+ip netns exec "$ns" "$ra" -i "$if_b" --check --duration 4 -B 1 > "$tmp/out" 2> "$tmp/err" &
+pid=$!
+sleep 1
+kill -STOP $pid
+timeout 60 "$replay" -i "$if_a" -q --topspeed "$tmp/big.pcap" > /dev/null || bad "replay big"
+kill -CONT $pid
+wait $pid
+rc=$?
+[ $rc -eq 3 ] && grep -Eq '^ROCE UNKNOWN - the capture dropped [1-9][0-9]* frames' "$tmp/out" &&
+	ok || bad "capture drops: exit $rc: $(cat "$tmp/out" "$tmp/err")"
 
 ip netns exec "$ns" "$ra" -i nosuch0 --check > "$tmp/out" 2> /dev/null
 [ $? -eq 3 ] && grep -q "^ROCE UNKNOWN - nosuch0: no such interface" "$tmp/out" && ok ||
 	bad "missing interface: $(cat "$tmp/out")"
+# no CAP_NET_RAW: UNKNOWN with the reason, one line
+ip netns exec "$ns" setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+	--bounding-set=-all "$ra" -i "$if_b" --check --duration 1 > "$tmp/out" 2> /dev/null
+rc=$?
+[ $rc -eq 3 ] && [ "$(wc -l < "$tmp/out")" -eq 1 ] &&
+	grep -q "^ROCE UNKNOWN - $if_b: permission denied: live capture needs CAP_NET_RAW" "$tmp/out" &&
+	ok || bad "no privilege: rc $rc: $(cat "$tmp/out")"
 
 # --interval --json: JSON Lines, then the report; the intervals' frames add up
 ip netns exec "$ns" "$ra" -i "$if_b" -B 65536 --json --interval 0.5 --duration 4 \
