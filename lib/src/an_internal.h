@@ -193,6 +193,10 @@ struct an_rsp {
 	bool init;
 	uint32_t newest;
 	struct an_holeset hs;
+	/* every PSN the responder passed without a frame of the stream carrying it
+	 * (lost READ responses, the PSNs of requests acknowledged together, ...):
+	 * a READ response carrying one later is out of order, not a duplicate */
+	struct an_holeset unseen;
 };
 
 /*
@@ -282,7 +286,7 @@ static inline uint64_t an_req_var_bytes(const struct an_req *r)
 
 static inline uint64_t an_rsp_var_bytes(const struct an_rsp *s)
 {
-	return s ? s->hs.cap * sizeof(struct an_hole) : 0;
+	return s ? (s->hs.cap + s->unseen.cap) * sizeof(struct an_hole) : 0;
 }
 
 struct an_pfc {

@@ -82,8 +82,11 @@
  *   with PSN P ahead of newest passes the PSNs in (newest, P): those inside
  *   the paired request stream's known READ ranges (with the smallest N while
  *   N is unknown) are READ responses that were skipped: one gap, lost_psns +=
- *   their number, holes (unrecovered unless seen later).  A READ response at
- *   or behind newest fills a hole (out_of_order) or is a duplicate: re-read
+ *   their number, holes (unrecovered unless seen later).  Every PSN passed is
+ *   also kept as unseen (up to 16 ranges, counted nowhere): its READ may not
+ *   be known (request damaged or not captured).  A READ response at or
+ *   behind newest fills a hole or an unseen PSN (out_of_order) or is a
+ *   duplicate (a frame of the stream carried its PSN before): re-read
  *   and replayed responses, and responses still in flight for the original
  *   READ after a retry burst, never make a gap.  ACK / NAK PSNs repeat
  *   (coalesced, duplicate ACKs) and are never duplicates; an older ACK PSN
@@ -167,6 +170,7 @@ void an_rsp_free(struct roce_analyzer *a, struct an_rsp *s)
 	if (!s)
 		return;
 	free(s->hs.holes);
+	free(s->unseen.holes);
 	an_pool_put(&a->pool.rsp, s);
 }
 
@@ -1038,19 +1042,25 @@ static void rsp_sequence(struct an_ctx *c, struct an_flow *f, struct an_req *r, 
 		/* new connection on a reused QPN: start over, old holes stay lost */
 		uint64_t unrec = holes_missing(&s->hs);
 
-		memset(s, 0, sizeof(*s));
+		/* the arrays stay (emptied) */
+		s->hs.nholes = 0;
 		s->hs.dropped_unrec = unrec;
-		s->init = true;
+		s->unseen.nholes = 0;
 		s->newest = upto;
 		return;
 	}
-	if (d > 1 && r) {
+	if (d > 1) {
 		uint32_t first = 0, last = 0, lost;
 
-		lost = read_skipped(r, &s->hs, roce_psn_add(s->newest, 1), (uint32_t)d - 1,
-			flow_pmtu(c->a, f), &first, &last);
-		if (lost)
-			gap_report_span(c, f, P, first, last, lost);
+		/* PSNs passed without a frame carrying them: a later READ response
+		 * with one of them fills it (out of order), lost or not */
+		hole_add(&s->unseen, roce_psn_add(s->newest, 1), (uint32_t)d - 1);
+		if (r) {
+			lost = read_skipped(r, &s->hs, roce_psn_add(s->newest, 1), (uint32_t)d - 1,
+				flow_pmtu(c->a, f), &first, &last);
+			if (lost)
+				gap_report_span(c, f, P, first, last, lost);
+		}
 	}
 	if (roce_psn_cmp(upto, s->newest) > 0) {
 		s->newest = upto;
@@ -1061,11 +1071,16 @@ static void rsp_sequence(struct an_ctx *c, struct an_flow *f, struct an_req *r, 
 	if (!is_resp) {
 		/* an ACK names its PSN as sent: not missing any more (no event) */
 		hole_fill(&s->hs, P);
+		hole_fill(&s->unseen, P);
 		return;
 	}
-	/* a READ response at or behind the newest PSN */
+	/* a READ response at or behind the newest PSN: out of order when no frame
+	 * of the stream carried its PSN yet (a lost one, or one passed before its
+	 * READ was known), else a duplicate */
 	c->res->expected_psn = roce_psn_add(s->newest, 1);
-	if (hole_fill(&s->hs, P)) {
+	bool lost_fill = hole_fill(&s->hs, P);
+
+	if (hole_fill(&s->unseen, P) || lost_fill) {
 		AN_COUNT(c->a, f, out_of_order, 1);
 		c->res->events |= ROCE_EV_OUT_OF_ORDER;
 		simple_anomaly(c, f, ROCE_AN_OUT_OF_ORDER, P, c->res->expected_psn,
