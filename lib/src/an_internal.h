@@ -157,6 +157,13 @@ struct an_pending {
 	uint32_t timer_us;      /* RNR */
 };
 
+/* Request PSNs behind a stream's first PSN: the lowest one seen (lo) and, between
+ * lo and the first PSN, those still not seen (unseen, counted nowhere). */
+struct an_pre {
+	uint32_t lo;
+	struct an_holeset unseen;
+};
+
 /*
  * Request-side sequencing state, allocated with the stream's first request.
  * What every request frame reads or writes comes first (one cache line).
@@ -178,6 +185,9 @@ struct an_req {
 	struct an_ackent *ack;
 	struct an_readent *rd;
 	uint8_t ack_cap, rd_cap;
+	/* PSNs behind the stream's first one (its first frames damaged, or the capture
+	 * started inside a go-back): allocated with the first such request */
+	struct an_pre *pre;
 	/* pairing index (an_pair.c, its only writer), while an unpaired request stream */
 	uint32_t pair_bucket;
 	struct an_hp *pair_hp;
@@ -193,10 +203,11 @@ struct an_rsp {
 	bool init;
 	uint32_t newest;
 	struct an_holeset hs;
-	/* every PSN the responder passed without a frame of the stream carrying it
-	 * (lost READ responses, the PSNs of requests acknowledged together, ...):
-	 * a READ response carrying one later is out of order, not a duplicate */
-	struct an_holeset unseen;
+	/* PSNs the responder passed without a frame of the stream carrying them
+	 * whose READ may be unknown (request PSNs not seen on the paired request
+	 * stream): a READ response carrying one later is out of order, not a
+	 * duplicate.  Allocated with the first such PSN (damaged traffic only). */
+	struct an_holeset *unseen;
 };
 
 /*
@@ -281,12 +292,14 @@ _Static_assert(offsetof(struct an_req, rd_next) + sizeof(unsigned) <= AN_LINE,
 static inline uint64_t an_req_var_bytes(const struct an_req *r)
 {
 	return r ? r->hs.cap * sizeof(struct an_hole) + r->ack_cap * sizeof(struct an_ackent) +
-		r->rd_cap * sizeof(struct an_readent) : 0;
+		r->rd_cap * sizeof(struct an_readent) +
+		(r->pre ? sizeof(*r->pre) + r->pre->unseen.cap * sizeof(struct an_hole) : 0) : 0;
 }
 
 static inline uint64_t an_rsp_var_bytes(const struct an_rsp *s)
 {
-	return s ? (s->hs.cap + s->unseen.cap) * sizeof(struct an_hole) : 0;
+	return s ? s->hs.cap * sizeof(struct an_hole) +
+		(s->unseen ? sizeof(*s->unseen) + s->unseen->cap * sizeof(struct an_hole) : 0) : 0;
 }
 
 struct an_pfc {

@@ -82,9 +82,10 @@
  *   with PSN P ahead of newest passes the PSNs in (newest, P): those inside
  *   the paired request stream's known READ ranges (with the smallest N while
  *   N is unknown) are READ responses that were skipped: one gap, lost_psns +=
- *   their number, holes (unrecovered unless seen later).  Every PSN passed is
- *   also kept as unseen (up to 16 ranges, counted nowhere): its READ may not
- *   be known (request damaged or not captured).  A READ response at or
+ *   their number, holes (unrecovered unless seen later).  Passed PSNs whose
+ *   READ may be unknown (not seen on the request stream: in its holes or
+ *   ahead of it; all when unpaired) are kept as unseen (up to 16 ranges,
+ *   counted nowhere; allocated with the first).  A READ response at or
  *   behind newest fills a hole or an unseen PSN (out_of_order) or is a
  *   duplicate (a frame of the stream carried its PSN before): re-read
  *   and replayed responses, and responses still in flight for the original
@@ -137,6 +138,10 @@ static void an_req_reset(struct an_req *r)
 	struct an_hp *hp = r->pair_hp;
 	struct an_flow *hn = r->hp_next, *hpv = r->hp_prev, *bn = r->pb_next, *bp = r->pb_prev;
 
+	if (r->pre) {
+		free(r->pre->unseen.holes);
+		free(r->pre);
+	}
 	memset(r, 0, sizeof(*r));
 	/* the pairing index's links belong to an_pair.c (an_pair_sync() follows) */
 	r->pair_bucket = pb;
@@ -162,6 +167,10 @@ void an_req_free(struct roce_analyzer *a, struct an_req *r)
 	free(r->hs.holes);
 	free(r->ack);
 	free(r->rd);
+	if (r->pre) {
+		free(r->pre->unseen.holes);
+		free(r->pre);
+	}
 	an_pool_put(&a->pool.req, r);
 }
 
@@ -170,7 +179,10 @@ void an_rsp_free(struct roce_analyzer *a, struct an_rsp *s)
 	if (!s)
 		return;
 	free(s->hs.holes);
-	free(s->unseen.holes);
+	if (s->unseen) {
+		free(s->unseen->holes);
+		free(s->unseen);
+	}
 	an_pool_put(&a->pool.rsp, s);
 }
 
@@ -680,6 +692,29 @@ static void read_pin(struct an_req *r, uint32_t end)
 	r->slack = 0;
 }
 
+/*
+ * A request [p, p + n) behind the expected PSN that is in no hole: true when
+ * it is behind the stream's first PSN and had not been seen (it fills, out
+ * of order, like a hole: the frame before the first was damaged, or the
+ * capture began inside a go-back), false for a PSN seen before (duplicate).
+ */
+static bool pre_fill(struct an_req *r, uint32_t p, uint32_t n)
+{
+	uint32_t lo = r->pre ? r->pre->lo : r->first_psn, end = roce_psn_add(p, n);
+
+	if (roce_psn_cmp(p, lo) < 0) {
+		if (!r->pre && !(r->pre = calloc(1, sizeof(*r->pre))))
+			return true;    /* no memory: a repeat counts as a fill again */
+		if (roce_psn_cmp(end, lo) < 0)
+			hole_add(&r->pre->unseen, end, (lo - end) & 0xffffffu);
+		r->pre->lo = p;
+		return true;
+	}
+	if (!r->pre || roce_psn_cmp(p, r->first_psn) >= 0)
+		return false;
+	return n > 1 ? hole_fill_range(&r->pre->unseen, p, n) : hole_fill(&r->pre->unseen, p);
+}
+
 void an_req_process(struct an_ctx *c, struct an_flow *f)
 {
 	const struct roce_pkt *pkt = c->pkt;
@@ -778,6 +813,9 @@ void an_req_process(struct an_ctx *c, struct an_flow *f)
 	} else {
 		/* behind: a fill, a duplicate and/or a retransmission */
 		bool fill = is_read && n > 1 ? hole_fill_range(&r->hs, p, n) : hole_fill(&r->hs, p);
+
+		if (!fill)
+			fill = pre_fill(r, p, n);
 
 		bool move = !fill;
 
@@ -995,6 +1033,48 @@ static uint32_t read_skipped(struct an_req *r, struct an_holeset *hs, uint32_t b
 	return lost;
 }
 
+/* Keep [base, base + span) of s's unseen PSNs (allocated with the first). */
+static void unseen_keep(struct an_rsp *s, uint32_t base, uint32_t span)
+{
+	if (!span)
+		return;
+	if (!s->unseen && !(s->unseen = calloc(1, sizeof(*s->unseen))))
+		return;         /* no memory: such a PSN counts as a duplicate later */
+	hole_add(s->unseen, base, span);
+}
+
+/*
+ * The window [base, base + span) passed by a response frame: the PSNs whose
+ * READ may be unknown are unseen (a late READ response with one of them is
+ * out of order): those the request stream r did not see as requests (its
+ * holes, and from its expected PSN on), all of them without r.  A PSN r saw
+ * is a SEND / WRITE / ATOMIC or a known READ (whose skipped PSNs are holes).
+ */
+static void unseen_add(struct an_rsp *s, const struct an_req *r, uint32_t base, uint32_t span)
+{
+	uint32_t ahead;
+
+	if (!r) {
+		unseen_keep(s, base, span);
+		return;
+	}
+	for (unsigned i = 0; i < r->hs.nholes; i++) {
+		const struct an_hole *h = &r->hs.holes[i];
+		uint32_t off = (h->start - base) & 0xffffffu, back = (base - h->start) & 0xffffffu;
+
+		if (off < span)
+			unseen_keep(s, h->start, h->len < span - off ? h->len : span - off);
+		else if (back < h->len)
+			unseen_keep(s, base, h->len - back < span ? h->len - back : span);
+	}
+	/* from the request stream's expected PSN on (ahead of everything it saw) */
+	ahead = (r->next - base) & 0xffffffu;
+	if (roce_psn_cmp(r->next, base) <= 0)
+		unseen_keep(s, base, span);
+	else if (ahead < span)
+		unseen_keep(s, r->next, span - ahead);
+}
+
 /*
  * Response-side sequencing (IBTA 9.7: a responder answers in PSN order; a
  * READ retry re-reads a subset of an earlier READ and is answered with the
@@ -1045,16 +1125,15 @@ static void rsp_sequence(struct an_ctx *c, struct an_flow *f, struct an_req *r, 
 		/* the arrays stay (emptied) */
 		s->hs.nholes = 0;
 		s->hs.dropped_unrec = unrec;
-		s->unseen.nholes = 0;
+		if (s->unseen)
+			s->unseen->nholes = 0;
 		s->newest = upto;
 		return;
 	}
 	if (d > 1) {
 		uint32_t first = 0, last = 0, lost;
 
-		/* PSNs passed without a frame carrying them: a later READ response
-		 * with one of them fills it (out of order), lost or not */
-		hole_add(&s->unseen, roce_psn_add(s->newest, 1), (uint32_t)d - 1);
+		unseen_add(s, r, roce_psn_add(s->newest, 1), (uint32_t)d - 1);
 		if (r) {
 			lost = read_skipped(r, &s->hs, roce_psn_add(s->newest, 1), (uint32_t)d - 1,
 				flow_pmtu(c->a, f), &first, &last);
@@ -1071,7 +1150,8 @@ static void rsp_sequence(struct an_ctx *c, struct an_flow *f, struct an_req *r, 
 	if (!is_resp) {
 		/* an ACK names its PSN as sent: not missing any more (no event) */
 		hole_fill(&s->hs, P);
-		hole_fill(&s->unseen, P);
+		if (s->unseen)
+			hole_fill(s->unseen, P);
 		return;
 	}
 	/* a READ response at or behind the newest PSN: out of order when no frame
@@ -1080,7 +1160,7 @@ static void rsp_sequence(struct an_ctx *c, struct an_flow *f, struct an_req *r, 
 	c->res->expected_psn = roce_psn_add(s->newest, 1);
 	bool lost_fill = hole_fill(&s->hs, P);
 
-	if (hole_fill(&s->unseen, P) || lost_fill) {
+	if ((s->unseen && hole_fill(s->unseen, P)) || lost_fill) {
 		AN_COUNT(c->a, f, out_of_order, 1);
 		c->res->events |= ROCE_EV_OUT_OF_ORDER;
 		simple_anomaly(c, f, ROCE_AN_OUT_OF_ORDER, P, c->res->expected_psn,

@@ -841,6 +841,56 @@ static void test_read_unknown_late_responses(void)
 	t_done(&t);
 }
 
+/*
+ * A stream's first frame damaged: the stream starts at the next PSN; the
+ * NAKed resend of the damaged PSN is behind the first PSN and had never
+ * been seen: out of order (and a retransmission), not a duplicate; a
+ * second copy of it is a duplicate (refmodel, random seed 35).
+ */
+static void test_first_frame_damaged_resend(void)
+{
+	struct t t;
+	struct roce_summary s;
+	struct roce_frame_spec sp;
+
+	t_init(&t, 1024);
+	REQUIRE(t.a);
+	spec_stream(&sp, V4, true, ROCE_OP_RC_SEND_ONLY, 500);
+	feed_flipped(&t, &sp, bth_off(&sp) + 20, 0x01);
+	CHECK(t.res.events & ROCE_EV_ICRC_BAD);
+	for (uint32_t p = 501; p < 504; p++) {
+		spec_stream(&sp, V4, true, ROCE_OP_RC_SEND_ONLY, p);
+		feed(&t, &sp);
+	}
+	spec_stream(&sp, V4, false, ROCE_OP_RC_ACKNOWLEDGE, 500);
+	sp.aeth.syndrome = 0x60;        /* NAK PSN sequence error: expects 500 */
+	feed(&t, &sp);
+	for (uint32_t p = 500; p < 504; p++) {
+		spec_stream(&sp, V4, true, ROCE_OP_RC_SEND_ONLY, p);
+		feed(&t, &sp);
+		CHECK(t.res.events & ROCE_EV_RETRANSMISSION);
+		CHECK_EQ_U(t.res.events & (ROCE_EV_OUT_OF_ORDER | ROCE_EV_DUPLICATE),
+			p == 500 ? ROCE_EV_OUT_OF_ORDER : ROCE_EV_DUPLICATE);
+	}
+	spec_stream(&sp, V4, true, ROCE_OP_RC_SEND_ONLY, 500);
+	feed(&t, &sp);
+	CHECK_EQ_U(t.res.events & (ROCE_EV_OUT_OF_ORDER | ROCE_EV_DUPLICATE), ROCE_EV_DUPLICATE);
+	/* further back with a PSN skipped: 497 fills, 498 then fills too */
+	spec_stream(&sp, V4, true, ROCE_OP_RC_SEND_ONLY, 497);
+	feed(&t, &sp);
+	CHECK_EQ_U(t.res.events & (ROCE_EV_OUT_OF_ORDER | ROCE_EV_DUPLICATE), ROCE_EV_OUT_OF_ORDER);
+	spec_stream(&sp, V4, true, ROCE_OP_RC_SEND_ONLY, 498);
+	feed(&t, &sp);
+	CHECK_EQ_U(t.res.events & (ROCE_EV_OUT_OF_ORDER | ROCE_EV_DUPLICATE), ROCE_EV_OUT_OF_ORDER);
+	roce_analyzer_finish(t.a);
+	roce_analyzer_summary(t.a, &s);
+	CHECK_EQ_U(s.out_of_order, 3);
+	CHECK_EQ_U(s.duplicates, 4);
+	CHECK_EQ_U(s.psn_gaps, 0);
+	CHECK_EQ_U(s.unrecovered_psns, 0);
+	t_done(&t);
+}
+
 int main(void)
 {
 	RUN(test_bad_icrc_issue);
@@ -854,5 +904,6 @@ int main(void)
 	RUN(test_read_retry_pmtu_learned);
 	RUN(test_late_read_request);
 	RUN(test_read_unknown_late_responses);
+	RUN(test_first_frame_damaged_resend);
 	return check_report();
 }
