@@ -159,28 +159,37 @@ struct an_pending {
 	uint64_t ts, frame;
 };
 
+/* Request PSNs behind a stream's first PSN: the lowest one seen (lo) and, between
+ * lo and the first PSN, those still not seen (unseen, counted nowhere). */
+struct an_pre {
+	uint32_t lo;
+	struct an_holeset unseen;
+};
+
 /*
  * Request-side sequencing state, allocated with the stream's first request.
  * What every request frame reads or writes comes first (one cache line).
  */
 struct an_req {
-	bool init, off;
-	bool gbn_active;        /* go-back-N resend run in progress */
+	bool init : 1, off : 1;
+	bool gbn_active : 1;    /* go-back-N resend run in progress */
 	uint8_t gbn_cause;      /* enum roce_retx_cause of the run */
-	uint32_t next, pnext;   /* pnext: PSN expected after the previous packet (== next outside resends) */
-	uint32_t slack, slack_read_psn, prev, first_psn;
 	/* AckReq ring (oldest at head) and READ ring, growing up to their caps (<= 64) */
 	uint8_t ack_head, ack_n, ack_cap;
 	uint8_t rd_next, rd_cap;
-	struct an_holeset hs;
-	/* go-back-N */
-	uint32_t gbn_newest;
+	uint32_t next, pnext;   /* pnext: PSN expected after the previous packet (== next outside resends) */
+	uint32_t slack, slack_read_psn, prev, first_psn;
+	uint32_t gbn_newest;    /* go-back-N */
 	/* pairing index (an_pair.c, its only writer), while an unpaired request stream */
 	uint32_t pair_bucket;
+	struct an_holeset hs;
 	uint64_t gbn_start_ts, gbn_ref_frame;
 	struct an_pending nak, rnr;
 	struct an_ackent *ack;
 	struct an_readent *rd;
+	/* PSNs behind the stream's first one (its first frames damaged, or the capture
+	 * started inside a go-back): allocated with the first such request */
+	struct an_pre *pre;
 	struct an_hp *pair_hp;
 	struct an_flow *hp_next, *hp_prev, *pb_next, *pb_prev;
 };
@@ -194,6 +203,11 @@ struct an_rsp {
 	bool init;
 	uint32_t newest;
 	struct an_holeset hs;
+	/* PSNs the responder passed without a frame of the stream carrying them
+	 * whose READ may be unknown (request PSNs not seen on the paired request
+	 * stream): a READ response carrying one later is out of order, not a
+	 * duplicate.  Allocated with the first such PSN (damaged traffic only). */
+	struct an_holeset *unseen;
 };
 
 /*
@@ -283,12 +297,14 @@ static inline uint64_t an_req_var_bytes(const struct an_req *r)
 		return 0;
 	return r->hs.cap * sizeof(struct an_hole) +
 		(r->ack_cap > AN_ACK_FIRST ? r->ack_cap * sizeof(struct an_ackent) : 0) +
-		(r->rd_cap > AN_READ_FIRST ? r->rd_cap * sizeof(struct an_readent) : 0);
+		(r->rd_cap > AN_READ_FIRST ? r->rd_cap * sizeof(struct an_readent) : 0) +
+		(r->pre ? sizeof(*r->pre) + r->pre->unseen.cap * sizeof(struct an_hole) : 0);
 }
 
 static inline uint64_t an_rsp_var_bytes(const struct an_rsp *s)
 {
-	return s ? s->hs.cap * sizeof(struct an_hole) : 0;
+	return s ? s->hs.cap * sizeof(struct an_hole) +
+		(s->unseen ? sizeof(*s->unseen) + s->unseen->cap * sizeof(struct an_hole) : 0) : 0;
 }
 
 struct an_pfc {

@@ -82,8 +82,12 @@
  *   with PSN P ahead of newest passes the PSNs in (newest, P): those inside
  *   the paired request stream's known READ ranges (with the smallest N while
  *   N is unknown) are READ responses that were skipped: one gap, lost_psns +=
- *   their number, holes (unrecovered unless seen later).  A READ response at
- *   or behind newest fills a hole (out_of_order) or is a duplicate: re-read
+ *   their number, holes (unrecovered unless seen later).  Passed PSNs whose
+ *   READ may be unknown (not seen on the request stream: in its holes or
+ *   ahead of it; all when unpaired) are kept as unseen (up to 16 ranges,
+ *   counted nowhere; allocated with the first).  A READ response at or
+ *   behind newest fills a hole or an unseen PSN (out_of_order) or is a
+ *   duplicate (a frame of the stream carried its PSN before): re-read
  *   and replayed responses, and responses still in flight for the original
  *   READ after a retry burst, never make a gap.  ACK / NAK PSNs repeat
  *   (coalesced, duplicate ACKs) and are never duplicates; an older ACK PSN
@@ -134,6 +138,10 @@ static void an_req_reset(struct an_req *r)
 	struct an_hp *hp = r->pair_hp;
 	struct an_flow *hn = r->hp_next, *hpv = r->hp_prev, *bn = r->pb_next, *bp = r->pb_prev;
 
+	if (r->pre) {
+		free(r->pre->unseen.holes);
+		free(r->pre);
+	}
 	memset(r, 0, sizeof(*r));
 	/* the pairing index's links belong to an_pair.c (an_pair_sync() follows) */
 	r->pair_bucket = pb;
@@ -165,6 +173,10 @@ void an_req_free(struct roce_analyzer *a, struct an_req *r)
 		an_pool_put(&a->pool.rd1, r->rd);
 	else
 		free(r->rd);
+	if (r->pre) {
+		free(r->pre->unseen.holes);
+		free(r->pre);
+	}
 	an_pool_put(&a->pool.req, r);
 }
 
@@ -173,6 +185,10 @@ void an_rsp_free(struct roce_analyzer *a, struct an_rsp *s)
 	if (!s)
 		return;
 	free(s->hs.holes);
+	if (s->unseen) {
+		free(s->unseen->holes);
+		free(s->unseen);
+	}
 	an_pool_put(&a->pool.rsp, s);
 }
 
@@ -697,6 +713,29 @@ static void read_pin(struct an_req *r, uint32_t end)
 	r->slack = 0;
 }
 
+/*
+ * A request [p, p + n) behind the expected PSN that is in no hole: true when
+ * it is behind the stream's first PSN and had not been seen (it fills, out
+ * of order, like a hole: the frame before the first was damaged, or the
+ * capture began inside a go-back), false for a PSN seen before (duplicate).
+ */
+static bool pre_fill(struct an_req *r, uint32_t p, uint32_t n)
+{
+	uint32_t lo = r->pre ? r->pre->lo : r->first_psn, end = roce_psn_add(p, n);
+
+	if (roce_psn_cmp(p, lo) < 0) {
+		if (!r->pre && !(r->pre = calloc(1, sizeof(*r->pre))))
+			return true;    /* no memory: a repeat counts as a fill again */
+		if (roce_psn_cmp(end, lo) < 0)
+			hole_add(&r->pre->unseen, end, (lo - end) & 0xffffffu);
+		r->pre->lo = p;
+		return true;
+	}
+	if (!r->pre || roce_psn_cmp(p, r->first_psn) >= 0)
+		return false;
+	return n > 1 ? hole_fill_range(&r->pre->unseen, p, n) : hole_fill(&r->pre->unseen, p);
+}
+
 void an_req_process(struct an_ctx *c, struct an_flow *f)
 {
 	const struct roce_pkt *pkt = c->pkt;
@@ -795,6 +834,9 @@ void an_req_process(struct an_ctx *c, struct an_flow *f)
 	} else {
 		/* behind: a fill, a duplicate and/or a retransmission */
 		bool fill = is_read && n > 1 ? hole_fill_range(&r->hs, p, n) : hole_fill(&r->hs, p);
+
+		if (!fill)
+			fill = pre_fill(r, p, n);
 
 		bool move = !fill;
 
@@ -1012,6 +1054,48 @@ static uint32_t read_skipped(struct an_req *r, struct an_holeset *hs, uint32_t b
 	return lost;
 }
 
+/* Keep [base, base + span) of s's unseen PSNs (allocated with the first). */
+static void unseen_keep(struct an_rsp *s, uint32_t base, uint32_t span)
+{
+	if (!span)
+		return;
+	if (!s->unseen && !(s->unseen = calloc(1, sizeof(*s->unseen))))
+		return;         /* no memory: such a PSN counts as a duplicate later */
+	hole_add(s->unseen, base, span);
+}
+
+/*
+ * The window [base, base + span) passed by a response frame: the PSNs whose
+ * READ may be unknown are unseen (a late READ response with one of them is
+ * out of order): those the request stream r did not see as requests (its
+ * holes, and from its expected PSN on), all of them without r.  A PSN r saw
+ * is a SEND / WRITE / ATOMIC or a known READ (whose skipped PSNs are holes).
+ */
+static void unseen_add(struct an_rsp *s, const struct an_req *r, uint32_t base, uint32_t span)
+{
+	uint32_t ahead;
+
+	if (!r) {
+		unseen_keep(s, base, span);
+		return;
+	}
+	for (unsigned i = 0; i < r->hs.nholes; i++) {
+		const struct an_hole *h = &r->hs.holes[i];
+		uint32_t off = (h->start - base) & 0xffffffu, back = (base - h->start) & 0xffffffu;
+
+		if (off < span)
+			unseen_keep(s, h->start, h->len < span - off ? h->len : span - off);
+		else if (back < h->len)
+			unseen_keep(s, base, h->len - back < span ? h->len - back : span);
+	}
+	/* from the request stream's expected PSN on (ahead of everything it saw) */
+	ahead = (r->next - base) & 0xffffffu;
+	if (roce_psn_cmp(r->next, base) <= 0)
+		unseen_keep(s, base, span);
+	else if (ahead < span)
+		unseen_keep(s, r->next, span - ahead);
+}
+
 /*
  * Response-side sequencing (IBTA 9.7: a responder answers in PSN order; a
  * READ retry re-reads a subset of an earlier READ and is answered with the
@@ -1059,19 +1143,24 @@ static void rsp_sequence(struct an_ctx *c, struct an_flow *f, struct an_req *r, 
 		/* new connection on a reused QPN: start over, old holes stay lost */
 		uint64_t unrec = holes_missing(&s->hs);
 
-		memset(s, 0, sizeof(*s));
+		/* the arrays stay (emptied) */
+		s->hs.nholes = 0;
 		s->hs.dropped_unrec = unrec;
-		s->init = true;
+		if (s->unseen)
+			s->unseen->nholes = 0;
 		s->newest = upto;
 		return;
 	}
-	if (d > 1 && r) {
+	if (d > 1) {
 		uint32_t first = 0, last = 0, lost;
 
-		lost = read_skipped(r, &s->hs, roce_psn_add(s->newest, 1), (uint32_t)d - 1,
-			flow_pmtu(c->a, f), &first, &last);
-		if (lost)
-			gap_report_span(c, f, P, first, last, lost);
+		unseen_add(s, r, roce_psn_add(s->newest, 1), (uint32_t)d - 1);
+		if (r) {
+			lost = read_skipped(r, &s->hs, roce_psn_add(s->newest, 1), (uint32_t)d - 1,
+				flow_pmtu(c->a, f), &first, &last);
+			if (lost)
+				gap_report_span(c, f, P, first, last, lost);
+		}
 	}
 	if (roce_psn_cmp(upto, s->newest) > 0) {
 		s->newest = upto;
@@ -1082,11 +1171,17 @@ static void rsp_sequence(struct an_ctx *c, struct an_flow *f, struct an_req *r, 
 	if (!is_resp) {
 		/* an ACK names its PSN as sent: not missing any more (no event) */
 		hole_fill(&s->hs, P);
+		if (s->unseen)
+			hole_fill(s->unseen, P);
 		return;
 	}
-	/* a READ response at or behind the newest PSN */
+	/* a READ response at or behind the newest PSN: out of order when no frame
+	 * of the stream carried its PSN yet (a lost one, or one passed before its
+	 * READ was known), else a duplicate */
 	c->res->expected_psn = roce_psn_add(s->newest, 1);
-	if (hole_fill(&s->hs, P)) {
+	bool lost_fill = hole_fill(&s->hs, P);
+
+	if ((s->unseen && hole_fill(s->unseen, P)) || lost_fill) {
 		AN_COUNT(c->a, f, out_of_order, 1);
 		c->res->events |= ROCE_EV_OUT_OF_ORDER;
 		simple_anomaly(c, f, ROCE_AN_OUT_OF_ORDER, P, c->res->expected_psn,

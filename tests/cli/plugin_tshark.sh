@@ -168,7 +168,7 @@ else
 fi
 
 # ---- 3. one pass == two passes, and agreement with roce-analyze ----
-# on the generated capture, every capture of the repository, the real ones in
+# on the generated capture, every capture of the repository, every real one in
 # ../shared (which must also show no bad ICRC), and random traffic with loss,
 # reordering, duplication, bad ICRCs and READ re-reads (tests/ref/refgen.c)
 CAPS=()
@@ -178,7 +178,7 @@ for c in "$SRC"/captures/*.pcap; do
 	mkdir -p "$T/work/repo" && cp "$c" "$T/work/repo/" && chmod -R a+rX "$T/work/repo"
 	CAPS+=("$T/work/repo/$(basename "$c")")
 done
-for c in "$SRC"/../shared/captures/softroce/*.pcap "$SRC"/../shared/captures/public/rocev2*.pcap; do
+for c in "$SRC"/../shared/captures/softroce/*.pcap "$SRC"/../shared/captures/public/*.pcap; do
 	[ -f "$c" ] || continue
 	cp "$c" "$T/work/" && chmod a+r "$T/work/$(basename "$c")"
 	CAPS+=("$T/work/$(basename "$c")")
@@ -204,8 +204,23 @@ if [ -x "$BUILD/cli/roce-gen" ]; then
 		--reorder-rate=2% --rnr-rate=3% --timeout-rate=2% --read-loss-rate=3% \
 		--bad-icrc-rate=1% --ce-rate=2% --pfc=prio=3,length=1ms --roce=v6 --seed=7 ||
 		fail "roce-gen failed"
+	# XRC, CNPs and RoCE v1 with every request fault, another seed
+	"$BUILD/cli/roce-gen" -q -w "$T/work/gen/roce-gen-xrc.pcap" -m 300 --qps=3 --random-psn \
+		--verbs=xrc:2,write,send,read:2,write_imm --msg-size=uniform:1-6000 --pmtu=512 \
+		--loss=2% --dup-rate=2% --reorder-rate=2% --rnr-rate=3% --timeout-rate=2% \
+		--read-loss-rate=4% --bad-icrc-rate=1% --bad-payload-rate=1% --ce-rate=3% \
+		--ack-every=3 --roce=v1 --seed=11 || fail "roce-gen (xrc) failed"
 	chmod -R a+rX "$T/work/gen"
-	CAPS+=("$T/work/gen/roce-gen-all.pcap")
+	CAPS+=("$T/work/gen/roce-gen-all.pcap" "$T/work/gen/roce-gen-xrc.pcap")
+	# roce-gen's CNPs and XRC frames are named in Info too
+	ts -r "$T/work/gen/roce-gen-xrc.pcap" -T fields -E separator=/t -e roce.opcode.name \
+		-e _ws.col.Info >"$T/work/xrc-info.tsv" 2>/dev/null
+	expect "roce-gen XRC/CNP capture: Info columns with \"Unknown OpCode\"" \
+		"$(grep -c 'Unknown OpCode' "$T/work/xrc-info.tsv")" 0
+	NX=$(awk -F'\t' '($1 ~ /^XRC_/ || $1 == "CNP") && index($2, $1 " QP=0x") == 1' \
+		"$T/work/xrc-info.tsv" | wc -l)
+	[ "$NX" -ge 500 ] && ok "roce-gen: $NX XRC/CNP frames named in Info" ||
+		fail "roce-gen: only $NX XRC/CNP frames named in Info"
 fi
 
 for c in "${CAPS[@]}"; do

@@ -5,7 +5,9 @@
 # Both run over every capture in captures/ and ../shared/captures/ and over random
 # traffic generated here, seeded, by roce-gen and by tests/ref/refgen.c: loss,
 # duplication, reordering, bad ICRC (refgen: with corrupted PSNs), NAK / RNR NAK /
-# timeout go-back-N, READ re-reads from the middle of a message. Per stream they must
+# timeout go-back-N, READ re-reads from the middle of a message: fixed scenarios, and
+# random mixes over REFMODEL_SEEDS seeds (default 24; a failure prints its seed and the
+# generator command). Per stream they must
 # give the same frames, icrc_bad, psn_gaps, lost_psns, duplicates, out_of_order,
 # unrecovered_psns, retransmissions, go-back-N episodes (total), acks, naks, rnr_naks
 # and cnps.
@@ -20,10 +22,14 @@ build=$1 src=$2
 ra=$build/cli/roce-analyze
 ref=$build/tests/ref/roce-psnref
 gen=$build/tests/ref/roce-refgen
+rg=$build/cli/roce-gen
 xfail=$src/tests/ref/expected-failures.txt
 [ -x "$ra" ] || { echo "SKIP: $ra not built"; exit 77; }
 [ -x "$ref" ] && [ -x "$gen" ] || { echo "SKIP: reference model not built"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 77; }
+# the interpreter itself, once: a version manager's shim costs seconds per call on a busy
+# machine, and the comparison runs once per input
+py=$(python3 -c 'import sys; print(sys.executable)')
 . "$(dirname "${BASH_SOURCE[0]}")/testlib.sh"
 
 names=()
@@ -38,7 +44,7 @@ compare() { # compare NAME FILE
 		bad "$1: roce-analyze failed: $(cat "$tmp/err")"
 		return
 	fi
-	if python3 "$src/tests/ref/refcompare.py" "$1" "$tmp/$1.ref" "$tmp/$1.json" "$xfail" \
+	if "$py" "$src/tests/ref/refcompare.py" "$1" "$tmp/$1.ref" "$tmp/$1.json" "$xfail" \
 		>"$tmp/$1.cmp"; then
 		ok
 	else
@@ -91,7 +97,6 @@ gen-all-1 1 300 lcdortx
 gen-all-2 2 300 lcdortx
 SCEN
 # roce-gen traffic (cli/gen): NAME then its options
-rg=$build/cli/roce-gen
 if [ -x "$rg" ]; then
 	M="-m 400 --qps=2 --random-psn --verbs=write,send,read:2,atomic --msg-size=uniform:1-8192"
 	while read name args; do # (no -r: a trailing backslash continues a line)
@@ -116,10 +121,63 @@ SCEN
 else
 	echo "note: $rg not built: no roce-gen traffic"
 fi
+# Random mixes, REFMODEL_SEEDS seeds (default 24): per seed, refgen with a random subset
+# of its impairments and roce-gen with random fault rates (loss and NAK go-back-N,
+# duplication, reordering, RNR, timeouts, READ re-reads, bad ICRC / payload), RoCE
+# version, verbs, PMTU, QPs and ACK coalescing. The choices follow from the seed alone
+# (bash's RANDOM seeded with it), so a failure names its seed and the command that
+# makes the same traffic.
+nseeds=${REFMODEL_SEEDS:-24}
+# (no $(...) around RANDOM: a subshell reseeds it)
+pct() { args+=" --$1=$((RANDOM % ($2 + 1))).$((RANDOM % 10))%"; } # 0.0% .. N.9%
+for ((seed = 1; seed <= nseeds; seed++)); do
+	RANDOM=$seed
+	imp=
+	for c in l c d o r t x; do
+		[ $((RANDOM % 2)) -eq 0 ] || imp+=$c
+	done
+	[ -n "$imp" ] || imp=lx
+	ops=$((100 + RANDOM % 200))
+	name=rand-refgen-$seed
+	f0=$fail
+	if "$gen" $((1000 + seed)) "$tmp/$name.pcap" $ops $imp; then
+		compare "$name" "$tmp/$name.pcap"
+		n=$((n + 1))
+	else
+		bad "$name: generator failed"
+	fi
+	[ "$fail" -eq "$f0" ] || echo "    seed $seed: roce-refgen $((1000 + seed)) FILE $ops $imp"
+	[ -x "$rg" ] || continue
+	vers=(v1 v2 v6)
+	pmtus=(256 512 1024 2048 4096)
+	verbs=write:$((RANDOM % 4)),send:$((RANDOM % 4)),read:$((1 + RANDOM % 4))
+	verbs+=,atomic:$((RANDOM % 2)),write_imm:$((RANDOM % 2)),xrc:$((RANDOM % 2))
+	args="-m $((150 + RANDOM % 250)) --seed=$seed --random-psn --roce=${vers[RANDOM % 3]}"
+	args+=" --pmtu=${pmtus[RANDOM % 5]} --qps=$((1 + RANDOM % 3)) --ack-every=$((1 + RANDOM % 4))"
+	args+=" --verbs=$verbs --msg-size=uniform:1-$((1024 + RANDOM % 16384))"
+	pct loss 4
+	pct dup-rate 3
+	pct reorder-rate 3
+	pct rnr-rate 4
+	pct timeout-rate 3
+	pct read-loss-rate 5
+	pct bad-icrc-rate 2
+	pct bad-payload-rate 1
+	name=rand-rg-$seed
+	f0=$fail
+	# shellcheck disable=SC2086
+	if "$rg" -q -w "$tmp/$name.pcap" $args 2>"$tmp/err"; then
+		compare "$name" "$tmp/$name.pcap"
+		n=$((n + 1))
+	else
+		bad "$name: roce-gen failed: $(cat "$tmp/err")"
+	fi
+	[ "$fail" -eq "$f0" ] || echo "    seed $seed: roce-gen -w FILE $args"
+done
 # every entry of the expected failures must belong to an input compared above
 partial=
 [ -d "$src/../shared/captures" ] || partial=--partial
-if python3 "$src/tests/ref/refcompare.py" --unused "$xfail" $partial "${names[@]}" \
+if "$py" "$src/tests/ref/refcompare.py" --unused "$xfail" $partial "${names[@]}" \
 	>"$tmp/unused"; then
 	ok
 else

@@ -786,6 +786,111 @@ static void test_late_read_request(void)
 	t_done(&t);
 }
 
+/*
+ * READ responses of a READ the capture did not see asking (its request
+ * damaged): passed PSNs are no known loss, but no frame carried them either.
+ * One arriving late (reordered), or brought by the re-read after its
+ * original response was damaged, fills it: out of order, not a duplicate
+ * (refmodel A10: the analyzer called both duplicates).
+ */
+static void test_read_unknown_late_responses(void)
+{
+	struct t t;
+	struct roce_summary s;
+	struct roce_frame_spec sp;
+	uint32_t ev[4];
+
+	t_init(&t, 1024);
+	REQUIRE(t.a);
+	read_req(&t, 96, 4096);
+	read_resps(&t, 96, 99, 96, 99, ~0u, NULL);
+	/* READ 100..103 with a bad ICRC: dropped, its range unknown */
+	spec_stream(&sp, V4, true, ROCE_OP_RC_RDMA_READ_REQUEST, 100);
+	sp.reth.rkey = 0x1234;
+	sp.reth.dma_len = 4096;
+	feed_flipped(&t, &sp, bth_off(&sp) + 14, 0x01);
+	CHECK(t.res.events & ROCE_EV_ICRC_BAD);
+	/* 102 overtaken by 103 */
+	read_resps(&t, 100, 103, 100, 101, ~0u, NULL);
+	read_resps(&t, 100, 103, 103, 103, ~0u, NULL);
+	read_resps(&t, 100, 103, 102, 102, ~0u, ev);
+	CHECK_EQ_U(ev[0] & (ROCE_EV_OUT_OF_ORDER | ROCE_EV_DUPLICATE | ROCE_EV_PSN_GAP),
+		ROCE_EV_OUT_OF_ORDER);
+	/* READ 104..107; response 105 damaged; the requester re-reads 105..107 */
+	read_req(&t, 104, 4096);
+	read_resps(&t, 104, 107, 104, 104, ~0u, NULL);
+	spec_stream(&sp, V4, false, ROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE, 105);
+	sp.payload_len = 1024;
+	feed_flipped(&t, &sp, bth_off(&sp) + 20, 0x01);
+	CHECK(t.res.events & ROCE_EV_ICRC_BAD);
+	read_resps(&t, 104, 107, 106, 107, ~0u, NULL);
+	read_req(&t, 105, 3072);
+	read_resps(&t, 105, 107, 105, 107, ~0u, ev);
+	CHECK_EQ_U(ev[0] & (ROCE_EV_OUT_OF_ORDER | ROCE_EV_DUPLICATE | ROCE_EV_PSN_GAP),
+		ROCE_EV_OUT_OF_ORDER);
+	CHECK_EQ_U(ev[1] & (ROCE_EV_OUT_OF_ORDER | ROCE_EV_DUPLICATE), ROCE_EV_DUPLICATE);
+	CHECK_EQ_U(ev[2] & (ROCE_EV_OUT_OF_ORDER | ROCE_EV_DUPLICATE), ROCE_EV_DUPLICATE);
+	/* a repeat of 102 is a duplicate now */
+	read_resps(&t, 100, 103, 102, 102, ~0u, ev);
+	CHECK_EQ_U(ev[0] & (ROCE_EV_OUT_OF_ORDER | ROCE_EV_DUPLICATE), ROCE_EV_DUPLICATE);
+	roce_analyzer_finish(t.a);
+	roce_analyzer_summary(t.a, &s);
+	CHECK_EQ_U(s.out_of_order, 2);
+	CHECK_EQ_U(s.duplicates, 4);       /* 106, 107, 102 again, and the re-read request */
+	CHECK_EQ_U(s.unrecovered_psns, 4);  /* the damaged READ 100..103, never resent */
+	t_done(&t);
+}
+
+/*
+ * A stream's first frame damaged: the stream starts at the next PSN; the
+ * NAKed resend of the damaged PSN is behind the first PSN and had never
+ * been seen: out of order (and a retransmission), not a duplicate; a
+ * second copy of it is a duplicate (refmodel, random seed 35).
+ */
+static void test_first_frame_damaged_resend(void)
+{
+	struct t t;
+	struct roce_summary s;
+	struct roce_frame_spec sp;
+
+	t_init(&t, 1024);
+	REQUIRE(t.a);
+	spec_stream(&sp, V4, true, ROCE_OP_RC_SEND_ONLY, 500);
+	feed_flipped(&t, &sp, bth_off(&sp) + 20, 0x01);
+	CHECK(t.res.events & ROCE_EV_ICRC_BAD);
+	for (uint32_t p = 501; p < 504; p++) {
+		spec_stream(&sp, V4, true, ROCE_OP_RC_SEND_ONLY, p);
+		feed(&t, &sp);
+	}
+	spec_stream(&sp, V4, false, ROCE_OP_RC_ACKNOWLEDGE, 500);
+	sp.aeth.syndrome = 0x60;        /* NAK PSN sequence error: expects 500 */
+	feed(&t, &sp);
+	for (uint32_t p = 500; p < 504; p++) {
+		spec_stream(&sp, V4, true, ROCE_OP_RC_SEND_ONLY, p);
+		feed(&t, &sp);
+		CHECK(t.res.events & ROCE_EV_RETRANSMISSION);
+		CHECK_EQ_U(t.res.events & (ROCE_EV_OUT_OF_ORDER | ROCE_EV_DUPLICATE),
+			p == 500 ? ROCE_EV_OUT_OF_ORDER : ROCE_EV_DUPLICATE);
+	}
+	spec_stream(&sp, V4, true, ROCE_OP_RC_SEND_ONLY, 500);
+	feed(&t, &sp);
+	CHECK_EQ_U(t.res.events & (ROCE_EV_OUT_OF_ORDER | ROCE_EV_DUPLICATE), ROCE_EV_DUPLICATE);
+	/* further back with a PSN skipped: 497 fills, 498 then fills too */
+	spec_stream(&sp, V4, true, ROCE_OP_RC_SEND_ONLY, 497);
+	feed(&t, &sp);
+	CHECK_EQ_U(t.res.events & (ROCE_EV_OUT_OF_ORDER | ROCE_EV_DUPLICATE), ROCE_EV_OUT_OF_ORDER);
+	spec_stream(&sp, V4, true, ROCE_OP_RC_SEND_ONLY, 498);
+	feed(&t, &sp);
+	CHECK_EQ_U(t.res.events & (ROCE_EV_OUT_OF_ORDER | ROCE_EV_DUPLICATE), ROCE_EV_OUT_OF_ORDER);
+	roce_analyzer_finish(t.a);
+	roce_analyzer_summary(t.a, &s);
+	CHECK_EQ_U(s.out_of_order, 3);
+	CHECK_EQ_U(s.duplicates, 4);
+	CHECK_EQ_U(s.psn_gaps, 0);
+	CHECK_EQ_U(s.unrecovered_psns, 0);
+	t_done(&t);
+}
+
 int main(void)
 {
 	RUN(test_bad_icrc_issue);
@@ -798,5 +903,7 @@ int main(void)
 	RUN(test_read_first_responses_lost);
 	RUN(test_read_retry_pmtu_learned);
 	RUN(test_late_read_request);
+	RUN(test_read_unknown_late_responses);
+	RUN(test_first_frame_damaged_resend);
 	return check_report();
 }
