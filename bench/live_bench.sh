@@ -37,26 +37,10 @@ PPS=${PPS:-50000}
 MSGS=${MSGS:-300000}        # messages of the load capture
 MQPS=${MQPS:-500000}        # QPs of the memory capture (2 streams each)
 tmp=$(mktemp -d /tmp/roce-livebench.XXXXXX)
-ns_a=lbs$$
-ns_b=lbr$$
-if_a=lba$$
-if_b=lbb$$
 live=
-cleanup() {
-	[ -n "$live" ] && kill "$live" 2>/dev/null
-	ip netns del "$ns_a" 2>/dev/null
-	ip netns del "$ns_b" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-ip netns add "$ns_a" && ip netns add "$ns_b" || exit 2
-for n in "$ns_a" "$ns_b"; do
-	ip netns exec "$n" sh -c 'echo 1 > /proc/sys/net/ipv6/conf/all/disable_ipv6;
-		echo 1 > /proc/sys/net/ipv6/conf/default/disable_ipv6'
-done
-ip -n "$ns_a" link add "$if_a" type veth peer name "$if_b" netns "$ns_b" || exit 2
-ip -n "$ns_a" link set "$if_a" up
-ip -n "$ns_b" link set "$if_b" up
+bench_stop() { [ -n "$live" ] && kill "$live" 2>/dev/null; }
+. "$(dirname "${BASH_SOURCE[0]}")/benchlib.sh"
+bench_veth lb
 
 # wait_capture: until a packet socket is open in the far namespace (roce-analyze's capture)
 wait_capture() {

@@ -37,27 +37,10 @@ for t in "$replay" "$gen" "$txtest"; do
 done
 N=${N:-400000}          # frames per topspeed run
 tmp=$(mktemp -d)
-ns_a=txbs$$
-ns_b=txbr$$
-if_a=txa$$
-if_b=txb$$
 rxp=
-cleanup() {
-	[ -n "$rxp" ] && kill "$rxp" 2>/dev/null
-	ip netns del "$ns_a" 2>/dev/null
-	ip netns del "$ns_b" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-ip netns add "$ns_a" && ip netns add "$ns_b" || exit 2
-for n in "$ns_a" "$ns_b"; do
-	ip netns exec "$n" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-	ip netns exec "$n" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
-done
-ip -n "$ns_a" link add "$if_a" numtxqueues 2 numrxqueues 2 type veth peer name "$if_b" \
-	numtxqueues 2 numrxqueues 2 netns "$ns_b" || exit 2
-ip -n "$ns_a" link set "$if_a" up
-ip -n "$ns_b" link set "$if_b" up
+bench_stop() { [ -n "$rxp" ] && kill "$rxp" 2>/dev/null; }
+. "$(dirname "${BASH_SOURCE[0]}")/benchlib.sh"
+bench_veth tx 2
 in_a() { ip netns exec "$ns_a" "$@"; }
 
 rx_start() {
