@@ -19,20 +19,6 @@
 #include "prom.h"
 #include "promseries.h"
 
-/* label values: \ " and newline escaped */
-void ra_prom_label(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '\\' || *s == '"')
-			fputc('\\', f);
-		if (*s == '\n') {
-			fputs("\\n", f);
-			continue;
-		}
-		fputc(*s, f);
-	}
-}
-
 static void counter(FILE *f, const char *name, const char *help, const char *iface, uint64_t v)
 {
 	fprintf(f, "# HELP %s %s\n# TYPE %s counter\n%s{interface=\"", name, help, name, name);

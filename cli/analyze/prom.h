@@ -11,8 +11,6 @@
 
 #include "health.h"
 
-/* A label value, escaped (\\, \", \n). */
-void ra_prom_label(FILE *f, const char *s);
 
 /* The metrics of snapshot sn (cumulative since the start) on f; with sn->series, the
  * labelled series too. */

@@ -22,8 +22,21 @@
 
 #include <roce/pkt.h>
 
-#include "prom.h"
 #include "promseries.h"
+
+/* label values: \ " and newline escaped */
+void ra_prom_label(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			fputc('\\', f);
+		if (*s == '\n') {
+			fputs("\\n", f);
+			continue;
+		}
+		fputc(*s, f);
+	}
+}
 
 #define NV 12                        /* values per series, at most */
 

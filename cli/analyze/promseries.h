@@ -38,4 +38,7 @@ void ra_promseries_update(ra_promseries_t *ps, const roce_analyzer_t *an, uint64
 void ra_promseries_format(FILE *f, const ra_promseries_t *ps, const char *iface);
 void ra_promseries_free(ra_promseries_t *ps);
 
+/* A label value in the Prometheus text format, escaped (\\, \", \n); prom.c uses it too. */
+void ra_prom_label(FILE *f, const char *s);
+
 #endif /* ROCE_ANALYZE_PROMSERIES_H */
