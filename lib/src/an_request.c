@@ -160,19 +160,22 @@ static void an_req_reset(struct an_req *r)
 		memset(rd, 0, rd_cap * sizeof(*rd));
 }
 
+/* Give back an AckReq/READ ring: the first size (first entries) to its pool, larger ones to free(). */
+static void ring_put(struct an_pool *pool, void *ring, unsigned cap, unsigned first)
+{
+	if (cap == first)
+		an_pool_put(pool, ring);
+	else
+		free(ring);
+}
+
 void an_req_free(struct roce_analyzer *a, struct an_req *r)
 {
 	if (!r)
 		return;
 	free(r->hs.holes);
-	if (r->ack_cap == AN_ACK_FIRST)
-		an_pool_put(&a->pool.ack1, r->ack);
-	else
-		free(r->ack);
-	if (r->rd_cap == AN_READ_FIRST)
-		an_pool_put(&a->pool.rd1, r->rd);
-	else
-		free(r->rd);
+	ring_put(&a->pool.ack1, r->ack, r->ack_cap, AN_ACK_FIRST);
+	ring_put(&a->pool.rd1, r->rd, r->rd_cap, AN_READ_FIRST);
 	if (r->pre) {
 		free(r->pre->unseen.holes);
 		free(r->pre);
@@ -353,10 +356,7 @@ static bool ack_grow(struct roce_analyzer *a, struct an_req *r)
 		return false;
 	for (unsigned i = 0; i < r->ack_n; i++)
 		n[i] = r->ack[(r->ack_head + i) % r->ack_cap];
-	if (r->ack_cap == AN_ACK_FIRST)
-		an_pool_put(&a->pool.ack1, r->ack);
-	else
-		free(r->ack);
+	ring_put(&a->pool.ack1, r->ack, r->ack_cap, AN_ACK_FIRST);
 	r->ack = n;
 	r->ack_cap = (uint8_t)ncap;
 	r->ack_head = 0;
@@ -482,10 +482,7 @@ static bool read_grow(struct roce_analyzer *a, struct an_req *r)
 		return false;
 	for (unsigned i = 0; i < r->rd_cap; i++)
 		n[i] = r->rd[(r->rd_next + i) % r->rd_cap];
-	if (r->rd_cap == AN_READ_FIRST)
-		an_pool_put(&a->pool.rd1, r->rd);
-	else
-		free(r->rd);
+	ring_put(&a->pool.rd1, r->rd, r->rd_cap, AN_READ_FIRST);
 	r->rd = n;
 	r->rd_next = r->rd_cap;
 	r->rd_cap = (uint8_t)ncap;
