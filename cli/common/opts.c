@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * opts.c - option-parsing helpers shared by roce-gen and roce-replay (opts.h).
+ * opts.c - option-parsing helpers shared by the tools (opts.h).
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include <roce/build.h>
 
 #include "opts.h"
 
@@ -29,6 +33,43 @@ int roce_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+int roce_parse_mac(const char *s, uint8_t mac[6])
+{
+	for (int i = 0; i < 6; i++) {
+		unsigned v = 0;
+		int digits = 0;
+
+		for (; digits < 2 && g_ascii_isxdigit(*s); digits++, s++)
+			v = v * 16 + (unsigned)g_ascii_xdigit_value(*s);
+		if (!digits || *s != (i < 5 ? ':' : '\0'))
+			return -1;
+		mac[i] = (uint8_t)v;
+		if (i < 5)
+			s++;
+	}
+	return 0;
+}
+
+int roce_parse_ip(const char *s, uint8_t out[16], bool *v6)
+{
+	struct in_addr a4;
+	struct in6_addr a6;
+
+	if (inet_pton(AF_INET, s, &a4) == 1) {
+		roce_addr_v4(out, ntohl(a4.s_addr));
+		if (v6)
+			*v6 = false;
+		return 0;
+	}
+	if (inet_pton(AF_INET6, s, &a6) == 1) {
+		memcpy(out, a6.s6_addr, 16);
+		if (v6)
+			*v6 = true;
+		return 0;
+	}
+	return -1;
 }
 
 gboolean roce_opt_u64(const char *opt, const char *val, uint64_t min, uint64_t max,

@@ -8,6 +8,7 @@
 #ifndef ROCE_OPTS_H
 #define ROCE_OPTS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <glib.h>
@@ -24,6 +25,18 @@ int roce_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
  */
 gboolean roce_opt_u64(const char *opt, const char *val, uint64_t min, uint64_t max,
 		      uint64_t *out, GError **err);
+
+/*
+ * A MAC address "aa:bb:cc:dd:ee:ff" (one or two hex digits per byte, ':'
+ * between them, nothing after): 0, or -1.
+ */
+int roce_parse_mac(const char *s, uint8_t mac[6]);
+
+/*
+ * An IPv4 address "a.b.c.d" (stored as ::ffff:a.b.c.d, the analyzer's form)
+ * or an IPv6 address; *v6 (if v6 is not NULL) tells which.  0, or -1.
+ */
+int roce_parse_ip(const char *s, uint8_t out[16], bool *v6);
 
 /* A finite number within min..max (C locale): FALSE with a reason in err. */
 gboolean roce_opt_double(const char *opt, const char *val, double min, double max,

@@ -13,7 +13,7 @@
 
 #include <roce/build.h>
 
-#include "engine.h"
+#include "faults.h"
 
 static int item_cmp(const void *a, const void *b)
 {

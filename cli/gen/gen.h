@@ -218,11 +218,6 @@ int rg_config_check(struct rg_config *c, char *err, size_t errlen);
 
 /* ---- engine (engine.c) ------------------------------------------------------ */
 
-/* "aa:bb:cc:dd:ee:ff"; IPv4 (stored ::ffff:a.b.c.d) or IPv6, *v6 (if v6) tells which.
- * 0, or -1 when s is not one (options.c; also used by script.c). */
-int rg_parse_mac(const char *s, uint8_t mac[6]);
-int rg_parse_ip(const char *s, uint8_t out[16], bool *v6);
-
 /* Generate the whole scenario into out; fills truth.  0, or an output error. */
 int rg_generate(const struct rg_config *c, struct rg_output *out, struct rg_truth *t,
 		char *err, size_t errlen);

@@ -179,43 +179,6 @@ static int parse_rate(const char *s, double *out)
 	return 0;
 }
 
-int rg_parse_mac(const char *s, uint8_t mac[6])
-{
-	unsigned b[6];
-	char tail;
-
-	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
-		   &tail) != 6)
-		return -1;
-	for (int i = 0; i < 6; i++) {
-		if (b[i] > 255)
-			return -1;
-		mac[i] = (uint8_t)b[i];
-	}
-	return 0;
-}
-
-/* IPv4 "a.b.c.d" (stored ::ffff:a.b.c.d) or IPv6. *v6 (if v6) tells which. */
-int rg_parse_ip(const char *s, uint8_t out[16], bool *v6)
-{
-	struct in_addr a4;
-	struct in6_addr a6;
-
-	if (inet_pton(AF_INET, s, &a4) == 1) {
-		roce_addr_v4(out, ntohl(a4.s_addr));
-		if (v6)
-			*v6 = false;
-		return 0;
-	}
-	if (inet_pton(AF_INET6, s, &a6) == 1) {
-		memcpy(out, a6.s6_addr, 16);
-		if (v6)
-			*v6 = true;
-		return 0;
-	}
-	return -1;
-}
-
 /* "write,read" or "write:3,read:1". */
 static int parse_verbs(struct rg_config *c, const char *val, char *err, size_t errlen)
 {
@@ -460,7 +423,7 @@ static int parse_pause(struct rg_config *c, bool pfc, const char *opt, const cha
 				rc = fail(err, errlen, "%s: xon must be 0 or 1", opt);
 			p.xon = v != 0;
 		} else if (!strcmp(s, "mac")) {
-			if (rg_parse_mac(eq, p.mac))
+			if (roce_parse_mac(eq, p.mac))
 				rc = fail(err, errlen, "%s: bad MAC '%s'", opt, eq);
 			p.mac_set = true;
 		} else {
@@ -644,12 +607,12 @@ int rg_config_set(struct rg_config *c, const char *key, const char *val, char *e
 				    val);
 		c->ecn = (uint8_t)v;
 	} else if (!strcmp(key, "src-mac") || !strcmp(key, "dst-mac")) {
-		if (rg_parse_mac(val, key[0] == 's' ? c->mac_a : c->mac_b))
+		if (roce_parse_mac(val, key[0] == 's' ? c->mac_a : c->mac_b))
 			return fail(err, errlen, "%s '%s': expected aa:bb:cc:dd:ee:ff", key, val);
 	} else if (!strcmp(key, "src-ip") || !strcmp(key, "dst-ip")) {
 		bool a = key[0] == 's';
 
-		if (rg_parse_ip(val, a ? c->ip_a : c->ip_b, &v6))
+		if (roce_parse_ip(val, a ? c->ip_a : c->ip_b, &v6))
 			return fail(err, errlen, "%s '%s': not an IPv4 or IPv6 address", key, val);
 		*(a ? &c->ip_a_set : &c->ip_b_set) = true;
 	} else if (!strcmp(key, "sport")) {

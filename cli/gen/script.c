@@ -34,6 +34,7 @@
 #include <roce/pkt.h>
 
 #include "gen.h"
+#include "opts.h"
 #include "script.h"
 
 #define RG_MAX_EDITS 8
@@ -253,10 +254,10 @@ static int apply(struct fdesc *d, const char *k, const char *v, char *err, size_
 			return bad(err, errlen, "version '%s': expected v1, v2 or v6", v);
 		}
 	} else if (!strcmp(k, "src-mac") || !strcmp(k, "dst-mac") || !strcmp(k, "mac")) {
-		if (rg_parse_mac(v, k[0] == 's' ? d->s.src_mac : k[0] == 'd' ? d->s.dst_mac : d->mac))
+		if (roce_parse_mac(v, k[0] == 's' ? d->s.src_mac : k[0] == 'd' ? d->s.dst_mac : d->mac))
 			return bad(err, errlen, "%s '%s': expected aa:bb:cc:dd:ee:ff", k, v);
 	} else if (!strcmp(k, "src-ip") || !strcmp(k, "dst-ip")) {
-		if (rg_parse_ip(v, k[0] == 's' ? d->s.src : d->s.dst, NULL))
+		if (roce_parse_ip(v, k[0] == 's' ? d->s.src : d->s.dst, NULL))
 			return bad(err, errlen, "%s '%s': not an IPv4 or IPv6 address", k, v);
 	} else if (!strcmp(k, "vlan")) {
 		unsigned vid, pcp = 0;

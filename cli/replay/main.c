@@ -169,17 +169,11 @@ static gboolean opt_stats_cb(const char *name, const char *val, gpointer data, G
 
 static gboolean parse_mac(const char *name, const char *val, uint8_t mac[6], GError **err)
 {
-	unsigned b[6];
-	char tail;
-
-	if (sscanf(val, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
-		   &tail) != 6 || strlen(val) != 17) {
+	if (roce_parse_mac(val, mac)) {
 		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
 			    "%s '%s': expected a MAC address aa:bb:cc:dd:ee:ff", name, val);
 		return FALSE;
 	}
-	for (int i = 0; i < 6; i++)
-		mac[i] = (uint8_t)b[i];
 	return TRUE;
 }
 

@@ -2,7 +2,7 @@
 /*
  * test_opts.c - the option helpers roce-gen and roce-replay share
  * (cli/common/opts.c): number syntax and ranges with their messages, file
- * lists.  The usage-error exit is tested through the tools (gen_basic.sh,
+ * lists, MAC and IP addresses.  The usage-error exit is tested through the tools (gen_basic.sh,
  * replay_errors.sh).
  */
 #include <stdint.h>
@@ -108,11 +108,43 @@ static void test_add_file(void)
 	g_ptr_array_free(a, TRUE);
 }
 
+static void test_parse_addr(void)
+{
+	static const uint8_t mapped[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 0, 0, 7 };
+	uint8_t mac[6], ip[16];
+	bool v6 = true;
+
+	CHECK_EQ_I(roce_parse_mac("02:00:0A:ff:00:01", mac), 0);
+	CHECK_EQ_U(mac[0], 0x02);
+	CHECK_EQ_U(mac[2], 0x0a);
+	CHECK_EQ_U(mac[3], 0xff);
+	CHECK_EQ_U(mac[5], 0x01);
+	CHECK_EQ_I(roce_parse_mac("2:0:a:b:c:d", mac), 0);   /* one digit per byte */
+	CHECK_EQ_U(mac[5], 0x0d);
+	CHECK_EQ_I(roce_parse_mac("02:00:0a:ff:00", mac), -1);
+	CHECK_EQ_I(roce_parse_mac("02:00:0a:ff:00:01:", mac), -1);
+	CHECK_EQ_I(roce_parse_mac("02:00:0a:ff:00:011", mac), -1);
+	CHECK_EQ_I(roce_parse_mac("02:00:0a:ff:00:1g", mac), -1);
+	CHECK_EQ_I(roce_parse_mac("02-00-0a-ff-00-01", mac), -1);
+	CHECK_EQ_I(roce_parse_mac("", mac), -1);
+
+	CHECK_EQ_I(roce_parse_ip("10.0.0.7", ip, &v6), 0);
+	CHECK(!v6);
+	CHECK(memcmp(ip, mapped, 16) == 0);
+	CHECK_EQ_I(roce_parse_ip("fe80::1", ip, &v6), 0);
+	CHECK(v6);
+	CHECK_EQ_U(ip[0], 0xfe);
+	CHECK_EQ_U(ip[15], 1);
+	CHECK_EQ_I(roce_parse_ip("10.0.0.256", ip, NULL), -1);
+	CHECK_EQ_I(roce_parse_ip("host", ip, NULL), -1);
+}
+
 int main(void)
 {
 	RUN(test_parse_u64);
 	RUN(test_opt_u64);
 	RUN(test_opt_double);
 	RUN(test_add_file);
+	RUN(test_parse_addr);
 	return check_report();
 }

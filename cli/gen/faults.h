@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * engine.h - internals shared by engine.c (traffic, recovery sequences) and
- * faults.c (which packet gets which fault, pause trains and their truth).
+ * faults.h - the fault injector (faults.c: which packet gets which fault,
+ * pause trains and their truth) as the traffic engine (engine.c, which
+ * plays the recovery sequences) uses it.
  */
-#ifndef RG_ENGINE_H
-#define RG_ENGINE_H
+#ifndef RG_FAULTS_H
+#define RG_FAULTS_H
 
 #include "gen.h"
 
@@ -70,4 +71,4 @@ int rg_pauses_build(struct rg_pauses *ps, unsigned i, uint8_t *buf, size_t cap, 
  * written[i] frames of train i. */
 void rg_pauses_truth(const struct rg_pauses *ps, struct rg_truth *t);
 
-#endif /* RG_ENGINE_H */
+#endif /* RG_FAULTS_H */
