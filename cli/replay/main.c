@@ -626,6 +626,8 @@ static void arena_trim(void)
 	if (!P.map)
 		return;
 	keep = (size_t)(P.arena - P.map) + ((P.used + RR_HUGE_PAGE - 1) & ~(RR_HUGE_PAGE - 1));
+	if (!keep)
+		keep = RR_HUGE_PAGE;
 	if (keep < P.map_len && !munmap(P.map + keep, P.map_len - keep)) {
 		P.map_len = keep;
 		P.cap = keep - (size_t)(P.arena - P.map);
