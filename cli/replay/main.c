@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <glib.h>
@@ -503,10 +504,22 @@ struct rr_rwstats {
 	uint64_t rewritten, icrc_fixed, icrc_kept_bad, not_roce, icrc_unverified;
 };
 
-/* Preloaded frames. */
+/*
+ * Preloaded frames, back to back in one arena.  The arena is one reservation of
+ * address space as large as the machine's memory (MAP_NORESERVE: only the pages
+ * written cost memory) that never moves, backed by 2 MiB pages where the kernel
+ * has them (MADV_HUGEPAGE): sending reads the whole preload again and again, and
+ * with 4 KiB pages the TLB misses alone cost more than the copy on a VM.  The
+ * unused tail is given back after the preload, and the TX engine may send
+ * straight from the arena (roce_tx_set_area()).  Where the reservation is
+ * refused (vm.overcommit_memory=2) the arena grows with realloc() instead.
+ */
+#define RR_HUGE_PAGE ((size_t)2 << 20)
 static struct {
 	uint8_t *arena;
 	size_t used, cap;
+	uint8_t *map;          /* the reservation (NULL: arena is malloc()ed) */
+	size_t map_len;
 	uint64_t *off;         /* into arena */
 	uint32_t *len;
 	uint64_t *rel;         /* original timing, ns */
@@ -576,6 +589,53 @@ static int prepare(const char *file, const struct roce_cap_record *r, uint8_t *b
 	return 0;
 }
 
+/* Reserve the arena (see P); false: use realloc() growth. */
+static bool arena_reserve(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+	size_t len, head;
+
+	if (pages <= 0 || psz <= 0)
+		return false;
+	len = ((size_t)pages * (size_t)psz + RR_HUGE_PAGE - 1) & ~(RR_HUGE_PAGE - 1);
+	P.map = mmap(NULL, len + RR_HUGE_PAGE, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (P.map == MAP_FAILED) {
+		P.map = NULL;
+		return false;
+	}
+	P.map_len = len + RR_HUGE_PAGE;
+	head = (RR_HUGE_PAGE - ((uintptr_t)P.map & (RR_HUGE_PAGE - 1))) & (RR_HUGE_PAGE - 1);
+	P.arena = P.map + head;
+	P.cap = len;
+	(void)madvise(P.arena, P.cap, MADV_HUGEPAGE);
+	return true;
+}
+
+/* After the preload: give back the reservation's unused tail. */
+static void arena_trim(void)
+{
+	size_t keep;
+
+	if (!P.map)
+		return;
+	keep = (size_t)(P.arena - P.map) + ((P.used + RR_HUGE_PAGE - 1) & ~(RR_HUGE_PAGE - 1));
+	if (!keep)
+		keep = RR_HUGE_PAGE;
+	if (keep < P.map_len && !munmap(P.map + keep, P.map_len - keep)) {
+		P.map_len = keep;
+		P.cap = keep - (size_t)(P.arena - P.map);
+	}
+}
+
+static void arena_free(void)
+{
+	if (P.map)
+		munmap(P.map, P.map_len);
+	else
+		free(P.arena);
+}
+
 static bool grow(void **p, size_t elem, uint64_t n)
 {
 	void *q = realloc(*p, elem * n);
@@ -591,6 +651,7 @@ static int preload_all(struct rr_rwstats *rs)
 	struct rr_tacc ta = { 0 };
 	char errbuf[ROCE_ERRBUF_SIZE];
 
+	(void)arena_reserve();
 	for (unsigned fi = 0; fi < O.n_files; fi++) {
 		roce_capfile_t *c = roce_cap_open(O.files[fi], errbuf);
 		struct roce_cap_record r;
@@ -617,7 +678,7 @@ static int preload_all(struct rr_rwstats *rs)
 			if (P.cap - P.used < (size_t)g_max_frame + 4) {
 				size_t nc = P.cap ? P.cap * 2 : (size_t)4 << 20;
 
-				if (!grow((void **)&P.arena, 1, nc))
+				if (P.map || !grow((void **)&P.arena, 1, nc))
 					goto nomem;
 				P.cap = nc;
 			}
@@ -651,6 +712,7 @@ nomem:
 		tacc_end_file(&ta);
 	}
 	P.period = ta.base;
+	arena_trim();
 	return 0;
 }
 
@@ -1064,7 +1126,7 @@ out:
 	}
 	free(th);
 	free(live);
-	free(P.arena);
+	arena_free();
 	free(P.off);
 	free(P.len);
 	free(P.rel);
