@@ -510,8 +510,9 @@ struct rr_rwstats {
  * written cost memory) that never moves, backed by 2 MiB pages where the kernel
  * has them (MADV_HUGEPAGE): sending reads the whole preload again and again, and
  * with 4 KiB pages the TLB misses alone cost more than the copy on a VM.  The
- * unused tail is given back after the preload, and the TX engine may send
- * straight from the arena (roce_tx_set_area()).  Where the reservation is
+ * unused tail is given back after the preload (the engines copy each frame
+ * from here into their own buffers: sending straight from the arena was
+ * slower on veth, see docs/performance.md).  Where the reservation is
  * refused (vm.overcommit_memory=2) the arena grows with realloc() instead.
  */
 #define RR_HUGE_PAGE ((size_t)2 << 20)
