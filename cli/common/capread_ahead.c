@@ -33,6 +33,17 @@
  * traffic per chunk: the verdict line(s), the claim/done line, the reader's
  * position line.
  *
+ * Records shorter than the caller's min_caplen are walked but not given to
+ * the caller's function (byte 0): the reader does them itself.  Whether the
+ * helper's bytes pay at all depends on the machine and the file, so the
+ * reader measures it (the probe, ah_probe()): after AH_PROBE_BYTES of
+ * warm-up it times AH_PROBE_BYTES taking the helper's bytes, then as many
+ * with the helper paused (mode AH_PAUSE: page work only, the reader claims
+ * every chunk), and keeps the faster: the helper walks on (pcap: it jumps to
+ * the reader), or stops walking for good (AH_QUIT) and the file goes on as
+ * with no helper.  When the helper did under a quarter of the first window's
+ * records (short frames, or it could not keep up) the second is not timed.
+ *
  * The helper stops walking (for good; the reader then does every record
  * itself) at anything it does not expect: a record the reader would reject
  * (or take only with an error), a pcapng block length that is not a multiple of 4, more
@@ -76,6 +87,7 @@ struct cap_ahead {
 	_Atomic uint64_t rd_pos;                /* its file position */
 	_Atomic uint64_t rd_jump;               /* pcap: end of the chunk's first record << 16
 						 * | chunk & 0xffff (where the helper can jump) */
+	atomic_int mode;                        /* AH_WALK, AH_PAUSE, AH_QUIT (the probe's) */
 	/* the helper's sleep */
 	alignas(64) atomic_int sleeping;
 	_Atomic uint64_t wake_idx, wake_pos;    /* wake it when the reader gets here */
@@ -88,7 +100,7 @@ struct cap_ahead {
 
 	/* helper only */
 	alignas(64) uint64_t h_pos, h_idx;      /* next record: file offset, index */
-	uint64_t st_own, st_skip, st_sleep, st_pop, st_jump; /* ROCE_CAP_AHEAD_STATS */
+	uint64_t st_own, st_skip, st_sleep, st_pop, st_jump, st_short; /* ROCE_CAP_AHEAD_STATS */
 	size_t populated;
 	bool h_be;
 	uint32_t h_nifs;
@@ -100,7 +112,19 @@ struct cap_ahead {
 	uint64_t mine_from, mine_until;         /* chunks the reader claimed */
 	bool r_mine;                            /* the current chunk is the reader's */
 	bool r_off;                             /* the helper's bytes are not used any more */
+	/* the probe (reader only): is taking the helper's bytes faster? */
+	int probe;                              /* AH_P_* */
+	int choose;                             /* ROCE_CAP_AHEAD_CHOOSE: 0 measure, 1 helper, 2 reader */
+	uint64_t probe_w;                       /* bytes per timed window (0: no probe) */
+	uint64_t probe_t, probe_pos;            /* start of the window being timed */
+	uint64_t t_helper, b_helper;            /* ns and bytes of the window with the helper */
+	uint64_t t_reader, b_reader;            /* ... and without it */
+	uint64_t probe_k, probe_taken;          /* records and bytes taken at the window's start */
 };
+
+enum { AH_WALK, AH_PAUSE, AH_QUIT };            /* mode */
+enum { AH_P_WARM, AH_P_HELPER, AH_P_READER, AH_P_DONE };   /* probe */
+#define AH_PROBE_BYTES (8u << 20)       /* warm-up, then each timed window */
 
 /* ---- the helper's walk ------------------------------------------------------ */
 
@@ -250,7 +274,7 @@ static void ah_page_work(struct roce_capfile *c, struct cap_ahead *a, uint64_t r
  * one of them sees the other, and the signal is sent under the mutex.
  */
 static void ah_sleep(struct roce_capfile *c, struct cap_ahead *a, uint64_t wake_idx,
-		     uint64_t wake_pos)
+		     uint64_t wake_pos, bool paused)
 {
 	struct timespec ts;
 
@@ -260,7 +284,8 @@ static void ah_sleep(struct roce_capfile *c, struct cap_ahead *a, uint64_t wake_
 	atomic_store(&a->sleeping, 1);
 	a->st_sleep++;
 	if (!atomic_load(&a->stop) && atomic_load(&a->rd_idx) < wake_idx &&
-	    atomic_load(&a->rd_pos) < wake_pos) {
+	    atomic_load(&a->rd_pos) < wake_pos &&
+	    (!paused || atomic_load(&a->mode) == AH_PAUSE)) {
 		/* the timeout is a safety net only */
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_nsec += 20000000;
@@ -285,11 +310,15 @@ static void *ah_thread(void *arg)
 		uint64_t rk = atomic_load_explicit(&a->rd_idx, memory_order_acquire);
 		uint64_t rpos = atomic_load_explicit(&a->rd_pos, memory_order_relaxed);
 		uint64_t h = a->h_idx / AH_CHUNK, cl, n;
+		int mode = atomic_load_explicit(&a->mode, memory_order_relaxed);
 		struct roce_cap_record rec;
 		bool own = false;
 		unsigned i;
 
-		if (c->fmt == FMT_PCAP && walking && h < rk / AH_CHUNK) {
+		if (mode == AH_QUIT)
+			walking = false;        /* the reader found itself faster alone */
+
+		if (c->fmt == FMT_PCAP && walking && mode == AH_WALK && h < rk / AH_CHUNK) {
 			/* behind the reader's chunk: go on from where it is */
 			uint64_t jw = atomic_load_explicit(&a->rd_jump, memory_order_relaxed);
 
@@ -305,8 +334,9 @@ static void *ah_thread(void *arg)
 				a->h_pos < atomic_load_explicit(&c->map_released_a,
 								memory_order_relaxed)))
 			walking = false;        /* pages gone, or given back behind the reader */
-		if (!walking) {
-			ah_sleep(c, a, UINT64_MAX, UINT64_MAX);
+		if (!walking || mode == AH_PAUSE) {
+			/* page work only: woken by the reader at each window (capr_map_moved) */
+			ah_sleep(c, a, UINT64_MAX, UINT64_MAX, walking);
 			continue;
 		}
 		if (h >= rk / AH_CHUNK + AH_NCHUNK - 1 || a->h_pos > rpos + AH_DIST) {
@@ -317,7 +347,7 @@ static void *ah_thread(void *arg)
 				wi = (h - AH_NCHUNK / 2) * AH_CHUNK;
 			if (a->h_pos > rpos + AH_DIST)
 				wp = a->h_pos - AH_DIST / 2;
-			ah_sleep(c, a, wi, wp);
+			ah_sleep(c, a, wi, wp, false);
 			continue;
 		}
 		/* a chunk's records, or up to the next chunk after a jump */
@@ -337,7 +367,12 @@ static void *ah_thread(void *arg)
 				break;
 			}
 			if (own) {
-				uint8_t b = c->ahead_fn(c->ahead_user, &rec);
+				uint8_t b = 0;
+
+				if (rec.caplen >= c->ahead_min)
+					b = c->ahead_fn(c->ahead_user, &rec);
+				else
+					a->st_short++;
 
 				a->v[a->h_idx & (AH_RING - 1)] = b;
 				if (i == 0)
@@ -349,6 +384,36 @@ static void *ah_thread(void *arg)
 	}
 	roce_capguard_thread(NULL);
 	return NULL;
+}
+
+/*
+ * The probe's settings, for tests and tuning: ROCE_CAP_AHEAD_PROBE=BYTES (the
+ * warm-up and each timed window; 0: no probe, the helper's bytes are always
+ * taken), ROCE_CAP_AHEAD_CHOOSE=helper|reader (the outcome, once timed) and
+ * ROCE_CAP_AHEAD_MIN=BYTES (instead of the caller's min_caplen).
+ */
+static void ah_probe_config(struct roce_capfile *c, struct cap_ahead *a)
+{
+	const char *e = getenv("ROCE_CAP_AHEAD_PROBE");
+	char *end;
+
+	a->probe_w = AH_PROBE_BYTES;
+	if (e && *e) {
+		unsigned long long v = strtoull(e, &end, 0);
+
+		if (!*end)
+			a->probe_w = v;
+	}
+	a->probe = a->probe_w ? AH_P_WARM : AH_P_DONE;
+	e = getenv("ROCE_CAP_AHEAD_MIN");
+	if (e && *e) {
+		unsigned long v = strtoul(e, &end, 0);
+
+		if (!*end && v <= UINT32_MAX)
+			c->ahead_min = (uint32_t)v;
+	}
+	e = getenv("ROCE_CAP_AHEAD_CHOOSE");
+	a->choose = !e ? 0 : !strcmp(e, "helper") ? 1 : !strcmp(e, "reader") ? 2 : 0;
 }
 
 bool capr_ahead_start(struct roce_capfile *c)
@@ -367,6 +432,8 @@ bool capr_ahead_start(struct roce_capfile *c)
 	atomic_init(&a->wake_pos, 0);
 	atomic_init(&a->stop, false);
 	atomic_init(&a->fault, 0);
+	atomic_init(&a->mode, AH_WALK);
+	ah_probe_config(c, a);
 	a->h_pos = c->fmt == FMT_PCAP ? PCAP_HDR_LEN : 0;
 	a->populated = 2 * CAP_RELEASE_STEP;    /* done at open */
 	if (pthread_mutex_init(&c->helper_mu, NULL) != 0)
@@ -407,10 +474,19 @@ void capr_ahead_stop(struct roce_capfile *c)
 	pthread_join(c->helper, NULL);
 	if (getenv("ROCE_CAP_AHEAD_STATS"))
 		fprintf(stderr, "ahead: helper chunks %llu own %llu skipped, %llu jumps, %llu sleeps, "
-			"%llu windows populated; reader took %llu records\n",
+			"%llu windows populated, %llu records under %u bytes; reader took %llu "
+			"records; probe: %s (%llu ns for %llu bytes with the helper, %llu ns for "
+			"%llu bytes without)\n",
 			(unsigned long long)a->st_own, (unsigned long long)a->st_skip,
 			(unsigned long long)a->st_jump, (unsigned long long)a->st_sleep,
-			(unsigned long long)a->st_pop, (unsigned long long)c->ahead_taken);
+			(unsigned long long)a->st_pop, (unsigned long long)a->st_short,
+			c->ahead_min, (unsigned long long)c->ahead_taken,
+			a->probe != AH_P_DONE ? "not finished" :
+			atomic_load(&a->mode) == AH_QUIT ? (a->b_reader ? "reader alone" :
+							     "reader alone, few records taken") :
+			a->b_reader ? "helper kept" : "off",
+			(unsigned long long)a->t_helper, (unsigned long long)a->b_helper,
+			(unsigned long long)a->t_reader, (unsigned long long)a->b_reader);
 	pthread_cond_destroy(&c->helper_cv);
 	pthread_mutex_destroy(&c->release_mu);
 	pthread_mutex_destroy(&c->helper_mu);
@@ -420,6 +496,74 @@ void capr_ahead_stop(struct roce_capfile *c)
 }
 
 /* ---- the reader's side ---------------------------------------------------------- */
+
+static uint64_t ah_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void ah_tell_helper(struct roce_capfile *c, struct cap_ahead *a, int mode)
+{
+	atomic_store(&a->mode, mode);
+	pthread_mutex_lock(&c->helper_mu);      /* see ah_sleep() */
+	pthread_cond_signal(&c->helper_cv);
+	pthread_mutex_unlock(&c->helper_mu);
+}
+
+/*
+ * The probe, at the reader's chunk entries: after probe_w bytes of warm-up,
+ * probe_w bytes taking the helper's bytes, then probe_w bytes with the helper
+ * paused (page work only) and every record done by the reader, as with no
+ * helper; the faster per byte wins (a tie goes to the reader alone, the
+ * one-thread path).  The helper then walks on, or stops walking for good.
+ */
+static void ah_probe(struct roce_capfile *c, struct cap_ahead *a)
+{
+	uint64_t pos = c->pos, now;
+	bool helper;
+
+	if (pos < a->probe_pos + a->probe_w)
+		return;
+	now = ah_now();
+	switch (a->probe) {
+	case AH_P_WARM:
+		a->probe = AH_P_HELPER;
+		break;
+	case AH_P_HELPER:
+		a->t_helper = now - a->probe_t;
+		a->b_helper = pos - a->probe_pos;
+		a->probe = AH_P_READER;
+		if (!a->choose && (c->ahead_taken - a->probe_taken) * 4 < a->r_idx - a->probe_k) {
+			/* the helper did under a quarter of the records (short frames,
+			 * or it could not keep up): not worth timing */
+			a->probe = AH_P_DONE;
+			a->r_off = true;
+			ah_tell_helper(c, a, AH_QUIT);
+			return;
+		}
+		atomic_store(&a->mode, AH_PAUSE);
+		break;
+	default:
+		a->t_reader = now - a->probe_t;
+		a->b_reader = pos - a->probe_pos;
+		a->probe = AH_P_DONE;
+		/* ns per byte, compared without dividing: both below 2^40 */
+		helper = a->t_helper * a->b_reader < a->t_reader * a->b_helper;
+		if (a->choose)
+			helper = a->choose == 1;
+		if (!helper)
+			a->r_off = true;
+		ah_tell_helper(c, a, helper ? AH_WALK : AH_QUIT);
+		break;
+	}
+	a->probe_t = now;
+	a->probe_pos = pos;
+	a->probe_k = a->r_idx;
+	a->probe_taken = c->ahead_taken;
+}
 
 /* The reader enters chunk j (its record k is the chunk's first). */
 static void ah_enter_chunk(struct roce_capfile *c, struct cap_ahead *a, uint64_t k)
@@ -436,11 +580,21 @@ static void ah_enter_chunk(struct roce_capfile *c, struct cap_ahead *a, uint64_t
 		pthread_cond_signal(&c->helper_cv);
 		pthread_mutex_unlock(&c->helper_mu);
 	}
+	if (unlikely(a->probe != AH_P_DONE) && !a->r_off)
+		ah_probe(c, a);
 	if (a->r_off || (j >= a->mine_from && j < a->mine_until)) {
 		a->r_mine = true;
 		return;
 	}
 	cl = atomic_load(&a->claim);
+	if (unlikely(a->probe == AH_P_READER)) {
+		/* timing the reader alone: its chunks, claimed so that the
+		 * helper does not take them when it walks on */
+		while (cl <= j && !atomic_compare_exchange_weak(&a->claim, &cl, j + 1))
+			;
+		a->r_mine = true;
+		return;
+	}
 	while (cl <= j) {
 		if (atomic_compare_exchange_weak(&a->claim, &cl, j + 1)) {
 			a->mine_from = j;

@@ -34,12 +34,13 @@ same() {
 	fi
 }
 
-# ahead FILE: frames the helper verified (ROCE_ANALYZE_THREADS_DEBUG line), the most of
-# three runs: how far the helper gets depends on how the two CPUs are shared at the time
+# ahead FILE [ARGS...]: frames the helper verified (ROCE_ANALYZE_THREADS_DEBUG line), the most
+# of three runs: how far the helper gets depends on how the two CPUs are shared at the time
 ahead() {
-	local i a best=0
+	local i a best=0 f=$1
+	shift
 	for i in 1 2 3; do
-		a=$(ROCE_ANALYZE_THREADS_DEBUG=1 "$ra" --threads 2 -q "$1" 2>&1 |
+		a=$(ROCE_ANALYZE_THREADS_DEBUG=1 "$ra" --threads 2 -q "$@" "$f" 2>&1 |
 			sed -nE 's/.*: ([0-9]+) of ([0-9]+) frames verified ahead$/\1/p' | head -n 1)
 		[ "${a:-0}" -gt "$best" ] && best=$a
 		[ "$best" -gt "$want_ahead" ] && break
@@ -84,9 +85,39 @@ for f in large.pcap small.pcap large6.pcapng v1.pcap; do
 	"$ra" --json "$tmp/$f" >"$tmp/j" 2>/dev/null
 	b=$(jget "$tmp/j" icrc_bad)
 	[ "${b:-0}" -gt 5 ] && ok || bad "$f: only ${b:-?} bad ICRCs generated"
+	if [ "$f" = small.pcap ]; then
+		# frames under 256 bytes are the main thread's (taking the helper's verdict costs
+		# more than the ICRC); ROCE_CAP_AHEAD_MIN=0 hands them to the helper all the same
+		a=$(ahead "$tmp/$f")
+		[ "${a:-1}" = 0 ] && ok || bad "$f: the helper verified ${a:-?} short frames"
+		export ROCE_CAP_AHEAD_MIN=0
+		same "$f --json, short frames ahead" --json "$tmp/$f"
+		same "$f --frames --json, short frames ahead" --frames --json "$tmp/$f"
+	fi
 	a=$(ahead "$tmp/$f")
+	unset ROCE_CAP_AHEAD_MIN
 	[ "${a:-0}" -gt "$want_ahead" ] && ok || bad "$f: the helper verified ${a:-no} frames ahead"
 done
+# the probe (after a warm-up, one window taking the helper's verdicts, one without; the faster
+# is kept): with 1 MiB windows on the 33 MB file, each outcome forced, and measured
+probe() { # CHOOSE EXPECTED-OUTCOME
+	local a=$1 want=$2 st
+	export ROCE_CAP_AHEAD_PROBE=1048576 ROCE_CAP_AHEAD_CHOOSE=$1
+	same "large.pcap, probe chooses ${a:-by time}" --json "$tmp/large.pcap"
+	same "large.pcap --frames, probe chooses ${a:-by time}" --frames --json "$tmp/large.pcap"
+	st=$(ROCE_CAP_AHEAD_STATS=1 "$ra" --threads 2 -q "$tmp/large.pcap" 2>&1 |
+		sed -nE 's/.*probe: ([a-z ,]+) \(.*/\1/p')
+	[[ $st =~ ^($want)$ ]] && ok || bad "probe, ${a:-by time}: '$st', want '$want'"
+	if [ "$a" = helper ]; then
+		a=$(ahead "$tmp/large.pcap")
+		[ "${a:-0}" -gt "$want_ahead" ] && ok || bad "probe, helper kept: ${a:-no} frames ahead"
+	fi
+	unset ROCE_CAP_AHEAD_PROBE ROCE_CAP_AHEAD_CHOOSE
+}
+probe helper 'helper kept'
+probe reader 'reader alone'
+probe '' 'helper kept|reader alone.*'
+
 same "small.pcap --no-icrc" --json --no-icrc "$tmp/small.pcap"
 same "large.pcap -c 12345" --json -c 12345 "$tmp/large.pcap"
 same "large.pcap filter" --json -r "$tmp/large.pcap" 'udp and ip[1] & 3 = 2'
