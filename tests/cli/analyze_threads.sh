@@ -99,24 +99,28 @@ for f in large.pcap small.pcap large6.pcapng v1.pcap; do
 	[ "${a:-0}" -gt "$want_ahead" ] && ok || bad "$f: the helper verified ${a:-no} frames ahead"
 done
 # the probe (after a warm-up, one window taking the helper's verdicts, one without; the faster
-# is kept): with 1 MiB windows on the 33 MB file, each outcome forced, and measured
-probe() { # CHOOSE EXPECTED-OUTCOME
-	local a=$1 want=$2 st
-	export ROCE_CAP_AHEAD_PROBE=1048576 ROCE_CAP_AHEAD_CHOOSE=$1
-	same "large.pcap, probe chooses ${a:-by time}" --json "$tmp/large.pcap"
-	same "large.pcap --frames, probe chooses ${a:-by time}" --frames --json "$tmp/large.pcap"
-	st=$(ROCE_CAP_AHEAD_STATS=1 "$ra" --threads 2 -q "$tmp/large.pcap" 2>&1 |
+# is kept): with 1 MiB windows on the 33 MB pcap and the 80 MB pcapng file (where the helper,
+# unable to jump to the reader, walks on from where it was paused), each outcome forced, and
+# measured
+probe() { # FILE CHOOSE EXPECTED-OUTCOME
+	local f=$1 a=$2 want=$3 st
+	export ROCE_CAP_AHEAD_PROBE=1048576 ROCE_CAP_AHEAD_CHOOSE=$a
+	same "$f, probe chooses ${a:-by time}" --json "$tmp/$f"
+	same "$f --frames, probe chooses ${a:-by time}" --frames --json "$tmp/$f"
+	st=$(ROCE_CAP_AHEAD_STATS=1 "$ra" --threads 2 -q "$tmp/$f" 2>&1 |
 		sed -nE 's/.*probe: ([a-z ,]+) \(.*/\1/p')
-	[[ $st =~ ^($want)$ ]] && ok || bad "probe, ${a:-by time}: '$st', want '$want'"
+	[[ $st =~ ^($want)$ ]] && ok || bad "$f: probe, ${a:-by time}: '$st', want '$want'"
 	if [ "$a" = helper ]; then
-		a=$(ahead "$tmp/large.pcap")
-		[ "${a:-0}" -gt "$want_ahead" ] && ok || bad "probe, helper kept: ${a:-no} frames ahead"
+		a=$(ahead "$tmp/$f")
+		[ "${a:-0}" -gt "$want_ahead" ] && ok || bad "$f: probe, helper kept: ${a:-no} frames ahead"
 	fi
 	unset ROCE_CAP_AHEAD_PROBE ROCE_CAP_AHEAD_CHOOSE
 }
-probe helper 'helper kept'
-probe reader 'reader alone'
-probe '' 'helper kept|reader alone.*'
+for f in large.pcap large6.pcapng; do
+	probe $f helper 'helper kept'
+	probe $f reader 'reader alone'
+	probe $f '' 'helper kept|reader alone.*'
+done
 
 same "small.pcap --no-icrc" --json --no-icrc "$tmp/small.pcap"
 same "large.pcap -c 12345" --json -c 12345 "$tmp/large.pcap"
