@@ -35,14 +35,13 @@
  *
  * Records shorter than the caller's min_caplen are walked but not given to
  * the caller's function (byte 0): the reader does them itself.  Whether the
- * helper's bytes pay at all depends on the machine and the file, so the
- * reader measures it (the probe, ah_probe()): after AH_PROBE_BYTES of
- * warm-up it times AH_PROBE_BYTES taking the helper's bytes, then as many
- * with the helper paused (mode AH_PAUSE: page work only, the reader claims
- * every chunk), and keeps the faster: the helper walks on (pcap: it jumps to
- * the reader), or stops walking for good (AH_QUIT) and the file goes on as
- * with no helper.  When the helper did under a quarter of the first window's
- * records (short frames, or it could not keep up) the second is not timed.
+ * helper's bytes pay at all depends on the machine, its load and the file,
+ * so the reader measures it (the probe, ah_probe()): after AH_PROBE_WARM
+ * bytes it times AH_PROBE_PAIRS pairs of windows of AH_PROBE_BYTES, one
+ * taking the helper's bytes, one with the helper paused (mode AH_PAUSE: page
+ * work only, the reader claims every chunk), and keeps the way that was
+ * faster in most pairs: the helper walks on (pcap: it jumps to the reader),
+ * or stops walking for good (AH_QUIT) and the file goes on as with no helper.
  *
  * The helper stops walking (for good; the reader then does every record
  * itself) at anything it does not expect: a record the reader would reject
@@ -117,14 +116,17 @@ struct cap_ahead {
 	int choose;                             /* ROCE_CAP_AHEAD_CHOOSE: 0 measure, 1 helper, 2 reader */
 	uint64_t probe_w;                       /* bytes per timed window (0: no probe) */
 	uint64_t probe_t, probe_pos;            /* start of the window being timed */
-	uint64_t t_helper, b_helper;            /* ns and bytes of the window with the helper */
-	uint64_t t_reader, b_reader;            /* ... and without it */
-	uint64_t probe_k, probe_taken;          /* records and bytes taken at the window's start */
+	uint64_t t_helper, b_helper;            /* ns and bytes of the pair's window with the helper */
+	uint64_t t_reader, b_reader;            /* ... and without it (sums over the pairs) */
+	unsigned pairs, helper_wins;            /* pairs timed, pairs the helper was faster in */
+	uint64_t probe_h_t, probe_h_b;          /* the current pair's window with the helper */
 };
 
 enum { AH_WALK, AH_PAUSE, AH_QUIT };            /* mode */
-enum { AH_P_WARM, AH_P_HELPER, AH_P_READER, AH_P_DONE };   /* probe */
-#define AH_PROBE_BYTES (8u << 20)       /* warm-up, then each timed window */
+enum { AH_P_WARM, AH_P_RESUME, AH_P_HELPER, AH_P_READER, AH_P_DONE };   /* probe */
+#define AH_PROBE_WARM (8u << 20)        /* bytes before the probe starts */
+#define AH_PROBE_BYTES (2u << 20)       /* bytes per timed window */
+#define AH_PROBE_PAIRS 5u               /* window pairs (with, without the helper) */
 
 /* ---- the helper's walk ------------------------------------------------------ */
 
@@ -387,9 +389,8 @@ static void *ah_thread(void *arg)
 }
 
 /*
- * The probe's settings, for tests and tuning: ROCE_CAP_AHEAD_PROBE=BYTES (the
- * warm-up and each timed window; 0: no probe, the helper's bytes are always
- * taken), ROCE_CAP_AHEAD_CHOOSE=helper|reader (the outcome, once timed) and
+ * The probe's settings, for tests and tuning: ROCE_CAP_AHEAD_PROBE=BYTES (each
+ * timed window; 0: no probe, the helper's bytes are always taken), ROCE_CAP_AHEAD_CHOOSE=helper|reader (the outcome, once timed) and
  * ROCE_CAP_AHEAD_MIN=BYTES (instead of the caller's min_caplen).
  */
 static void ah_probe_config(struct roce_capfile *c, struct cap_ahead *a)
@@ -475,16 +476,15 @@ void capr_ahead_stop(struct roce_capfile *c)
 	if (getenv("ROCE_CAP_AHEAD_STATS"))
 		fprintf(stderr, "ahead: helper chunks %llu own %llu skipped, %llu jumps, %llu sleeps, "
 			"%llu windows populated, %llu records under %u bytes; reader took %llu "
-			"records; probe: %s (%llu ns for %llu bytes with the helper, %llu ns for "
-			"%llu bytes without)\n",
+			"records; probe: %s (helper faster in %u of %u pairs; %llu ns for %llu "
+			"bytes with the helper, %llu ns for %llu bytes without)\n",
 			(unsigned long long)a->st_own, (unsigned long long)a->st_skip,
 			(unsigned long long)a->st_jump, (unsigned long long)a->st_sleep,
 			(unsigned long long)a->st_pop, (unsigned long long)a->st_short,
 			c->ahead_min, (unsigned long long)c->ahead_taken,
 			a->probe != AH_P_DONE ? "not finished" :
-			atomic_load(&a->mode) == AH_QUIT ? (a->b_reader ? "reader alone" :
-							     "reader alone, few records taken") :
-			a->b_reader ? "helper kept" : "off",
+			atomic_load(&a->mode) == AH_QUIT ? "reader alone" :
+			a->b_reader ? "helper kept" : "off", a->helper_wins, a->pairs,
 			(unsigned long long)a->t_helper, (unsigned long long)a->b_helper,
 			(unsigned long long)a->t_reader, (unsigned long long)a->b_reader);
 	pthread_cond_destroy(&c->helper_cv);
@@ -514,44 +514,56 @@ static void ah_tell_helper(struct roce_capfile *c, struct cap_ahead *a, int mode
 }
 
 /*
- * The probe, at the reader's chunk entries: after probe_w bytes of warm-up,
- * probe_w bytes taking the helper's bytes, then probe_w bytes with the helper
- * paused (page work only) and every record done by the reader, as with no
- * helper; the faster per byte wins (a tie goes to the reader alone, the
- * one-thread path).  The helper then walks on, or stops walking for good.
+ * The probe, at the reader's chunk entries: after AH_PROBE_WARM bytes,
+ * AH_PROBE_PAIRS pairs of windows of probe_w bytes each, the first taking the
+ * helper's bytes (timed from the first chunk the helper has finished before
+ * the reader gets there, after it catches up from a pause; or over twice a
+ * window if it does not), the second with the helper paused (page work only)
+ * and every record done by the reader, as with no helper.  The helper stays if
+ * it was faster per byte in most pairs (a machine shared with others slows
+ * some windows at random: alternating short windows and voting keeps one
+ * slow window from deciding); else it stops walking for good.
  */
 static void ah_probe(struct roce_capfile *c, struct cap_ahead *a)
 {
-	uint64_t pos = c->pos, now;
+	uint64_t pos = c->pos, now, t, b;
+	uint64_t w = a->probe == AH_P_WARM ? AH_PROBE_WARM :
+		     a->probe == AH_P_RESUME ? 2 * a->probe_w : a->probe_w;
 	bool helper;
 
-	if (pos < a->probe_pos + a->probe_w)
+	if (pos < a->probe_pos + w)
 		return;
 	now = ah_now();
+	t = now - a->probe_t;
+	b = pos - a->probe_pos;
 	switch (a->probe) {
 	case AH_P_WARM:
-		a->probe = AH_P_HELPER;
+		a->probe = AH_P_RESUME;
 		break;
+	case AH_P_RESUME:
+		/* the helper did not get ahead of the reader again in twice a
+		 * window: that span is what taking its bytes gives */
 	case AH_P_HELPER:
-		a->t_helper = now - a->probe_t;
-		a->b_helper = pos - a->probe_pos;
+		a->t_helper += t;
+		a->b_helper += b;
 		a->probe = AH_P_READER;
-		if (!a->choose && (c->ahead_taken - a->probe_taken) * 4 < a->r_idx - a->probe_k) {
-			/* the helper did under a quarter of the records (short frames,
-			 * or it could not keep up): not worth timing */
-			a->probe = AH_P_DONE;
-			a->r_off = true;
-			ah_tell_helper(c, a, AH_QUIT);
-			return;
-		}
 		atomic_store(&a->mode, AH_PAUSE);
+		a->probe_h_t = t;
+		a->probe_h_b = b;
 		break;
 	default:
-		a->t_reader = now - a->probe_t;
-		a->b_reader = pos - a->probe_pos;
+		a->t_reader += t;
+		a->b_reader += b;
+		/* ns per byte, compared without dividing: all below 2^40 */
+		if (a->probe_h_t * b < t * a->probe_h_b)
+			a->helper_wins++;
+		if (++a->pairs < AH_PROBE_PAIRS) {
+			a->probe = AH_P_RESUME;
+			ah_tell_helper(c, a, AH_WALK);
+			break;
+		}
 		a->probe = AH_P_DONE;
-		/* ns per byte, compared without dividing: both below 2^40 */
-		helper = a->t_helper * a->b_reader < a->t_reader * a->b_helper;
+		helper = a->helper_wins * 2 > a->pairs;
 		if (a->choose)
 			helper = a->choose == 1;
 		if (!helper)
@@ -561,8 +573,6 @@ static void ah_probe(struct roce_capfile *c, struct cap_ahead *a)
 	}
 	a->probe_t = now;
 	a->probe_pos = pos;
-	a->probe_k = a->r_idx;
-	a->probe_taken = c->ahead_taken;
 }
 
 /* The reader enters chunk j (its record k is the chunk's first). */
@@ -607,6 +617,13 @@ static void ah_enter_chunk(struct roce_capfile *c, struct cap_ahead *a, uint64_t
 	a->r_mine = false;
 	d = atomic_load_explicit(&a->done, memory_order_acquire);
 	a->r_done = d;
+	if (unlikely(a->probe == AH_P_RESUME) && d >= k + AH_CHUNK) {
+		/* the helper is ahead again: time the window with it from here
+		 * (not its catching up after a pause) */
+		a->probe = AH_P_HELPER;
+		a->probe_t = ah_now();
+		a->probe_pos = c->pos;
+	}
 	if (d < k + AH_CHUNK && a->mine_until <= j) {
 		/* caught up with the helper: take the next run after its chunks */
 		cl = atomic_load(&a->claim);
