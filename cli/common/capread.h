@@ -132,12 +132,13 @@ int roce_cap_next(roce_capfile_t *c, struct roce_cap_record *rec);
  * always 0 without this call, for streams, and for a file the helper cannot
  * walk (it stops at the first record it does not expect and the reader does
  * the rest).  Records of fewer than min_caplen captured bytes are never given
- * to fn (rec->ahead 0: handing them over costs the reader more than the work).
+ * to fn (rec->ahead 0: for work that costs less than handing it over).
  * Whether the helper's bytes pay at all is measured on the file: after its
- * first 8 MiB the reader times 8 MiB taking them, then 8 MiB with the helper
- * paused doing the work itself, and keeps the faster way for the rest of the
- * file (the slower or equal helper stops walking for good; ROCE_CAP_AHEAD_PROBE
- * and ROCE_CAP_AHEAD_CHOOSE in capread_ahead.c, for tests).  rec->ahead
+ * first 8 MiB the reader times five pairs of 2 MiB windows, one taking them,
+ * one with the helper paused and the reader doing the work itself, and keeps
+ * the way faster in most pairs for the rest of the file (a losing helper
+ * stops walking for good; ROCE_CAP_AHEAD_PROBE, ROCE_CAP_AHEAD_CHOOSE and
+ * ROCE_CAP_AHEAD_MIN in capread_ahead.c, for tests).  rec->ahead
  * never changes what a correct caller computes, only where: the output must
  * not depend on it.  Call before the first roce_cap_next().  Returns 1 when the
  * helper will run, 0 when not.  The mapped reader's SIGBUS handling is
