@@ -390,7 +390,8 @@ static void *ah_thread(void *arg)
 
 /*
  * The probe's settings, for tests and tuning: ROCE_CAP_AHEAD_PROBE=BYTES (each
- * timed window; 0: no probe, the helper's bytes are always taken), ROCE_CAP_AHEAD_CHOOSE=helper|reader (the outcome, once timed) and
+ * timed window; 0: no probe, the helper's bytes are always taken),
+ * ROCE_CAP_AHEAD_CHOOSE=helper|reader (the outcome, once timed) and
  * ROCE_CAP_AHEAD_MIN=BYTES (instead of the caller's min_caplen).
  */
 static void ah_probe_config(struct roce_capfile *c, struct cap_ahead *a)
@@ -543,6 +544,7 @@ static void ah_probe(struct roce_capfile *c, struct cap_ahead *a)
 	case AH_P_RESUME:
 		/* the helper did not get ahead of the reader again in twice a
 		 * window: that span is what taking its bytes gives */
+		/* fall through */
 	case AH_P_HELPER:
 		a->t_helper += t;
 		a->b_helper += b;

@@ -98,9 +98,9 @@ for f in large.pcap small.pcap large6.pcapng v1.pcap; do
 	fi
 done
 # the probe (after 8 MiB, five pairs of windows, one taking the helper's verdicts, one without;
-# the way faster in most pairs is kept): with 1 MiB windows on the 33 MB pcap and the 80 MB pcapng file (where the helper,
-# unable to jump to the reader, walks on from where it was paused), each outcome forced, and
-# measured
+# the way faster in most pairs is kept): with 1 MiB windows on the 33 MB pcap and the 80 MB
+# pcapng file (where the helper, unable to jump to the reader, walks on from where it was
+# paused), each outcome forced, and measured
 probe() { # FILE CHOOSE EXPECTED-OUTCOME
 	local f=$1 a=$2 want=$3 st
 	export ROCE_CAP_AHEAD_PROBE=1048576 ROCE_CAP_AHEAD_CHOOSE=$a
@@ -111,7 +111,8 @@ probe() { # FILE CHOOSE EXPECTED-OUTCOME
 	[[ $st =~ ^($want)$ ]] && ok || bad "$f: probe, ${a:-by time}: '$st', want '$want'"
 	if [ "$a" = helper ]; then
 		a=$(ahead "$tmp/$f")
-		[ "${a:-0}" -gt "$want_ahead" ] && ok || bad "$f: probe, helper kept: ${a:-no} frames ahead"
+		[ "${a:-0}" -gt "$want_ahead" ] && ok ||
+			bad "$f: probe, helper kept: ${a:-no} frames ahead"
 	fi
 	unset ROCE_CAP_AHEAD_PROBE ROCE_CAP_AHEAD_CHOOSE
 }
