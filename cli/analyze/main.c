@@ -57,6 +57,10 @@ static struct roce_decode_opts dopts;
 /* --threads 2: the reader's helper verifies ICRCs ahead (dopts_ahead), the
  * reader decodes with dopts_taken and takes the verdict (threads_ahead()) */
 static struct roce_decode_opts dopts_ahead, dopts_taken;
+/* frames shorter than this are verified by the main thread even with --threads 2: none, since
+ * whether taking the helper's verdict for a short frame pays depends on the machine and its
+ * load, which the reader's probe measures (docs/performance.md) */
+#define AHEAD_MIN_CAPLEN 0u
 static struct ra_extract *extract;     /* --extract writer, opened with the first file */
 static struct ra_html *html;        /* --html writer: its time series observes the analyzer */
 static ra_promhttp_t *promhttp;
@@ -388,7 +392,7 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 	}
 	roce_cap_set_interrupt(c, &got_signal);
 	if (cli.threads == 2 && dopts.verify_icrc)
-		roce_cap_set_ahead(c, threads_ahead, NULL);
+		roce_cap_set_ahead(c, threads_ahead, NULL, AHEAD_MIN_CAPLEN);
 	rf->opened = true;
 	g_strlcpy(rf->format, roce_cap_format(c), sizeof(rf->format));
 	rf->base = ctx.frames;

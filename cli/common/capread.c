@@ -954,13 +954,14 @@ uint64_t roce_cap_ahead_taken(const roce_capfile_t *c)
 	return c ? c->ahead_taken : 0;
 }
 
-int roce_cap_set_ahead(roce_capfile_t *c, roce_cap_ahead_fn fn, void *user)
+int roce_cap_set_ahead(roce_capfile_t *c, roce_cap_ahead_fn fn, void *user, uint32_t min_caplen)
 {
 	if (!c || !fn || !c->map || !c->helper_pending || c->status ||
 	    (c->fmt != FMT_PCAP && c->fmt != FMT_PCAPNG))
 		return 0;
 	c->ahead_fn = fn;
 	c->ahead_user = user;
+	c->ahead_min = min_caplen;
 	return 1;
 }
 

@@ -131,13 +131,22 @@ int roce_cap_next(roce_capfile_t *c, struct roce_cap_record *rec);
  * for itself when it catches up, so both cores share the work.  rec->ahead is
  * always 0 without this call, for streams, and for a file the helper cannot
  * walk (it stops at the first record it does not expect and the reader does
- * the rest).  Call before the first roce_cap_next().  Returns 1 when the
+ * the rest).  Records of fewer than min_caplen captured bytes are never given
+ * to fn (rec->ahead 0: for work that costs less than handing it over).
+ * Whether the helper's bytes pay at all is measured on the file: after its
+ * first 8 MiB the reader times five pairs of 2 MiB windows, one taking them,
+ * one with the helper paused and the reader doing the work itself, and keeps
+ * the way faster in most pairs for the rest of the file (a losing helper
+ * stops walking for good; ROCE_CAP_AHEAD_PROBE, ROCE_CAP_AHEAD_CHOOSE and
+ * ROCE_CAP_AHEAD_MIN in capread_ahead.c, for tests).  rec->ahead
+ * never changes what a correct caller computes, only where: the output must
+ * not depend on it.  Call before the first roce_cap_next().  Returns 1 when the
  * helper will run, 0 when not.  The mapped reader's SIGBUS handling is
  * unchanged: a fault on the helper thread only stops the helper, and the
  * reader reports a shrunk file where it reaches the missing pages itself.
  */
 typedef uint8_t (*roce_cap_ahead_fn)(void *user, const struct roce_cap_record *rec);
-int roce_cap_set_ahead(roce_capfile_t *c, roce_cap_ahead_fn fn, void *user);
+int roce_cap_set_ahead(roce_capfile_t *c, roce_cap_ahead_fn fn, void *user, uint32_t min_caplen);
 
 /* Records handed out so far with a helper's byte (rec->ahead != 0): for tests and tuning. */
 uint64_t roce_cap_ahead_taken(const roce_capfile_t *c);

@@ -33,6 +33,16 @@
  * traffic per chunk: the verdict line(s), the claim/done line, the reader's
  * position line.
  *
+ * Records shorter than the caller's min_caplen are walked but not given to
+ * the caller's function (byte 0): the reader does them itself.  Whether the
+ * helper's bytes pay at all depends on the machine, its load and the file,
+ * so the reader measures it (the probe, ah_probe()): after AH_PROBE_WARM
+ * bytes it times AH_PROBE_PAIRS pairs of windows of AH_PROBE_BYTES, one
+ * taking the helper's bytes, one with the helper paused (mode AH_PAUSE: page
+ * work only, the reader claims every chunk), and keeps the way that was
+ * faster in most pairs: the helper walks on (pcap: it jumps to the reader),
+ * or stops walking for good (AH_QUIT) and the file goes on as with no helper.
+ *
  * The helper stops walking (for good; the reader then does every record
  * itself) at anything it does not expect: a record the reader would reject
  * (or take only with an error), a pcapng block length that is not a multiple of 4, more
@@ -76,6 +86,7 @@ struct cap_ahead {
 	_Atomic uint64_t rd_pos;                /* its file position */
 	_Atomic uint64_t rd_jump;               /* pcap: end of the chunk's first record << 16
 						 * | chunk & 0xffff (where the helper can jump) */
+	atomic_int mode;                        /* AH_WALK, AH_PAUSE, AH_QUIT (the probe's) */
 	/* the helper's sleep */
 	alignas(64) atomic_int sleeping;
 	_Atomic uint64_t wake_idx, wake_pos;    /* wake it when the reader gets here */
@@ -88,7 +99,7 @@ struct cap_ahead {
 
 	/* helper only */
 	alignas(64) uint64_t h_pos, h_idx;      /* next record: file offset, index */
-	uint64_t st_own, st_skip, st_sleep, st_pop, st_jump; /* ROCE_CAP_AHEAD_STATS */
+	uint64_t st_own, st_skip, st_sleep, st_pop, st_jump, st_short; /* ROCE_CAP_AHEAD_STATS */
 	size_t populated;
 	bool h_be;
 	uint32_t h_nifs;
@@ -100,7 +111,22 @@ struct cap_ahead {
 	uint64_t mine_from, mine_until;         /* chunks the reader claimed */
 	bool r_mine;                            /* the current chunk is the reader's */
 	bool r_off;                             /* the helper's bytes are not used any more */
+	/* the probe (reader only): is taking the helper's bytes faster? */
+	int probe;                              /* AH_P_* */
+	int choose;                             /* ROCE_CAP_AHEAD_CHOOSE: 0 measure, 1 helper, 2 reader */
+	uint64_t probe_w;                       /* bytes per timed window (0: no probe) */
+	uint64_t probe_t, probe_pos;            /* start of the window being timed */
+	uint64_t t_helper, b_helper;            /* ns and bytes of the pair's window with the helper */
+	uint64_t t_reader, b_reader;            /* ... and without it (sums over the pairs) */
+	unsigned pairs, helper_wins;            /* pairs timed, pairs the helper was faster in */
+	uint64_t probe_h_t, probe_h_b;          /* the current pair's window with the helper */
 };
+
+enum { AH_WALK, AH_PAUSE, AH_QUIT };            /* mode */
+enum { AH_P_WARM, AH_P_RESUME, AH_P_HELPER, AH_P_READER, AH_P_DONE };   /* probe */
+#define AH_PROBE_WARM (8u << 20)        /* bytes before the probe starts */
+#define AH_PROBE_BYTES (2u << 20)       /* bytes per timed window */
+#define AH_PROBE_PAIRS 5u               /* window pairs (with, without the helper) */
 
 /* ---- the helper's walk ------------------------------------------------------ */
 
@@ -250,7 +276,7 @@ static void ah_page_work(struct roce_capfile *c, struct cap_ahead *a, uint64_t r
  * one of them sees the other, and the signal is sent under the mutex.
  */
 static void ah_sleep(struct roce_capfile *c, struct cap_ahead *a, uint64_t wake_idx,
-		     uint64_t wake_pos)
+		     uint64_t wake_pos, bool paused)
 {
 	struct timespec ts;
 
@@ -260,7 +286,8 @@ static void ah_sleep(struct roce_capfile *c, struct cap_ahead *a, uint64_t wake_
 	atomic_store(&a->sleeping, 1);
 	a->st_sleep++;
 	if (!atomic_load(&a->stop) && atomic_load(&a->rd_idx) < wake_idx &&
-	    atomic_load(&a->rd_pos) < wake_pos) {
+	    atomic_load(&a->rd_pos) < wake_pos &&
+	    (!paused || atomic_load(&a->mode) == AH_PAUSE)) {
 		/* the timeout is a safety net only */
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_nsec += 20000000;
@@ -285,11 +312,15 @@ static void *ah_thread(void *arg)
 		uint64_t rk = atomic_load_explicit(&a->rd_idx, memory_order_acquire);
 		uint64_t rpos = atomic_load_explicit(&a->rd_pos, memory_order_relaxed);
 		uint64_t h = a->h_idx / AH_CHUNK, cl, n;
+		int mode = atomic_load_explicit(&a->mode, memory_order_relaxed);
 		struct roce_cap_record rec;
 		bool own = false;
 		unsigned i;
 
-		if (c->fmt == FMT_PCAP && walking && h < rk / AH_CHUNK) {
+		if (mode == AH_QUIT)
+			walking = false;        /* the reader found itself faster alone */
+
+		if (c->fmt == FMT_PCAP && walking && mode == AH_WALK && h < rk / AH_CHUNK) {
 			/* behind the reader's chunk: go on from where it is */
 			uint64_t jw = atomic_load_explicit(&a->rd_jump, memory_order_relaxed);
 
@@ -305,8 +336,9 @@ static void *ah_thread(void *arg)
 				a->h_pos < atomic_load_explicit(&c->map_released_a,
 								memory_order_relaxed)))
 			walking = false;        /* pages gone, or given back behind the reader */
-		if (!walking) {
-			ah_sleep(c, a, UINT64_MAX, UINT64_MAX);
+		if (!walking || mode == AH_PAUSE) {
+			/* page work only: woken by the reader at each window (capr_map_moved) */
+			ah_sleep(c, a, UINT64_MAX, UINT64_MAX, walking);
 			continue;
 		}
 		if (h >= rk / AH_CHUNK + AH_NCHUNK - 1 || a->h_pos > rpos + AH_DIST) {
@@ -317,7 +349,7 @@ static void *ah_thread(void *arg)
 				wi = (h - AH_NCHUNK / 2) * AH_CHUNK;
 			if (a->h_pos > rpos + AH_DIST)
 				wp = a->h_pos - AH_DIST / 2;
-			ah_sleep(c, a, wi, wp);
+			ah_sleep(c, a, wi, wp, false);
 			continue;
 		}
 		/* a chunk's records, or up to the next chunk after a jump */
@@ -337,7 +369,12 @@ static void *ah_thread(void *arg)
 				break;
 			}
 			if (own) {
-				uint8_t b = c->ahead_fn(c->ahead_user, &rec);
+				uint8_t b = 0;
+
+				if (rec.caplen >= c->ahead_min)
+					b = c->ahead_fn(c->ahead_user, &rec);
+				else
+					a->st_short++;
 
 				a->v[a->h_idx & (AH_RING - 1)] = b;
 				if (i == 0)
@@ -349,6 +386,36 @@ static void *ah_thread(void *arg)
 	}
 	roce_capguard_thread(NULL);
 	return NULL;
+}
+
+/*
+ * The probe's settings, for tests and tuning: ROCE_CAP_AHEAD_PROBE=BYTES (each
+ * timed window; 0: no probe, the helper's bytes are always taken),
+ * ROCE_CAP_AHEAD_CHOOSE=helper|reader (the outcome, once timed) and
+ * ROCE_CAP_AHEAD_MIN=BYTES (instead of the caller's min_caplen).
+ */
+static void ah_probe_config(struct roce_capfile *c, struct cap_ahead *a)
+{
+	const char *e = getenv("ROCE_CAP_AHEAD_PROBE");
+	char *end;
+
+	a->probe_w = AH_PROBE_BYTES;
+	if (e && *e) {
+		unsigned long long v = strtoull(e, &end, 0);
+
+		if (!*end)
+			a->probe_w = v;
+	}
+	a->probe = a->probe_w ? AH_P_WARM : AH_P_DONE;
+	e = getenv("ROCE_CAP_AHEAD_MIN");
+	if (e && *e) {
+		unsigned long v = strtoul(e, &end, 0);
+
+		if (!*end && v <= UINT32_MAX)
+			c->ahead_min = (uint32_t)v;
+	}
+	e = getenv("ROCE_CAP_AHEAD_CHOOSE");
+	a->choose = !e ? 0 : !strcmp(e, "helper") ? 1 : !strcmp(e, "reader") ? 2 : 0;
 }
 
 bool capr_ahead_start(struct roce_capfile *c)
@@ -367,6 +434,8 @@ bool capr_ahead_start(struct roce_capfile *c)
 	atomic_init(&a->wake_pos, 0);
 	atomic_init(&a->stop, false);
 	atomic_init(&a->fault, 0);
+	atomic_init(&a->mode, AH_WALK);
+	ah_probe_config(c, a);
 	a->h_pos = c->fmt == FMT_PCAP ? PCAP_HDR_LEN : 0;
 	a->populated = 2 * CAP_RELEASE_STEP;    /* done at open */
 	if (pthread_mutex_init(&c->helper_mu, NULL) != 0)
@@ -407,10 +476,18 @@ void capr_ahead_stop(struct roce_capfile *c)
 	pthread_join(c->helper, NULL);
 	if (getenv("ROCE_CAP_AHEAD_STATS"))
 		fprintf(stderr, "ahead: helper chunks %llu own %llu skipped, %llu jumps, %llu sleeps, "
-			"%llu windows populated; reader took %llu records\n",
+			"%llu windows populated, %llu records under %u bytes; reader took %llu "
+			"records; probe: %s (helper faster in %u of %u pairs; %llu ns for %llu "
+			"bytes with the helper, %llu ns for %llu bytes without)\n",
 			(unsigned long long)a->st_own, (unsigned long long)a->st_skip,
 			(unsigned long long)a->st_jump, (unsigned long long)a->st_sleep,
-			(unsigned long long)a->st_pop, (unsigned long long)c->ahead_taken);
+			(unsigned long long)a->st_pop, (unsigned long long)a->st_short,
+			c->ahead_min, (unsigned long long)c->ahead_taken,
+			a->probe != AH_P_DONE ? "not finished" :
+			atomic_load(&a->mode) == AH_QUIT ? "reader alone" :
+			a->b_reader ? "helper kept" : "off", a->helper_wins, a->pairs,
+			(unsigned long long)a->t_helper, (unsigned long long)a->b_helper,
+			(unsigned long long)a->t_reader, (unsigned long long)a->b_reader);
 	pthread_cond_destroy(&c->helper_cv);
 	pthread_mutex_destroy(&c->release_mu);
 	pthread_mutex_destroy(&c->helper_mu);
@@ -420,6 +497,85 @@ void capr_ahead_stop(struct roce_capfile *c)
 }
 
 /* ---- the reader's side ---------------------------------------------------------- */
+
+static uint64_t ah_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void ah_tell_helper(struct roce_capfile *c, struct cap_ahead *a, int mode)
+{
+	atomic_store(&a->mode, mode);
+	pthread_mutex_lock(&c->helper_mu);      /* see ah_sleep() */
+	pthread_cond_signal(&c->helper_cv);
+	pthread_mutex_unlock(&c->helper_mu);
+}
+
+/*
+ * The probe, at the reader's chunk entries: after AH_PROBE_WARM bytes,
+ * AH_PROBE_PAIRS pairs of windows of probe_w bytes each, the first taking the
+ * helper's bytes (timed from the first chunk the helper has finished before
+ * the reader gets there, after it catches up from a pause; or over twice a
+ * window if it does not), the second with the helper paused (page work only)
+ * and every record done by the reader, as with no helper.  The helper stays if
+ * it was faster per byte in most pairs (a machine shared with others slows
+ * some windows at random: alternating short windows and voting keeps one
+ * slow window from deciding); else it stops walking for good.
+ */
+static void ah_probe(struct roce_capfile *c, struct cap_ahead *a)
+{
+	uint64_t pos = c->pos, now, t, b;
+	uint64_t w = a->probe == AH_P_WARM ? AH_PROBE_WARM :
+		     a->probe == AH_P_RESUME ? 2 * a->probe_w : a->probe_w;
+	bool helper;
+
+	if (pos < a->probe_pos + w)
+		return;
+	now = ah_now();
+	t = now - a->probe_t;
+	b = pos - a->probe_pos;
+	switch (a->probe) {
+	case AH_P_WARM:
+		a->probe = AH_P_RESUME;
+		break;
+	case AH_P_RESUME:
+		/* the helper did not get ahead of the reader again in twice a
+		 * window: that span is what taking its bytes gives */
+		/* fall through */
+	case AH_P_HELPER:
+		a->t_helper += t;
+		a->b_helper += b;
+		a->probe = AH_P_READER;
+		atomic_store(&a->mode, AH_PAUSE);
+		a->probe_h_t = t;
+		a->probe_h_b = b;
+		break;
+	default:
+		a->t_reader += t;
+		a->b_reader += b;
+		/* ns per byte, compared without dividing: all below 2^40 */
+		if (a->probe_h_t * b < t * a->probe_h_b)
+			a->helper_wins++;
+		if (++a->pairs < AH_PROBE_PAIRS) {
+			a->probe = AH_P_RESUME;
+			ah_tell_helper(c, a, AH_WALK);
+			break;
+		}
+		a->probe = AH_P_DONE;
+		helper = a->helper_wins * 2 > a->pairs;
+		if (a->choose)
+			helper = a->choose == 1;
+		if (!helper)
+			a->r_off = true;
+		ah_tell_helper(c, a, helper ? AH_WALK : AH_QUIT);
+		break;
+	}
+	a->probe_t = now;
+	a->probe_pos = pos;
+}
 
 /* The reader enters chunk j (its record k is the chunk's first). */
 static void ah_enter_chunk(struct roce_capfile *c, struct cap_ahead *a, uint64_t k)
@@ -436,11 +592,21 @@ static void ah_enter_chunk(struct roce_capfile *c, struct cap_ahead *a, uint64_t
 		pthread_cond_signal(&c->helper_cv);
 		pthread_mutex_unlock(&c->helper_mu);
 	}
+	if (unlikely(a->probe != AH_P_DONE) && !a->r_off)
+		ah_probe(c, a);
 	if (a->r_off || (j >= a->mine_from && j < a->mine_until)) {
 		a->r_mine = true;
 		return;
 	}
 	cl = atomic_load(&a->claim);
+	if (unlikely(a->probe == AH_P_READER)) {
+		/* timing the reader alone: its chunks, claimed so that the
+		 * helper does not take them when it walks on */
+		while (cl <= j && !atomic_compare_exchange_weak(&a->claim, &cl, j + 1))
+			;
+		a->r_mine = true;
+		return;
+	}
 	while (cl <= j) {
 		if (atomic_compare_exchange_weak(&a->claim, &cl, j + 1)) {
 			a->mine_from = j;
@@ -453,6 +619,13 @@ static void ah_enter_chunk(struct roce_capfile *c, struct cap_ahead *a, uint64_t
 	a->r_mine = false;
 	d = atomic_load_explicit(&a->done, memory_order_acquire);
 	a->r_done = d;
+	if (unlikely(a->probe == AH_P_RESUME) && d >= k + AH_CHUNK) {
+		/* the helper is ahead again: time the window with it from here
+		 * (not its catching up after a pause) */
+		a->probe = AH_P_HELPER;
+		a->probe_t = ah_now();
+		a->probe_pos = c->pos;
+	}
 	if (d < k + AH_CHUNK && a->mine_until <= j) {
 		/* caught up with the helper: take the next run after its chunks */
 		cl = atomic_load(&a->claim);

@@ -98,6 +98,7 @@ struct roce_capfile {
 	roce_cap_ahead_fn ahead_fn;
 	uint64_t ahead_taken;          /* records handed out with a helper's byte */
 	void *ahead_user;
+	uint32_t ahead_min;            /* shorter records: not given to ahead_fn */
 	int fd;              /* stream source, or the mapped file (for fstat) */
 	atomic_int sigbus;   /* mapped file: a page vanished (set by the SIGBUS handler) */
 	bool shrank_seen;    /* mapped file: found shorter than mapped */

@@ -34,12 +34,13 @@ same() {
 	fi
 }
 
-# ahead FILE: frames the helper verified (ROCE_ANALYZE_THREADS_DEBUG line), the most of
-# three runs: how far the helper gets depends on how the two CPUs are shared at the time
+# ahead FILE [ARGS...]: frames the helper verified (ROCE_ANALYZE_THREADS_DEBUG line), the most
+# of three runs: how far the helper gets depends on how the two CPUs are shared at the time
 ahead() {
-	local i a best=0
+	local i a best=0 f=$1
+	shift
 	for i in 1 2 3; do
-		a=$(ROCE_ANALYZE_THREADS_DEBUG=1 "$ra" --threads 2 -q "$1" 2>&1 |
+		a=$(ROCE_ANALYZE_THREADS_DEBUG=1 "$ra" --threads 2 -q "$@" "$f" 2>&1 |
 			sed -nE 's/.*: ([0-9]+) of ([0-9]+) frames verified ahead$/\1/p' | head -n 1)
 		[ "${a:-0}" -gt "$best" ] && best=$a
 		[ "$best" -gt "$want_ahead" ] && break
@@ -86,7 +87,41 @@ for f in large.pcap small.pcap large6.pcapng v1.pcap; do
 	[ "${b:-0}" -gt 5 ] && ok || bad "$f: only ${b:-?} bad ICRCs generated"
 	a=$(ahead "$tmp/$f")
 	[ "${a:-0}" -gt "$want_ahead" ] && ok || bad "$f: the helper verified ${a:-no} frames ahead"
+	if [ "$f" = small.pcap ]; then
+		# the reader's length limit (ROCE_CAP_AHEAD_MIN for the caller's): shorter frames
+		# are the main thread's
+		export ROCE_CAP_AHEAD_MIN=256
+		same "$f --json, short frames on the main thread" --json "$tmp/$f"
+		a=$(ahead "$tmp/$f")
+		[ "${a:-1}" = 0 ] && ok || bad "$f: the helper verified ${a:-?} short frames"
+		unset ROCE_CAP_AHEAD_MIN
+	fi
 done
+# the probe (after 8 MiB, five pairs of windows, one taking the helper's verdicts, one without;
+# the way faster in most pairs is kept): with 1 MiB windows on the 33 MB pcap and the 80 MB
+# pcapng file (where the helper, unable to jump to the reader, walks on from where it was
+# paused), each outcome forced, and measured
+probe() { # FILE CHOOSE EXPECTED-OUTCOME
+	local f=$1 a=$2 want=$3 st
+	export ROCE_CAP_AHEAD_PROBE=1048576 ROCE_CAP_AHEAD_CHOOSE=$a
+	same "$f, probe chooses ${a:-by time}" --json "$tmp/$f"
+	same "$f --frames, probe chooses ${a:-by time}" --frames --json "$tmp/$f"
+	st=$(ROCE_CAP_AHEAD_STATS=1 "$ra" --threads 2 -q "$tmp/$f" 2>&1 |
+		sed -nE 's/.*probe: ([a-z ,]+) \(.*/\1/p')
+	[[ $st =~ ^($want)$ ]] && ok || bad "$f: probe, ${a:-by time}: '$st', want '$want'"
+	if [ "$a" = helper ]; then
+		a=$(ahead "$tmp/$f")
+		[ "${a:-0}" -gt "$want_ahead" ] && ok ||
+			bad "$f: probe, helper kept: ${a:-no} frames ahead"
+	fi
+	unset ROCE_CAP_AHEAD_PROBE ROCE_CAP_AHEAD_CHOOSE
+}
+for f in large.pcap large6.pcapng; do
+	probe $f helper 'helper kept'
+	probe $f reader 'reader alone'
+	probe $f '' 'helper kept|reader alone'
+done
+
 same "small.pcap --no-icrc" --json --no-icrc "$tmp/small.pcap"
 same "large.pcap -c 12345" --json -c 12345 "$tmp/large.pcap"
 same "large.pcap filter" --json -r "$tmp/large.pcap" 'udp and ip[1] & 3 = 2'
