@@ -43,6 +43,7 @@ struct an_pool {
 	uint32_t size;          /* record bytes (rounded up to the alignment) */
 	void *free;             /* given-back records, linked through their first word */
 	char *cur, *end;        /* unused part of the newest block */
+	bool zeroed;            /* that block came zeroed (mmap): no memset() */
 	void *blocks;           /* every block, linked (freed at destroy) */
 	size_t next_block;      /* smallest block: room for at least 4 records */
 	uint64_t live;          /* records handed out and not given back */
@@ -55,6 +56,10 @@ void *an_pool_get(struct an_pool *p);
 /* Give back o (NULL: nothing). */
 void an_pool_put(struct an_pool *p, void *o);
 void an_pool_free(struct an_pool *p);
+/* Zeroed memory for a large array (mmap()ed and prefaulted from 64 KiB on
+ * Linux, calloc() below); an_zfree() needs the same n. */
+void *an_zalloc(size_t n);
+void an_zfree(void *p, size_t n);
 /* Advise the 2 MiB-aligned part of [p, p + n) as transparent huge pages (Linux). */
 void an_advise_huge(void *p, size_t n);
 
