@@ -47,6 +47,7 @@ struct an_pool {
 	void *blocks;           /* every block, linked (freed at destroy) */
 	size_t next_block;      /* smallest block: room for at least 4 records */
 	uint64_t live;          /* records handed out and not given back */
+	bool closing;           /* an_pool_free() follows: an_pool_put() does nothing */
 	uint64_t block_bytes;   /* bytes of all blocks */
 };
 
@@ -287,6 +288,13 @@ void an_lat_add(struct roce_analyzer *a, struct an_flow *f, enum an_lat_kind k, 
 void an_lat_free(struct roce_analyzer *a, struct an_flow *f);
 
 #define AN_LINE 64
+
+/* A hint to load p's cache line (no effect on the result; none without GCC/Clang). */
+#if defined(__GNUC__) || defined(__clang__)
+#define AN_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define AN_PREFETCH(p) ((void)(p))
+#endif
 _Static_assert(offsetof(struct an_flow, st) + offsetof(struct an_fstat, last_ts_ns) +
 	sizeof(uint64_t) <= 2 * AN_LINE, "stream hot fields past the record's first 128 bytes");
 _Static_assert(sizeof(struct an_flow) % AN_FLOW_ALIGN == 0, "stream record size");

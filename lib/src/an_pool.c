@@ -185,8 +185,8 @@ void *an_pool_get(struct an_pool *p)
 
 void an_pool_put(struct an_pool *p, void *o)
 {
-	if (!o)
-		return;
+	if (!o || p->closing)
+		return;         /* (closing: the blocks go anyway; the record stays untouched) */
 	memcpy(o, &p->free, sizeof(void *));
 	p->free = o;
 	p->live--;

@@ -147,12 +147,39 @@ static void pools_free(struct an_pools *p)
 	an_pool_free(&p->rd1);
 }
 
+/*
+ * Walks over every stream (destroy, finish, summary) read records that are
+ * no longer in any cache: load the records a few streams ahead, and the
+ * request / response state of the next ones.
+ */
+static inline void flows_prefetch(const struct an_table *t, uint32_t i)
+{
+	if (i + 8 < t->n)
+		AN_PREFETCH(t->dense[i + 8]);
+	if (i + 4 < t->n) {
+		const struct an_flow *g = (const struct an_flow *)t->dense[i + 4];
+
+		if (g->req)
+			AN_PREFETCH(g->req);
+		if (g->rsp)
+			AN_PREFETCH(g->rsp);
+	}
+}
+
 void roce_analyzer_destroy(roce_analyzer_t *a)
 {
+	struct an_pools *p;
+
 	if (!a)
 		return;
-	for (uint32_t i = 0; i < a->flows.n; i++)
+	/* only the heap arrays are freed one by one: the pools go as whole blocks */
+	p = &a->pool;
+	p->flow.closing = p->req.closing = p->rsp.closing = p->lat.closing = true;
+	p->ctr.closing = p->ack1.closing = p->rd1.closing = true;
+	for (uint32_t i = 0; i < a->flows.n; i++) {
+		flows_prefetch(&a->flows, i);
 		flow_free(a, (struct an_flow *)a->flows.dense[i]);
+	}
 	pools_free(&a->pool);
 	for (uint32_t i = 0; i < a->pfc.n; i++)
 		free(a->pfc.dense[i]);
@@ -545,6 +572,11 @@ static void roce_process(struct an_ctx *c, int status)
 	    (op->flags & (ROCE_F_REQ | ROCE_F_RESP | ROCE_F_ACK | ROCE_F_CNP)))
 		f = dropped ? flow_lookup(c) : flow_get(c);
 	if (f) {
+		/* what the request / response code reads next, fetched meanwhile */
+		if (f->req)
+			AN_PREFETCH(f->req);
+		if (f->peer)
+			AN_PREFETCH(f->peer);
 		c->res->stream_id = f->ent.seq + 1;
 		f->ent.tick = a->tick;
 		f->st.frames++;
@@ -739,6 +771,8 @@ void roce_analyzer_finish(roce_analyzer_t *a)
 	total = a->evicted_unrec;
 	for (uint32_t i = 0; i < a->flows.n; i++) {
 		struct an_flow *f = (struct an_flow *)a->flows.dense[i];
+
+		flows_prefetch(&a->flows, i);
 		const struct an_holeset *hs = NULL;
 		unsigned nh;
 		uint64_t n;
@@ -786,6 +820,7 @@ void roce_analyzer_summary_sized(const roce_analyzer_t *a, struct roce_summary *
 	for (uint32_t i = 0; i < a->flows.n; i++) {
 		const struct an_flow *f = (const struct an_flow *)a->flows.dense[i];
 
+		flows_prefetch(&a->flows, i);
 		unrec += an_flow_unrecovered(f);
 	}
 	s.unrecovered_psns = unrec;
