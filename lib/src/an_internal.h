@@ -173,6 +173,20 @@ struct an_pre {
 };
 
 /*
+ * What a request stream needs only after a NAK, an RNR NAK or a go-back-N
+ * resend, or when PSNs arrive behind its first one (damaged traffic):
+ * allocated with the first such event, so that ordinary request state
+ * fits two cache lines.
+ */
+struct an_req_err {
+	uint64_t gbn_start_ts, gbn_ref_frame;   /* go-back-N run */
+	struct an_pending nak, rnr;
+	/* PSNs behind the stream's first one (its first frames damaged, or the capture
+	 * started inside a go-back): allocated with the first such request */
+	struct an_pre *pre;
+};
+
+/*
  * Request-side sequencing state, allocated with the stream's first request.
  * What every request frame reads or writes comes first (one cache line).
  */
@@ -189,13 +203,9 @@ struct an_req {
 	/* pairing index (an_pair.c, its only writer), while an unpaired request stream */
 	uint32_t pair_bucket;
 	struct an_holeset hs;
-	uint64_t gbn_start_ts, gbn_ref_frame;
-	struct an_pending nak, rnr;
 	struct an_ackent *ack;
 	struct an_readent *rd;
-	/* PSNs behind the stream's first one (its first frames damaged, or the capture
-	 * started inside a go-back): allocated with the first such request */
-	struct an_pre *pre;
+	struct an_req_err *err; /* NULL until the first NAK / RNR / go-back / PSN behind the first */
 	struct an_hp *pair_hp;
 	struct an_flow *hp_next, *hp_prev, *pb_next, *pb_prev;
 };
@@ -300,10 +310,11 @@ _Static_assert(offsetof(struct an_flow, st) + offsetof(struct an_fstat, last_ts_
 _Static_assert(sizeof(struct an_flow) % AN_FLOW_ALIGN == 0, "stream record size");
 _Static_assert(offsetof(struct an_req, hs) <= AN_LINE,
 	"request hot fields span more than one cache line");
-_Static_assert(sizeof(struct an_req) <= 3 * AN_LINE, "request state past three cache lines");
+_Static_assert(sizeof(struct an_req) <= 2 * AN_LINE, "request state past two cache lines");
 _Static_assert(AN_ACK_RING <= UINT8_MAX && AN_READ_RING <= UINT8_MAX, "ring indexes are bytes");
 
-/* Heap bytes of the growable arrays (holes, rings past their pooled first size) of request / response state. */
+/* Heap bytes of the growable arrays (holes, rings past their pooled first size) of
+ * request / response state (the NAK / go-back blocks: roce_analyzer.err_bytes). */
 static inline uint64_t an_req_var_bytes(const struct an_req *r)
 {
 	if (!r)
@@ -311,7 +322,8 @@ static inline uint64_t an_req_var_bytes(const struct an_req *r)
 	return r->hs.cap * sizeof(struct an_hole) +
 		(r->ack_cap > AN_ACK_FIRST ? r->ack_cap * sizeof(struct an_ackent) : 0) +
 		(r->rd_cap > AN_READ_FIRST ? r->rd_cap * sizeof(struct an_readent) : 0) +
-		(r->pre ? sizeof(*r->pre) + r->pre->unseen.cap * sizeof(struct an_hole) : 0);
+		(r->err && r->err->pre ? sizeof(*r->err->pre) +
+			r->err->pre->unseen.cap * sizeof(struct an_hole) : 0);
 }
 
 static inline uint64_t an_rsp_var_bytes(const struct an_rsp *s)
@@ -352,6 +364,7 @@ struct roce_analyzer {
 	struct an_pools pool;
 	uint64_t hist_bytes;            /* histogram arrays (an_dist.c) */
 	uint64_t var_bytes;             /* holes and rings, tracked only with max_memory */
+	uint64_t err_bytes;             /* NAK / go-back blocks (struct an_req_err) */
 	struct an_list flows_seen, pfc_seen;
 	struct an_pairidx pair;
 	uint64_t tick, seq;

@@ -269,7 +269,7 @@ static uint64_t mem_in_use(const struct roce_analyzer *a)
 
 	return pool_in_use(&p->flow) + pool_in_use(&p->req) + pool_in_use(&p->rsp) +
 		pool_in_use(&p->lat) + pool_in_use(&p->ctr) + pool_in_use(&p->ack1) +
-		pool_in_use(&p->rd1) + a->hist_bytes + a->var_bytes + tables_bytes(a);
+		pool_in_use(&p->rd1) + a->hist_bytes + a->var_bytes + a->err_bytes + tables_bytes(a);
 }
 
 void roce_analyzer_memory(const roce_analyzer_t *a, struct roce_analyzer_memory *out)
@@ -287,7 +287,8 @@ void roce_analyzer_memory(const roce_analyzer_t *a, struct roce_analyzer_memory 
 	}
 	m.streams = a->flows.n;
 	m.stream_bytes = pool_in_use(&p->flow) + pool_in_use(&p->req) + pool_in_use(&p->rsp) +
-		pool_in_use(&p->ctr) + pool_in_use(&p->ack1) + pool_in_use(&p->rd1) + var;
+		pool_in_use(&p->ctr) + pool_in_use(&p->ack1) + pool_in_use(&p->rd1) + var +
+		a->err_bytes;
 	m.latency_bytes = pool_in_use(&p->lat) + a->hist_bytes;
 	m.table_bytes = tables_bytes(a);
 	blocks = p->flow.block_bytes + p->req.block_bytes + p->rsp.block_bytes +
@@ -298,7 +299,8 @@ void roce_analyzer_memory(const roce_analyzer_t *a, struct roce_analyzer_memory 
 		pool_in_use(&p->ack1) + pool_in_use(&p->rd1) + pool_in_use(&a->pair.hp_pool));
 	m.in_use = m.stream_bytes + m.latency_bytes + m.table_bytes;
 	/* (table_bytes counts the host-pair records in use, blocks all of them) */
-	m.bytes = blocks + var + a->hist_bytes + m.table_bytes - pool_in_use(&a->pair.hp_pool) +
+	m.bytes = blocks + var + a->err_bytes + a->hist_bytes + m.table_bytes -
+		pool_in_use(&a->pair.hp_pool) +
 		sizeof(*a);
 	*out = m;
 }
