@@ -61,15 +61,37 @@ static void json_dist(struct jw *w, const char *key, const struct roce_dist *d,
 	jw_frag_end(w, empty, at);
 }
 
+/*
+ * The text of the addresses formatted last: rows of the same host pairs (a
+ * stream and its peer, many QPs between two hosts) repeat them.
+ */
+#define ADDR_CACHE 4
+static struct {
+	uint8_t addr[16];
+	bool valid;
+	char text[RA_ADDR_LEN];
+} addr_cache[ADDR_CACHE];
+static unsigned addr_next;
+
+static const char *addr_text(const uint8_t a[16])
+{
+	unsigned i;
+
+	for (i = 0; i < ADDR_CACHE; i++)
+		if (addr_cache[i].valid && memcmp(addr_cache[i].addr, a, 16) == 0)
+			return addr_cache[i].text;
+	i = addr_next++ % ADDR_CACHE;
+	memcpy(addr_cache[i].addr, a, 16);
+	ra_addr_str(a, addr_cache[i].text);
+	addr_cache[i].valid = true;
+	return addr_cache[i].text;
+}
+
 static void json_flow_key(struct jw *w, const struct roce_flow_key *k)
 {
-	char a[RA_ADDR_LEN];
-
 	jw_u64(w, "version", k->version);
-	ra_addr_str(k->src, a);
-	jw_str(w, "src", a);
-	ra_addr_str(k->dst, a);
-	jw_str(w, "dst", a);
+	jw_str(w, "src", addr_text(k->src));
+	jw_str(w, "dst", addr_text(k->dst));
 	jw_u64(w, "dqpn", k->dqpn);
 }
 
