@@ -14,6 +14,8 @@
  *   an_pair.c     request/response pairing index
  *   an_table.c    open-addressing hash tables, first-seen order lists
  *   an_pool.c     fixed-size record pools (streams, request state, ...)
+ *   an_event.c    anomaly records and their delivery, observer calls,
+ *                 event-counter blocks (AN_COUNT)
  *   an_dist.c     latency distributions
  */
 #ifndef ROCE_AN_INTERNAL_H
@@ -422,6 +424,8 @@ struct roce_counters *an_flow_ctr(struct roce_analyzer *a, struct an_flow *f);
 
 /* analyzer.c */
 void an_flow_export(const struct an_flow *f, struct roce_flow_stats *out);
+
+/* an_event.c */
 void an_init(struct roce_anomaly *an, enum roce_anomaly_type type,
 	uint64_t frame, uint64_t ts, const struct an_flow *f);
 void an_emit(struct roce_analyzer *a, const struct roce_anomaly *an);
@@ -446,7 +450,7 @@ void an_pair_forget(struct roce_analyzer *a, struct an_flow *f);
 /* Pair the unpaired response stream f whose frame has PSN P, if a candidate fits. */
 void an_pair_try(struct roce_analyzer *a, struct an_flow *f, uint32_t P);
 
-/* observers (analyzer.c) */
+/* observers (an_event.c) */
 void an_notify_pause(struct roce_analyzer *a, const struct roce_pause_event *ev);
 
 /* an_pfc.c */

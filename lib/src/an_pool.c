@@ -15,10 +15,13 @@
  * few KiB) and grow with the pool, up to AN_POOL_BLOCK_MAX; blocks of that size are
  * 2 MiB-aligned and, on Linux, advised as transparent huge pages: with a
  * million streams spread over hundreds of MB, every stream touched is
- * otherwise a TLB miss.  Those large blocks are mapped from the kernel
- * (zeroed pages: a record carved from one is not cleared again); records
- * from smaller blocks or from the free list are zeroed when handed out.  Blocks are
- * released only when the analyzer is destroyed; the memory accounting
+ * otherwise a TLB miss.  On Linux, blocks of AN_POOL_MAP_MIN bytes and
+ * more (and the tables' large arrays, an_zalloc()) are mapped from the
+ * kernel and prefaulted in one call: one page fault per 4 KiB page costs
+ * more than the work on the stream.  Their pages come zeroed, so a record
+ * carved from one is not cleared again; records from smaller blocks or
+ * from the free list are zeroed when handed out.  Blocks are released
+ * only when the analyzer is destroyed; the memory accounting
  * (roce_analyzer_memory()) tells records in use from records kept for reuse.
  */
 #if defined(__linux__) && !defined(_DEFAULT_SOURCE)

@@ -189,37 +189,9 @@ void roce_analyzer_destroy(roce_analyzer_t *a)
 	free(a);
 }
 
-/* -------------------------------------------------------------- anomalies */
+/* ---------------------------------------------------------- observers */
 
-void an_init(struct roce_anomaly *an, enum roce_anomaly_type type,
-	uint64_t frame, uint64_t ts, const struct an_flow *f)
-{
-	memset(an, 0, sizeof(*an));
-	an->type = type;
-	an->frame = frame;
-	an->ts_ns = ts;
-	an->priority = -1;
-	if (f) {
-		an->has_flow = true;
-		an->flow = f->st.key;
-	}
-}
-
-void an_emit(struct roce_analyzer *a, const struct roce_anomaly *an)
-{
-	if (a->cfg.on_anomaly)
-		a->cfg.on_anomaly(a->cfg.user, an);
-	for (unsigned i = 0; i < a->nobs; i++)
-		if (a->obs[i].on_anomaly)
-			a->obs[i].on_anomaly(a->obs[i].user, an);
-}
-
-void an_notify_pause(struct roce_analyzer *a, const struct roce_pause_event *ev)
-{
-	for (unsigned i = 0; i < a->nobs; i++)
-		if (a->obs[i].on_pause)
-			a->obs[i].on_pause(a->obs[i].user, ev);
-}
+/* (anomaly emission, observer calls, event-counter blocks: an_event.c) */
 
 int roce_analyzer_add_observer(roce_analyzer_t *a, const struct roce_analyzer_observer *o)
 {
@@ -238,13 +210,6 @@ int roce_analyzer_add_observer(roce_analyzer_t *a, const struct roce_analyzer_ob
 }
 
 /* ---------------------------------------------------------------- memory */
-
-struct roce_counters *an_flow_ctr(struct roce_analyzer *a, struct an_flow *f)
-{
-	if (!f->ctr)
-		f->ctr = an_pool_get(&a->pool.ctr);
-	return f->ctr;
-}
 
 static uint64_t pool_in_use(const struct an_pool *p)
 {
