@@ -17,6 +17,7 @@ void jw_init(struct jw *w, FILE *f, bool pretty)
 	w->depth = 0;
 	memset(w->need_comma, 0, sizeof(w->need_comma));
 	w->len = 0;
+	w->flushes = 0;
 }
 
 void jw_html_safe(struct jw *w)
@@ -29,6 +30,7 @@ void jw_flush(struct jw *w)
 	if (w->len)
 		fwrite(w->buf, 1, w->len, w->f);
 	w->len = 0;
+	w->flushes++;
 }
 
 /* Room for n more bytes (n <= JW_BUF_SIZE). */
@@ -216,6 +218,50 @@ void json_write_string(FILE *f, const char *str)
 	jw_flush(&w);
 }
 
+static bool frag_fits(const struct jw *w, const struct jw_frag *fr)
+{
+	bool comma = w->depth > 0 && w->need_comma[w->depth];
+
+	return fr->valid && fr->depth == w->depth && fr->pretty == w->pretty &&
+		fr->html == w->html && fr->comma == comma;
+}
+
+bool jw_frag_put(struct jw *w, const struct jw_frag *fr)
+{
+	if (!frag_fits(w, fr))
+		return false;
+	jw_write(w, fr->text, fr->len);
+	if (w->depth > 0)
+		w->need_comma[w->depth] = true;         /* as jw_prefix() leaves it */
+	return true;
+}
+
+size_t jw_frag_begin(struct jw *w)
+{
+	if (w->len + JW_FRAG_MAX + 256 > JW_BUF_SIZE)
+		jw_flush(w);
+	/* the layout the fragment is rendered for */
+	w->frag_comma = w->depth > 0 && w->need_comma[w->depth];
+	w->frag_depth = w->depth;
+	w->frag_flushes = w->flushes;
+	return w->len;
+}
+
+void jw_frag_end(struct jw *w, struct jw_frag *fr, size_t start)
+{
+	size_t n = w->len - start;
+
+	if (w->flushes != w->frag_flushes || n > JW_FRAG_MAX || w->depth != w->frag_depth)
+		return;         /* (too long: written, not kept) */
+	memcpy(fr->text, w->buf + start, n);
+	fr->len = n;
+	fr->depth = w->frag_depth;
+	fr->comma = w->frag_comma;
+	fr->pretty = w->pretty;
+	fr->html = w->html;
+	fr->valid = true;
+}
+
 static const char jw_spaces[2 * JW_MAX_DEPTH + 1] =
 	"                                ";
 
@@ -252,15 +298,15 @@ static void jw_prefix(struct jw *w, const char *key)
 		w->need_comma[w->depth] = true;
 	}
 	if (key) {
-		const char *k = key;
+		size_t n = strlen(key);
 
-		/* a byte loop: keys are short, and memcpy() of a few bytes costs more here */
 		*p++ = '"';
-		while (*k && k - key < JW_KEY_INLINE)
-			*p++ = *k++;
-		if (*k) {       /* a longer key: the rest in pieces */
+		if (n <= JW_KEY_INLINE) {
+			memcpy(p, key, n);
+			p += n;
+		} else {        /* a longer key: the rest in pieces */
 			w->len = (size_t)(p - w->buf);
-			jw_puts(w, k);
+			jw_write(w, key, n);
 			p = jw_reserve(w, 4);
 		}
 		*p++ = '"';

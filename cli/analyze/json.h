@@ -18,7 +18,7 @@
 
 #define JW_MAX_DEPTH 16
 /* Output is assembled here and handed to stdio in large writes. */
-#define JW_BUF_SIZE 16384
+#define JW_BUF_SIZE 65536
 
 struct jw {
 	FILE *f;
@@ -27,6 +27,10 @@ struct jw {
 	int depth;
 	bool need_comma[JW_MAX_DEPTH];
 	size_t len;
+	uint64_t flushes;
+	int frag_depth;         /* jw_frag_begin(): the layout being rendered */
+	bool frag_comma;
+	uint64_t frag_flushes;
 	char buf[JW_BUF_SIZE];
 };
 
@@ -57,6 +61,32 @@ void jw_double(struct jw *w, const char *key, double val, int precision);
 /* val / 10^decimals as an exact decimal number, e.g. (12345, 3) -> 12.345. */
 void jw_fixed(struct jw *w, const char *key, uint64_t val, unsigned decimals);
 void jw_sfixed(struct jw *w, const char *key, int64_t val, unsigned decimals);
+
+/*
+ * A constant member (an all-zero or all-null sub-object that every row
+ * repeats): rendered once by the ordinary calls, then copied as text for
+ * the same layout (depth, pretty, comma before it).
+ *
+ *     if (!jw_frag_put(w, &fr)) {
+ *             size_t at = jw_frag_begin(w);
+ *             ... jw_obj_begin(w, key) ... jw_obj_end(w);
+ *             jw_frag_end(w, &fr, at);
+ *     }
+ *
+ * fr starts zeroed (static); a fragment longer than JW_FRAG_MAX is never kept.
+ */
+#define JW_FRAG_MAX 384
+struct jw_frag {
+	bool valid, pretty, comma, html;
+	int depth;
+	size_t len;
+	char text[JW_FRAG_MAX];
+};
+/* true: fr held the member for this layout and it is written. */
+bool jw_frag_put(struct jw *w, const struct jw_frag *fr);
+/* Room for a whole fragment; returns where it starts. */
+size_t jw_frag_begin(struct jw *w);
+void jw_frag_end(struct jw *w, struct jw_frag *fr, size_t start);
 
 /* Write s as a JSON string literal (with quotes) to f. */
 void json_write_string(FILE *f, const char *s);

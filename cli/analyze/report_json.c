@@ -23,7 +23,9 @@ static const char *const nak_code_keys[5] = {
 	"psn_seq_err", "invalid_req", "remote_access", "remote_op", "invalid_rd_req"
 };
 
-static void json_dist(struct jw *w, const char *key, const struct roce_dist *d)
+/* Empty distributions (one per key: json_dist_frag) and all-zero counter
+ * objects are the same text in most rows: rendered once, then copied. */
+static void json_dist_body(struct jw *w, const char *key, const struct roce_dist *d)
 {
 	jw_obj_begin(w, key);
 	jw_u64(w, "count", d->count);
@@ -41,19 +43,59 @@ static void json_dist(struct jw *w, const char *key, const struct roce_dist *d)
 	jw_obj_end(w);
 }
 
+static struct jw_frag empty_dist[5], zero_gbn, zero_naks;
+
+static void json_dist(struct jw *w, const char *key, const struct roce_dist *d,
+	struct jw_frag *empty)
+{
+	size_t at;
+
+	if (d->count || !empty) {
+		json_dist_body(w, key, d);
+		return;
+	}
+	if (jw_frag_put(w, empty))
+		return;
+	at = jw_frag_begin(w);
+	json_dist_body(w, key, d);
+	jw_frag_end(w, empty, at);
+}
+
+/*
+ * The text of the addresses formatted last: rows of the same host pairs (a
+ * stream and its peer, many QPs between two hosts) repeat them.
+ */
+#define ADDR_CACHE 4
+static struct {
+	uint8_t addr[16];
+	bool valid;
+	char text[RA_ADDR_LEN];
+} addr_cache[ADDR_CACHE];
+static unsigned addr_next;
+
+static const char *addr_text(const uint8_t a[16])
+{
+	unsigned i;
+
+	for (i = 0; i < ADDR_CACHE; i++)
+		if (addr_cache[i].valid && memcmp(addr_cache[i].addr, a, 16) == 0)
+			return addr_cache[i].text;
+	i = addr_next++ % ADDR_CACHE;
+	memcpy(addr_cache[i].addr, a, 16);
+	ra_addr_str(a, addr_cache[i].text);
+	addr_cache[i].valid = true;
+	return addr_cache[i].text;
+}
+
 static void json_flow_key(struct jw *w, const struct roce_flow_key *k)
 {
-	char a[RA_ADDR_LEN];
-
 	jw_u64(w, "version", k->version);
-	ra_addr_str(k->src, a);
-	jw_str(w, "src", a);
-	ra_addr_str(k->dst, a);
-	jw_str(w, "dst", a);
+	jw_str(w, "src", addr_text(k->src));
+	jw_str(w, "dst", addr_text(k->dst));
 	jw_u64(w, "dqpn", k->dqpn);
 }
 
-static void json_gbn(struct jw *w, const uint64_t ep[4])
+static void json_gbn_body(struct jw *w, const uint64_t ep[4])
 {
 	jw_obj_begin(w, "gbn_episodes");
 	for (int c = ROCE_RETX_NAK; c <= ROCE_RETX_TIMEOUT; c++)
@@ -61,12 +103,42 @@ static void json_gbn(struct jw *w, const uint64_t ep[4])
 	jw_obj_end(w);
 }
 
-static void json_nak_codes(struct jw *w, const uint64_t codes[5])
+static void json_gbn(struct jw *w, const uint64_t ep[4])
+{
+	size_t at;
+
+	if (ep[ROCE_RETX_NAK] || ep[ROCE_RETX_RNR] || ep[ROCE_RETX_TIMEOUT]) {
+		json_gbn_body(w, ep);
+		return;
+	}
+	if (jw_frag_put(w, &zero_gbn))
+		return;
+	at = jw_frag_begin(w);
+	json_gbn_body(w, ep);
+	jw_frag_end(w, &zero_gbn, at);
+}
+
+static void json_nak_codes_body(struct jw *w, const uint64_t codes[5])
 {
 	jw_obj_begin(w, "nak_codes");
 	for (int i = 0; i < 5; i++)
 		jw_u64(w, nak_code_keys[i], codes[i]);
 	jw_obj_end(w);
+}
+
+static void json_nak_codes(struct jw *w, const uint64_t codes[5])
+{
+	size_t at;
+
+	if (codes[0] || codes[1] || codes[2] || codes[3] || codes[4]) {
+		json_nak_codes_body(w, codes);
+		return;
+	}
+	if (jw_frag_put(w, &zero_naks))
+		return;
+	at = jw_frag_begin(w);
+	json_nak_codes_body(w, codes);
+	jw_frag_end(w, &zero_naks, at);
 }
 
 /*
@@ -214,11 +286,11 @@ static void json_qp(const struct ra_ctx *ctx, struct jw *w, const struct roce_fl
 	jw_u64(w, "ecn_capable", f->ecn_capable);
 	jw_u64(w, "icrc_bad", f->icrc_bad);
 	jw_u64(w, "malformed", f->malformed);
-	json_dist(w, "rtt_us", &f->rtt);
-	json_dist(w, "read_first_us", &f->read_first);
-	json_dist(w, "read_last_us", &f->read_last);
-	json_dist(w, "nak_response_us", &f->nak_response);
-	json_dist(w, "recovery_us", &f->recovery);
+	json_dist(w, "rtt_us", &f->rtt, &empty_dist[0]);
+	json_dist(w, "read_first_us", &f->read_first, &empty_dist[1]);
+	json_dist(w, "read_last_us", &f->read_last, &empty_dist[2]);
+	json_dist(w, "nak_response_us", &f->nak_response, &empty_dist[3]);
+	json_dist(w, "recovery_us", &f->recovery, &empty_dist[4]);
 	jw_u64(w, "first_psn", f->first_psn);
 	jw_u64(w, "last_psn", f->last_psn);
 	if (f->pmtu)

@@ -14,6 +14,8 @@
  *   an_pair.c     request/response pairing index
  *   an_table.c    open-addressing hash tables, first-seen order lists
  *   an_pool.c     fixed-size record pools (streams, request state, ...)
+ *   an_event.c    anomaly records and their delivery, observer calls,
+ *                 event-counter blocks (AN_COUNT)
  *   an_dist.c     latency distributions
  */
 #ifndef ROCE_AN_INTERNAL_H
@@ -43,9 +45,11 @@ struct an_pool {
 	uint32_t size;          /* record bytes (rounded up to the alignment) */
 	void *free;             /* given-back records, linked through their first word */
 	char *cur, *end;        /* unused part of the newest block */
+	bool zeroed;            /* that block came zeroed (mmap): no memset() */
 	void *blocks;           /* every block, linked (freed at destroy) */
 	size_t next_block;      /* smallest block: room for at least 4 records */
 	uint64_t live;          /* records handed out and not given back */
+	bool closing;           /* an_pool_free() follows: an_pool_put() does nothing */
 	uint64_t block_bytes;   /* bytes of all blocks */
 };
 
@@ -55,6 +59,10 @@ void *an_pool_get(struct an_pool *p);
 /* Give back o (NULL: nothing). */
 void an_pool_put(struct an_pool *p, void *o);
 void an_pool_free(struct an_pool *p);
+/* Zeroed memory for a large array (mmap()ed and prefaulted from 64 KiB on
+ * Linux, calloc() below); an_zfree() needs the same n. */
+void *an_zalloc(size_t n);
+void an_zfree(void *p, size_t n);
 /* Advise the 2 MiB-aligned part of [p, p + n) as transparent huge pages (Linux). */
 void an_advise_huge(void *p, size_t n);
 
@@ -167,6 +175,20 @@ struct an_pre {
 };
 
 /*
+ * What a request stream needs only after a NAK, an RNR NAK or a go-back-N
+ * resend, or when PSNs arrive behind its first one (damaged traffic):
+ * allocated with the first such event, so that ordinary request state
+ * fits two cache lines.
+ */
+struct an_req_err {
+	uint64_t gbn_start_ts, gbn_ref_frame;   /* go-back-N run */
+	struct an_pending nak, rnr;
+	/* PSNs behind the stream's first one (its first frames damaged, or the capture
+	 * started inside a go-back): allocated with the first such request */
+	struct an_pre *pre;
+};
+
+/*
  * Request-side sequencing state, allocated with the stream's first request.
  * What every request frame reads or writes comes first (one cache line).
  */
@@ -183,13 +205,9 @@ struct an_req {
 	/* pairing index (an_pair.c, its only writer), while an unpaired request stream */
 	uint32_t pair_bucket;
 	struct an_holeset hs;
-	uint64_t gbn_start_ts, gbn_ref_frame;
-	struct an_pending nak, rnr;
 	struct an_ackent *ack;
 	struct an_readent *rd;
-	/* PSNs behind the stream's first one (its first frames damaged, or the capture
-	 * started inside a go-back): allocated with the first such request */
-	struct an_pre *pre;
+	struct an_req_err *err; /* NULL until the first NAK / RNR / go-back / PSN behind the first */
 	struct an_hp *pair_hp;
 	struct an_flow *hp_next, *hp_prev, *pb_next, *pb_prev;
 };
@@ -282,15 +300,23 @@ void an_lat_add(struct roce_analyzer *a, struct an_flow *f, enum an_lat_kind k, 
 void an_lat_free(struct roce_analyzer *a, struct an_flow *f);
 
 #define AN_LINE 64
+
+/* A hint to load p's cache line (no effect on the result; none without GCC/Clang). */
+#if defined(__GNUC__) || defined(__clang__)
+#define AN_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define AN_PREFETCH(p) ((void)(p))
+#endif
 _Static_assert(offsetof(struct an_flow, st) + offsetof(struct an_fstat, last_ts_ns) +
 	sizeof(uint64_t) <= 2 * AN_LINE, "stream hot fields past the record's first 128 bytes");
 _Static_assert(sizeof(struct an_flow) % AN_FLOW_ALIGN == 0, "stream record size");
 _Static_assert(offsetof(struct an_req, hs) <= AN_LINE,
 	"request hot fields span more than one cache line");
-_Static_assert(sizeof(struct an_req) <= 3 * AN_LINE, "request state past three cache lines");
+_Static_assert(sizeof(struct an_req) <= 2 * AN_LINE, "request state past two cache lines");
 _Static_assert(AN_ACK_RING <= UINT8_MAX && AN_READ_RING <= UINT8_MAX, "ring indexes are bytes");
 
-/* Heap bytes of the growable arrays (holes, rings past their pooled first size) of request / response state. */
+/* Heap bytes of the growable arrays (holes, rings past their pooled first size) of
+ * request / response state (the NAK / go-back blocks: roce_analyzer.err_bytes). */
 static inline uint64_t an_req_var_bytes(const struct an_req *r)
 {
 	if (!r)
@@ -298,7 +324,8 @@ static inline uint64_t an_req_var_bytes(const struct an_req *r)
 	return r->hs.cap * sizeof(struct an_hole) +
 		(r->ack_cap > AN_ACK_FIRST ? r->ack_cap * sizeof(struct an_ackent) : 0) +
 		(r->rd_cap > AN_READ_FIRST ? r->rd_cap * sizeof(struct an_readent) : 0) +
-		(r->pre ? sizeof(*r->pre) + r->pre->unseen.cap * sizeof(struct an_hole) : 0);
+		(r->err && r->err->pre ? sizeof(*r->err->pre) +
+			r->err->pre->unseen.cap * sizeof(struct an_hole) : 0);
 }
 
 static inline uint64_t an_rsp_var_bytes(const struct an_rsp *s)
@@ -339,6 +366,7 @@ struct roce_analyzer {
 	struct an_pools pool;
 	uint64_t hist_bytes;            /* histogram arrays (an_dist.c) */
 	uint64_t var_bytes;             /* holes and rings, tracked only with max_memory */
+	uint64_t err_bytes;             /* NAK / go-back blocks (struct an_req_err) */
 	struct an_list flows_seen, pfc_seen;
 	struct an_pairidx pair;
 	uint64_t tick, seq;
@@ -396,6 +424,8 @@ struct roce_counters *an_flow_ctr(struct roce_analyzer *a, struct an_flow *f);
 
 /* analyzer.c */
 void an_flow_export(const struct an_flow *f, struct roce_flow_stats *out);
+
+/* an_event.c */
 void an_init(struct roce_anomaly *an, enum roce_anomaly_type type,
 	uint64_t frame, uint64_t ts, const struct an_flow *f);
 void an_emit(struct roce_analyzer *a, const struct roce_anomaly *an);
@@ -420,7 +450,7 @@ void an_pair_forget(struct roce_analyzer *a, struct an_flow *f);
 /* Pair the unpaired response stream f whose frame has PSN P, if a candidate fits. */
 void an_pair_try(struct roce_analyzer *a, struct an_flow *f, uint32_t P);
 
-/* observers (analyzer.c) */
+/* observers (an_event.c) */
 void an_notify_pause(struct roce_analyzer *a, const struct roce_pause_event *ev);
 
 /* an_pfc.c */

@@ -74,7 +74,7 @@ static uint32_t psn_bucket(const struct an_req *r)
 int an_pair_init(struct an_pairidx *x, uint32_t cap)
 {
 	memset(x, 0, sizeof(*x));
-	x->bucket = calloc(AN_PAIR_MIN, sizeof(*x->bucket));
+	x->bucket = an_zalloc(AN_PAIR_MIN * sizeof(*x->bucket));
 	if (!x->bucket)
 		return -1;
 	x->bmask = AN_PAIR_MIN - 1;
@@ -93,7 +93,8 @@ void an_pair_free(struct an_pairidx *x)
 {
 	an_pool_free(&x->hp_pool);
 	an_table_free(&x->hp);
-	free(x->bucket);
+	if (x->bucket)
+		an_zfree(x->bucket, (x->bmask + 1) * sizeof(*x->bucket));
 }
 
 static struct an_hp *hp_find(struct an_pairidx *x, uint8_t version, const uint8_t *src,
@@ -139,11 +140,11 @@ static void bucket_unlink(struct an_pairidx *x, struct an_flow *f)
 static void buckets_grow(struct an_pairidx *x)
 {
 	uint32_t nsize = (x->bmask + 1) * 2;
-	struct an_flow **nb = calloc(nsize, sizeof(*nb));
+	struct an_flow **nb = an_zalloc(nsize * sizeof(*nb));
 
 	if (!nb)
 		return;
-	free(x->bucket);
+	an_zfree(x->bucket, (x->bmask + 1) * sizeof(*x->bucket));
 	x->bucket = nb;
 	x->bmask = nsize - 1;
 	for (uint32_t i = 0; i < x->hp.n; i++)

@@ -15,12 +15,17 @@
  * few KiB) and grow with the pool, up to AN_POOL_BLOCK_MAX; blocks of that size are
  * 2 MiB-aligned and, on Linux, advised as transparent huge pages: with a
  * million streams spread over hundreds of MB, every stream touched is
- * otherwise a TLB miss.  Records are zeroed when handed out.  Blocks are
- * released only when the analyzer is destroyed; the memory accounting
+ * otherwise a TLB miss.  On Linux, blocks of AN_POOL_MAP_MIN bytes and
+ * more (and the tables' large arrays, an_zalloc()) are mapped from the
+ * kernel and prefaulted in one call: one page fault per 4 KiB page costs
+ * more than the work on the stream.  Their pages come zeroed, so a record
+ * carved from one is not cleared again; records from smaller blocks or
+ * from the free list are zeroed when handed out.  Blocks are released
+ * only when the analyzer is destroyed; the memory accounting
  * (roce_analyzer_memory()) tells records in use from records kept for reuse.
  */
 #if defined(__linux__) && !defined(_DEFAULT_SOURCE)
-#define _DEFAULT_SOURCE         /* madvise(), MADV_HUGEPAGE */
+#define _DEFAULT_SOURCE         /* madvise(), MADV_HUGEPAGE, MADV_POPULATE_WRITE */
 #endif
 #include "an_internal.h"
 
@@ -30,10 +35,12 @@
 
 #define AN_POOL_BLOCK_MIN  4096u
 #define AN_POOL_BLOCK_MAX  (2u << 20)
+#define AN_POOL_MAP_MIN    (64u << 10)     /* blocks from mmap() from this size */
 
 /* A block: this header, then records from offset AN_LINE. */
 struct an_block {
 	struct an_block *next;
+	size_t bytes;           /* mapped bytes (0: from aligned_alloc) */
 };
 
 void an_pool_init(struct an_pool *p, size_t size, size_t align)
@@ -76,16 +83,81 @@ void an_advise_huge(void *p, size_t n)
 #endif
 }
 
+/*
+ * A block of AN_POOL_MAP_MIN bytes or more straight from mmap() (Linux),
+ * those of AN_POOL_BLOCK_MAX on a 2 MiB boundary: their pages come zeroed
+ * from the kernel, so records carved from them need no memset() (one pass
+ * less over memory touched for the first time, which with many short
+ * streams is a good part of the time per frame).  NULL: use
+ * aligned_alloc().
+ */
+static void *map_zeroed(size_t n)
+{
+#if defined(__linux__) && defined(MAP_ANONYMOUS)
+	const size_t align = n >= AN_POOL_BLOCK_MAX ? AN_POOL_BLOCK_MAX : 0;
+	char *m = mmap(NULL, n + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		-1, 0);
+	char *lo = m;
+
+	if (m == MAP_FAILED)
+		return NULL;
+	if (align) {
+		size_t head;
+
+		lo = (char *)(((uintptr_t)m + align - 1) & ~(uintptr_t)(align - 1));
+		head = (size_t)(lo - m);
+		if (head)
+			(void)munmap(m, head);
+		if (align - head)
+			(void)munmap(lo + n, align - head);
+		an_advise_huge(lo, n);
+	}
+#if defined(MADV_POPULATE_WRITE)
+	(void)madvise(lo, n, MADV_POPULATE_WRITE);     /* advice only (Linux 5.14) */
+#endif
+	return lo;
+#else
+	(void)n;
+	return NULL;
+#endif
+}
+
+void *an_zalloc(size_t n)
+{
+#if defined(__linux__) && defined(MAP_ANONYMOUS)
+	if (n >= AN_POOL_MAP_MIN)
+		return map_zeroed(n);   /* (NULL: out of memory; an_zfree() unmaps) */
+#endif
+	return calloc(1, n);
+}
+
+void an_zfree(void *p, size_t n)
+{
+#if defined(__linux__) && defined(MAP_ANONYMOUS)
+	if (p && n >= AN_POOL_MAP_MIN) {
+		(void)munmap(p, n);
+		return;
+	}
+#endif
+	free(p);
+}
+
 static bool pool_grow(struct an_pool *p)
 {
 	size_t n = next_block_size(p);
-	struct an_block *b;
+	struct an_block *b = NULL;
 
-	b = aligned_alloc(n >= AN_POOL_BLOCK_MAX ? AN_POOL_BLOCK_MAX : AN_LINE, n);
-	if (!b)
-		return false;
-	if (n >= AN_POOL_BLOCK_MAX)
-		an_advise_huge(b, n);
+	if (n >= AN_POOL_MAP_MIN && (b = map_zeroed(n)) != NULL)
+		b->bytes = n;
+	p->zeroed = b != NULL;
+	if (!b) {
+		b = aligned_alloc(n >= AN_POOL_BLOCK_MAX ? AN_POOL_BLOCK_MAX : AN_LINE, n);
+		if (!b)
+			return false;
+		b->bytes = 0;
+		if (n >= AN_POOL_BLOCK_MAX)
+			an_advise_huge(b, n);
+	}
 	b->next = p->blocks;
 	p->blocks = b;
 	p->cur = (char *)b + AN_LINE;
@@ -101,21 +173,23 @@ void *an_pool_get(struct an_pool *p)
 	if (p->free) {
 		o = p->free;
 		memcpy(&p->free, o, sizeof(void *));
+		memset(o, 0, p->size);
 	} else {
 		if ((size_t)(p->end - p->cur) < p->size && !pool_grow(p))
 			return NULL;
 		o = p->cur;
 		p->cur += p->size;
+		if (!p->zeroed)
+			memset(o, 0, p->size);
 	}
-	memset(o, 0, p->size);
 	p->live++;
 	return o;
 }
 
 void an_pool_put(struct an_pool *p, void *o)
 {
-	if (!o)
-		return;
+	if (!o || p->closing)
+		return;         /* (closing: the blocks go anyway; the record stays untouched) */
 	memcpy(o, &p->free, sizeof(void *));
 	p->free = o;
 	p->live--;
@@ -128,12 +202,20 @@ void an_pool_free(struct an_pool *p)
 	while (b) {
 		struct an_block *next = b->next;
 
+#if defined(__linux__) && defined(MAP_ANONYMOUS)
+		if (b->bytes) {
+			(void)munmap(b, b->bytes);
+			b = next;
+			continue;
+		}
+#endif
 		free(b);
 		b = next;
 	}
 	p->blocks = NULL;
 	p->free = NULL;
 	p->cur = p->end = NULL;
+	p->zeroed = false;
 	p->live = 0;
 	p->block_bytes = 0;
 }

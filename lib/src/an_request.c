@@ -127,8 +127,29 @@ uint64_t an_flow_unrecovered(const struct an_flow *f)
 	return (f->req ? holes_missing(&f->req->hs) : 0) + (f->rsp ? holes_missing(&f->rsp->hs) : 0);
 }
 
+/* r's NAK / go-back block, allocated on first use; NULL when out of memory. */
+static struct an_req_err *req_err(struct roce_analyzer *a, struct an_req *r)
+{
+	if (!r->err && (r->err = calloc(1, sizeof(*r->err))) != NULL)
+		a->err_bytes += sizeof(*r->err);
+	return r->err;
+}
+
+static void req_err_free(struct roce_analyzer *a, struct an_req *r)
+{
+	if (!r->err)
+		return;
+	a->err_bytes -= sizeof(*r->err);
+	if (r->err->pre) {
+		free(r->err->pre->unseen.holes);
+		free(r->err->pre);
+	}
+	free(r->err);
+	r->err = NULL;
+}
+
 /* Forget all sequence state, keeping the (emptied) arrays. */
-static void an_req_reset(struct an_req *r)
+static void an_req_reset(struct roce_analyzer *a, struct an_req *r)
 {
 	struct an_hole *holes = r->hs.holes;
 	struct an_ackent *ack = r->ack;
@@ -138,10 +159,7 @@ static void an_req_reset(struct an_req *r)
 	struct an_hp *hp = r->pair_hp;
 	struct an_flow *hn = r->hp_next, *hpv = r->hp_prev, *bn = r->pb_next, *bp = r->pb_prev;
 
-	if (r->pre) {
-		free(r->pre->unseen.holes);
-		free(r->pre);
-	}
+	req_err_free(a, r);
 	memset(r, 0, sizeof(*r));
 	/* the pairing index's links belong to an_pair.c (an_pair_sync() follows) */
 	r->pair_bucket = pb;
@@ -176,10 +194,7 @@ void an_req_free(struct roce_analyzer *a, struct an_req *r)
 	free(r->hs.holes);
 	ring_put(&a->pool.ack1, r->ack, r->ack_cap, AN_ACK_FIRST);
 	ring_put(&a->pool.rd1, r->rd, r->rd_cap, AN_READ_FIRST);
-	if (r->pre) {
-		free(r->pre->unseen.holes);
-		free(r->pre);
-	}
+	req_err_free(a, r);
 	an_pool_put(&a->pool.req, r);
 }
 
@@ -564,12 +579,13 @@ static void retx_anomaly(struct an_ctx *c, struct an_flow *f, uint32_t p, uint32
 
 static void gbn_maybe_recover(struct an_ctx *c, struct an_flow *f, struct an_req *r, uint32_t p)
 {
-	uint64_t d;
+	uint64_t d, start;
 
 	if (!r->gbn_active || roce_psn_cmp(p, r->gbn_newest) <= 0)
 		return;
 	r->gbn_active = false;
-	d = c->ts >= r->gbn_start_ts ? c->ts - r->gbn_start_ts : 0;
+	start = r->err ? r->err->gbn_start_ts : c->ts;
+	d = c->ts >= start ? c->ts - start : 0;
 	an_lat_add(c->a, f, AN_LAT_RECOVERY, d);
 	c->res->events |= ROCE_EV_GBN_RECOVERED;
 	c->res->recovery_ns = d;
@@ -602,8 +618,8 @@ static bool gbn_classify(struct an_ctx *c, struct an_flow *f, struct an_req *r, 
 	 * go-back only when a pending NAK names that PSN: a NAK explains the
 	 * resend of its own PSN; anything else may be a late original.
 	 */
-	struct an_pending *nak = r->nak.valid ? &r->nak : NULL;
-	struct an_pending *rnr = r->rnr.valid ? &r->rnr : NULL;
+	struct an_pending *nak = r->err && r->err->nak.valid ? &r->err->nak : NULL;
+	struct an_pending *rnr = r->err && r->err->rnr.valid ? &r->err->rnr : NULL;
 	struct an_pending *pend = older(nak, rnr);
 	enum roce_retx_cause cause = ROCE_RETX_TIMEOUT;
 	bool new_gbn = r->gbn_active ? roce_psn_cmp(p, r->prev) <= 0 : true;
@@ -626,16 +642,20 @@ static bool gbn_classify(struct an_ctx *c, struct an_flow *f, struct an_req *r, 
 	if (!new_gbn)
 		pend = NULL;
 	if (pend)
-		cause = pend == &r->rnr ? ROCE_RETX_RNR : ROCE_RETX_NAK;
+		cause = pend == rnr ? ROCE_RETX_RNR : ROCE_RETX_NAK;
 
 	if (new_gbn) {
+		struct an_req_err *er = req_err(c->a, r);      /* (NULL: no memory, times from now) */
+
 		if (!r->gbn_active) {
 			r->gbn_active = true;
 			r->gbn_newest = roce_psn_add(e, 0xffffffu);   /* e - 1 */
-			r->gbn_start_ts = pend ? pend->ts : c->ts;
+			if (er)
+				er->gbn_start_ts = pend ? pend->ts : c->ts;
 		}
 		r->gbn_cause = (uint8_t)cause;
-		r->gbn_ref_frame = pend ? pend->frame : 0;
+		if (er)
+			er->gbn_ref_frame = pend ? pend->frame : 0;
 		AN_COUNT(c->a, f, gbn_episodes[cause], 1);
 		if (pend) {
 			uint64_t d = c->ts >= pend->ts ? c->ts - pend->ts : 0;
@@ -652,7 +672,7 @@ static bool gbn_classify(struct an_ctx *c, struct an_flow *f, struct an_req *r, 
 	AN_COUNT(c->a, f, retransmissions, 1);
 	c->res->events |= ROCE_EV_RETRANSMISSION;
 	c->res->retx_cause = (enum roce_retx_cause)r->gbn_cause;
-	c->res->ref_frame = r->gbn_ref_frame;
+	c->res->ref_frame = r->err ? r->err->gbn_ref_frame : 0;
 	ack_cancel_from(r, p);
 	return true;
 }
@@ -716,21 +736,22 @@ static void read_pin(struct an_req *r, uint32_t end)
  * of order, like a hole: the frame before the first was damaged, or the
  * capture began inside a go-back), false for a PSN seen before (duplicate).
  */
-static bool pre_fill(struct an_req *r, uint32_t p, uint32_t n)
+static bool pre_fill(struct roce_analyzer *a, struct an_req *r, uint32_t p, uint32_t n)
 {
-	uint32_t lo = r->pre ? r->pre->lo : r->first_psn, end = roce_psn_add(p, n);
+	struct an_pre *pre = r->err ? r->err->pre : NULL;
+	uint32_t lo = pre ? pre->lo : r->first_psn, end = roce_psn_add(p, n);
 
 	if (roce_psn_cmp(p, lo) < 0) {
-		if (!r->pre && !(r->pre = calloc(1, sizeof(*r->pre))))
+		if (!pre && (!req_err(a, r) || !(pre = r->err->pre = calloc(1, sizeof(*pre)))))
 			return true;    /* no memory: a repeat counts as a fill again */
 		if (roce_psn_cmp(end, lo) < 0)
-			hole_add(&r->pre->unseen, end, (lo - end) & 0xffffffu);
-		r->pre->lo = p;
+			hole_add(&pre->unseen, end, (lo - end) & 0xffffffu);
+		pre->lo = p;
 		return true;
 	}
-	if (!r->pre || roce_psn_cmp(p, r->first_psn) >= 0)
+	if (!pre || roce_psn_cmp(p, r->first_psn) >= 0)
 		return false;
-	return n > 1 ? hole_fill_range(&r->pre->unseen, p, n) : hole_fill(&r->pre->unseen, p);
+	return n > 1 ? hole_fill_range(&pre->unseen, p, n) : hole_fill(&pre->unseen, p);
 }
 
 void an_req_process(struct an_ctx *c, struct an_flow *f)
@@ -785,7 +806,7 @@ void an_req_process(struct an_ctx *c, struct an_flow *f)
 		/* new connection on a reused QPN: start over, old holes stay lost */
 		uint64_t unrec = holes_missing(&r->hs);
 
-		an_req_reset(r);
+		an_req_reset(c->a, r);
 		r->hs.dropped_unrec = unrec;
 		r->init = true;
 		r->first_psn = p;
@@ -833,7 +854,7 @@ void an_req_process(struct an_ctx *c, struct an_flow *f)
 		bool fill = is_read && n > 1 ? hole_fill_range(&r->hs, p, n) : hole_fill(&r->hs, p);
 
 		if (!fill)
-			fill = pre_fill(r, p, n);
+			fill = pre_fill(c->a, r, p, n);
 
 		bool move = !fill;
 
@@ -873,10 +894,10 @@ void an_req_process(struct an_ctx *c, struct an_flow *f)
 	}
 advance:
 	/* the PSN a pending NAK names arrived in order: the NAK is answered */
-	if (r->nak.valid && psn_in(r->nak.psn, p, n))
-		r->nak.valid = false;
-	if (r->rnr.valid && psn_in(r->rnr.psn, p, n))
-		r->rnr.valid = false;
+	if (r->err && r->err->nak.valid && psn_in(r->err->nak.psn, p, n))
+		r->err->nak.valid = false;
+	if (r->err && r->err->rnr.valid && psn_in(r->err->rnr.psn, p, n))
+		r->err->rnr.valid = false;
 	gbn_maybe_recover(c, f, r, p);
 	r->next = roce_psn_add(p, n);
 	r->pnext = r->next;
@@ -913,12 +934,14 @@ static void aeth_process(struct an_ctx *c, struct an_flow *f, struct an_req *r)
 		if (r) {
 			ack_complete(c->a, r, P, false, NULL, c->ts, NULL);
 			/* a newer RNR NAK with another PSN replaces the pending one */
-			if (!r->rnr.valid || r->rnr.psn != P) {
-				r->rnr.valid = true;
-				r->rnr.psn = P;
-				r->rnr.ts = c->ts;
-				r->rnr.frame = c->frame;
-				r->rnr.timer_us = us;
+			struct an_req_err *er = req_err(a, r);
+
+			if (er && (!er->rnr.valid || er->rnr.psn != P)) {
+				er->rnr.valid = true;
+				er->rnr.psn = P;
+				er->rnr.ts = c->ts;
+				er->rnr.frame = c->frame;
+				er->rnr.timer_us = us;
 			}
 		}
 		if (a->want_an) {
@@ -946,11 +969,13 @@ static void aeth_process(struct an_ctx *c, struct an_flow *f, struct an_req *r)
 			 * another PSN replaces the pending one (the responder
 			 * has moved on); a repeated one keeps the first's time.
 			 */
-			if (code == ROCE_NAK_PSN_SEQ_ERR && (!r->nak.valid || r->nak.psn != P)) {
-				r->nak.valid = true;
-				r->nak.psn = P;
-				r->nak.ts = c->ts;
-				r->nak.frame = c->frame;
+			struct an_req_err *er = code == ROCE_NAK_PSN_SEQ_ERR ? req_err(a, r) : NULL;
+
+			if (er && (!er->nak.valid || er->nak.psn != P)) {
+				er->nak.valid = true;
+				er->nak.psn = P;
+				er->nak.ts = c->ts;
+				er->nak.frame = c->frame;
 			}
 		}
 		if (a->want_an) {

@@ -34,7 +34,7 @@ int an_table_init(struct an_table *t, uint32_t cap)
 
 	while (max < 2u * cap)
 		max <<= 1;
-	t->slots = calloc(AN_TABLE_MIN, sizeof(*t->slots));
+	t->slots = an_zalloc(AN_TABLE_MIN * sizeof(*t->slots));
 	t->dense_cap = AN_TABLE_MIN / 2 < cap ? AN_TABLE_MIN / 2 : cap;
 	t->dense = calloc(t->dense_cap, sizeof(*t->dense));
 	if (!t->slots || !t->dense)
@@ -48,7 +48,8 @@ int an_table_init(struct an_table *t, uint32_t cap)
 
 void an_table_free(struct an_table *t)
 {
-	free(t->slots);
+	if (t->slots)
+		an_zfree(t->slots, (t->mask + 1) * sizeof(*t->slots));
 	free(t->dense);
 }
 
@@ -95,11 +96,9 @@ int an_table_reserve(struct an_table *t)
 		return t->n + 1 < size && t->n < t->dense_cap ? 0 : -1;
 	}
 	nsize = size * 2;
-	ns = calloc(nsize, sizeof(*ns));
+	ns = an_zalloc(nsize * sizeof(*ns));
 	if (!ns)
 		return t->n + 1 < size && t->n < t->dense_cap ? 0 : -1;
-	if (nsize * sizeof(*ns) >= (4u << 20))
-		an_advise_huge(ns, nsize * sizeof(*ns));        /* probes land anywhere in it */
 	for (uint32_t k = 0; k < size; k++) {
 		uint32_t i;
 
@@ -110,7 +109,7 @@ int an_table_reserve(struct an_table *t)
 			i = (i + 1) & (nsize - 1);
 		ns[i] = t->slots[k];
 	}
-	free(t->slots);
+	an_zfree(t->slots, size * sizeof(*t->slots));
 	t->slots = ns;
 	t->mask = nsize - 1;
 	dense_reserve(t);

@@ -147,12 +147,39 @@ static void pools_free(struct an_pools *p)
 	an_pool_free(&p->rd1);
 }
 
+/*
+ * Walks over every stream (destroy, finish, summary) read records that are
+ * no longer in any cache: load the records a few streams ahead, and the
+ * request / response state of the next ones.
+ */
+static inline void flows_prefetch(const struct an_table *t, uint32_t i)
+{
+	if (i + 8 < t->n)
+		AN_PREFETCH(t->dense[i + 8]);
+	if (i + 4 < t->n) {
+		const struct an_flow *g = (const struct an_flow *)t->dense[i + 4];
+
+		if (g->req)
+			AN_PREFETCH(g->req);
+		if (g->rsp)
+			AN_PREFETCH(g->rsp);
+	}
+}
+
 void roce_analyzer_destroy(roce_analyzer_t *a)
 {
+	struct an_pools *p;
+
 	if (!a)
 		return;
-	for (uint32_t i = 0; i < a->flows.n; i++)
+	/* only the heap arrays are freed one by one: the pools go as whole blocks */
+	p = &a->pool;
+	p->flow.closing = p->req.closing = p->rsp.closing = p->lat.closing = true;
+	p->ctr.closing = p->ack1.closing = p->rd1.closing = true;
+	for (uint32_t i = 0; i < a->flows.n; i++) {
+		flows_prefetch(&a->flows, i);
 		flow_free(a, (struct an_flow *)a->flows.dense[i]);
+	}
 	pools_free(&a->pool);
 	for (uint32_t i = 0; i < a->pfc.n; i++)
 		free(a->pfc.dense[i]);
@@ -162,37 +189,9 @@ void roce_analyzer_destroy(roce_analyzer_t *a)
 	free(a);
 }
 
-/* -------------------------------------------------------------- anomalies */
+/* ---------------------------------------------------------- observers */
 
-void an_init(struct roce_anomaly *an, enum roce_anomaly_type type,
-	uint64_t frame, uint64_t ts, const struct an_flow *f)
-{
-	memset(an, 0, sizeof(*an));
-	an->type = type;
-	an->frame = frame;
-	an->ts_ns = ts;
-	an->priority = -1;
-	if (f) {
-		an->has_flow = true;
-		an->flow = f->st.key;
-	}
-}
-
-void an_emit(struct roce_analyzer *a, const struct roce_anomaly *an)
-{
-	if (a->cfg.on_anomaly)
-		a->cfg.on_anomaly(a->cfg.user, an);
-	for (unsigned i = 0; i < a->nobs; i++)
-		if (a->obs[i].on_anomaly)
-			a->obs[i].on_anomaly(a->obs[i].user, an);
-}
-
-void an_notify_pause(struct roce_analyzer *a, const struct roce_pause_event *ev)
-{
-	for (unsigned i = 0; i < a->nobs; i++)
-		if (a->obs[i].on_pause)
-			a->obs[i].on_pause(a->obs[i].user, ev);
-}
+/* (anomaly emission, observer calls, event-counter blocks: an_event.c) */
 
 int roce_analyzer_add_observer(roce_analyzer_t *a, const struct roce_analyzer_observer *o)
 {
@@ -211,13 +210,6 @@ int roce_analyzer_add_observer(roce_analyzer_t *a, const struct roce_analyzer_ob
 }
 
 /* ---------------------------------------------------------------- memory */
-
-struct roce_counters *an_flow_ctr(struct roce_analyzer *a, struct an_flow *f)
-{
-	if (!f->ctr)
-		f->ctr = an_pool_get(&a->pool.ctr);
-	return f->ctr;
-}
 
 static uint64_t pool_in_use(const struct an_pool *p)
 {
@@ -242,7 +234,7 @@ static uint64_t mem_in_use(const struct roce_analyzer *a)
 
 	return pool_in_use(&p->flow) + pool_in_use(&p->req) + pool_in_use(&p->rsp) +
 		pool_in_use(&p->lat) + pool_in_use(&p->ctr) + pool_in_use(&p->ack1) +
-		pool_in_use(&p->rd1) + a->hist_bytes + a->var_bytes + tables_bytes(a);
+		pool_in_use(&p->rd1) + a->hist_bytes + a->var_bytes + a->err_bytes + tables_bytes(a);
 }
 
 void roce_analyzer_memory(const roce_analyzer_t *a, struct roce_analyzer_memory *out)
@@ -260,7 +252,8 @@ void roce_analyzer_memory(const roce_analyzer_t *a, struct roce_analyzer_memory 
 	}
 	m.streams = a->flows.n;
 	m.stream_bytes = pool_in_use(&p->flow) + pool_in_use(&p->req) + pool_in_use(&p->rsp) +
-		pool_in_use(&p->ctr) + pool_in_use(&p->ack1) + pool_in_use(&p->rd1) + var;
+		pool_in_use(&p->ctr) + pool_in_use(&p->ack1) + pool_in_use(&p->rd1) + var +
+		a->err_bytes;
 	m.latency_bytes = pool_in_use(&p->lat) + a->hist_bytes;
 	m.table_bytes = tables_bytes(a);
 	blocks = p->flow.block_bytes + p->req.block_bytes + p->rsp.block_bytes +
@@ -271,7 +264,8 @@ void roce_analyzer_memory(const roce_analyzer_t *a, struct roce_analyzer_memory 
 		pool_in_use(&p->ack1) + pool_in_use(&p->rd1) + pool_in_use(&a->pair.hp_pool));
 	m.in_use = m.stream_bytes + m.latency_bytes + m.table_bytes;
 	/* (table_bytes counts the host-pair records in use, blocks all of them) */
-	m.bytes = blocks + var + a->hist_bytes + m.table_bytes - pool_in_use(&a->pair.hp_pool) +
+	m.bytes = blocks + var + a->err_bytes + a->hist_bytes + m.table_bytes -
+		pool_in_use(&a->pair.hp_pool) +
 		sizeof(*a);
 	*out = m;
 }
@@ -545,6 +539,11 @@ static void roce_process(struct an_ctx *c, int status)
 	    (op->flags & (ROCE_F_REQ | ROCE_F_RESP | ROCE_F_ACK | ROCE_F_CNP)))
 		f = dropped ? flow_lookup(c) : flow_get(c);
 	if (f) {
+		/* what the request / response code reads next, fetched meanwhile */
+		if (f->req)
+			AN_PREFETCH(f->req);
+		if (f->peer)
+			AN_PREFETCH(f->peer);
 		c->res->stream_id = f->ent.seq + 1;
 		f->ent.tick = a->tick;
 		f->st.frames++;
@@ -739,6 +738,8 @@ void roce_analyzer_finish(roce_analyzer_t *a)
 	total = a->evicted_unrec;
 	for (uint32_t i = 0; i < a->flows.n; i++) {
 		struct an_flow *f = (struct an_flow *)a->flows.dense[i];
+
+		flows_prefetch(&a->flows, i);
 		const struct an_holeset *hs = NULL;
 		unsigned nh;
 		uint64_t n;
@@ -786,6 +787,7 @@ void roce_analyzer_summary_sized(const roce_analyzer_t *a, struct roce_summary *
 	for (uint32_t i = 0; i < a->flows.n; i++) {
 		const struct an_flow *f = (const struct an_flow *)a->flows.dense[i];
 
+		flows_prefetch(&a->flows, i);
 		unrec += an_flow_unrecovered(f);
 	}
 	s.unrecovered_psns = unrec;

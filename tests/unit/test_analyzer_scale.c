@@ -272,18 +272,18 @@ static void check_layout(const struct layout *l)
 		l->name, l->nqp, (unsigned long long)t.streams, (unsigned long long)t.unpaired,
 		(unsigned long long)t.rtt, (unsigned long long)t.read_first,
 		(unsigned long long)t.read_last);
-#ifndef T_SANITIZED
 	{
-		/* everything the analyzer holds, per stream (tables, request state, samples) */
-		int64_t per = (t_live - live0) / (int64_t)(2 * l->nqp);
+		/* everything the analyzer holds, per stream (tables, request state, samples):
+		 * roce_analyzer_memory(), since large pool blocks are mmap()ed, not malloc()ed */
+		struct roce_analyzer_memory m;
+		uint64_t per;
 
-		printf(", %lld heap bytes per stream\n", (long long)per);
+		roce_analyzer_memory(a, &m);
+		per = m.bytes / (2ull * l->nqp);
+		printf(", %llu bytes per stream\n", (unsigned long long)per);
 		CHECK(per <= 1000);     /* 1,000,000 such streams fit in 1 GB */
 	}
-#else
 	(void)live0;
-	printf(" (heap accounting skipped under ASan)\n");
-#endif
 	roce_analyzer_destroy(a);
 	free(psn);
 }
@@ -321,16 +321,17 @@ static void t_bytes_without_samples(void)
 		qp_spec(&l, i, true, ROCE_OP_RC_SEND_ONLY, lcg(&seed), &s);
 		feed(a, &s, ts++);
 	}
-#ifndef T_SANITIZED
 	{
-		int64_t per = (t_live - live0) / (int64_t)l.nqp;
+		struct roce_analyzer_memory m;
+		uint64_t per;
 
-		printf("request streams without samples: %lld heap bytes per stream\n", (long long)per);
-		CHECK(per <= 750);      /* stream 224 + request state 256 + tables, index, pool tails */
+		roce_analyzer_memory(a, &m);
+		per = m.bytes / l.nqp;
+		printf("request streams without samples: %llu bytes per stream\n",
+			(unsigned long long)per);
+		CHECK(per <= 750);      /* stream 224 + request state 128 + tables, index, pool tails */
 	}
-#else
 	(void)live0;
-#endif
 	roce_analyzer_destroy(a);
 }
 
@@ -370,9 +371,9 @@ static void mem_feed(roce_analyzer_t *a, unsigned i, bool request, uint64_t ts)
  * samples (here: ACKs only) is a 224-byte record, 32 bytes of response
  * sequencing and its share of the tables (16-byte slots at a load between
  * 1/4 and 1/2, plus the dense array: 40 to 80 bytes), so at most 340
- * bytes; a request stream waiting for its first response (192 bytes of
+ * bytes; a request stream waiting for its first response (128 bytes of
  * sequencing state on top, and its entry in the pairing index: a host-pair
- * record and table slots, here one host pair per stream) at most 660.
+ * record and table slots, here one host pair per stream) at most 600.
  */
 static void t_memory_per_stream(void)
 {
@@ -402,7 +403,7 @@ static void t_memory_per_stream(void)
 	CHECK_EQ_U(m.streams, n);
 	printf("request streams: %llu bytes per stream in use\n",
 		(unsigned long long)(m.in_use / n));
-	CHECK(m.in_use / n <= 660);
+	CHECK(m.in_use / n <= 600);
 	roce_analyzer_destroy(a);
 }
 
