@@ -8,8 +8,9 @@
 #                         against (component plugin)
 #
 # Versions are the project version with Debian revision 1.  Run-time dependencies come
-# from dpkg-shlibdeps (CPACK_DEBIAN_PACKAGE_SHLIBDEPS).  Two are derived here because no
-# ELF file states them: libroce-dev needs the libroce0 of the same version (its libroce.so
+# from dpkg-shlibdeps (CPACK_DEBIAN_PACKAGE_SHLIBDEPS).  Three are derived here because no
+# ELF file states them: roce-analyze opens libpcap with dlopen() (cli/common/pcapdl.h), so
+# roce-tools depends on Debian's libpcap0.8 by name; libroce-dev needs the libroce0 of the same version (its libroce.so
 # link points there), and the plugin needs the Wireshark X.Y series it was built for
 # (Wireshark loads a plugin only into the major.minor it was compiled for): from the version
 # of the headers it was built with up to, not including, the next minor release (not the exact
@@ -71,6 +72,9 @@ if(TARGET roce-analyze)
  roce-analyze reads pcap, pcapng and gzip'd captures and reports ICRC errors, PSN gaps,
  duplicates, retransmissions, NAK/RNR, ECN/CNP and PFC/PAUSE storms per queue pair, as a
  text report, JSON, CSV or one line per frame.  The tools link libroce statically.")
+  # dlopen()ed by roce-analyze for BPF filters and live capture (dpkg-shlibdeps cannot see it;
+  # its list is appended to this one)
+  set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS "libpcap0.8 (>= 1.10)")
 endif()
 
 if(TARGET roce-wireshark)

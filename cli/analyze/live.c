@@ -27,9 +27,8 @@
 #include <string.h>
 #include <time.h>
 
-#include <pcap/pcap.h>
-
 #include "live.h"
+#include "pcapdl.h"
 
 #define LIVE_SNAPLEN_DEFAULT 262144
 #define LIVE_POLL_MS 100
@@ -143,6 +142,8 @@ ra_live_t *ra_live_open(const struct ra_live_opts *o, enum ra_live_err *err, cha
 		snprintf(errbuf, errlen, "%s: out of memory", o->iface);
 		goto fail;
 	}
+	if (roce_pcap_load(errbuf, errlen))
+		goto fail;
 	l->p = pcap_create(o->iface, pe);
 	if (!l->p) {
 		snprintf(errbuf, errlen, "%s: %s", o->iface, pe);

@@ -8,9 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <pcap/pcap.h>
-
 #include "capfilter.h"
+#include "pcapdl.h"
 
 #define CAPF_SNAPLEN 262144
 
@@ -66,8 +65,11 @@ static bool capf_compile(struct capf_prog *p, const char *expr, int linktype, ch
 
 roce_capfilter_t *roce_capf_new(const char *expr, char *errbuf, size_t errlen)
 {
-	roce_capfilter_t *f = calloc(1, sizeof(*f));
+	roce_capfilter_t *f;
 
+	if (roce_pcap_load(errbuf, errlen))
+		return NULL;
+	f = calloc(1, sizeof(*f));
 	if (!f || !(f->expr = strdup(expr))) {
 		free(f);
 		if (errbuf)

@@ -91,6 +91,25 @@ grep -q '"frames": 0,' "$tmp/none.json" && ok || bad "empty match frames"
 rc=$?
 [ $rc -eq 2 ] && grep -q "^roce-analyze: filter 'host and and': " "$tmp/err" && ok ||
 	bad "bad filter: rc $rc, $(cat "$tmp/err")"
+# libpcap is opened on first use (cli/common/pcapdl.c), not linked: a run without a filter
+# never maps it, and where it is missing a filter is the same one-line usage error
+if command -v readelf > /dev/null; then
+	readelf -d "$ra" | grep -q 'NEEDED.*libpcap' && bad "roce-analyze links libpcap" || ok
+fi
+lib=$(ldconfig -p | awk '/libpcap\.so\.0\.8 .*x86-64|libpcap\.so\.0\.8 \(libc6\)/ { print $NF; exit }')
+if [ "$(id -u)" = 0 ] && [ -n "$lib" ] && command -v unshare > /dev/null &&
+	unshare -m true 2> /dev/null; then
+	# hide the shared object in a private mount namespace
+	unshare -m sh -c 'mount --bind /dev/null "$1" && shift &&
+		"$@" -f udp "$0" > /dev/null 2> "$0.err"; echo $? > "$0.rc";
+		"$@" --json "$0" > "$0.json"' "$tmp/a.pcap" "$lib" "$ra"
+	[ "$(cat "$tmp/a.pcap.rc")" = 2 ] && [ "$(wc -l < "$tmp/a.pcap.err")" -ge 1 ] &&
+		grep -q "^roce-analyze: filter 'udp': libpcap: " "$tmp/a.pcap.err" && ok ||
+		bad "filter without libpcap: rc $(cat "$tmp/a.pcap.rc"), $(cat "$tmp/a.pcap.err")"
+	grep -q '"frames": [1-9]' "$tmp/a.pcap.json" && ok || bad "no filter, no libpcap: no report"
+else
+	echo "skip: hiding libpcap needs root and unshare -m"
+fi
 # without -r, words are files (unchanged behaviour)
 "$ra" --json "$tmp/a.pcap" "$tmp/b.pcap" > "$tmp/two.json" && ok || bad "two files"
 grep -q '"files": 2,' "$tmp/two.json" && ok || bad "two positional files"

@@ -168,6 +168,14 @@ gaps=$(grep -o '"psn_gaps": *[0-9]*' "$src/captures/rocev2_write_loss.summary.js
 check test -n "$gaps"
 inroot roce-analyze --json /tmp/rocev2_write_loss.pcap >"$tmp/report.json" 2>&1
 check grep -q "\"psn_gaps\": $gaps," "$tmp/report.json"
+# a BPF filter makes roce-analyze dlopen() libpcap: the package must depend on it by name
+for d in "${debs[@]}"; do
+	if [ "$(dpkg-deb -f "$d" Package)" = roce-tools ]; then
+		check grep -q 'libpcap0\.8' <<<"$(dpkg-deb -f "$d" Depends)"
+	fi
+done
+inroot roce-analyze --json -f 'udp port 4791' /tmp/rocev2_write_loss.pcap >"$tmp/filtered.json" 2>&1
+check grep -q "\"psn_gaps\": $gaps," "$tmp/filtered.json"
 check test -f "$R/usr/share/man/man1/roce-analyze.1.gz"
 check test -f "$R/usr/share/doc/roce-tools/copyright"
 check test -n "$(inroot ldconfig -p | grep 'libroce\.so\.0 ')"
