@@ -25,7 +25,7 @@
  * slot of its own (roce_capguard_thread()): a fault on that thread stores the
  * faulting page's address there instead of flagging the handle, so that the
  * reader learns of the vanished pages only where it reaches them itself
- * (capread.c), as without the helper.
+ * (capr_map_rec_ok()), as without the helper.
  */
 #define GUARD_SLOTS 64
 

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * capread_int.h - private to the capture reader (capread.c: sources, pcap, open/close;
- * capread_ng.c: pcapng).  Not installed, not used outside cli/common/capread*.c.
+ * capread_int.h - private to the capture reader: the open file's state, the
+ * formats' constants and byte loaders, shared by capread_src.c (byte source),
+ * capread_ahead.c (helper threads), capread_ng.c (pcapng), capread_meta.c and
+ * capread_open.c (pcap, open/close).  Types and inline loaders only: each of
+ * those files declares its functions in its own header.  Not installed.
  */
 #ifndef ROCE_CAPREAD_INT_H
 #define ROCE_CAPREAD_INT_H
@@ -184,87 +187,5 @@ static inline void st32(uint8_t *p, uint32_t v)
 #define CAP_RELEASE_STEP (16u << 20)
 #define CAP_RELEASE_KEEP (2u * ROCE_CAP_MAX_RECORD)
 #define CAP_RELEASE_LAG (4u * CAP_RELEASE_STEP)  /* helper this far behind: reader releases */
-
-/* ---- shared helpers (capread.c) ------------------------------------------- */
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-int capr_fail(struct roce_capfile *c, int status, const char *fmt, ...);
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-void capr_warn(struct roce_capfile *c, const char *fmt, ...);
-uint32_t capr_check_lengths(struct roce_capfile *c, uint32_t caplen, uint32_t snaplen,
-			    uint32_t wirelen);
-int capr_fail_short(struct roce_capfile *c, const char *what, size_t got, size_t want);
-bool capr_map_rec_ok(struct roce_capfile *c, uint64_t end, size_t hdr);
-int capr_fail_shrank(struct roce_capfile *c);
-void capr_map_prefetch(struct roce_capfile *c, size_t from);
-void capr_map_release_upto(struct roce_capfile *c, size_t upto);
-const uint8_t *capr_stream_fill(struct roce_capfile *c, size_t n, size_t *avail);
-void capr_map_moved(struct roce_capfile *c);
-bool capr_iface_ts(const struct cap_iface *ifc, uint64_t ticks, uint64_t *ns);
-void capr_ts_out_of_range(struct roce_capfile *c, struct roce_cap_record *rec);
-
-/* pcapng metadata strings (capread_meta.c): keep a copy (bounded), free them all */
-void capr_meta_add(struct roce_capfile *c, int kind, uint32_t ifindex, const uint8_t *s,
-		   size_t len);
-void capr_meta_free(struct roce_capfile *c);
-
-/* pcapng: the next record (capread_ng.c); prescan: only count, rec unused */
-int capr_ng_next(struct roce_capfile *c, struct roce_cap_record *rec, bool prescan);
-
-/* work ahead of the reader (capread_ahead.c) */
-#define CAP_HELPER_AHEAD 3u             /* windows populated ahead */
-bool capr_ahead_start(struct roce_capfile *c);   /* false: no helper thread */
-void capr_ahead_stop(struct roce_capfile *c);    /* join the thread, free the state */
-uint8_t capr_ahead_take(struct roce_capfile *c); /* the byte for the record just read */
-bool capr_ahead_fault_reached(const struct roce_capfile *c, uint64_t end, size_t hdr);
-
-
-/* ---- hot source helpers, inline in both readers ----------------------------- */
-
-/*
- * Make n bytes from the current position addressable.  Returns a pointer to
- * them, or NULL with *avail = the bytes that are there.  Never consumes:
- * calling again with a larger n extends the same window.  n is bounded by
- * the callers (<= ROCE_CAP_MAX_RECORD + a header).
- */
-static inline const uint8_t *src_need(struct roce_capfile *c, size_t n, size_t *avail)
-{
-	if (c->mem) {
-		size_t a = c->len - (size_t)c->pos;
-
-		if (a >= n)
-			return c->base + c->pos;
-		*avail = a;
-		return NULL;
-	}
-	if (c->have >= n)
-		return c->buf;
-	return capr_stream_fill(c, n, avail);
-}
-
-static inline void src_consume(struct roce_capfile *c, size_t n)
-{
-	uint64_t before = c->pos;
-
-	c->pos += n;
-	c->have = 0;
-	if (c->map && before / CAP_RELEASE_STEP != c->pos / CAP_RELEASE_STEP)
-		capr_map_moved(c);
-}
-
-/* Deliver: the warning flag, the frame number. */
-static inline int deliver(struct roce_capfile *c, struct roce_cap_record *rec)
-{
-	if (c->warn_pending) {
-		rec->flags |= ROCE_CAP_REC_WARN;
-		c->warn_pending = false;
-	}
-	rec->frame_no = ++c->frame_no;
-	return 1;
-}
 
 #endif /* ROCE_CAPREAD_INT_H */

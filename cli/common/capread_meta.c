@@ -4,7 +4,7 @@
  * section and interface comments, names, descriptions.  Bounded: at most
  * ROCE_CAP_MAX_META strings of ROCE_CAP_META_MAX_LEN bytes per file.
  */
-#include "capread_int.h"
+#include "capread_meta.h"
 
 #include <stdlib.h>
 #include <string.h>

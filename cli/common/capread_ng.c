@@ -3,7 +3,11 @@
  * capread_ng.c - the pcapng part of the capture reader: section, interface and packet
  * blocks (EPB, SPB, OPB), skipped and oversized blocks.  Shared state: capread_int.h.
  */
-#include "capread_int.h"
+#include "capread_ahead.h"
+#include "capread_meta.h"
+#include "capread_ng.h"
+#include "capread_rec.h"
+#include "capread_src.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
 /*
  * pcapdl.h - libpcap, loaded when first needed.
  *
- * roce-analyze reads capture files with its own reader (capread.c) and needs
+ * roce-analyze reads capture files with its own reader (capread_*.c) and needs
  * libpcap only to compile a BPF filter (capfilter.c) and for live capture
  * (live.c).  Linked at start-up, Debian's libpcap brings in libdbus and with it
  * libsystemd, libgcrypt, liblz4, libzstd, liblzma and libcap: mapping and

@@ -1,0 +1,474 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * capread_open.c - the capture reader's top (capread.h): opening a file, a
+ * descriptor, memory or a stream, format detection, classic pcap records,
+ * the record loop that dispatches to pcapng (capread_ng.c) and takes the
+ * helper's verdicts (capread_ahead.c), warnings and close.  The byte source
+ * underneath is capread_src.c.
+ */
+#define _GNU_SOURCE
+#include "capread.h"
+#include "capguard.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "capread_ahead.h"
+#include "capread_int.h"
+#include "capread_meta.h"
+#include "capread_ng.h"
+#include "capread_rec.h"
+#include "capread_src.h"
+
+/* ---- pcap ------------------------------------------------------------------ */
+
+static int pcap_next(struct roce_capfile *c, struct roce_cap_record *rec)
+{
+	size_t hl = c->modified ? 24 : 16, avail = 0;
+	const uint8_t *p = src_need(c, hl, &avail);
+	uint32_t sec, sub, caplen, wirelen;
+
+	if (!p) {
+		if (avail == 0 && !c->src_status)
+			return 0;
+		return capr_fail_short(c, "record header", avail, hl);
+	}
+	sec = ld32(p, c->be);
+	sub = ld32(p + 4, c->be);
+	caplen = ld32(p + 8, c->be);
+	wirelen = ld32(p + 12, c->be);
+	if (c->lens_swap && (c->lens_swap == 2 || caplen > wirelen)) {
+		uint32_t t = caplen;
+
+		caplen = wirelen;
+		wirelen = t;
+	}
+	if (unlikely(c->map && !(sec | sub | caplen | wirelen)) && capr_map_shrunk(c))
+		return capr_fail_shrank(c); /* zeros past the new end of the file */
+	if (caplen > ROCE_CAP_MAX_RECORD)
+		return capr_fail(c, ROCE_E_MALFORMED, "record length %" PRIu32 " exceeds limit %u",
+				 caplen, ROCE_CAP_MAX_RECORD);
+	p = src_need(c, hl + caplen, &avail);
+	if (!p)
+		return capr_fail_short(c, "record data", avail - hl, caplen);
+	rec->flags = 0;
+	rec->wirelen = capr_check_lengths(c, caplen, c->snaplen, wirelen);
+	rec->data = p + hl;
+	rec->caplen = caplen;
+	/* at most 2^32 s + 2^32 us: no overflow */
+	rec->ts_ns = (uint64_t)sec * 1000000000u + (c->nsec ? sub : (uint64_t)sub * 1000u);
+	rec->linktype = c->linktype;
+	rec->ifindex = 0;
+	if (c->map) {
+		/* touch the record's end: a vanished page faults here, not in the caller */
+		if (caplen)
+			(void)*(volatile const uint8_t *)(p + hl + caplen - 1);
+		if (!capr_map_rec_ok(c, c->pos + hl + caplen, hl))
+			return capr_fail_shrank(c);
+	}
+	src_consume(c, hl + caplen);
+	return deliver(c, rec);
+}
+
+
+/* ---- open / close ---------------------------------------------------------- */
+
+/* Copy a message to a caller's errbuf; if too long, keep its end ("...tail"). */
+static void copy_err(char *errbuf, const char *msg)
+{
+	size_t n = strlen(msg);
+
+	if (!errbuf)
+		return;
+	if (n < ROCE_ERRBUF_SIZE) {
+		memcpy(errbuf, msg, n + 1);
+		return;
+	}
+	memcpy(errbuf, "...", 3);
+	memcpy(errbuf + 3, msg + n - (ROCE_ERRBUF_SIZE - 4), ROCE_ERRBUF_SIZE - 4);
+	errbuf[ROCE_ERRBUF_SIZE - 1] = '\0';
+}
+
+
+static struct roce_capfile *cap_alloc(const char *name, char *errbuf)
+{
+	struct roce_capfile *c = calloc(1, sizeof(*c));
+
+	if (c)
+		c->name = strdup(name ? name : "(capture)");
+	if (!c || !c->name) {
+		free(c);
+		capio_errbuf_printf(errbuf, "%s: out of memory", name ? name : "(capture)");
+		return NULL;
+	}
+	for (char *q = c->name; *q; q++)
+		if ((unsigned char)*q < 0x20 || *q == 0x7f)
+			*q = '?'; /* messages stay on one line */
+	c->fd = -1;
+	c->guard_slot = -1;
+	c->linktype = -1;
+	return c;
+}
+
+void roce_cap_escape(const char *name, char *out, size_t outlen)
+{
+	size_t i = 0;
+
+	if (!out || !outlen)
+		return;
+	for (; name && name[i] && i + 1 < outlen; i++)
+		out[i] = (unsigned char)name[i] < 0x20 || name[i] == 0x7f ? '?' : name[i];
+	out[i] = '\0';
+}
+
+static bool magic_prefix(const uint8_t *p, size_t n)
+{
+	static const uint32_t magics[] = { PCAP_MAGIC_US, PCAP_MAGIC_NS, PCAP_MAGIC_MOD, NG_SHB };
+
+	for (size_t i = 0; i < sizeof(magics) / sizeof(magics[0]); i++) {
+		uint8_t le[4], be[4];
+
+		st32(le, magics[i]);
+		for (int k = 0; k < 4; k++)
+			be[k] = le[3 - k];
+		if (!memcmp(p, le, n) || !memcmp(p, be, n))
+			return true;
+	}
+	return false;
+}
+
+/* Parse the file header (and, for pcapng, up to the first IDB). */
+static int cap_start(struct roce_capfile *c)
+{
+	size_t avail = 0;
+	const uint8_t *p = src_need(c, 4, &avail);
+	uint32_t m;
+	bool gz;
+
+	if (!p) {
+		if (c->src_status)
+			return capr_fail(c, c->src_status, "%s", c->src_err);
+		if (avail == 0) {
+			/* a 0-byte file has no frames (capinfos: 0 packets) */
+			c->fmt = FMT_EMPTY;
+			snprintf(c->fmtname, sizeof(c->fmtname), "empty%s", c->gzip ? "+gzip" : "");
+			c->status = 1;
+			return 0;
+		}
+		p = c->mem ? c->base : c->buf;
+		if (magic_prefix(p, avail))
+			return capr_fail(c, ROCE_E_TRUNC,
+					 "truncated file header (%zu of %u bytes)", avail,
+					 PCAP_HDR_LEN);
+		m = 0;
+		for (size_t i = 0; i < avail; i++)
+			m = m << 8 | p[i];
+		return capr_fail(c, ROCE_E_MALFORMED,
+				 "not a pcap or pcapng file (magic 0x%0*" PRIx32 ")",
+				 (int)avail * 2, m);
+	}
+	gz = c->gzip;
+	m = ld32(p, false);
+	if (m == NG_SHB) {
+		int r;
+
+		c->fmt = FMT_PCAPNG;
+		snprintf(c->fmtname, sizeof(c->fmtname), "pcapng%s", gz ? "+gzip" : "");
+		r = capr_ng_next(c, NULL, true);
+		return r < 0 ? r : 0;
+	}
+	if (m == PCAP_MAGIC_US || m == PCAP_MAGIC_NS || m == PCAP_MAGIC_MOD)
+		c->be = false;
+	else if (ld32(p, true) == PCAP_MAGIC_US || ld32(p, true) == PCAP_MAGIC_NS ||
+		 ld32(p, true) == PCAP_MAGIC_MOD)
+		c->be = true;
+	else
+		return capr_fail(c, ROCE_E_MALFORMED,
+				 "not a pcap or pcapng file (magic 0x%08" PRIx32 ")",
+				 ld32(p, true));
+	m = ld32(p, c->be);
+	c->fmt = FMT_PCAP;
+	c->nsec = m == PCAP_MAGIC_NS;
+	c->modified = m == PCAP_MAGIC_MOD;
+	snprintf(c->fmtname, sizeof(c->fmtname), "%s%s",
+		 c->nsec ? "pcap-ns" : c->modified ? "pcap-modified" : "pcap", gz ? "+gzip" : "");
+	p = src_need(c, PCAP_HDR_LEN, &avail);
+	if (!p)
+		return capr_fail_short(c, "file header", avail, PCAP_HDR_LEN);
+	{
+		uint16_t major = ld16(p + 4, c->be), minor = ld16(p + 6, c->be);
+
+		/* Wireshark reads any major version >= 2 (libpcap refuses > 2) */
+		if (major < 2)
+			return capr_fail(c, ROCE_E_UNSUPPORTED,
+					 "unsupported pcap version %u.%u", major,
+					 minor);
+		if (major > 2) {
+			capr_warn(c,
+				  "pcap version %u.%u (read as 2.4, like Wireshark)", major, minor);
+			minor = 4;
+		}
+		c->lens_swap = minor < 3 ? 2 : minor == 3 ? 1 : 0;
+	}
+	c->snaplen = ld32(p + 16, c->be);
+	c->linktype = (int)(ld32(p + 20, c->be) & 0x03ffffffu);
+	src_consume(c, PCAP_HDR_LEN);
+	return 0;
+}
+
+static roce_capfile_t *cap_finish_open(struct roce_capfile *c, char *errbuf)
+{
+	if (cap_start(c) < 0) {
+		copy_err(errbuf, c->err);
+		roce_cap_close(c);
+		return NULL;
+	}
+	return c;
+}
+
+roce_capfile_t *roce_cap_open_mem(const uint8_t *data, size_t len, const char *name,
+				  char *errbuf)
+{
+	struct roce_capfile *c = cap_alloc(name, errbuf);
+
+	if (!c)
+		return NULL;
+	c->mem = true;
+	c->base = data;
+	c->len = data ? len : 0;
+	c->file_size = c->len;
+	if (c->len >= 2 && data[0] == 0x1f && data[1] == 0x8b) {
+		capr_fail(c, ROCE_E_UNSUPPORTED, "gzip data not supported in memory");
+		copy_err(errbuf, c->err);
+		roce_cap_close(c);
+		return NULL;
+	}
+	return cap_finish_open(c, errbuf);
+}
+
+roce_capfile_t *roce_cap_open_fd(int fd, const char *name, int stream, char *errbuf)
+{
+	struct roce_capfile *c = cap_alloc(name, errbuf);
+	struct stat st;
+
+	if (!c) {
+		close(fd);
+		return NULL;
+	}
+	c->fd = fd;
+	if (fstat(fd, &st) != 0) {
+		capr_fail(c, ROCE_CAP_E_IO, "%s", strerror(errno));
+		goto err;
+	}
+	if (S_ISREG(st.st_mode) && st.st_size > 0)
+		c->file_size = (uint64_t)st.st_size;
+	if (!stream && S_ISREG(st.st_mode)) {
+		uint8_t m[2];
+		ssize_t n;
+
+		n = st.st_size ? pread(fd, m, 2, 0) : 0;
+		if (n < 0) {
+			capr_fail(c, ROCE_CAP_E_IO, "read error: %s", strerror(errno));
+			goto err;
+		}
+		if (!(n == 2 && m[0] == 0x1f && m[1] == 0x8b) && st.st_size > 0 &&
+		    (uint64_t)st.st_size <= (uint64_t)SIZE_MAX) {
+			void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+
+			if (map != MAP_FAILED) {
+				/* registered with the SIGBUS handler, or streamed */
+				c->guard_slot = roce_capguard_add(map, (size_t)st.st_size,
+								  &c->sigbus);
+				if (c->guard_slot < 0) {
+					munmap(map, (size_t)st.st_size);
+					goto stream;
+				}
+				madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
+				c->map = map;
+				c->map_len = (size_t)st.st_size;
+				capr_map_prefetch(c, 0);
+				capr_map_prefetch(c, CAP_RELEASE_STEP);
+				c->helper_pending = true; /* started by the first roce_cap_next() */
+				c->mem = true;
+				c->base = map;
+				c->len = c->map_len;
+				/* fd stays open: fstat() tells whether the file shrank */
+				return cap_finish_open(c, errbuf);
+			}
+		}
+		/* gzip, or mmap impossible: stream it. */
+	}
+stream:
+	return cap_finish_open(c, errbuf);
+err:
+	copy_err(errbuf, c->err);
+	roce_cap_close(c);
+	return NULL;
+}
+
+roce_capfile_t *roce_cap_open(const char *path, char *errbuf)
+{
+	int fd;
+
+	if (!path) {
+		capio_errbuf_printf(errbuf, "(null): no file name");
+		return NULL;
+	}
+	if (strcmp(path, "-") == 0) {
+		fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
+		if (fd < 0) {
+			capio_errbuf_printf(errbuf, "<stdin>: %s", strerror(errno));
+			return NULL;
+		}
+		return roce_cap_open_fd(fd, "<stdin>", 1, errbuf);
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		char safe[ROCE_ERRBUF_SIZE];
+		int e = errno;
+
+		roce_cap_escape(path, safe, sizeof(safe));
+		capio_errbuf_printf(errbuf, "%s: %s", safe, strerror(e));
+		return NULL;
+	}
+	return roce_cap_open_fd(fd, path, 0, errbuf);
+}
+
+int roce_cap_next(roce_capfile_t *c, struct roce_cap_record *rec)
+{
+	int r;
+
+	if (!c || !rec)
+		return ROCE_E_INVAL;
+	if (c->status)
+		return c->status < 0 ? c->status : 0;
+	if (unlikely(c->helper_pending)) {
+		c->helper_pending = false;
+		if (!c->ahead_fn || !capr_ahead_start(c))
+			capr_pages_start(c);
+	}
+	/* the file shrank while the caller had the previous record */
+	if (unlikely(c->map) && (c->shrank_seen ||
+				 atomic_load_explicit(&c->sigbus, memory_order_relaxed)))
+		return capr_fail_shrank(c);
+	r = c->fmt == FMT_PCAP ? pcap_next(c, rec) : capr_ng_next(c, rec, false);
+	if (r <= 0 && unlikely(c->map) && capr_map_shrunk(c))
+		r = capr_fail_shrank(c);  /* not a clean end or a corrupt record: the file shrank */
+	if (r == 0)
+		c->status = 1;
+	else if (r > 0 && !c->ah)
+		rec->ahead = 0;
+	else if (r > 0 && (rec->ahead = capr_ahead_take(c)) != 0)
+		c->ahead_taken++;
+	return r;
+}
+
+uint64_t roce_cap_ahead_taken(const roce_capfile_t *c)
+{
+	return c ? c->ahead_taken : 0;
+}
+
+int roce_cap_set_ahead(roce_capfile_t *c, roce_cap_ahead_fn fn, void *user, uint32_t min_caplen)
+{
+	if (!c || !fn || !c->map || !c->helper_pending || c->status ||
+	    (c->fmt != FMT_PCAP && c->fmt != FMT_PCAPNG))
+		return 0;
+	c->ahead_fn = fn;
+	c->ahead_user = user;
+	c->ahead_min = min_caplen;
+	return 1;
+}
+
+uint64_t roce_cap_warnings(const roce_capfile_t *c)
+{
+	return c ? c->warnings : 0;
+}
+
+const char *roce_cap_warning(const roce_capfile_t *c)
+{
+	return c && c->warnings ? c->warn : "";
+}
+
+void roce_cap_set_interrupt(roce_capfile_t *c, const volatile sig_atomic_t *flag)
+{
+	if (c)
+		c->intr = flag;
+}
+
+const char *roce_cap_error(const roce_capfile_t *c)
+{
+	return c && c->status < 0 ? c->err : "";
+}
+
+const char *roce_cap_format(const roce_capfile_t *c)
+{
+	return c ? c->fmtname : "";
+}
+
+int roce_cap_linktype(const roce_capfile_t *c)
+{
+	return c ? c->linktype : -1;
+}
+
+uint32_t roce_cap_snaplen(const roce_capfile_t *c)
+{
+	return c ? c->snaplen : 0;
+}
+
+void roce_cap_progress(const roce_capfile_t *c, uint64_t *done, uint64_t *total)
+{
+	uint64_t d = 0, t = 0;
+
+	if (c && c->mem) {
+		d = c->pos;
+		t = c->len;
+	} else if (c) {
+		if (c->file_size) {
+			/* input bytes consumed (compressed ones for gzip) */
+			d = c->in_read - (c->in_len - c->in_pos);
+			t = c->file_size;
+			if (d > t)
+				d = t;
+		} else {
+			d = c->pos;
+		}
+	}
+	if (done)
+		*done = d;
+	if (total)
+		*total = t;
+}
+
+void roce_cap_close(roce_capfile_t *c)
+{
+	if (!c)
+		return;
+	capr_pages_stop(c);
+	roce_capguard_del(c->guard_slot);
+	if (c->map)
+		munmap(c->map, c->map_len);
+	if (c->zinit)
+		inflateEnd(&c->zs);
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c->in);
+	free(c->zout);
+	free(c->buf);
+	free(c->ifs);
+	capr_meta_free(c);
+	free(c->name);
+	free(c);
+}
