@@ -22,17 +22,19 @@ static char load_err[256];
 static void load(void)
 {
 	void *h = NULL;
-	const char *why = "not found";
 
 	for (size_t i = 0; !h && i < sizeof(pcap_sonames) / sizeof(pcap_sonames[0]); i++) {
 		h = dlopen(pcap_sonames[i], RTLD_NOW | RTLD_LOCAL);
-		if (!h && i == 0)
-			why = dlerror();
+		if (!h && i == 0) {
+			/* the first name's reason, copied: the next dlopen() frees it */
+			const char *why = dlerror();
+
+			snprintf(load_err, sizeof(load_err), "libpcap: %s", why ? why : "not found");
+		}
 	}
-	if (!h) {
-		snprintf(load_err, sizeof(load_err), "libpcap: %s", why ? why : "not found");
+	if (!h)
 		return;
-	}
+	load_err[0] = '\0';
 	/* POSIX: a data pointer from dlsym() converts to a function pointer */
 #define ROCE_PCAP_SYM(ret, name, args)                                                   \
 	*(void **)&roce_pcap_fns_.name = dlsym(h, #name);                                \
