@@ -145,19 +145,15 @@ static int ah_pcap_next(struct roce_capfile *c, struct cap_ahead *a, struct roce
 	size_t hl = c->modified ? 24 : 16;
 	const uint8_t *p = (const uint8_t *)c->map + a->h_pos;
 	uint32_t sec, sub, caplen, wirelen;
+	struct pcap_rec_hdr h;
 
 	if (a->h_pos + hl > c->map_len)
 		return 0;
-	sec = ld32(p, c->be);
-	sub = ld32(p + 4, c->be);
-	caplen = ld32(p + 8, c->be);
-	wirelen = ld32(p + 12, c->be);
-	if (c->lens_swap && (c->lens_swap == 2 || caplen > wirelen)) {
-		uint32_t t = caplen;
-
-		caplen = wirelen;
-		wirelen = t;
-	}
+	h = pcap_rec_hdr(c, p);
+	sec = h.sec;
+	sub = h.sub;
+	caplen = h.caplen;
+	wirelen = h.wirelen;
 	if (!(sec | sub | caplen | wirelen) || caplen > ROCE_CAP_MAX_RECORD ||
 	    a->h_pos + hl + caplen > c->map_len)
 		return 0;

@@ -175,6 +175,29 @@ static inline uint64_t ld64(const uint8_t *p, bool be)
 	return be ? a << 32 | b : b << 32 | a;
 }
 
+/*
+ * A classic pcap record header at p (both the reader and its helper read
+ * them): seconds, sub-second ticks, captured and original length, the last
+ * two swapped back for the old format versions that wrote them the other way.
+ */
+struct pcap_rec_hdr {
+	uint32_t sec, sub, caplen, wirelen;
+};
+
+static inline struct pcap_rec_hdr pcap_rec_hdr(const struct roce_capfile *c, const uint8_t *p)
+{
+	struct pcap_rec_hdr h = { ld32(p, c->be), ld32(p + 4, c->be), ld32(p + 8, c->be),
+				  ld32(p + 12, c->be) };
+
+	if (c->lens_swap && (c->lens_swap == 2 || h.caplen > h.wirelen)) {
+		uint32_t t = h.caplen;
+
+		h.caplen = h.wirelen;
+		h.wirelen = t;
+	}
+	return h;
+}
+
 static inline void st32(uint8_t *p, uint32_t v)
 {
 	p[0] = (uint8_t)v;

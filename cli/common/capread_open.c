@@ -40,22 +40,18 @@ static int pcap_next(struct roce_capfile *c, struct roce_cap_record *rec)
 	size_t hl = c->modified ? 24 : 16, avail = 0;
 	const uint8_t *p = src_need(c, hl, &avail);
 	uint32_t sec, sub, caplen, wirelen;
+	struct pcap_rec_hdr h;
 
 	if (!p) {
 		if (avail == 0 && !c->src_status)
 			return 0;
 		return capr_fail_short(c, "record header", avail, hl);
 	}
-	sec = ld32(p, c->be);
-	sub = ld32(p + 4, c->be);
-	caplen = ld32(p + 8, c->be);
-	wirelen = ld32(p + 12, c->be);
-	if (c->lens_swap && (c->lens_swap == 2 || caplen > wirelen)) {
-		uint32_t t = caplen;
-
-		caplen = wirelen;
-		wirelen = t;
-	}
+	h = pcap_rec_hdr(c, p);
+	sec = h.sec;
+	sub = h.sub;
+	caplen = h.caplen;
+	wirelen = h.wirelen;
 	if (unlikely(c->map && !(sec | sub | caplen | wirelen)) && capr_map_shrunk(c))
 		return capr_fail_shrank(c); /* zeros past the new end of the file */
 	if (caplen > ROCE_CAP_MAX_RECORD)
