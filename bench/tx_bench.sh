@@ -4,9 +4,12 @@
 #
 #   bench/tx_bench.sh [BUILD_DIR]        (as root; BUILD_DIR defaults to out/main)
 #
-# Two private network namespaces joined by a veth pair (IPv6 off), the far end counting
-# received frames with a TPACKET_V3 receiver (tests/tools/roce_txtest count), which also
-# fits the receive rate to the kernel's RX timestamps.  Same RoCE v2 frames for every
+# Two private network namespaces joined by a veth pair with 2 TX and 2 RX queues (IPv6
+# off), the far end counting received frames with a TPACKET_V3 receiver
+# (tests/tools/roce_txtest count) that has one ring per CPU (PACKET_FANOUT_CPU: the veth
+# pair's receive path runs in the softirq of the sending CPU, and with a single ring two
+# sending CPUs spent a quarter of their time waiting for its locks), and fits the receive
+# rate to the kernel's RX timestamps.  Same RoCE v2 frames for every
 # tool: RC RDMA WRITE Only with 64-byte and 1024-byte payloads (138 and 1098-byte frames,
 # valid ICRCs), built by roce_build().  Senders run pinned to CPU 1 ("one core"); the
 # two-thread runs may use both CPUs.  Rows:

@@ -10,7 +10,10 @@
  *       touches READY_FILE once listening, prints "frames N bytes B drops D"
  *       and "rate seconds S pps P bps B" (as the rate command computes it).
  *   roce_txtest count IFACE [IDLE_MS [MAX_S [READY_FILE]]]
- *       the same, without writing: frames and bytes only (for the bench).
+ *       the same, without writing: frames and bytes only (for the bench),
+ *       with one ring per CPU it may run on (PACKET_FANOUT_CPU), so that
+ *       senders on several CPUs do not contend for one ring's locks; the
+ *       rate is fitted over every frame sorted by receive timestamp.
  *   roce_txtest digest FILE
  *       one line per frame: "LEN FNV1A64" (the check that frames arrive
  *       byte-identical).
@@ -31,7 +34,9 @@
 #include <net/ethernet.h>
 #include <net/if.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,57 +111,123 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static int capture(const char *ifname, const char *out, long idle_ms, long max_s,
-		   const char *ready)
+/* One TPACKET_V3 receive ring. */
+struct rxring {
+	int fd;
+	uint8_t *map;
+	unsigned blk;
+};
+
+#define RX_BLOCK (1u << 20)
+#define RX_BLOCKS 128u
+#define RX_MAX_RINGS 16u
+
+/* Open a ring on ifindex; with fanout >= 0, join PACKET_FANOUT group fanout (by CPU). */
+static int rxring_open(struct rxring *r, int ifindex, const char *ifname, int fanout)
 {
 	struct tpacket_req3 req;
 	struct sockaddr_ll sll;
-	struct tpacket_stats_v3 st;
-	socklen_t sl = sizeof(st);
-	roce_capwriter_t *w = NULL;
-	char errbuf[ROCE_ERRBUF_SIZE];
-	int fd, v = TPACKET_V3;
-	uint8_t *ring, *frame;
-	unsigned blk = 0, bsz = 1u << 20, nblk = 128;
-	uint64_t frames = 0, bytes = 0, last = 0, t0 = mono_ns(), tsn = 0;
-	struct fit ft;
-	uint8_t buf[65536 + 4];
+	int v = TPACKET_V3;
 
-	memset(&ft, 0, sizeof(ft));
-	fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
-	if (fd < 0) {
+	r->blk = 0;
+	r->fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
+	if (r->fd < 0) {
 		perror("socket");
-		return 2;
+		return -1;
 	}
-	if (setsockopt(fd, SOL_PACKET, PACKET_VERSION, &v, sizeof(v)) < 0) {
+	if (setsockopt(r->fd, SOL_PACKET, PACKET_VERSION, &v, sizeof(v)) < 0) {
 		perror("PACKET_VERSION");
-		return 2;
+		return -1;
 	}
 	memset(&req, 0, sizeof(req));
-	req.tp_block_size = bsz;
-	req.tp_block_nr = nblk;
+	req.tp_block_size = RX_BLOCK;
+	req.tp_block_nr = RX_BLOCKS;
 	req.tp_frame_size = 2048;
-	req.tp_frame_nr = bsz / 2048 * nblk;
+	req.tp_frame_nr = RX_BLOCK / 2048 * RX_BLOCKS;
 	req.tp_retire_blk_tov = 5;
-	if (setsockopt(fd, SOL_PACKET, PACKET_RX_RING, &req, sizeof(req)) < 0) {
+	if (setsockopt(r->fd, SOL_PACKET, PACKET_RX_RING, &req, sizeof(req)) < 0) {
 		perror("PACKET_RX_RING");
-		return 2;
+		return -1;
 	}
-	ring = mmap(NULL, (size_t)bsz * nblk, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_LOCKED,
-		    fd, 0);
-	if (ring == MAP_FAILED)
-		ring = mmap(NULL, (size_t)bsz * nblk, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (ring == MAP_FAILED) {
+	r->map = mmap(NULL, (size_t)RX_BLOCK * RX_BLOCKS, PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_LOCKED, r->fd, 0);
+	if (r->map == MAP_FAILED)
+		r->map = mmap(NULL, (size_t)RX_BLOCK * RX_BLOCKS, PROT_READ | PROT_WRITE,
+			      MAP_SHARED, r->fd, 0);
+	if (r->map == MAP_FAILED) {
 		perror("mmap");
-		return 2;
+		return -1;
 	}
 	memset(&sll, 0, sizeof(sll));
 	sll.sll_family = AF_PACKET;
 	sll.sll_protocol = htons(ETH_P_ALL);
-	sll.sll_ifindex = (int)if_nametoindex(ifname);
-	if (!sll.sll_ifindex || bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
+	sll.sll_ifindex = ifindex;
+	if (!ifindex || bind(r->fd, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
 		fprintf(stderr, "%s: cannot bind\n", ifname);
-		return 2;
+		return -1;
+	}
+	if (fanout >= 0) {
+		int arg = fanout | PACKET_FANOUT_CPU << 16;
+
+		if (setsockopt(r->fd, SOL_PACKET, PACKET_FANOUT, &arg, sizeof(arg)) < 0) {
+			perror("PACKET_FANOUT");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Arrival time and length of one frame (count mode's fit over several rings). */
+struct rxrec {
+	uint64_t ts;
+	uint32_t len;
+};
+
+static int rxrec_cmp(const void *a, const void *b)
+{
+	const struct rxrec *x = a, *y = b;
+
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/*
+ * Receive on ifname until idle.  out != NULL: one ring, every frame written to out in
+ * arrival order.  out == NULL (count): one ring per CPU this process may run on, joined
+ * in a PACKET_FANOUT_CPU group, so that senders on several CPUs (whose softirqs deliver
+ * the veth pair's frames on their own CPU) do not all take one ring's lock; the rate fit
+ * then runs over every frame sorted by its receive timestamp.
+ */
+static int capture(const char *ifname, const char *out, long idle_ms, long max_s,
+		   const char *ready)
+{
+	struct rxring ring[RX_MAX_RINGS];
+	struct pollfd pfd[RX_MAX_RINGS];
+	struct tpacket_stats_v3 st;
+	roce_capwriter_t *w = NULL;
+	char errbuf[ROCE_ERRBUF_SIZE];
+	unsigned nring = 1;
+	uint8_t *frame;
+	uint64_t frames = 0, bytes = 0, drops = 0, last = 0, t0 = mono_ns(), tsn = 0;
+	struct rxrec *rec = NULL;
+	size_t nrec = 0, caprec = 0;
+	int ifindex = (int)if_nametoindex(ifname);
+	struct fit ft;
+	uint8_t buf[65536 + 4];
+
+	memset(&ft, 0, sizeof(ft));
+	if (!out) {
+		cpu_set_t cs;
+
+		if (!sched_getaffinity(0, sizeof(cs), &cs) && CPU_COUNT(&cs) > 1)
+			nring = (unsigned)CPU_COUNT(&cs) < RX_MAX_RINGS ?
+				(unsigned)CPU_COUNT(&cs) : RX_MAX_RINGS;
+	}
+	for (unsigned k = 0; k < nring; k++) {
+		if (rxring_open(&ring[k], ifindex, ifname,
+				nring > 1 ? (int)(getpid() & 0xffff) : -1) < 0)
+			return 2;
+		pfd[k].fd = ring[k].fd;
+		pfd[k].events = POLLIN;
 	}
 	if (out) {
 		w = roce_capw_open(out, ROCE_LINKTYPE_ETHERNET, 0, 1, errbuf);
@@ -172,61 +243,93 @@ static int capture(const char *ifname, const char *out, long idle_ms, long max_s
 			fclose(f);
 	}
 	while (!stop) {
-		struct tpacket_block_desc *bd = (void *)(ring + (size_t)blk * bsz);
 		uint64_t now = mono_ns();
+		bool any = false;
 
 		if (now - t0 > (uint64_t)max_s * 1000000000ull)
 			break;
 		if (frames && now - last > (uint64_t)idle_ms * 1000000ull)
 			break;
-		if (!(bd->hdr.bh1.block_status & TP_STATUS_USER)) {
-			struct pollfd p = { .fd = fd, .events = POLLIN };
+		for (unsigned k = 0; k < nring; k++) {
+			struct rxring *r = &ring[k];
+			struct tpacket_block_desc *bd = (void *)(r->map + (size_t)r->blk * RX_BLOCK);
 
-			poll(&p, 1, 10);
-			continue;
-		}
-		frame = (uint8_t *)bd + bd->hdr.bh1.offset_to_first_pkt;
-		for (unsigned i = 0; i < bd->hdr.bh1.num_pkts; i++) {
-			struct tpacket3_hdr *h = (void *)frame;
-			const uint8_t *d = frame + h->tp_mac;
-			uint32_t len = h->tp_snaplen;
+			if (!(bd->hdr.bh1.block_status & TP_STATUS_USER))
+				continue;
+			any = true;
+			frame = (uint8_t *)bd + bd->hdr.bh1.offset_to_first_pkt;
+			for (unsigned i = 0; i < bd->hdr.bh1.num_pkts; i++) {
+				struct tpacket3_hdr *h = (void *)frame;
+				const uint8_t *d = frame + h->tp_mac;
+				uint32_t len = h->tp_snaplen;
 
-			if (len > 65536)
-				len = 65536;
-			if ((h->tp_status & TP_STATUS_VLAN_VALID) && len >= 12) {
-				uint16_t tpid = (h->tp_status & TP_STATUS_VLAN_TPID_VALID) ?
-					h->hv1.tp_vlan_tpid : 0x8100;
+				if (len > 65536)
+					len = 65536;
+				if ((h->tp_status & TP_STATUS_VLAN_VALID) && len >= 12) {
+					uint16_t tpid = (h->tp_status & TP_STATUS_VLAN_TPID_VALID) ?
+						h->hv1.tp_vlan_tpid : 0x8100;
 
-				memcpy(buf, d, 12);
-				buf[12] = (uint8_t)(tpid >> 8);
-				buf[13] = (uint8_t)tpid;
-				buf[14] = (uint8_t)(h->hv1.tp_vlan_tci >> 8);
-				buf[15] = (uint8_t)h->hv1.tp_vlan_tci;
-				memcpy(buf + 16, d + 12, len - 12);
-				d = buf;
-				len += 4;
+					memcpy(buf, d, 12);
+					buf[12] = (uint8_t)(tpid >> 8);
+					buf[13] = (uint8_t)tpid;
+					buf[14] = (uint8_t)(h->hv1.tp_vlan_tci >> 8);
+					buf[15] = (uint8_t)h->hv1.tp_vlan_tci;
+					memcpy(buf + 16, d + 12, len - 12);
+					d = buf;
+					len += 4;
+				}
+				tsn = (uint64_t)h->tp_sec * 1000000000ull + h->tp_nsec;
+				if (nring > 1) {
+					if (nrec == caprec) {
+						size_t nc = caprec ? caprec * 2 : 1u << 20;
+						struct rxrec *nr = realloc(rec, nc * sizeof(*rec));
+
+						if (!nr) {
+							fprintf(stderr, "out of memory\n");
+							return 2;
+						}
+						rec = nr;
+						caprec = nc;
+					}
+					rec[nrec].ts = tsn;
+					rec[nrec++].len = len;
+				} else {
+					fit_add(&ft, tsn, len);
+				}
+				if (w && roce_capw_write(w, tsn, d, len, len) != 0) {
+					fprintf(stderr, "%s: write failed\n", out);
+					return 2;
+				}
+				frames++;
+				bytes += len;
+				frame += h->tp_next_offset;
 			}
-			tsn = (uint64_t)h->tp_sec * 1000000000ull + h->tp_nsec;
-			fit_add(&ft, tsn, len);
-			if (w && roce_capw_write(w, tsn, d, len, len) != 0) {
-				fprintf(stderr, "%s: write failed\n", out);
-				return 2;
-			}
-			frames++;
-			bytes += len;
-			frame += h->tp_next_offset;
+			bd->hdr.bh1.block_status = TP_STATUS_KERNEL;
+			r->blk = (r->blk + 1) % RX_BLOCKS;
+			last = mono_ns();
 		}
-		bd->hdr.bh1.block_status = TP_STATUS_KERNEL;
-		blk = (blk + 1) % nblk;
-		last = mono_ns();
+		if (!any)
+			poll(pfd, nring, 10);
 	}
-	memset(&st, 0, sizeof(st));
-	getsockopt(fd, SOL_PACKET, PACKET_STATISTICS, &st, &sl);
+	for (unsigned k = 0; k < nring; k++) {
+		socklen_t sl = sizeof(st);
+
+		memset(&st, 0, sizeof(st));
+		getsockopt(ring[k].fd, SOL_PACKET, PACKET_STATISTICS, &st, &sl);
+		drops += st.tp_drops;
+	}
 	if (w && roce_capw_close(w) != 0) {
 		fprintf(stderr, "%s: close failed\n", out);
 		return 2;
 	}
-	printf("frames %" PRIu64 " bytes %" PRIu64 " drops %u\n", frames, bytes, st.tp_drops);
+	if (nring > 1) {
+		qsort(rec, nrec, sizeof(*rec), rxrec_cmp);
+		for (size_t i = 0; i < nrec; i++)
+			fit_add(&ft, rec[i].ts, rec[i].len);
+		tsn = nrec ? rec[nrec - 1].ts : 0;
+		free(rec);
+	}
+	printf("frames %" PRIu64 " bytes %" PRIu64 " drops %" PRIu64 "\n", frames, bytes, drops);
 	fit_print(&ft, tsn);
 	return 0;
 }
