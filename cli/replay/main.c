@@ -978,7 +978,9 @@ int main(int argc, char **argv)
 	parse_args(argc, argv);
 
 	th = calloc(O.threads, sizeof(*th));
-	live = calloc(O.threads, sizeof(*live));
+	live = aligned_alloc(_Alignof(struct rr_live), O.threads * sizeof(*live));
+	if (live)
+		memset(live, 0, O.threads * sizeof(*live));
 	memset(&fin, 0, sizeof(fin));
 	if (!th || !live) {
 		fprintf(stderr, "%s: out of memory\n", RR_PROG);

@@ -51,8 +51,11 @@ struct rr_opts {
 };
 
 /* Counters one sender thread publishes (written by it, read by the reporter). */
+/* One sender thread's live counters, written once a batch: one cache line each, so the
+ * threads do not write into each other's line. */
 struct rr_live {
-	_Atomic uint64_t packets, bytes, l1_bytes, errors, retries;
+	_Alignas(64) _Atomic uint64_t packets;
+	_Atomic uint64_t bytes, l1_bytes, errors, retries;
 	_Atomic int done;
 };
 
