@@ -16,11 +16,14 @@
  *             one after another with the mean gap between them) / multiplier
  *   --pps     g / pps
  *   --mbps    (bytes of frames 0..g-1) * 8 / rate, L2 or L1 bytes
- * so rounding never accumulates and threads need no coordination: thread
- * t of N sends frames g = t, t + N, ... at their deadlines.  A sender waits
- * for the next deadline by sleeping when it is far and spinning when it is
- * near; frames already due are sent together (micro-batches of up to
- * --burst), which is how a rate near the CPU limit is still met.
+ * so rounding never accumulates and threads need no coordination: the frames
+ * are cut in blocks of --burst, and thread t of N sends the frames of blocks
+ * t, t + N, ... at their deadlines (a thread reads runs of consecutive frames,
+ * not every N-th one, whose neighbours its caches would fetch for nothing).
+ * A sender waits for the next deadline by sleeping when it is far and
+ * spinning when it is near; frames already due are sent together
+ * (micro-batches of up to --burst), which is how a rate near the CPU limit
+ * is still met.
  *
  * Exit status: 0 every frame sent, 1 some frames were refused by the kernel,
  * 2 usage, input or interface error.
@@ -770,7 +773,9 @@ static int next_preloaded(struct rr_thread *t, uint64_t g, struct roce_tx_frame 
 		return 0;
 	fr->data = P.arena + P.off[i];
 	fr->len = P.len[i];
-	*off = sched_off(g, loop * P.period + P.rel[i], loop * P.total_w + P.cum[i]);
+	/* top speed has no schedule: its two arrays are not read */
+	*off = O.mode == RR_TOPSPEED ? 0 :
+		sched_off(g, loop * P.period + P.rel[i], loop * P.total_w + P.cum[i]);
 	return 1;
 }
 
@@ -859,13 +864,16 @@ static void *sender(void *arg)
 	struct rr_thread *t = arg;
 	struct roce_tx_frame b[ROCE_TX_MAX_BATCH];
 	uint64_t dl[ROCE_TX_MAX_BATCH];
-	uint64_t g = t->idx, step = O.threads, now, l1 = 0, seq = 0;
+	/* frames in blocks of --burst, block k sent by thread k mod N */
+	uint64_t skip = (uint64_t)(O.threads - 1) * O.burst;
+	uint64_t g = (uint64_t)t->idx * O.burst, now, l1 = 0, seq = 0;
+	unsigned in_blk = 0;
 	uint64_t dur_ns = O.duration > 0 ? (uint64_t)(O.duration * 1e9 + 0.5) : 0;
 	unsigned n = 0;
 	int rc = 0;
 
 	now = roce_tx_wait_until(g_start_ns);
-	for (; !g_stop; g += step) {
+	for (; !g_stop; g += ++in_blk == O.burst ? (in_blk = 0, 1 + skip) : 1) {
 		struct roce_tx_frame fr;
 		uint64_t off;
 		int r;

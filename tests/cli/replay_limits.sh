@@ -53,6 +53,17 @@ for e in "${engs[@]}"; do
 	"$txtest" digest "$tmp/rx.pcap" | sort > "$tmp/got.dig"
 	check cmp -s "$tmp/want.dig" "$tmp/got.dig"
 
+	# blocks of --burst frames alternate between the threads: with 3-frame blocks and a
+	# limit inside a block, still every frame below the limit exactly once
+	rx_start "$tmp/rx.pcap"
+	timeout 60 "$replay" -i "$if_a" --engine "$e" -t --threads 2 --burst 3 --limit 998 -q \
+		"$tmp/a.pcap" > "$tmp/out.txt"
+	check [ $? -eq 0 ]
+	rx_stop
+	head -n 998 "$tmp/one.dig" | sort > "$tmp/want.dig"
+	"$txtest" digest "$tmp/rx.pcap" | sort > "$tmp/got.dig"
+	check cmp -s "$tmp/want.dig" "$tmp/got.dig"
+
 	# original timing: the file's frames are 1 us apart; --multiplier 0.001 makes
 	# that 1 ms, so --duration 0.25 lets exactly 250 frames through
 	rx_start "$tmp/rx.pcap"
