@@ -181,20 +181,56 @@ struct an_lat *an_lat_get(struct roce_analyzer *a, struct an_flow *f)
 	return f->lat;
 }
 
-void an_lat_add(struct roce_analyzer *a, struct an_flow *f, enum an_lat_kind k, uint64_t v)
+struct an_lat_x *an_lat_x_get(struct roce_analyzer *a, struct an_flow *f)
 {
 	struct an_lat *l = an_lat_get(a, f);
 
-	if (l)
-		an_dist_add(&l->d[k], v, &a->hist_bytes);  /* (no memory: the sample is dropped) */
+	if (l && !l->x)
+		l->x = an_pool_get(&a->pool.lat_x);
+	return l ? l->x : NULL;
+}
+
+const struct an_dist *an_lat_dist(const struct an_flow *f, enum an_lat_kind k)
+{
+	if (!f->lat)
+		return NULL;
+	if (k < AN_LAT_NAK_RESPONSE)
+		return &f->lat->d[k];
+	return f->lat->x ? &f->lat->x->d[k - AN_LAT_NAK_RESPONSE] : NULL;
+}
+
+void an_lat_add(struct roce_analyzer *a, struct an_flow *f, enum an_lat_kind k, uint64_t v)
+{
+	struct an_dist *d = NULL;
+
+	if (k < AN_LAT_NAK_RESPONSE) {
+		struct an_lat *l = an_lat_get(a, f);
+
+		if (l)
+			d = &l->d[k];
+	} else {
+		struct an_lat_x *x = an_lat_x_get(a, f);
+
+		if (x)
+			d = &x->d[k - AN_LAT_NAK_RESPONSE];
+	}
+	if (d)
+		an_dist_add(d, v, &a->hist_bytes);  /* (no memory: the sample is dropped) */
 }
 
 void an_lat_free(struct roce_analyzer *a, struct an_flow *f)
 {
-	if (!f->lat)
+	struct an_lat *l = f->lat;
+
+	if (!l)
 		return;
-	for (unsigned k = 0; k < AN_LAT_COUNT; k++)
-		an_dist_free(&f->lat->d[k], &a->hist_bytes);
-	an_pool_put(&a->pool.lat, f->lat);
+	for (unsigned k = 0; k < AN_LAT_NAK_RESPONSE; k++)
+		an_dist_free(&l->d[k], &a->hist_bytes);
+	if (l->x) {
+		for (unsigned k = 0; k < AN_LAT_COUNT - AN_LAT_NAK_RESPONSE; k++)
+			an_dist_free(&l->x->d[k], &a->hist_bytes);
+		an_pool_put(&a->pool.lat_x, l->x);
+	}
+	an_pool_put(&a->pool.lat, l);
 	f->lat = NULL;
 }

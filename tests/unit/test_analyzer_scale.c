@@ -329,7 +329,7 @@ static void t_bytes_without_samples(void)
 		per = m.bytes / l.nqp;
 		printf("request streams without samples: %llu bytes per stream\n",
 			(unsigned long long)per);
-		CHECK(per <= 750);      /* stream 224 + request state 128 + tables, index, pool tails */
+		CHECK(per <= 600);      /* stream 192 + request state 96 + tables, index, pool tails */
 	}
 	(void)live0;
 	roce_analyzer_destroy(a);
@@ -368,12 +368,13 @@ static void mem_feed(roce_analyzer_t *a, unsigned i, bool request, uint64_t ts)
 
 /*
  * Bytes per stream by roce_analyzer_memory(): a stream without latency
- * samples (here: ACKs only) is a 224-byte record, 32 bytes of response
+ * samples (here: ACKs only) is a 192-byte record, 40 bytes of response
  * sequencing and its share of the tables (16-byte slots at a load between
- * 1/4 and 1/2, plus the dense array: 40 to 80 bytes), so at most 340
- * bytes; a request stream waiting for its first response (128 bytes of
- * sequencing state on top, and its entry in the pairing index: a host-pair
- * record and table slots, here one host pair per stream) at most 600.
+ * 1/4 and 1/2, plus the dense array: 40 to 80 bytes), so at most 310
+ * bytes; a request stream waiting for its first response (96 bytes of
+ * sequencing state on top, its first AckReq ring, and its entry in the
+ * pairing index: an index record, a host-pair record and table slots,
+ * here one host pair per stream) at most 600.
  */
 static void t_memory_per_stream(void)
 {
@@ -391,7 +392,7 @@ static void t_memory_per_stream(void)
 	printf("ACK-only streams: %llu bytes per stream in use (%llu records, %llu tables)\n",
 		(unsigned long long)(m.in_use / n), (unsigned long long)(m.stream_bytes / n),
 		(unsigned long long)(m.table_bytes / n));
-	CHECK(m.in_use / n <= 340);
+	CHECK(m.in_use / n <= 310);
 	CHECK(m.bytes >= m.in_use);
 	roce_analyzer_destroy(a);
 
