@@ -75,8 +75,9 @@ void an_advise_huge(void *p, size_t n);
  */
 struct an_dist {
 	uint64_t count, min, max;
-	uint64_t *hist;         /* buckets [lo, hi); NULL while count <= 2 or all samples equal */
-	uint16_t lo, hi;
+	/* NULL while count <= 2 or all samples equal; else word 0 holds the bucket
+	 * range [lo, hi) (lo | hi << 16), the counts of buckets lo..hi-1 follow */
+	uint64_t *hist;
 };
 
 /* Add v; *bytes (heap bytes of histograms) follows the histogram's growth. */

@@ -280,8 +280,20 @@ static void check_layout(const struct layout *l)
 
 		roce_analyzer_memory(a, &m);
 		per = m.bytes / (2ull * l->nqp);
-		printf(", %llu bytes per stream\n", (unsigned long long)per);
+		printf(", %llu bytes per stream; in use %llu: records %llu, latency %llu, tables %llu\n",
+			(unsigned long long)per, (unsigned long long)(m.in_use / m.streams),
+			(unsigned long long)(m.stream_bytes / m.streams),
+			(unsigned long long)(m.latency_bytes / m.streams),
+			(unsigned long long)(m.table_bytes / m.streams));
 		CHECK(per <= 1000);     /* 1,000,000 such streams fit in 1 GB */
+		/* a request stream (192 + 96 + rings 24 + 64) and its response stream
+		 * (192 + 40), 304 bytes on average, plus tables (stream slots and dense
+		 * array 40 to 80 bytes; the pairing index keeps the arrays its peak of
+		 * unpaired streams needed: up to 110 bytes in all here); latency
+		 * blocks (104 bytes) on the request streams only: 52 per stream */
+		CHECK(m.stream_bytes / m.streams <= 304);
+		CHECK((m.in_use - m.latency_bytes) / m.streams <= 420);
+		CHECK(m.latency_bytes / m.streams <= 60);
 	}
 	(void)live0;
 	roce_analyzer_destroy(a);
