@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "an_internal.h"
+#include "layout.h"
 
 #define AN_DEF_MAX_FLOWS   1000000u
 #define AN_DEF_MAX_PFC     4096u
@@ -388,6 +389,48 @@ static void flow_key_of(const struct roce_pkt *p, struct roce_flow_key *k)
 	memcpy(k->src, p->src, 16);
 	memcpy(k->dst, p->dst, 16);
 	k->dqpn = p->bth.dqpn & 0xffffffu;
+}
+
+/* Slot arrays up to this many slots (16 bytes each: 256 KiB) stay in the caches. */
+#define AN_PREFETCH_MIN_SLOTS 16384u
+
+void roce_analyzer_prefetch(const roce_analyzer_t *a, int linktype, const uint8_t *frame,
+	size_t caplen)
+{
+	struct roce_flow_key k;
+	size_t off = ROCE_ETH_HLEN, bth;
+	uint16_t et;
+
+	if (a->flows.mask + 1 < AN_PREFETCH_MIN_SLOTS || linktype != ROCE_LINKTYPE_ETHERNET ||
+	    caplen < ROCE_ETH_HLEN + ROCE_VLAN_TAG_LEN * 2 + ROCE_IPV4_MIN_HLEN)
+		return;
+	et = roce_get_be16(frame + ROCE_ETH_OFF_TYPE);
+	for (int i = 0; i < 2 && (et == ROCE_ETHERTYPE_8021Q || et == ROCE_ETHERTYPE_8021AD ||
+				  et == ROCE_ETHERTYPE_QINQ_OLD); i++) {
+		et = roce_get_be16(frame + off + 2);
+		off += ROCE_VLAN_TAG_LEN;
+	}
+	memset(&k, 0, sizeof(k));
+	if (et == ROCE_ETHERTYPE_IPV4) {
+		const uint8_t *ip = frame + off;        /* (20 bytes there: checked above) */
+
+		k.version = 2;
+		roce_v4mapped(k.src, ip + ROCE_IPV4_OFF_SRC);
+		roce_v4mapped(k.dst, ip + ROCE_IPV4_OFF_DST);
+		bth = off + (size_t)(ip[0] & 0xf) * 4 + ROCE_UDP_HLEN;
+	} else if ((et == ROCE_ETHERTYPE_IPV6 || et == ROCE_ETHERTYPE_ROCE) &&
+		   off + ROCE_IPV6_HLEN <= caplen) {
+		k.version = et == ROCE_ETHERTYPE_ROCE ? 1 : 2;
+		memcpy(k.src, frame + off + ROCE_IP6_OFF_SRC, 16);
+		memcpy(k.dst, frame + off + ROCE_IP6_OFF_DST, 16);
+		bth = off + ROCE_IPV6_HLEN + (k.version == 2 ? ROCE_UDP_HLEN : 0);
+	} else {
+		return;
+	}
+	if (bth + ROCE_BTH_LEN > caplen)
+		return;
+	k.dqpn = roce_get_be24(frame + bth + ROCE_BTH_OFF_DQPN);
+	AN_PREFETCH(&a->flows.slots[flow_hash(&k) & a->flows.mask]);
 }
 
 /* The frame's stream if it exists (untrustworthy frames never create one). */
