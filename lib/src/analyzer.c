@@ -238,7 +238,8 @@ static uint64_t mem_in_use(const struct roce_analyzer *a)
 
 	return pool_in_use(&p->flow) + pool_in_use(&p->req) + pool_in_use(&p->rsp) +
 		pool_in_use(&p->lat) + pool_in_use(&p->lat_x) + pool_in_use(&p->ctr) +
-		pool_in_use(&p->ack1) + pool_in_use(&p->rd1) + a->hist_bytes + a->var_bytes + a->err_bytes + tables_bytes(a);
+		pool_in_use(&p->ack1) + pool_in_use(&p->rd1) + a->hist_bytes + a->var_bytes +
+		a->err_bytes + tables_bytes(a);
 }
 
 void roce_analyzer_memory(const roce_analyzer_t *a, struct roce_analyzer_memory *out)
@@ -401,6 +402,7 @@ void roce_analyzer_prefetch(const roce_analyzer_t *a, int linktype, const uint8_
 	size_t off = ROCE_ETH_HLEN, bth;
 	uint16_t et;
 
+	/* the Ethernet header, two tags and an IPv4 header's fixed part: checked once */
 	if (a->flows.mask + 1 < AN_PREFETCH_MIN_SLOTS || linktype != ROCE_LINKTYPE_ETHERNET ||
 	    caplen < ROCE_ETH_HLEN + ROCE_VLAN_TAG_LEN * 2 + ROCE_IPV4_MIN_HLEN)
 		return;
@@ -419,7 +421,7 @@ void roce_analyzer_prefetch(const roce_analyzer_t *a, int linktype, const uint8_
 		roce_v4mapped(k.dst, ip + ROCE_IPV4_OFF_DST);
 		bth = off + (size_t)(ip[0] & 0xf) * 4 + ROCE_UDP_HLEN;
 	} else if ((et == ROCE_ETHERTYPE_IPV6 || et == ROCE_ETHERTYPE_ROCE) &&
-		   off + ROCE_IPV6_HLEN <= caplen) {
+		   ROCE_SPAN_OK(caplen, off, ROCE_IPV6_HLEN)) {
 		k.version = et == ROCE_ETHERTYPE_ROCE ? 1 : 2;
 		memcpy(k.src, frame + off + ROCE_IP6_OFF_SRC, 16);
 		memcpy(k.dst, frame + off + ROCE_IP6_OFF_DST, 16);
@@ -427,7 +429,7 @@ void roce_analyzer_prefetch(const roce_analyzer_t *a, int linktype, const uint8_
 	} else {
 		return;
 	}
-	if (bth + ROCE_BTH_LEN > caplen)
+	if (!ROCE_SPAN_OK(caplen, bth, ROCE_BTH_LEN))
 		return;
 	k.dqpn = roce_get_be24(frame + bth + ROCE_BTH_OFF_DQPN);
 	AN_PREFETCH(&a->flows.slots[flow_hash(&k) & a->flows.mask]);
