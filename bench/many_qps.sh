@@ -13,13 +13,19 @@
 # and the reference: the small-frame bulk capture of bench.sh (RC WRITE of 64-byte messages, an
 # ACK every 16, 64 QPs between 16 host pairs, about 500,000 frames), made with roce-gen as there
 # (roce-mkcaptures --bulk made it before it was folded into roce-gen).
-# The start-up of roce-analyze (loading, an empty capture: best of 3 CPU seconds) is taken off
-# every time before it is divided by the frames (ns/frame): with 2,000 frames it would be most
-# of the time, on a loaded machine several times the analysis itself.
-# Times are CPU seconds (user + system) of the child, best of 3, so that load from other
-# processes on a shared machine changes them less than wall-clock time would; ratios in the
-# same run are the numbers to quote.  tshark runs on files up to TSHARK_MAX_STREAMS streams
-# (it needs several GB and minutes beyond).  Prints Markdown for docs/performance.md.
+# Times are CPU seconds (user + system) of the child: the kernel's own count of the time it ran
+# (nanoseconds, not ticks), so that load from other processes on a shared machine changes them
+# less than wall-clock time would; ratios in the same run are the numbers to quote.
+# ns/frame is the analysis alone: every roce-analyze -q run is paired with a run on an empty
+# capture (its start-up: loading, about 10-20 ms), the two alternating, and the median of the
+# pairs' differences is divided by the frames.  Start-up varies by a few percent from run to
+# run, which is as much as the whole analysis of the 1,000-stream capture (2,000 frames, a few
+# ms): so the small captures get many pairs (at least 5, until 3 s of CPU are spent, at most
+# 101), and the row shows the number of pairs and their spread (interquartile range of the
+# differences, ns/frame) next to the median.  The "-q CPU s" and "--json CPU s" columns, and the tshark ratios taken from them,
+# are medians of whole runs, start-up included (tshark's too: 3 runs).
+# tshark runs on files up to TSHARK_MAX_STREAMS streams (it needs several GB and minutes
+# beyond).  Prints Markdown for docs/performance.md.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -33,11 +39,11 @@ trap 'rm -rf "$tmp"' EXIT
 ra=$build/cli/roce-analyze
 gen=$build/cli/roce-gen
 
-# cpu: best of 3 "cpu_seconds peak_rss_mib" of a command (output discarded)
+# cpu: median of 3 "cpu_seconds peak_rss_mib" of a command (output discarded)
 cpu() {
 	python3 - "$@" <<'PY'
-import os, resource, subprocess, sys
-best = None
+import os, statistics, sys
+ts = []
 rss = 0
 for _ in range(3):
     pid = os.fork()
@@ -49,10 +55,38 @@ for _ in range(3):
         finally:
             os._exit(127)
     _, status, ru = os.wait4(pid, 0)
-    t = ru.ru_utime + ru.ru_stime
-    best = t if best is None or t < best else best
+    ts.append(ru.ru_utime + ru.ru_stime)
     rss = max(rss, ru.ru_maxrss // 1024)
-print(f"{best:.3f} {rss}")
+print(f"{statistics.median(ts):.3f} {rss}")
+PY
+}
+# net FRAMES EMPTY_CAPTURE CMD...: "ns_per_frame iqr_ns_per_frame pairs" of the analysis alone:
+# CMD (its last argument a capture) and CMD on EMPTY_CAPTURE, alternating, median of the pairs'
+# CPU differences divided by FRAMES (never below 0)
+net() {
+	python3 - "$@" <<'PY'
+import os, statistics, sys
+frames, empty, cmd = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+def run(argv):
+    pid = os.fork()
+    if pid == 0:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, 1); os.dup2(fd, 2)
+        try:
+            os.execvp(argv[0], argv)
+        finally:
+            os._exit(127)
+    _, status, ru = os.wait4(pid, 0)
+    return ru.ru_utime + ru.ru_stime
+d, spent = [], 0.0
+while len(d) < 5 or (spent < 3.0 and len(d) < 101):
+    a = run(cmd)
+    b = run(cmd[:-1] + [empty])
+    d.append(a - b)
+    spent += a + b
+q = statistics.quantiles(d, n=4) if len(d) > 1 else [d[0]] * 3
+ns = lambda x: max(x, 0.0) * 1e9 / frames
+print(f"{ns(statistics.median(d)):.0f} {ns(q[2]) - ns(q[0]):.0f} {len(d)}")
 PY
 }
 frames() {
@@ -70,26 +104,25 @@ echo
 # an empty classic pcap (the 24-byte file header, Ethernet): roce-analyze's start-up
 printf '\xd4\xc3\xb2\xa1\x02\x00\x04\x00\0\0\0\0\0\0\0\0\xff\xff\0\0\x01\0\0\0' >"$tmp/empty.pcap"
 read -r start_cpu _ < <(cpu "$ra" -q "$tmp/empty.pcap")
-# net CPU_SECONDS FRAMES: ns per frame without the start-up (never below 0)
-net() { echo "x = ($1 - $start_cpu) * 1000000000 / $2; if (x < 0) x = 0; x" | bc -l; }
 read -r bulk_cpu bulk_rss < <(cpu "$ra" -q "$tmp/bulk.pcap")
 bulk_frames=$(frames "$tmp/bulk.pcap")
-bulk_ns=$(net "$bulk_cpu" "$bulk_frames")
-echo "Start-up of roce-analyze -q (empty capture): $start_cpu CPU s, taken off before ns/frame."
+read -r bulk_ns bulk_iqr bulk_pairs < <(net "$bulk_frames" "$tmp/empty.pcap" "$ra" -q "$tmp/bulk.pcap")
+echo "Start-up of roce-analyze -q (empty capture): $start_cpu CPU s (median of 3); ns/frame:" \
+	"median of paired differences against it (pairs, interquartile range in ns/frame)."
 echo
 
-echo "| capture | streams | frames | roce-analyze -q CPU s | ns/frame | vs bulk |" \
+echo "| capture | streams | frames | roce-analyze -q CPU s | ns/frame (pairs, IQR) | vs bulk |" \
 	"--json CPU s | peak RSS MiB | tshark CPU s | tshark / -q | tshark / --json |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-printf '| bulk, 16 host pairs, 64 QPs | 128 | %d | %.3f | %.0f | 1.00 | - | %d | - | - | - |\n' \
-	"$bulk_frames" "$bulk_cpu" "$bulk_ns" "$bulk_rss"
+printf '| bulk, 16 host pairs, 64 QPs | 128 | %d | %.3f | %.0f (%d, %d) | 1.00 | - | %d | - | - | - |\n' \
+	"$bulk_frames" "$bulk_cpu" "$bulk_ns" "$bulk_pairs" "$bulk_iqr" "$bulk_rss"
 
 row() { # name file streams
-	local name=$1 f=$2 streams=$3 n c rss ns j jr ts ratio qratio
+	local name=$1 f=$2 streams=$3 n c rss ns iqr pairs j jr ts ratio qratio
 	n=$(frames "$f")
 	read -r c rss < <(cpu "$ra" -q --max-flows 2000000 "$f")
 	read -r j jr < <(cpu "$ra" --json --max-flows 2000000 "$f")
-	ns=$(net "$c" "$n")
+	read -r ns iqr pairs < <(net "$n" "$tmp/empty.pcap" "$ra" -q --max-flows 2000000 "$f")
 	if [ "$streams" -le "$tsmax" ]; then
 		read -r ts _ < <(cpu tshark -n -q -z conv,udp -r "$f")
 		ratio=$(printf '%.1f' "$(echo "$ts / $j" | bc -l)")
@@ -99,9 +132,9 @@ row() { # name file streams
 		ts="-"; ratio="-"; qratio="-"
 	fi
 	[ "$jr" -gt "$rss" ] && rss=$jr
-	printf '| %s | %d | %d | %.3f | %.0f | %.2f | %.3f | %d | %s | %s | %s |\n' "$name" \
-		"$streams" "$n" "$c" "$ns" "$(echo "$ns / $bulk_ns" | bc -l)" "$j" "$rss" "$ts" \
-		"$qratio" "$ratio"
+	printf '| %s | %d | %d | %.3f | %.0f (%d, %d) | %.2f | %.3f | %d | %s | %s | %s |\n' \
+		"$name" "$streams" "$n" "$c" "$ns" "$pairs" "$iqr" "$(echo "$ns / $bulk_ns" | bc -l)" \
+		"$j" "$rss" "$ts" "$qratio" "$ratio"
 }
 
 for streams in 1000 10000 100000 1000000; do

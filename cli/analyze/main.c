@@ -462,6 +462,15 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 		}
 		ctx.matched++;
 		rf->frames++;
+		{
+			/* the next record's stream starts loading while this one is analysed
+			 * (many streams: the table no longer fits the caches) */
+			const uint8_t *nd;
+			uint32_t nl;
+
+			if (roce_cap_peek(c, &nd, &nl))
+				roce_analyzer_prefetch(ctx.an, rec.linktype, nd, nl);
+		}
 		analyse_record(&rec, no, rf->name);
 		if (G_UNLIKELY(pg->on && !(rf->frames & PROGRESS_CHECK_MASK))) {
 			uint64_t now = mono_ns();

@@ -119,6 +119,16 @@ roce_capfile_t *roce_cap_open_fd(int fd, const char *name, int stream, char *err
 int roce_cap_next(roce_capfile_t *c, struct roce_cap_record *rec);
 
 /*
+ * The bytes of the record roce_cap_next() returns next, without taking it
+ * or changing any state: 1 with *data and *caplen when they are cheap to
+ * find (a classic pcap file read from memory or a mapping, the whole
+ * record there), else 0.  A hint for prefetching only: the record may
+ * still turn out bad; the bytes stay valid until the next
+ * roce_cap_next() or roce_cap_close().
+ */
+int roce_cap_peek(const roce_capfile_t *c, const uint8_t **data, uint32_t *caplen);
+
+/*
  * Work ahead of the reader on a second core (mapped files only: regular,
  * uncompressed pcap and pcapng files).  The reader's helper thread, which
  * already maps the pages ahead of the reader, then also walks the packet

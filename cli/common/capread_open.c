@@ -372,6 +372,26 @@ int roce_cap_next(roce_capfile_t *c, struct roce_cap_record *rec)
 	return r;
 }
 
+int roce_cap_peek(const roce_capfile_t *c, const uint8_t **data, uint32_t *caplen)
+{
+	size_t hl, left;
+	struct pcap_rec_hdr h;
+
+	if (!c || c->status || !c->mem || c->fmt != FMT_PCAP || c->shrank_seen ||
+	    atomic_load_explicit(&c->sigbus, memory_order_relaxed))
+		return 0;
+	hl = c->modified ? 24 : 16;
+	left = c->len - (size_t)c->pos;
+	if (left < hl)
+		return 0;
+	h = pcap_rec_hdr(c, c->base + c->pos);
+	if (h.caplen > left - hl)
+		return 0;
+	*data = c->base + c->pos + hl;
+	*caplen = h.caplen;
+	return 1;
+}
+
 uint64_t roce_cap_ahead_taken(const roce_capfile_t *c)
 {
 	return c ? c->ahead_taken : 0;

@@ -48,6 +48,23 @@ static uint64_t h_mid(unsigned idx)
 	return low + width / 2;
 }
 
+/* The histogram's bucket range [lo, hi): its word 0 (the counts follow). */
+static unsigned h_lo(const struct an_dist *d)
+{
+	return (unsigned)(d->hist[0] & 0xffff);
+}
+
+static unsigned h_hi(const struct an_dist *d)
+{
+	return (unsigned)(d->hist[0] >> 16 & 0xffff);
+}
+
+/* The count of bucket i (lo <= i < hi). */
+static uint64_t *h_at(const struct an_dist *d, unsigned i)
+{
+	return &d->hist[1 + i - h_lo(d)];
+}
+
 /* Make the histogram cover bucket idx (whole octaves); false when out of memory. */
 static bool h_cover(struct an_dist *d, unsigned idx, uint64_t *bytes)
 {
@@ -55,27 +72,26 @@ static bool h_cover(struct an_dist *d, unsigned idx, uint64_t *bytes)
 	uint64_t *n;
 
 	if (d->hist) {
-		if (idx >= d->lo && idx < d->hi)
+		if (idx >= h_lo(d) && idx < h_hi(d))
 			return true;
-		if (d->lo < lo)
-			lo = d->lo;
-		if (d->hi > hi)
-			hi = d->hi;
+		if (h_lo(d) < lo)
+			lo = h_lo(d);
+		if (h_hi(d) > hi)
+			hi = h_hi(d);
 	}
 	if (hi > H_BUCKETS)
 		hi = H_BUCKETS;
-	n = calloc(hi - lo, sizeof(*n));
+	n = calloc(1 + hi - lo, sizeof(*n));
 	if (!n)
 		return false;
 	if (d->hist) {
-		memcpy(n + (d->lo - lo), d->hist, (size_t)(d->hi - d->lo) * sizeof(*n));
-		free(d->hist);
-		*bytes -= (uint64_t)(d->hi - d->lo) * sizeof(*n);
+		memcpy(n + 1 + (h_lo(d) - lo), d->hist + 1,
+			(size_t)(h_hi(d) - h_lo(d)) * sizeof(*n));
+		an_dist_free(d, bytes);
 	}
-	*bytes += (uint64_t)(hi - lo) * sizeof(*n);
+	*bytes += (uint64_t)(1 + hi - lo) * sizeof(*n);
+	n[0] = lo | (uint64_t)hi << 16;
 	d->hist = n;
-	d->lo = (uint16_t)lo;
-	d->hi = (uint16_t)hi;
 	return true;
 }
 
@@ -113,10 +129,10 @@ void an_dist_add(struct an_dist *d, uint64_t v, uint64_t *bytes)
 			return;         /* no memory: the sample is dropped */
 		}
 		if (d->min == d->max) {
-			d->hist[i0 - d->lo] = d->count;
+			*h_at(d, i0) = d->count;
 		} else {
-			d->hist[i0 - d->lo]++;
-			d->hist[i1 - d->lo]++;
+			(*h_at(d, i0))++;
+			(*h_at(d, i1))++;
 		}
 	} else if (!h_cover(d, idx, bytes)) {
 		return;                 /* no memory: the sample is dropped */
@@ -126,7 +142,7 @@ void an_dist_add(struct an_dist *d, uint64_t v, uint64_t *bytes)
 	if (v > d->max)
 		d->max = v;
 	d->count++;
-	d->hist[idx - d->lo]++;
+	(*h_at(d, idx))++;
 }
 
 static uint64_t dist_quantile(const struct an_dist *d, unsigned pct)
@@ -140,8 +156,8 @@ static uint64_t dist_quantile(const struct an_dist *d, unsigned pct)
 		v = h_mid(h_index(rank <= 1 ? d->min : d->max));
 		return v < d->min ? d->min : v > d->max ? d->max : v;
 	}
-	for (unsigned i = d->lo; i < d->hi; i++) {
-		cum += d->hist[i - d->lo];
+	for (unsigned i = h_lo(d); i < h_hi(d); i++) {
+		cum += *h_at(d, i);
 		if (cum >= rank) {
 			v = h_mid(i);
 			if (v < d->min)
@@ -169,7 +185,7 @@ void an_dist_export(const struct an_dist *d, struct roce_dist *out)
 void an_dist_free(struct an_dist *d, uint64_t *bytes)
 {
 	if (d->hist)
-		*bytes -= (uint64_t)(d->hi - d->lo) * sizeof(*d->hist);
+		*bytes -= (uint64_t)(1 + h_hi(d) - h_lo(d)) * sizeof(*d->hist);
 	free(d->hist);
 	d->hist = NULL;
 }
@@ -181,20 +197,56 @@ struct an_lat *an_lat_get(struct roce_analyzer *a, struct an_flow *f)
 	return f->lat;
 }
 
-void an_lat_add(struct roce_analyzer *a, struct an_flow *f, enum an_lat_kind k, uint64_t v)
+struct an_lat_x *an_lat_x_get(struct roce_analyzer *a, struct an_flow *f)
 {
 	struct an_lat *l = an_lat_get(a, f);
 
-	if (l)
-		an_dist_add(&l->d[k], v, &a->hist_bytes);  /* (no memory: the sample is dropped) */
+	if (l && !l->x)
+		l->x = an_pool_get(&a->pool.lat_x);
+	return l ? l->x : NULL;
+}
+
+const struct an_dist *an_lat_dist(const struct an_flow *f, enum an_lat_kind k)
+{
+	if (!f->lat)
+		return NULL;
+	if (k < AN_LAT_NAK_RESPONSE)
+		return &f->lat->d[k];
+	return f->lat->x ? &f->lat->x->d[k - AN_LAT_NAK_RESPONSE] : NULL;
+}
+
+void an_lat_add(struct roce_analyzer *a, struct an_flow *f, enum an_lat_kind k, uint64_t v)
+{
+	struct an_dist *d = NULL;
+
+	if (k < AN_LAT_NAK_RESPONSE) {
+		struct an_lat *l = an_lat_get(a, f);
+
+		if (l)
+			d = &l->d[k];
+	} else {
+		struct an_lat_x *x = an_lat_x_get(a, f);
+
+		if (x)
+			d = &x->d[k - AN_LAT_NAK_RESPONSE];
+	}
+	if (d)
+		an_dist_add(d, v, &a->hist_bytes);  /* (no memory: the sample is dropped) */
 }
 
 void an_lat_free(struct roce_analyzer *a, struct an_flow *f)
 {
-	if (!f->lat)
+	struct an_lat *l = f->lat;
+
+	if (!l)
 		return;
-	for (unsigned k = 0; k < AN_LAT_COUNT; k++)
-		an_dist_free(&f->lat->d[k], &a->hist_bytes);
-	an_pool_put(&a->pool.lat, f->lat);
+	for (unsigned k = 0; k < AN_LAT_NAK_RESPONSE; k++)
+		an_dist_free(&l->d[k], &a->hist_bytes);
+	if (l->x) {
+		for (unsigned k = 0; k < AN_LAT_COUNT - AN_LAT_NAK_RESPONSE; k++)
+			an_dist_free(&l->x->d[k], &a->hist_bytes);
+		an_pool_put(&a->pool.lat_x, l->x);
+	}
+	an_pool_put(&a->pool.lat, l);
 	f->lat = NULL;
 }

@@ -75,8 +75,9 @@ void an_advise_huge(void *p, size_t n);
  */
 struct an_dist {
 	uint64_t count, min, max;
-	uint64_t *hist;         /* buckets [lo, hi); NULL while count <= 2 or all samples equal */
-	uint16_t lo, hi;
+	/* NULL while count <= 2 or all samples equal; else word 0 holds the bucket
+	 * range [lo, hi) (lo | hi << 16), the counts of buckets lo..hi-1 follow */
+	uint64_t *hist;
 };
 
 /* Add v; *bytes (heap bytes of histograms) follows the histogram's growth. */
@@ -146,18 +147,19 @@ struct an_ackent {
 };
 
 struct an_readent {
-	uint32_t psn, n, nmax;  /* n == nmax once N is known */
+	uint32_t psn : 24;
+	uint32_t first_done : 1, last_done : 1, live : 1;   /* live: the slot holds a READ */
+	uint32_t n, nmax;       /* n == nmax once N is known */
 	uint32_t len;           /* RETH DMA length (pins N once the PMTU is known) */
 	uint64_t ts, frame;
-	bool first_done, last_done, live;   /* live: the slot holds a READ */
 };
 
-/* Missing PSN ranges, oldest first, growing up to AN_HOLES; then the oldest is dropped (counted). */
+/* Missing PSN ranges, oldest first, growing up to AN_HOLES; then the oldest is dropped
+ * (counted: 48 bits, 2^24 PSNs per dropped hole, so 2^24 dropped holes at the least). */
 struct an_holeset {
-	unsigned nholes;
-	uint8_t cap;
-	uint64_t dropped_unrec;
 	struct an_hole *holes;  /* cap entries */
+	uint64_t dropped_unrec : 48;
+	uint8_t nholes, cap;
 };
 
 struct an_pending {
@@ -189,12 +191,14 @@ struct an_req_err {
 };
 
 /*
- * Request-side sequencing state, allocated with the stream's first request.
- * What every request frame reads or writes comes first (one cache line).
+ * Request-side sequencing state, allocated with the stream's first request:
+ * 96 bytes.  What every request frame reads or writes comes first (one
+ * cache line).
  */
 struct an_req {
 	bool init : 1, off : 1;
 	bool gbn_active : 1;    /* go-back-N resend run in progress */
+	bool udqp_set : 1;      /* src_qp holds the UD stream's first DETH source QP */
 	uint8_t gbn_cause;      /* enum roce_retx_cause of the run */
 	/* AckReq ring (oldest at head) and READ ring, growing up to their caps (<= 64) */
 	uint8_t ack_head, ack_n, ack_cap;
@@ -202,14 +206,15 @@ struct an_req {
 	uint32_t next, pnext;   /* pnext: PSN expected after the previous packet (== next outside resends) */
 	uint32_t slack, slack_read_psn, prev, first_psn;
 	uint32_t gbn_newest;    /* go-back-N */
-	/* pairing index (an_pair.c, its only writer), while an unpaired request stream */
-	uint32_t pair_bucket;
+	uint32_t src_qp;        /* (struct roce_flow_stats.src_qp) */
 	struct an_holeset hs;
+	uint64_t messages;      /* (struct roce_flow_stats.messages) */
 	struct an_ackent *ack;
 	struct an_readent *rd;
 	struct an_req_err *err; /* NULL until the first NAK / RNR / go-back / PSN behind the first */
-	struct an_hp *pair_hp;
-	struct an_flow *hp_next, *hp_prev, *pb_next, *pb_prev;
+	/* the stream's entry in the pairing index (an_pair.c, its only writer) while it
+	 * is an unpaired request stream; NULL otherwise */
+	struct an_pnode *pn;
 };
 
 /*
@@ -220,6 +225,7 @@ struct an_req {
 struct an_rsp {
 	bool init;
 	uint32_t newest;
+	uint64_t acks;          /* (struct roce_flow_stats.acks) */
 	struct an_holeset hs;
 	/* PSNs the responder passed without a frame of the stream carrying them
 	 * whose READ may be unknown (request PSNs not seen on the paired request
@@ -229,35 +235,33 @@ struct an_rsp {
 };
 
 /*
- * What a stream stores of its struct roce_flow_stats: the same names, less
- * what roce_analyzer_foreach_flow() computes (peer key, distributions), so
- * a stream costs a couple of hundred bytes.  an_flow_export() fills the
- * public struct.  Hot fields first, in the public struct's order.  Of the
- * counters, those that count ordinary traffic (acks, ecn_capable, cnps)
- * are kept here; the event counters (gaps, NAKs, ...), zero for most
- * streams, live in a block allocated with the stream's first event
- * (struct an_flow.ctr).
+ * What every stream stores of its struct roce_flow_stats: the same names,
+ * less what roce_analyzer_foreach_flow() computes (peer key, distributions)
+ * and what only some streams have (messages and the UD source QP: struct
+ * an_req; acks: struct an_rsp; cnps: struct an_lat_x), so a stream costs
+ * 192 bytes.  an_flow_export() fills the public struct.  Hot fields first.
+ * Of the counters, ecn_capable counts ordinary traffic and is kept here;
+ * the event counters (gaps, NAKs, ...), zero for most streams, live in a
+ * block allocated with the stream's first event (struct an_flow.ctr).
  */
 struct an_fstat {
 	struct roce_flow_key key;
-	uint8_t transport;      /* enum roce_transport */
-	bool is_request;
+	uint32_t last_psn : 24;
+	uint32_t transport : 8; /* enum roce_transport */
+	uint32_t first_psn : 24;
+	bool is_request : 1;
 	uint16_t pkey;
 	uint16_t pmtu;          /* 0 or 256..4096 */
-	bool udqp_set;          /* src_qp holds the UD stream's first DETH source QP */
-	uint32_t last_psn;
-	uint32_t first_psn;
-	uint32_t src_qp;
 	uint32_t unpaired_frames;   /* (wraps: only its value mod AN_PAIR_EVERY matters past 4) */
 	uint64_t frames, bytes, last_ts_ns, payload_bytes;
-	uint64_t messages;
 	uint64_t first_frame;
 	uint64_t first_ts_ns;
-	uint64_t acks, ecn_capable, cnps;   /* (AN_COUNT_HOT) */
+	uint64_t ecn_capable;   /* (AN_COUNT_HOT) */
 };
 
 /*
- * A stream: 224 bytes, a pool record on a 32-byte boundary.  The table
+ * A stream: 192 bytes (three cache lines), a pool record on a 64-byte
+ * boundary.  The table
  * entry, the request-state and peer pointers, the key and what every frame
  * updates (st up to last_ts_ns) come first, in the record's first 128
  * bytes: with many streams and the frames streaming through the cache,
@@ -274,7 +278,7 @@ struct an_flow {
 	struct roce_counters *ctr;  /* event counters, NULL until the first event (AN_COUNT) */
 };
 
-#define AN_FLOW_ALIGN 32
+#define AN_FLOW_ALIGN AN_LINE
 
 enum an_lat_kind {
 	AN_LAT_RTT = 0,         /* AckReq request -> first ACK covering it */
@@ -285,14 +289,27 @@ enum an_lat_kind {
 	AN_LAT_COUNT
 };
 
-struct an_lat {
-	struct an_dist d[AN_LAT_COUNT];
+/* The distributions of damaged traffic (NAK response, recovery) and the CNP
+ * count and timing: allocated with the first such sample or CNP. */
+struct an_lat_x {
+	struct an_dist d[AN_LAT_COUNT - AN_LAT_NAK_RESPONSE];
+	uint64_t cnps;                  /* (struct roce_flow_stats.cnps) */
 	uint64_t last_cnp_ts;
 	uint64_t cnp_min_gap_ns;        /* shortest inter-CNP gap (0 if < 2 CNPs) */
 };
 
+/* The distributions of ordinary traffic (ACK RTT, READ), allocated with the first sample. */
+struct an_lat {
+	struct an_dist d[AN_LAT_NAK_RESPONSE];
+	struct an_lat_x *x;             /* NULL until a NAK response / recovery sample or a CNP */
+};
+
 /* f's struct an_lat, allocated on first use; NULL when out of memory. */
 struct an_lat *an_lat_get(struct roce_analyzer *a, struct an_flow *f);
+/* f's struct an_lat_x (and struct an_lat), allocated on first use; NULL when out of memory. */
+struct an_lat_x *an_lat_x_get(struct roce_analyzer *a, struct an_flow *f);
+/* f's distribution k, NULL while it has no block. */
+const struct an_dist *an_lat_dist(const struct an_flow *f, enum an_lat_kind k);
 
 /* Add a sample to f's distribution k (allocates f->lat on the first one). */
 void an_lat_add(struct roce_analyzer *a, struct an_flow *f, enum an_lat_kind k, uint64_t v);
@@ -312,7 +329,10 @@ _Static_assert(offsetof(struct an_flow, st) + offsetof(struct an_fstat, last_ts_
 _Static_assert(sizeof(struct an_flow) % AN_FLOW_ALIGN == 0, "stream record size");
 _Static_assert(offsetof(struct an_req, hs) <= AN_LINE,
 	"request hot fields span more than one cache line");
-_Static_assert(sizeof(struct an_req) <= 2 * AN_LINE, "request state past two cache lines");
+_Static_assert(sizeof(struct an_req) <= 96, "request state past 96 bytes");
+_Static_assert(sizeof(struct an_flow) == 3 * AN_LINE, "stream record past three cache lines");
+_Static_assert(sizeof(struct an_holeset) == 16, "hole set past 16 bytes");
+_Static_assert(sizeof(struct an_readent) == 32, "READ ring entry past 32 bytes");
 _Static_assert(AN_ACK_RING <= UINT8_MAX && AN_READ_RING <= UINT8_MAX, "ring indexes are bytes");
 
 /* Heap bytes of the growable arrays (holes, rings past their pooled first size) of
@@ -348,14 +368,15 @@ struct an_pfc {
 struct an_pairidx {
 	struct an_table hp;             /* struct an_hp: host pairs with candidates */
 	struct an_pool hp_pool;         /* their records */
-	struct an_flow **bucket;        /* chains by (host pair, expected PSN bucket) */
+	struct an_pool pn_pool;         /* the indexed streams' entries (struct an_pnode) */
+	struct an_pnode **bucket;       /* chains by (host pair, expected PSN bucket) */
 	uint32_t bmask;
 	uint32_t n;                     /* indexed streams */
 };
 
 /* The record pools (an_pool.c), one per kind. */
 struct an_pools {
-	struct an_pool flow, req, rsp, lat, ctr;
+	struct an_pool flow, req, rsp, lat, lat_x, ctr;
 	struct an_pool ack1, rd1;       /* first AckReq / READ rings (AN_ACK_FIRST, AN_READ_FIRST) */
 };
 
@@ -398,11 +419,13 @@ struct roce_counters *an_flow_ctr(struct roce_analyzer *a, struct an_flow *f);
  * the stream: the one writer of both structs' counters, so an event is
  * counted once and the streams' counters add up to the summary's.
  * (unrecovered_psns alone is recomputed when read, not counted.)
- * AN_COUNT_HOT is the same for the counters of ordinary traffic that a
- * stream keeps in its record (acks, ecn_capable, cnps): no event block.
- * Either macro counts right for any field (an_flow_export() adds both
- * places), the split only decides where the stream's count is stored.
- * Without memory for the event block the stream's count is lost, the
+ * AN_COUNT_HOT is the same for the counter of ordinary traffic that a
+ * stream keeps in its record (ecn_capable): no event block.  Two more
+ * such counters live in the block of the streams that have them, next to
+ * what goes with them: acks in struct an_rsp (aeth_process()), cnps in
+ * struct an_lat_x with the CNP timing (roce_process()).  an_flow_export()
+ * adds every place, so the split only decides where the stream's count is
+ * stored.  Without memory for its block the stream's count is lost, the
  * run's is not.
  */
 #define AN_COUNT(a, f, field, n) do { \

@@ -41,7 +41,19 @@ struct an_hp {
 	uint8_t version;
 	uint8_t src[16], dst[16];   /* of the request streams */
 	uint32_t n;
-	struct an_flow *head;
+	struct an_pnode *head;
+};
+
+/*
+ * An indexed stream's entry (a record of pn_pool, struct an_req.pn): its
+ * host pair and PSN bucket, and its links in both lists.  Only unpaired
+ * request streams have one, so a paired stream pays nothing for the index.
+ */
+struct an_pnode {
+	struct an_flow *f;
+	struct an_hp *hp;
+	struct an_pnode *hp_next, *hp_prev, *pb_next, *pb_prev;
+	uint32_t bucket;
 };
 
 static uint32_t hp_hash(uint8_t version, const uint8_t src[16], const uint8_t dst[16])
@@ -79,6 +91,7 @@ int an_pair_init(struct an_pairidx *x, uint32_t cap)
 		return -1;
 	x->bmask = AN_PAIR_MIN - 1;
 	an_pool_init(&x->hp_pool, sizeof(struct an_hp), 8);
+	an_pool_init(&x->pn_pool, sizeof(struct an_pnode), 8);
 	return an_table_init(&x->hp, cap);
 }
 
@@ -86,12 +99,14 @@ uint64_t an_pair_bytes(const struct an_pairidx *x)
 {
 	return (uint64_t)(x->hp.mask + 1) * sizeof(*x->hp.slots) +
 		(uint64_t)x->hp.dense_cap * sizeof(*x->hp.dense) +
-		x->hp_pool.live * x->hp_pool.size + (uint64_t)(x->bmask + 1) * sizeof(*x->bucket);
+		x->hp_pool.live * x->hp_pool.size + x->pn_pool.live * x->pn_pool.size +
+		(uint64_t)(x->bmask + 1) * sizeof(*x->bucket);
 }
 
 void an_pair_free(struct an_pairidx *x)
 {
 	an_pool_free(&x->hp_pool);
+	an_pool_free(&x->pn_pool);
 	an_table_free(&x->hp);
 	if (x->bucket)
 		an_zfree(x->bucket, (x->bmask + 1) * sizeof(*x->bucket));
@@ -114,33 +129,33 @@ static struct an_hp *hp_find(struct an_pairidx *x, uint8_t version, const uint8_
 	return NULL;
 }
 
-static void bucket_link(struct an_pairidx *x, struct an_flow *f)
+static void bucket_link(struct an_pairidx *x, struct an_pnode *n)
 {
-	struct an_flow **head = &x->bucket[bucket_hash(f->req->pair_hp, f->req->pair_bucket) & x->bmask];
+	struct an_pnode **head = &x->bucket[bucket_hash(n->hp, n->bucket) & x->bmask];
 
-	f->req->pb_prev = NULL;
-	f->req->pb_next = *head;
+	n->pb_prev = NULL;
+	n->pb_next = *head;
 	if (*head)
-		(*head)->req->pb_prev = f;
-	*head = f;
+		(*head)->pb_prev = n;
+	*head = n;
 }
 
-static void bucket_unlink(struct an_pairidx *x, struct an_flow *f)
+static void bucket_unlink(struct an_pairidx *x, struct an_pnode *n)
 {
-	if (f->req->pb_prev)
-		f->req->pb_prev->req->pb_next = f->req->pb_next;
+	if (n->pb_prev)
+		n->pb_prev->pb_next = n->pb_next;
 	else
-		x->bucket[bucket_hash(f->req->pair_hp, f->req->pair_bucket) & x->bmask] = f->req->pb_next;
-	if (f->req->pb_next)
-		f->req->pb_next->req->pb_prev = f->req->pb_prev;
-	f->req->pb_next = f->req->pb_prev = NULL;
+		x->bucket[bucket_hash(n->hp, n->bucket) & x->bmask] = n->pb_next;
+	if (n->pb_next)
+		n->pb_next->pb_prev = n->pb_prev;
+	n->pb_next = n->pb_prev = NULL;
 }
 
 /* Double the bucket array (load <= 1); on failure keep the old one. */
 static void buckets_grow(struct an_pairidx *x)
 {
 	uint32_t nsize = (x->bmask + 1) * 2;
-	struct an_flow **nb = an_zalloc(nsize * sizeof(*nb));
+	struct an_pnode **nb = an_zalloc(nsize * sizeof(*nb));
 
 	if (!nb)
 		return;
@@ -148,7 +163,7 @@ static void buckets_grow(struct an_pairidx *x)
 	x->bucket = nb;
 	x->bmask = nsize - 1;
 	for (uint32_t i = 0; i < x->hp.n; i++)
-		for (struct an_flow *g = ((struct an_hp *)x->hp.dense[i])->head; g; g = g->req->hp_next)
+		for (struct an_pnode *g = ((struct an_hp *)x->hp.dense[i])->head; g; g = g->hp_next)
 			bucket_link(x, g);
 }
 
@@ -157,45 +172,51 @@ static void index_add(struct an_pairidx *x, struct an_flow *f)
 	const struct roce_flow_key *k = &f->st.key;
 	uint32_t h = hp_hash(k->version, k->src, k->dst);
 	struct an_hp *hp = hp_find(x, k->version, k->src, k->dst, h);
+	struct an_pnode *n = an_pool_get(&x->pn_pool);
 
+	if (!n)
+		return;                 /* cannot index: the stream is simply not a candidate */
 	if (!hp) {
-		if (x->hp.n >= x->hp.cap || an_table_reserve(&x->hp))
-			return;         /* cannot index: the stream is simply not a candidate */
-		hp = an_pool_get(&x->hp_pool);
-		if (!hp)
+		if (x->hp.n >= x->hp.cap || an_table_reserve(&x->hp) ||
+		    !(hp = an_pool_get(&x->hp_pool))) {
+			an_pool_put(&x->pn_pool, n);
 			return;
+		}
 		hp->ent.hash = h;
 		hp->version = k->version;
 		memcpy(hp->src, k->src, 16);
 		memcpy(hp->dst, k->dst, 16);
 		an_table_insert(&x->hp, &hp->ent);
 	}
-	f->req->pair_hp = hp;
-	f->req->hp_prev = NULL;
-	f->req->hp_next = hp->head;
+	n->f = f;
+	n->hp = hp;
+	n->hp_prev = NULL;
+	n->hp_next = hp->head;
 	if (hp->head)
-		hp->head->req->hp_prev = f;
-	hp->head = f;
+		hp->head->hp_prev = n;
+	hp->head = n;
 	hp->n++;
-	f->req->pair_bucket = psn_bucket(f->req);
-	bucket_link(x, f);
+	n->bucket = psn_bucket(f->req);
+	f->req->pn = n;
+	bucket_link(x, n);
 	if (++x->n > x->bmask + 1)
 		buckets_grow(x);        /* (relinks every indexed stream, f included) */
 }
 
 static void index_remove(struct an_pairidx *x, struct an_flow *f)
 {
-	struct an_hp *hp = f->req->pair_hp;
+	struct an_pnode *n = f->req->pn;
+	struct an_hp *hp = n->hp;
 
-	bucket_unlink(x, f);
-	if (f->req->hp_prev)
-		f->req->hp_prev->req->hp_next = f->req->hp_next;
+	bucket_unlink(x, n);
+	if (n->hp_prev)
+		n->hp_prev->hp_next = n->hp_next;
 	else
-		hp->head = f->req->hp_next;
-	if (f->req->hp_next)
-		f->req->hp_next->req->hp_prev = f->req->hp_prev;
-	f->req->hp_next = f->req->hp_prev = NULL;
-	f->req->pair_hp = NULL;
+		hp->head = n->hp_next;
+	if (n->hp_next)
+		n->hp_next->hp_prev = n->hp_prev;
+	f->req->pn = NULL;
+	an_pool_put(&x->pn_pool, n);
 	x->n--;
 	if (--hp->n == 0) {
 		an_table_remove(&x->hp, &hp->ent);
@@ -207,15 +228,17 @@ void an_pair_sync(struct roce_analyzer *a, struct an_flow *f)
 {
 	bool want = !f->peer && f->req && f->req->init && !f->req->off;
 
-	if (!f->req || !f->req->pair_hp) {
+	if (!f->req || !f->req->pn) {
 		if (want)
 			index_add(&a->pair, f);
 	} else if (!want) {
 		index_remove(&a->pair, f);
-	} else if (psn_bucket(f->req) != f->req->pair_bucket) {
-		bucket_unlink(&a->pair, f);
-		f->req->pair_bucket = psn_bucket(f->req);
-		bucket_link(&a->pair, f);
+	} else if (psn_bucket(f->req) != f->req->pn->bucket) {
+		struct an_pnode *n = f->req->pn;
+
+		bucket_unlink(&a->pair, n);
+		n->bucket = psn_bucket(f->req);
+		bucket_link(&a->pair, n);
 	}
 }
 
@@ -223,7 +246,7 @@ void an_pair_forget(struct roce_analyzer *a, struct an_flow *f)
 {
 	struct an_flow *g = f->peer;
 
-	if (f->req && f->req->pair_hp)
+	if (f->req && f->req->pn)
 		index_remove(&a->pair, f);
 	if (g) {
 		g->peer = NULL;
@@ -298,31 +321,32 @@ void an_pair_try(struct roce_analyzer *a, struct an_flow *f, uint32_t P)
 	const struct roce_flow_key *k = &f->st.key;
 	struct an_hp *hp;
 	struct pick pk = { NULL, UINT64_MAX, 0 };
-	struct an_flow *best, *g;
+	struct an_flow *best;
+	struct an_pnode *g;
 	uint32_t ncand;
 
 	/* the request streams answered by f run the other way: dst -> src */
 	hp = hp_find(x, k->version, k->dst, k->src, hp_hash(k->version, k->dst, k->src));
 	if (!hp)
 		return;
-	ncand = hp->n - (f->req && f->req->pair_hp == hp);
+	ncand = hp->n - (f->req && f->req->pn && f->req->pn->hp == hp);
 	if (hp->n <= AN_PAIR_SCAN) {
-		for (g = hp->head; g; g = g->req->hp_next)
-			consider(g, f, P, &pk);
+		for (g = hp->head; g; g = g->hp_next)
+			consider(g->f, f, P, &pk);
 	} else {
 		uint32_t b0 = (P & 0xffffffu) >> AN_PAIR_SHIFT;
 
 		for (uint32_t d = 0; d < 3; d++) {
 			uint32_t b = (b0 + AN_PAIR_NBUCKET - 1 + d) % AN_PAIR_NBUCKET;
 
-			for (g = x->bucket[bucket_hash(hp, b) & x->bmask]; g; g = g->req->pb_next)
-				if (g->req->pair_hp == hp && g->req->pair_bucket == b)
-					consider(g, f, P, &pk);
+			for (g = x->bucket[bucket_hash(hp, b) & x->bmask]; g; g = g->pb_next)
+				if (g->hp == hp && g->bucket == b)
+					consider(g->f, f, P, &pk);
 		}
 	}
 	best = pk.best;
 	if (!best && ncand == 1)
-		best = hp->head != f ? hp->head : hp->head->req->hp_next;
+		best = hp->head->f != f ? hp->head->f : hp->head->hp_next->f;
 	if (best)
 		peer_link(a, f, best);
 }

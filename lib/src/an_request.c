@@ -155,19 +155,19 @@ static void an_req_reset(struct roce_analyzer *a, struct an_req *r)
 	struct an_ackent *ack = r->ack;
 	struct an_readent *rd = r->rd;
 	uint8_t hc = r->hs.cap, ac = r->ack_cap, rd_cap = r->rd_cap;
-	uint32_t pb = r->pair_bucket;
-	struct an_hp *hp = r->pair_hp;
-	struct an_flow *hn = r->hp_next, *hpv = r->hp_prev, *bn = r->pb_next, *bp = r->pb_prev;
+	struct an_pnode *pn = r->pn;
+	uint64_t messages = r->messages;
+	uint32_t src_qp = r->src_qp;
+	bool udqp_set = r->udqp_set;
 
 	req_err_free(a, r);
 	memset(r, 0, sizeof(*r));
-	/* the pairing index's links belong to an_pair.c (an_pair_sync() follows) */
-	r->pair_bucket = pb;
-	r->pair_hp = hp;
-	r->hp_next = hn;
-	r->hp_prev = hpv;
-	r->pb_next = bn;
-	r->pb_prev = bp;
+	/* the pairing index's entry belongs to an_pair.c (an_pair_sync() follows); the
+	 * stream's message count and UD source QP are not sequence state */
+	r->pn = pn;
+	r->messages = messages;
+	r->src_qp = src_qp;
+	r->udqp_set = udqp_set;
 	r->hs.holes = holes;
 	r->ack = ack;
 	r->rd = rd;
@@ -754,7 +754,7 @@ static bool pre_fill(struct roce_analyzer *a, struct an_req *r, uint32_t p, uint
 	return n > 1 ? hole_fill_range(&pre->unseen, p, n) : hole_fill(&pre->unseen, p);
 }
 
-void an_req_process(struct an_ctx *c, struct an_flow *f)
+static void req_process(struct an_ctx *c, struct an_flow *f)
 {
 	const struct roce_pkt *pkt = c->pkt;
 	const struct roce_opcode_info *op = pkt->op;
@@ -772,10 +772,10 @@ void an_req_process(struct an_ctx *c, struct an_flow *f)
 	if (r->off)
 		return;
 	if (f->st.transport == ROCE_TRANSPORT_UD && (pkt->hdrs & ROCE_H_DETH)) {
-		if (!f->st.udqp_set) {
-			f->st.udqp_set = true;
-			f->st.src_qp = pkt->deth.src_qp;
-		} else if (pkt->deth.src_qp != f->st.src_qp) {
+		if (!r->udqp_set) {
+			r->udqp_set = true;
+			r->src_qp = pkt->deth.src_qp;
+		} else if (pkt->deth.src_qp != r->src_qp) {
 			r->off = true;  /* several senders share this QP: no sequence */
 			return;
 		}
@@ -910,7 +910,23 @@ advance:
 		ack_push(c->a, r, p, c->ts, c->frame);
 }
 
+void an_req_process(struct an_ctx *c, struct an_flow *f)
+{
+	req_process(c, f);
+	/* a message ends with LAST/ONLY; a LAST seen again is not a new message */
+	if (f->req && (c->pkt->op->flags & ROCE_F_LAST) && !(c->res->events & ROCE_EV_DUPLICATE))
+		f->req->messages++;
+}
+
 /* -------------------------------------------------------------- responses */
+
+/* f's response-side state, allocated on first use; NULL when out of memory. */
+static struct an_rsp *rsp_get(struct roce_analyzer *a, struct an_flow *f)
+{
+	if (!f->rsp)
+		f->rsp = an_pool_get(&a->pool.rsp);
+	return f->rsp;
+}
 
 static void aeth_process(struct an_ctx *c, struct an_flow *f, struct an_req *r)
 {
@@ -923,7 +939,9 @@ static void aeth_process(struct an_ctx *c, struct an_flow *f, struct an_req *r)
 	c->res->aeth_syndrome = s;
 	switch (roce_aeth_type(s)) {
 	case ROCE_AETH_ACK:
-		AN_COUNT_HOT(a, f, acks, 1);
+		a->sum.counters.acks++;
+		if (rsp_get(a, f))
+			f->rsp->acks++;
 		break;
 	case ROCE_AETH_RNR_NAK: {
 		uint32_t us = roce_rnr_timer_us(s & 0x1f);
@@ -1141,11 +1159,8 @@ static void rsp_sequence(struct an_ctx *c, struct an_flow *f, struct an_req *r, 
 	uint32_t upto = is_nak ? roce_psn_add(P, 0xffffffu) : P;
 	int32_t d;
 
-	if (!s) {
-		s = f->rsp = an_pool_get(&c->a->pool.rsp);
-		if (!s)
-			return;
-	}
+	if (!s && !(s = rsp_get(c->a, f)))
+		return;
 	if (!s->init) {
 		struct an_readent *e = is_resp && r ? read_match(r, P) : NULL;
 

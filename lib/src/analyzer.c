@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "an_internal.h"
+#include "layout.h"
 
 #define AN_DEF_MAX_FLOWS   1000000u
 #define AN_DEF_MAX_PFC     4096u
@@ -105,9 +106,10 @@ roce_analyzer_t *roce_analyzer_create(const struct roce_analyzer_config *c, char
 	a->want_an = cfg.on_anomaly != NULL;
 	/* request state on cache-line boundaries (hot fields: an_internal.h) */
 	an_pool_init(&a->pool.flow, sizeof(struct an_flow), AN_FLOW_ALIGN);
-	an_pool_init(&a->pool.req, sizeof(struct an_req), AN_LINE);
+	an_pool_init(&a->pool.req, sizeof(struct an_req), 32);   /* (96 bytes) */
 	an_pool_init(&a->pool.rsp, sizeof(struct an_rsp), 8);
 	an_pool_init(&a->pool.lat, sizeof(struct an_lat), 8);
+	an_pool_init(&a->pool.lat_x, sizeof(struct an_lat_x), 8);
 	an_pool_init(&a->pool.ctr, sizeof(struct roce_counters), 8);
 	an_pool_init(&a->pool.ack1, AN_ACK_FIRST * sizeof(struct an_ackent), 8);
 	an_pool_init(&a->pool.rd1, AN_READ_FIRST * sizeof(struct an_readent), 8);
@@ -142,6 +144,7 @@ static void pools_free(struct an_pools *p)
 	an_pool_free(&p->req);
 	an_pool_free(&p->rsp);
 	an_pool_free(&p->lat);
+	an_pool_free(&p->lat_x);
 	an_pool_free(&p->ctr);
 	an_pool_free(&p->ack1);
 	an_pool_free(&p->rd1);
@@ -175,6 +178,7 @@ void roce_analyzer_destroy(roce_analyzer_t *a)
 	/* only the heap arrays are freed one by one: the pools go as whole blocks */
 	p = &a->pool;
 	p->flow.closing = p->req.closing = p->rsp.closing = p->lat.closing = true;
+	p->lat_x.closing = true;
 	p->ctr.closing = p->ack1.closing = p->rd1.closing = true;
 	for (uint32_t i = 0; i < a->flows.n; i++) {
 		flows_prefetch(&a->flows, i);
@@ -233,8 +237,9 @@ static uint64_t mem_in_use(const struct roce_analyzer *a)
 	const struct an_pools *p = &a->pool;
 
 	return pool_in_use(&p->flow) + pool_in_use(&p->req) + pool_in_use(&p->rsp) +
-		pool_in_use(&p->lat) + pool_in_use(&p->ctr) + pool_in_use(&p->ack1) +
-		pool_in_use(&p->rd1) + a->hist_bytes + a->var_bytes + a->err_bytes + tables_bytes(a);
+		pool_in_use(&p->lat) + pool_in_use(&p->lat_x) + pool_in_use(&p->ctr) +
+		pool_in_use(&p->ack1) + pool_in_use(&p->rd1) + a->hist_bytes + a->var_bytes +
+		a->err_bytes + tables_bytes(a);
 }
 
 void roce_analyzer_memory(const roce_analyzer_t *a, struct roce_analyzer_memory *out)
@@ -254,18 +259,19 @@ void roce_analyzer_memory(const roce_analyzer_t *a, struct roce_analyzer_memory 
 	m.stream_bytes = pool_in_use(&p->flow) + pool_in_use(&p->req) + pool_in_use(&p->rsp) +
 		pool_in_use(&p->ctr) + pool_in_use(&p->ack1) + pool_in_use(&p->rd1) + var +
 		a->err_bytes;
-	m.latency_bytes = pool_in_use(&p->lat) + a->hist_bytes;
+	m.latency_bytes = pool_in_use(&p->lat) + pool_in_use(&p->lat_x) + a->hist_bytes;
 	m.table_bytes = tables_bytes(a);
 	blocks = p->flow.block_bytes + p->req.block_bytes + p->rsp.block_bytes +
-		p->lat.block_bytes + p->ctr.block_bytes + p->ack1.block_bytes + p->rd1.block_bytes +
-		a->pair.hp_pool.block_bytes;
+		p->lat.block_bytes + p->lat_x.block_bytes + p->ctr.block_bytes + p->ack1.block_bytes +
+		p->rd1.block_bytes + a->pair.hp_pool.block_bytes + a->pair.pn_pool.block_bytes;
 	m.pooled_bytes = blocks - (pool_in_use(&p->flow) + pool_in_use(&p->req) +
-		pool_in_use(&p->rsp) + pool_in_use(&p->lat) + pool_in_use(&p->ctr) +
-		pool_in_use(&p->ack1) + pool_in_use(&p->rd1) + pool_in_use(&a->pair.hp_pool));
+		pool_in_use(&p->rsp) + pool_in_use(&p->lat) + pool_in_use(&p->lat_x) +
+		pool_in_use(&p->ctr) + pool_in_use(&p->ack1) + pool_in_use(&p->rd1) +
+		pool_in_use(&a->pair.hp_pool) + pool_in_use(&a->pair.pn_pool));
 	m.in_use = m.stream_bytes + m.latency_bytes + m.table_bytes;
-	/* (table_bytes counts the host-pair records in use, blocks all of them) */
+	/* (table_bytes counts the pairing index's records in use, blocks all of them) */
 	m.bytes = blocks + var + a->err_bytes + a->hist_bytes + m.table_bytes -
-		pool_in_use(&a->pair.hp_pool) +
+		pool_in_use(&a->pair.hp_pool) - pool_in_use(&a->pair.pn_pool) +
 		sizeof(*a);
 	*out = m;
 }
@@ -384,6 +390,49 @@ static void flow_key_of(const struct roce_pkt *p, struct roce_flow_key *k)
 	memcpy(k->src, p->src, 16);
 	memcpy(k->dst, p->dst, 16);
 	k->dqpn = p->bth.dqpn & 0xffffffu;
+}
+
+/* Slot arrays up to this many slots (16 bytes each: 256 KiB) stay in the caches. */
+#define AN_PREFETCH_MIN_SLOTS 16384u
+
+void roce_analyzer_prefetch(const roce_analyzer_t *a, int linktype, const uint8_t *frame,
+	size_t caplen)
+{
+	struct roce_flow_key k;
+	size_t off = ROCE_ETH_HLEN, bth;
+	uint16_t et;
+
+	/* the Ethernet header, two tags and an IPv4 header's fixed part: checked once */
+	if (a->flows.mask + 1 < AN_PREFETCH_MIN_SLOTS || linktype != ROCE_LINKTYPE_ETHERNET ||
+	    caplen < ROCE_ETH_HLEN + ROCE_VLAN_TAG_LEN * 2 + ROCE_IPV4_MIN_HLEN)
+		return;
+	et = roce_get_be16(frame + ROCE_ETH_OFF_TYPE);
+	for (int i = 0; i < 2 && (et == ROCE_ETHERTYPE_8021Q || et == ROCE_ETHERTYPE_8021AD ||
+				  et == ROCE_ETHERTYPE_QINQ_OLD); i++) {
+		et = roce_get_be16(frame + off + 2);
+		off += ROCE_VLAN_TAG_LEN;
+	}
+	memset(&k, 0, sizeof(k));
+	if (et == ROCE_ETHERTYPE_IPV4) {
+		const uint8_t *ip = frame + off;        /* (20 bytes there: checked above) */
+
+		k.version = 2;
+		roce_v4mapped(k.src, ip + ROCE_IPV4_OFF_SRC);
+		roce_v4mapped(k.dst, ip + ROCE_IPV4_OFF_DST);
+		bth = off + (size_t)(ip[0] & 0xf) * 4 + ROCE_UDP_HLEN;
+	} else if ((et == ROCE_ETHERTYPE_IPV6 || et == ROCE_ETHERTYPE_ROCE) &&
+		   ROCE_SPAN_OK(caplen, off, ROCE_IPV6_HLEN)) {
+		k.version = et == ROCE_ETHERTYPE_ROCE ? 1 : 2;
+		memcpy(k.src, frame + off + ROCE_IP6_OFF_SRC, 16);
+		memcpy(k.dst, frame + off + ROCE_IP6_OFF_DST, 16);
+		bth = off + ROCE_IPV6_HLEN + (k.version == 2 ? ROCE_UDP_HLEN : 0);
+	} else {
+		return;
+	}
+	if (!ROCE_SPAN_OK(caplen, bth, ROCE_BTH_LEN))
+		return;
+	k.dqpn = roce_get_be24(frame + bth + ROCE_BTH_OFF_DQPN);
+	AN_PREFETCH(&a->flows.slots[flow_hash(&k) & a->flows.mask]);
 }
 
 /* The frame's stream if it exists (untrustworthy frames never create one). */
@@ -595,17 +644,21 @@ static void roce_process(struct an_ctx *c, int status)
 		return;
 
 	if (op->flags & ROCE_F_CNP) {
-		struct an_lat *l = an_lat_get(a, f);
+		/* counted with its timing (struct an_lat_x); without memory for that block
+		 * the stream's count is lost, the run's is not */
+		struct an_lat_x *l = an_lat_x_get(a, f);
 
-		AN_COUNT_HOT(a, f, cnps, 1);
-		if (l && f->st.cnps > 1) {
-			uint64_t gap = c->ts >= l->last_cnp_ts ? c->ts - l->last_cnp_ts : 0;
+		a->sum.counters.cnps++;
+		if (l) {
+			l->cnps++;
+			if (l->cnps > 1) {
+				uint64_t gap = c->ts >= l->last_cnp_ts ? c->ts - l->last_cnp_ts : 0;
 
-			if (f->st.cnps == 2 || gap < l->cnp_min_gap_ns)
-				l->cnp_min_gap_ns = gap;
-		}
-		if (l)
+				if (l->cnps == 2 || gap < l->cnp_min_gap_ns)
+					l->cnp_min_gap_ns = gap;
+			}
 			l->last_cnp_ts = c->ts;
+		}
 		c->res->events |= ROCE_EV_CNP;
 		if (a->want_an) {
 			an_init(&an, ROCE_AN_CNP, c->frame, c->ts, f);
@@ -622,9 +675,6 @@ static void roce_process(struct an_ctx *c, int status)
 		f->st.is_request = true;
 		an_req_process(c, f);
 		an_pair_sync(a, f);
-		/* a message ends with LAST/ONLY; a LAST seen again is not a new message */
-		if ((op->flags & ROCE_F_LAST) && !(c->res->events & ROCE_EV_DUPLICATE))
-			f->st.messages++;
 	} else {
 		an_resp_process(c, f);
 	}
@@ -820,8 +870,8 @@ void roce_analyzer_advance(roce_analyzer_t *a, uint64_t ts_ns)
 void an_flow_export(const struct an_flow *f, struct roce_flow_stats *o)
 {
 	const struct an_fstat *s = &f->st;
-	static const struct an_lat none;
-	const struct an_lat *lat = f->lat ? f->lat : &none;
+	static const struct an_dist none;
+	const struct an_dist *d;
 
 	memset(o, 0, sizeof(*o));
 	o->size = sizeof(*o);
@@ -836,7 +886,7 @@ void an_flow_export(const struct an_flow *f, struct roce_flow_stats *o)
 	o->bytes = s->bytes;
 	o->payload_bytes = s->payload_bytes;
 	o->last_ts_ns = s->last_ts_ns;
-	o->messages = s->messages;
+	o->messages = f->req ? f->req->messages : 0;
 	o->first_psn = s->first_psn;
 	if (f->peer)
 		o->peer = f->peer->st.key;
@@ -844,17 +894,24 @@ void an_flow_export(const struct an_flow *f, struct roce_flow_stats *o)
 	o->first_ts_ns = s->first_ts_ns;
 	if (f->ctr)
 		o->counters = *f->ctr;
-	o->acks += s->acks;
+	if (f->rsp)
+		o->acks += f->rsp->acks;
 	o->ecn_capable += s->ecn_capable;
-	o->cnps += s->cnps;
+	if (f->lat && f->lat->x) {
+		o->cnps += f->lat->x->cnps;
+		o->cnp_min_gap_ns = f->lat->x->cnp_min_gap_ns;
+	}
 	o->unrecovered_psns = an_flow_unrecovered(f);   /* missing now */
-	o->cnp_min_gap_ns = lat->cnp_min_gap_ns;
-	an_dist_export(&lat->d[AN_LAT_RTT], &o->rtt);
-	an_dist_export(&lat->d[AN_LAT_READ_FIRST], &o->read_first);
-	an_dist_export(&lat->d[AN_LAT_READ_LAST], &o->read_last);
-	an_dist_export(&lat->d[AN_LAT_NAK_RESPONSE], &o->nak_response);
-	an_dist_export(&lat->d[AN_LAT_RECOVERY], &o->recovery);
-	o->src_qp = s->src_qp;
+#define AN_DIST_OUT(k, m) \
+	d = an_lat_dist(f, k); \
+	an_dist_export(d ? d : &none, &o->m)
+	AN_DIST_OUT(AN_LAT_RTT, rtt);
+	AN_DIST_OUT(AN_LAT_READ_FIRST, read_first);
+	AN_DIST_OUT(AN_LAT_READ_LAST, read_last);
+	AN_DIST_OUT(AN_LAT_NAK_RESPONSE, nak_response);
+	AN_DIST_OUT(AN_LAT_RECOVERY, recovery);
+#undef AN_DIST_OUT
+	o->src_qp = f->req ? f->req->src_qp : 0;
 	o->pkey = s->pkey;
 }
 

@@ -199,6 +199,57 @@ static void test_gzip(void)
 	}
 }
 
+/* roce_cap_peek(): the next record's bytes, before roce_cap_next() returns them; none
+ * at the end, nor for a file read through zlib. */
+static void test_peek(void)
+{
+	char eb[ROCE_ERRBUF_SIZE];
+	roce_capwriter_t *w = roce_capw_open(tpath("peek.pcap"), 1, 0, 1, eb);
+	roce_capfile_t *c;
+	struct roce_cap_record r;
+	const uint8_t *d;
+	uint32_t n;
+	int i = 0;
+
+	REQUIRE(w);
+	for (int k = 0; k < 20; k++)
+		CHECK_EQ_I(roce_capw_write(w, 1000 * (uint64_t)k, payload + k, 60 + k * 30,
+					   60 + k * 30), 0);
+	CHECK_EQ_I(roce_capw_close(w), 0);
+	c = roce_cap_open(tpath("peek.pcap"), eb);
+	REQUIRE(c);
+	for (;;) {
+		int got = roce_cap_peek(c, &d, &n), rc = roce_cap_next(c, &r);
+
+		if (rc != 1) {
+			CHECK_EQ_I(got, 0);     /* nothing after the last record */
+			break;
+		}
+		CHECK_EQ_I(got, 1);
+		if (got == 1) {
+			CHECK(d == r.data);
+			CHECK_EQ_U(n, r.caplen);
+		}
+		i++;
+	}
+	CHECK_EQ_I(i, 20);
+	CHECK_EQ_I(roce_cap_peek(c, &d, &n), 0);
+	roce_cap_close(c);
+
+	/* through zlib (a pipe, stdin, gzip): no peek, records as before */
+	{
+		static uint8_t plain[65536];
+		size_t plen = read_whole(tpath("peek.pcap"), plain, sizeof(plain));
+
+		REQUIRE(write_gz(tpath("peek.pcap.gz"), plain, plen));
+		c = roce_cap_open(tpath("peek.pcap.gz"), eb);
+		REQUIRE(c);
+		CHECK_EQ_I(roce_cap_peek(c, &d, &n), 0);
+		CHECK_EQ_I(roce_cap_next(c, &r), 1);
+		roce_cap_close(c);
+	}
+}
+
 /* Read "-" in a child whose stdin is fd; exit status = number of records. */
 static int child_stdin_count(int fd, bool expect_gzip)
 {
@@ -899,6 +950,7 @@ int main(void)
 	RUN(test_ts_range);
 	RUN(test_wireshark_limits);
 	RUN(test_gzip_trailer);
+	RUN(test_peek);
 	RUN(test_name_escape);
 	RUN(test_shrink);
 	RUN(test_interrupt);

@@ -156,6 +156,18 @@ ROCE_API roce_analyzer_t *roce_analyzer_create(const struct roce_analyzer_config
 ROCE_API void roce_analyzer_destroy(roce_analyzer_t *a);
 
 /*
+ * A hint that a frame (link type, its captured bytes) comes soon, e.g. the
+ * capture's next record while the current one is processed: starts loading
+ * the stream table's entry for the frame's stream, so that its lookup does
+ * not wait for memory.  No effect on any result.  Does nothing while the
+ * table is small enough to stay in the caches, and for frames it cannot
+ * place cheaply (Ethernet with up to two VLAN tags, then RoCE v1, or RoCE
+ * v2 over IPv4 / IPv6).
+ */
+ROCE_API void roce_analyzer_prefetch(const roce_analyzer_t *a, int linktype, const uint8_t *frame,
+	size_t caplen);
+
+/*
  * Per-frame events (struct roce_frame_result.events): ROCE_EV_<SYMBOL> is
  * bit n for row n of the ROCE_EVENT rows of anomalies.def (PSN_GAP,
  * DUPLICATE, OUT_OF_ORDER, RETRANSMISSION, NAK, RNR_NAK, ECN_CE, CNP,
