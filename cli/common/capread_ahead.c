@@ -77,6 +77,7 @@
 #define AH_RUN 4u                       /* chunks the reader takes when it catches up */
 #define AH_DIST (8u << 20)              /* bytes the helper may run ahead */
 #define AH_MAX_IFACES 64u               /* pcapng interfaces the helper follows */
+#define AH_PF_RECS 8u                   /* records the reader prefetches ahead */
 
 struct ah_iface {
 	int linktype;
@@ -102,6 +103,8 @@ struct cap_ahead {
 	/* the helper's part of the ring, published by done */
 	alignas(64) uint64_t first_end[AH_NCHUNK];  /* end offset of each chunk's first record */
 	uint8_t v[AH_RING];
+	uint64_t end[AH_RING];                  /* end offset of every record walked: where the
+						 * reader prefetches (walked, not only owned) */
 
 	/* helper only */
 	alignas(64) uint64_t h_pos, h_idx;      /* next record: file offset, index */
@@ -382,6 +385,7 @@ static void *ah_thread(void *arg)
 				if (i == 0)
 					a->first_end[h & (AH_NCHUNK - 1)] = a->h_pos;
 			}
+			a->end[a->h_idx & (AH_RING - 1)] = a->h_pos;
 			a->h_idx++;
 		}
 		atomic_store_explicit(&a->done, a->h_idx, memory_order_release);
@@ -596,6 +600,7 @@ static void ah_enter_chunk(struct roce_capfile *c, struct cap_ahead *a, uint64_t
 	}
 	if (unlikely(a->probe != AH_P_DONE) && !a->r_off)
 		ah_probe(c, a);
+	c->pf_ahead = false;
 	if (a->r_off || (j >= a->mine_from && j < a->mine_until)) {
 		a->r_mine = true;
 		return;
@@ -619,6 +624,7 @@ static void ah_enter_chunk(struct roce_capfile *c, struct cap_ahead *a, uint64_t
 	}
 	/* the helper's chunk */
 	a->r_mine = false;
+	c->pf_ahead = true;
 	d = atomic_load_explicit(&a->done, memory_order_acquire);
 	a->r_done = d;
 	if (unlikely(a->probe == AH_P_RESUME) && d >= k + AH_CHUNK) {
@@ -648,6 +654,16 @@ uint8_t capr_ahead_take(struct roce_capfile *c)
 		ah_enter_chunk(c, a, k);
 	if (a->r_mine)
 		return 0;
+	if (k + AH_PF_RECS < a->r_done) {
+		/* the lines the reader will read of a record further on: the
+		 * end of one (ICRC) and the headers of the next */
+		const uint8_t *q = c->base + a->end[(k + AH_PF_RECS) & (AH_RING - 1)];
+
+		__builtin_prefetch(&a->end[(k + AH_PF_RECS + 16) & (AH_RING - 1)]);
+		__builtin_prefetch(q - 8);
+		__builtin_prefetch(q + 56);
+		__builtin_prefetch(q + 110);
+	}
 	if (k >= a->r_done) {
 		a->r_done = atomic_load_explicit(&a->done, memory_order_acquire);
 		if (k >= a->r_done)
