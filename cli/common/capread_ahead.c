@@ -39,9 +39,10 @@
  * so the reader measures it (the probe, ah_probe()): after AH_PROBE_WARM
  * bytes it times AH_PROBE_PAIRS pairs of windows of AH_PROBE_BYTES, one
  * taking the helper's bytes, one with the helper paused (mode AH_PAUSE: page
- * work only, the reader claims every chunk), and keeps the way that was
- * faster in most pairs: the helper walks on (pcap: it jumps to the reader),
- * or stops walking for good (AH_QUIT) and the file goes on as with no helper.
+ * work only, the reader claims every chunk), and keeps the helper if it was
+ * faster in most pairs and per byte over all its windows: the helper walks on
+ * (pcap: it jumps to the reader); else it stops walking for good (AH_QUIT)
+ * and the file goes on as with no helper.
  *
  * The helper stops walking (for good; the reader then does every record
  * itself) at anything it does not expect: a record the reader would reject
@@ -529,7 +530,8 @@ static void ah_tell_helper(struct roce_capfile *c, struct cap_ahead *a, int mode
  * and every record done by the reader, as with no helper.  The helper stays if
  * it was faster per byte in most pairs (a machine shared with others slows
  * some windows at random: alternating short windows and voting keeps one
- * slow window from deciding); else it stops walking for good.
+ * slow window from deciding) and over all its windows together (a close vote
+ * with sums far apart is noise in the vote); else it stops walking for good.
  */
 static void ah_probe(struct roce_capfile *c, struct cap_ahead *a)
 {
@@ -571,7 +573,11 @@ static void ah_probe(struct roce_capfile *c, struct cap_ahead *a)
 			break;
 		}
 		a->probe = AH_P_DONE;
-		helper = a->helper_wins * 2 > a->pairs;
+		/* faster in most pairs, and in less time per byte over all
+		 * its windows: where the vote is close but the sums are not,
+		 * the reader alone (what --threads 1 does) */
+		helper = a->helper_wins * 2 > a->pairs &&
+			 (cap_u128)a->t_helper * a->b_reader < (cap_u128)a->t_reader * a->b_helper;
 		if (a->choose)
 			helper = a->choose == 1;
 		if (!helper)
