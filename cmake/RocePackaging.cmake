@@ -10,7 +10,8 @@
 # Versions are the project version with Debian revision 1.  Run-time dependencies come
 # from dpkg-shlibdeps (CPACK_DEBIAN_PACKAGE_SHLIBDEPS).  Three are derived here because no
 # ELF file states them: roce-analyze opens libpcap with dlopen() (cli/common/pcapdl.h), so
-# roce-tools depends on Debian's libpcap0.8 by name; libroce-dev needs the libroce0 of the same version (its libroce.so
+# roce-tools depends on Debian's libpcap0.8 by name (and recommends libmicrohttpd12, opened
+# the same way for --prometheus only); libroce-dev needs the libroce0 of the same version (its libroce.so
 # link points there), and the plugin needs the Wireshark X.Y series it was built for
 # (Wireshark loads a plugin only into the major.minor it was compiled for): from the version
 # of the headers it was built with up to, not including, the next minor release (not the exact
@@ -75,6 +76,8 @@ if(TARGET roce-analyze)
   # dlopen()ed by roce-analyze for BPF filters and live capture (dpkg-shlibdeps cannot see it;
   # its list is appended to this one)
   set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS "libpcap0.8 (>= 1.10)")
+  # dlopen()ed by roce-analyze --prometheus only
+  set(CPACK_DEBIAN_TOOLS_PACKAGE_RECOMMENDS "libmicrohttpd12 | libmicrohttpd12t64")
 endif()
 
 if(TARGET roce-wireshark)

@@ -4,10 +4,16 @@
  * libmicrohttpd (its own thread).  The analysis thread renders the text
  * (prom.c) into a buffer at every tick; the HTTP thread only copies that
  * buffer under a mutex, never touches the analyzer.
+ *
+ * libmicrohttpd is opened with dlopen() when --prometheus is given, not
+ * linked: it brings in GnuTLS and eight more shared objects (nettle, gmp,
+ * p11-kit, libidn2, ...) whose mapping and relocation every run paid for,
+ * a few milliseconds of each analysis (docs/performance.md).
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include <arpa/inet.h>
+#include <dlfcn.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -32,6 +38,56 @@ struct ra_promhttp {
 #else
 #define RA_MHD_RESULT int
 #endif
+
+/* the functions used, looked up in the shared object (mhd_load()) */
+static struct {
+	__typeof__(MHD_start_daemon) *start_daemon;
+	__typeof__(MHD_stop_daemon) *stop_daemon;
+	__typeof__(MHD_create_response_from_buffer) *create_response_from_buffer;
+	__typeof__(MHD_add_response_header) *add_response_header;
+	__typeof__(MHD_queue_response) *queue_response;
+	__typeof__(MHD_destroy_response) *destroy_response;
+} mhd;
+
+/* Open libmicrohttpd (once; called by the analysis thread before the daemon starts). */
+static int mhd_load(char *errbuf, size_t errlen)
+{
+	static const char *const names[] = { "libmicrohttpd.so.12", "libmicrohttpd.so" };
+	char why[200] = "not found";
+	void *h = NULL;
+
+	if (mhd.destroy_response)
+		return 0;
+	for (size_t i = 0; !h && i < sizeof(names) / sizeof(names[0]); i++) {
+		h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+		if (!h && i == 0) {
+			/* the first name's reason, copied: the next dlopen() frees it */
+			const char *e = dlerror();
+
+			snprintf(why, sizeof(why), "%s", e ? e : "not found");
+		}
+	}
+	if (!h) {
+		snprintf(errbuf, errlen, "--prometheus: libmicrohttpd: %s", why);
+		return -1;
+	}
+	/* POSIX: a data pointer from dlsym() converts to a function pointer */
+#define MHD_SYM(field, name)                                                                \
+	*(void **)&mhd.field = dlsym(h, #name);                                             \
+	if (!mhd.field) {                                                                   \
+		snprintf(errbuf, errlen, "--prometheus: libmicrohttpd: no %s in it", #name);   \
+		return -1;                                                                  \
+	}
+	MHD_SYM(start_daemon, MHD_start_daemon)
+	MHD_SYM(stop_daemon, MHD_stop_daemon)
+	MHD_SYM(create_response_from_buffer, MHD_create_response_from_buffer)
+	MHD_SYM(add_response_header, MHD_add_response_header)
+	MHD_SYM(queue_response, MHD_queue_response)
+	MHD_SYM(destroy_response, MHD_destroy_response)
+#undef MHD_SYM
+	/* the handle stays open for the life of the process */
+	return 0;
+}
 
 static RA_MHD_RESULT handler(void *cls, struct MHD_Connection *c, const char *url,
 			     const char *method, const char *version, const char *upload,
@@ -63,14 +119,14 @@ static RA_MHD_RESULT handler(void *cls, struct MHD_Connection *c, const char *ur
 	if (!copy)
 		return MHD_NO;
 	len = strlen(copy);
-	r = MHD_create_response_from_buffer(len, copy, MHD_RESPMEM_MUST_FREE);
+	r = mhd.create_response_from_buffer(len, copy, MHD_RESPMEM_MUST_FREE);
 	if (!r) {
 		free(copy);
 		return MHD_NO;
 	}
-	MHD_add_response_header(r, "Content-Type", "text/plain; version=0.0.4; charset=utf-8");
-	ret = MHD_queue_response(c, code, r);
-	MHD_destroy_response(r);
+	mhd.add_response_header(r, "Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+	ret = mhd.queue_response(c, code, r);
+	mhd.destroy_response(r);
 	return ret;
 }
 
@@ -114,13 +170,15 @@ ra_promhttp_t *ra_promhttp_start(const char *addrport, char *errbuf, size_t errl
 			 host);
 		return NULL;
 	}
+	if (mhd_load(errbuf, errlen) != 0)
+		return NULL;
 	h = calloc(1, sizeof(*h));
 	if (!h) {
 		snprintf(errbuf, errlen, "out of memory");
 		return NULL;
 	}
 	pthread_mutex_init(&h->lock, NULL);
-	h->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
+	h->d = mhd.start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
 				(ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
 				(uint16_t)port, NULL, NULL, handler, h,
 				MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
@@ -161,7 +219,7 @@ void ra_promhttp_stop(ra_promhttp_t *h)
 {
 	if (!h)
 		return;
-	MHD_stop_daemon(h->d);
+	mhd.stop_daemon(h->d);
 	pthread_mutex_destroy(&h->lock);
 	free(h->text);
 	free(h);

@@ -146,9 +146,10 @@ int roce_cap_peek(const roce_capfile_t *c, const uint8_t **data, uint32_t *caple
  * Whether the helper's bytes pay at all is measured on the file: after its
  * first 8 MiB the reader times five pairs of 2 MiB windows, one taking them,
  * one with the helper paused and the reader doing the work itself, and keeps
- * the way faster in most pairs for the rest of the file (a losing helper
- * stops walking for good; ROCE_CAP_AHEAD_PROBE, ROCE_CAP_AHEAD_CHOOSE and
- * ROCE_CAP_AHEAD_MIN in capread_ahead.c, for tests).  rec->ahead
+ * the helper for the rest of the file if it was faster in most pairs and
+ * over all of them (a losing helper stops walking for good;
+ * ROCE_CAP_AHEAD_PROBE, ROCE_CAP_AHEAD_CHOOSE and ROCE_CAP_AHEAD_MIN in
+ * capread_ahead.c, for tests).  rec->ahead
  * never changes what a correct caller computes, only where: the output must
  * not depend on it.  Call before the first roce_cap_next().  Returns 1 when the
  * helper will run, 0 when not.  The mapped reader's SIGBUS handling is

@@ -39,9 +39,10 @@
  * so the reader measures it (the probe, ah_probe()): after AH_PROBE_WARM
  * bytes it times AH_PROBE_PAIRS pairs of windows of AH_PROBE_BYTES, one
  * taking the helper's bytes, one with the helper paused (mode AH_PAUSE: page
- * work only, the reader claims every chunk), and keeps the way that was
- * faster in most pairs: the helper walks on (pcap: it jumps to the reader),
- * or stops walking for good (AH_QUIT) and the file goes on as with no helper.
+ * work only, the reader claims every chunk), and keeps the helper if it was
+ * faster in most pairs and per byte over all its windows: the helper walks on
+ * (pcap: it jumps to the reader); else it stops walking for good (AH_QUIT)
+ * and the file goes on as with no helper.
  *
  * The helper stops walking (for good; the reader then does every record
  * itself) at anything it does not expect: a record the reader would reject
@@ -77,6 +78,7 @@
 #define AH_RUN 4u                       /* chunks the reader takes when it catches up */
 #define AH_DIST (8u << 20)              /* bytes the helper may run ahead */
 #define AH_MAX_IFACES 64u               /* pcapng interfaces the helper follows */
+#define AH_PF_RECS 8u                   /* records the reader prefetches ahead */
 
 struct ah_iface {
 	int linktype;
@@ -102,6 +104,8 @@ struct cap_ahead {
 	/* the helper's part of the ring, published by done */
 	alignas(64) uint64_t first_end[AH_NCHUNK];  /* end offset of each chunk's first record */
 	uint8_t v[AH_RING];
+	uint64_t end[AH_RING];                  /* end offset of every record walked: where the
+						 * reader prefetches (walked, not only owned) */
 
 	/* helper only */
 	alignas(64) uint64_t h_pos, h_idx;      /* next record: file offset, index */
@@ -382,6 +386,7 @@ static void *ah_thread(void *arg)
 				if (i == 0)
 					a->first_end[h & (AH_NCHUNK - 1)] = a->h_pos;
 			}
+			a->end[a->h_idx & (AH_RING - 1)] = a->h_pos;
 			a->h_idx++;
 		}
 		atomic_store_explicit(&a->done, a->h_idx, memory_order_release);
@@ -525,7 +530,8 @@ static void ah_tell_helper(struct roce_capfile *c, struct cap_ahead *a, int mode
  * and every record done by the reader, as with no helper.  The helper stays if
  * it was faster per byte in most pairs (a machine shared with others slows
  * some windows at random: alternating short windows and voting keeps one
- * slow window from deciding); else it stops walking for good.
+ * slow window from deciding) and over all its windows together (a close vote
+ * with sums far apart is noise in the vote); else it stops walking for good.
  */
 static void ah_probe(struct roce_capfile *c, struct cap_ahead *a)
 {
@@ -567,7 +573,11 @@ static void ah_probe(struct roce_capfile *c, struct cap_ahead *a)
 			break;
 		}
 		a->probe = AH_P_DONE;
-		helper = a->helper_wins * 2 > a->pairs;
+		/* faster in most pairs, and in less time per byte over all
+		 * its windows: where the vote is close but the sums are not,
+		 * the reader alone (what --threads 1 does) */
+		helper = a->helper_wins * 2 > a->pairs &&
+			 (cap_u128)a->t_helper * a->b_reader < (cap_u128)a->t_reader * a->b_helper;
 		if (a->choose)
 			helper = a->choose == 1;
 		if (!helper)
@@ -596,6 +606,7 @@ static void ah_enter_chunk(struct roce_capfile *c, struct cap_ahead *a, uint64_t
 	}
 	if (unlikely(a->probe != AH_P_DONE) && !a->r_off)
 		ah_probe(c, a);
+	c->pf_ahead = false;
 	if (a->r_off || (j >= a->mine_from && j < a->mine_until)) {
 		a->r_mine = true;
 		return;
@@ -619,6 +630,7 @@ static void ah_enter_chunk(struct roce_capfile *c, struct cap_ahead *a, uint64_t
 	}
 	/* the helper's chunk */
 	a->r_mine = false;
+	c->pf_ahead = true;
 	d = atomic_load_explicit(&a->done, memory_order_acquire);
 	a->r_done = d;
 	if (unlikely(a->probe == AH_P_RESUME) && d >= k + AH_CHUNK) {
@@ -648,6 +660,16 @@ uint8_t capr_ahead_take(struct roce_capfile *c)
 		ah_enter_chunk(c, a, k);
 	if (a->r_mine)
 		return 0;
+	if (k + AH_PF_RECS < a->r_done) {
+		/* the lines the reader will read of a record further on: the
+		 * end of one (ICRC) and the headers of the next */
+		const uint8_t *q = c->base + a->end[(k + AH_PF_RECS) & (AH_RING - 1)];
+
+		__builtin_prefetch(&a->end[(k + AH_PF_RECS + 16) & (AH_RING - 1)]);
+		__builtin_prefetch(q - 8);
+		__builtin_prefetch(q + 56);
+		__builtin_prefetch(q + 110);
+	}
 	if (k >= a->r_done) {
 		a->r_done = atomic_load_explicit(&a->done, memory_order_acquire);
 		if (k >= a->r_done)

@@ -87,6 +87,9 @@ struct roce_capfile {
 	void *map;           /* mmap()ed region to unmap, or NULL */
 	size_t map_len;
 	size_t map_released; /* bytes at the start of map already given back */
+	size_t pf_next;      /* mapped: bytes [0, pf_next) prefetched (capr_prefetch_to()) */
+	bool pf_ahead;       /* the helper's records: their lines are prefetched from its
+			      * offsets (capr_ahead_take()), not every line */
 	/* page helper thread for large mapped files (see map_helper) */
 	bool helper_on;
 	pthread_t helper;
@@ -208,6 +211,8 @@ static inline void st32(uint8_t *p, uint32_t v)
 
 /* mapped files: pages are given back in steps, a window behind the reader kept */
 #define CAP_RELEASE_STEP (16u << 20)
+#define CAP_PF_DIST 4096u             /* bytes the reader prefetches ahead */
+#define CAP_PF_MIN 256u               /* shorter records: left to the hardware prefetcher */
 #define CAP_RELEASE_KEEP (2u * ROCE_CAP_MAX_RECORD)
 #define CAP_RELEASE_LAG (4u * CAP_RELEASE_STEP)  /* helper this far behind: reader releases */
 

@@ -332,6 +332,8 @@ int capr_ng_next(struct roce_capfile *c, struct roce_cap_record *rec, bool presc
 			return capr_fail(c, ROCE_E_MALFORMED,
 				"%s trailing length %" PRIu32 " does not match total length %" PRIu32,
 				ng_block_name(type), tlen, blen);
+		if (c->map && !c->pf_ahead && plen >= CAP_PF_MIN)
+			capr_prefetch_to(c, c->pos + plen);
 		if (unlikely(c->map) && !capr_map_rec_ok(c, c->pos + plen, 8))
 			return capr_fail_shrank(c);
 		switch (type) {

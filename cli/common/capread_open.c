@@ -69,6 +69,8 @@ static int pcap_next(struct roce_capfile *c, struct roce_cap_record *rec)
 	rec->linktype = c->linktype;
 	rec->ifindex = 0;
 	if (c->map) {
+		if (!c->pf_ahead && caplen >= CAP_PF_MIN)
+			capr_prefetch_to(c, c->pos + hl + caplen);
 		/* touch the record's end: a vanished page faults here, not in the caller */
 		if (caplen)
 			(void)*(volatile const uint8_t *)(p + hl + caplen - 1);

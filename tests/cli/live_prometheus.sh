@@ -69,4 +69,21 @@ ip netns exec "$ns" timeout 5 curl -s -o /dev/null http://127.0.0.1:9465/metrics
 	bad "bound to 127.0.0.1 too" || ok
 wait $pid
 [ $? -eq 0 ] && ok || bad "exit (given address): $(cat "$tmp/err")"
+
+# libmicrohttpd is opened for --prometheus only (promhttp.c), not linked; where it is
+# missing, --prometheus is a one-line error and the analysis without it still reports
+if command -v readelf > /dev/null; then
+	readelf -d "$ra" | grep -q 'NEEDED.*microhttpd' && bad "roce-analyze links libmicrohttpd" ||
+		ok
+fi
+lib=$(ldconfig -p | awk '/libmicrohttpd\.so\.12 .*x86-64|libmicrohttpd\.so\.12 \(libc6\)/ { print $NF; exit }')
+if [ -n "$lib" ] && command -v unshare > /dev/null && unshare -m true 2> /dev/null; then
+	unshare -m sh -c 'mount --bind /dev/null "$1" && shift &&
+		"$@" -i lo --prometheus :1 --duration 0.01 > /dev/null 2> "$0.err";
+		echo $? > "$0.rc"; "$@" --json "$0" > "$0.json"' "$tmp/a.pcap" "$lib" "$ra"
+	[ "$(cat "$tmp/a.pcap.rc")" != 0 ] && [ "$(wc -l < "$tmp/a.pcap.err")" = 1 ] &&
+		grep -q "^roce-analyze: --prometheus: libmicrohttpd: " "$tmp/a.pcap.err" && ok ||
+		bad "--prometheus without libmicrohttpd: rc $(cat "$tmp/a.pcap.rc"), $(cat "$tmp/a.pcap.err")"
+	grep -q '"frames": [1-9]' "$tmp/a.pcap.json" && ok || bad "no libmicrohttpd: no report"
+fi
 finish
