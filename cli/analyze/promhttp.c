@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "dlopen_any.h"
 #include "promhttp.h"
 
 #ifdef ROCE_HAVE_MHD
@@ -53,20 +54,12 @@ static struct {
 static int mhd_load(char *errbuf, size_t errlen)
 {
 	static const char *const names[] = { "libmicrohttpd.so.12", "libmicrohttpd.so" };
-	char why[200] = "not found";
-	void *h = NULL;
+	char why[200];
+	void *h;
 
 	if (mhd.destroy_response)
 		return 0;
-	for (size_t i = 0; !h && i < sizeof(names) / sizeof(names[0]); i++) {
-		h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-		if (!h && i == 0) {
-			/* the first name's reason, copied: the next dlopen() frees it */
-			const char *e = dlerror();
-
-			snprintf(why, sizeof(why), "%s", e ? e : "not found");
-		}
-	}
+	h = roce_dlopen_any(names, sizeof(names) / sizeof(names[0]), why, sizeof(why));
 	if (!h) {
 		snprintf(errbuf, errlen, "--prometheus: libmicrohttpd: %s", why);
 		return -1;

@@ -4,11 +4,11 @@
  */
 #define _DEFAULT_SOURCE /* u_char etc. in <pcap/pcap.h> */
 #define ROCE_PCAPDL_IMPL
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "dlopen_any.h"
 #include "pcapdl.h"
 
 struct roce_pcap_fns roce_pcap_fns_;
@@ -21,20 +21,14 @@ static char load_err[256];
 
 static void load(void)
 {
-	void *h = NULL;
+	char why[200];
+	void *h = roce_dlopen_any(pcap_sonames, sizeof(pcap_sonames) / sizeof(pcap_sonames[0]),
+				  why, sizeof(why));
 
-	for (size_t i = 0; !h && i < sizeof(pcap_sonames) / sizeof(pcap_sonames[0]); i++) {
-		h = dlopen(pcap_sonames[i], RTLD_NOW | RTLD_LOCAL);
-		if (!h && i == 0) {
-			/* the first name's reason, copied: the next dlopen() frees it */
-			const char *why = dlerror();
-
-			snprintf(load_err, sizeof(load_err), "libpcap: %s", why ? why : "not found");
-		}
-	}
-	if (!h)
+	if (!h) {
+		snprintf(load_err, sizeof(load_err), "libpcap: %s", why);
 		return;
-	load_err[0] = '\0';
+	}
 	/* POSIX: a data pointer from dlsym() converts to a function pointer */
 #define ROCE_PCAP_SYM(ret, name, args)                                                   \
 	*(void **)&roce_pcap_fns_.name = dlsym(h, #name);                                \
