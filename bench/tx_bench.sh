@@ -24,7 +24,12 @@
 #   from a loaded host
 # ONLY=pacing runs the pacing rows only; N sets the frames per throughput run; REPS the
 # rounds (default 3: every sender once per round, medians reported with each ratio taken
-# between medians of the same rounds).
+# between medians of the same rounds).  For quicker A/B runs: ROWS="trafgen-P2 replay-xdp-T2"
+# runs only those throughput rows (names as in the table's keys: tcpreplay trafgen-P1
+# trafgen-P2 replay-afpacket replay-xdp replay-afpacket-T2 replay-xdp-T2 roce-gen-i; the
+# roce-gen -w line and pacing are left out then), PL="64" only those payloads, and
+# BASE=OTHER_BUILD_DIR adds a "base" row after every roce-replay / roce-gen row, run with
+# that build's binaries in the same round (e.g. main's, for an A/B in one run).
 # Prints a Markdown table; docs/performance.md keeps the numbers with the CPU model and
 # the load average of the run.  Nothing is sent anywhere but the pair; everything is
 # removed on exit.
@@ -33,9 +38,10 @@ build=${1:-out/main}
 build=$(cd "$build" && pwd)
 replay=$build/cli/roce-replay
 gen=$build/cli/roce-gen
+base=${BASE:+$(cd "$BASE" && pwd)}
 txtest=$build/tests/roce_txtest
 [ "$(id -u)" -eq 0 ] || { echo "tx_bench: needs root (network namespaces)" >&2; exit 2; }
-for t in "$replay" "$gen" "$txtest"; do
+for t in "$replay" "$gen" "$txtest" ${base:+"$base/cli/roce-replay" "$base/cli/roce-gen"}; do
 	[ -x "$t" ] || { echo "tx_bench: $t missing: build first" >&2; exit 2; }
 done
 N=${N:-400000}          # frames per topspeed run
@@ -88,8 +94,9 @@ declare -A res_pps res_all res_bad
 order=()
 # measure KEY CMD...: one run of a sender; the far end's fitted rate is kept per key
 measure() {
-	local key=$1 sent
+	local key=$1 sent row=${1%/*}
 	shift
+	[ -z "${ROWS:-}" ] || [[ " $ROWS " == *" ${row%@base} "* ]] || return 0
 	rx_start
 	"$@" > "$tmp/o.out" 2>&1
 	rx_stop
@@ -111,7 +118,7 @@ median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print (NR 
 # touches every sender alike; the table gives each sender's median.
 REPS=${REPS:-3}
 for ((rep = 1; rep <= REPS; rep++)); do
-for pl in 64 1024; do
+for pl in ${PL:-64 1024}; do
 	[ "${ONLY:-}" = pacing ] && break
 	f=$tmp/f$pl.pcap
 	measure "tcpreplay/$pl" in_a taskset -c 1 tcpreplay -i "$if_a" --topspeed --preload-pcap \
@@ -121,13 +128,21 @@ for pl in 64 1024; do
 	measure "trafgen-P2/$pl" in_a trafgen -i "$tmp/f$pl.trafgen" -o "$if_a" -n "$N" -P 2 \
 		--no-sock-mem -Q -C
 	for e in afpacket xdp; do
-		measure "replay-$e/$pl" in_a taskset -c 1 "$replay" -i "$if_a" --engine "$e" -t \
-			--preload --loop "$loops" -q --json "$f"
-		measure "replay-$e-T2/$pl" in_a "$replay" -i "$if_a" --engine "$e" -t --preload \
-			--loop "$loops" --threads 2 -q --json "$f"
+		for b in "$build" $base; do
+			sfx=
+			[ "$b" = "$build" ] || sfx=@base
+			measure "replay-$e$sfx/$pl" in_a taskset -c 1 "$b/cli/roce-replay" -i "$if_a" \
+				--engine "$e" -t --preload --loop "$loops" -q --json "$f"
+			measure "replay-$e-T2$sfx/$pl" in_a "$b/cli/roce-replay" -i "$if_a" --engine "$e" \
+				-t --preload --loop "$loops" --threads 2 -q --json "$f"
+		done
 	done
-	measure "roce-gen-i/$pl" in_a taskset -c 1 "$gen" -c "$N" --verbs write --msg-size "$pl" \
-		--qps 16 --rate 1T -i "$if_a" -q
+	for b in "$build" $base; do
+		sfx=
+		[ "$b" = "$build" ] || sfx=@base
+		measure "roce-gen-i$sfx/$pl" in_a taskset -c 1 "$b/cli/roce-gen" -c "$N" --verbs write \
+			--msg-size "$pl" --qps 16 --rate 1T -i "$if_a" -q
+	done
 done
 done
 
@@ -139,8 +154,11 @@ if [ "${ONLY:-}" != pacing ]; then
 	echo
 	echo '| sender | 64 B: frames/s | vs tcpreplay | vs trafgen -P 1 | 1024 B: frames/s | vs tcpreplay | vs trafgen -P 1 | runs (64 B; 1024 B) |'
 	echo '|---|---:|---:|---:|---:|---:|---:|---|'
-	for k in tcpreplay trafgen-P1 trafgen-P2 replay-afpacket replay-xdp replay-afpacket-T2 replay-xdp-T2 roce-gen-i; do
-		case $k in
+	for k in tcpreplay trafgen-P1 trafgen-P2 replay-afpacket replay-afpacket@base replay-xdp \
+		replay-xdp@base replay-afpacket-T2 replay-afpacket-T2@base replay-xdp-T2 replay-xdp-T2@base \
+		roce-gen-i roce-gen-i@base; do
+		[ -n "${res_all[$k/64]:-}${res_all[$k/1024]:-}" ] || continue
+		case ${k%@base} in
 		tcpreplay) name="tcpreplay --topspeed --preload-pcap, 1 core" ;;
 		trafgen-P1) name="trafgen -P 1 (PACKET_TX_RING), 1 core" ;;
 		trafgen-P2) name="trafgen -P 2" ;;
@@ -150,8 +168,9 @@ if [ "${ONLY:-}" != pacing ]; then
 		replay-xdp-T2) name="roce-replay -t --engine xdp --threads 2 (vs trafgen -P 2)" ;;
 		roce-gen-i) name="roce-gen -i (ICRC per frame, xdp), 1 core" ;;
 		esac
+		[[ $k == *@base ]] && name="$name [BASE]"
 		peer=trafgen-P1
-		[[ $k == *T2 ]] && peer=trafgen-P2
+		[[ ${k%@base} == *T2 ]] && peer=trafgen-P2
 		printf '| %s | %s | %s | %s | %s | %s | %s | %s; %s |\n' "$name" \
 			"${med[$k/64]:-}" "$(ratio "$k/64" tcpreplay/64)" "$(ratio "$k/64" "$peer/64")" \
 			"${med[$k/1024]:-}" "$(ratio "$k/1024" tcpreplay/1024)" "$(ratio "$k/1024" "$peer/1024")" \
@@ -162,7 +181,7 @@ if [ "${ONLY:-}" != pacing ]; then
 	done
 fi
 
-if [ "${ONLY:-}" != pacing ]; then
+if [ "${ONLY:-}" != pacing ] && [ -z "${ROWS:-}" ]; then
 	echo
 	echo "roce-gen -w to a file (frames/s, wall clock, 2,000,000 frames of 64-byte WRITEs):"
 	t0=$(date +%s.%N)
@@ -173,6 +192,7 @@ if [ "${ONLY:-}" != pacing ]; then
 fi
 
 echo
+[ -n "${ROWS:-}" ] && { echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"; exit 0; }
 # the receiver on CPU 0, apart from the paced sender on CPU 1 (a real-time sender that
 # spins near its deadlines would otherwise starve it)
 rx_cpu=0

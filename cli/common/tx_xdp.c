@@ -2,13 +2,21 @@
 /*
  * tx_xdp.c - fast TX engine: an AF_XDP socket (libxdp) used for TX only.
  *
- * One UMEM of ROCE_XDP_NFRAMES chunks of 4096 bytes per handle; a frame is
- * copied into a free chunk, its descriptor put on the TX ring, and the
- * kernel kicked with sendto(MSG_DONTWAIT).  In copy ("generic") mode the
- * kernel transmits at most 32 descriptors per kick and answers EAGAIN while
- * more are queued: that is normal and means "kick again".  Completed chunks
- * come back on the completion ring and go on the free stack.  Ring indices
- * are never reset, so loops and long runs do not disturb them.
+ * One UMEM of ROCE_XDP_UMEM bytes per handle, used as a ring of bytes: a
+ * frame is copied to the ring's head (64-byte aligned, never across a 4 KiB
+ * page), its descriptor put on the TX ring, and the kernel kicked with
+ * sendto(MSG_DONTWAIT).  The UMEM is registered with unaligned chunks, so
+ * small frames share pages (a batch of 256 frames of 138 bytes fills 12
+ * pages, not 256); where the kernel refuses unaligned chunks every frame
+ * takes a whole 4 KiB chunk of the same ring.  Completed descriptors come
+ * back on the completion ring; the ring's tail moves past them in the order
+ * they were sent (one that completes early waits for the older ones), and
+ * when nothing is outstanding head and tail go back to the UMEM's start, so
+ * a sender that the kernel keeps up with writes the same few pages, which
+ * stay in the caches and the TLB.  In copy ("generic") mode the kernel
+ * transmits at most budget descriptors per kick and answers EAGAIN while
+ * more are queued: that is normal and means "kick again".  Ring indices are
+ * never reset, so loops and long runs do not disturb them.
  *
  * No XDP program is loaded (XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD): nothing is
  * received, nothing on the interface's RX path changes.
@@ -32,9 +40,14 @@
 
 #include "tx.h"
 
-#define ROCE_XDP_NFRAMES 4096u
-#define ROCE_XDP_CHUNK 4096u
+#define ROCE_XDP_CHUNK 4096u                    /* page; aligned mode's chunk */
+#define ROCE_XDP_UMEM (4096u * ROCE_XDP_CHUNK)  /* 16 MiB */
+#define ROCE_XDP_ALIGN 64u                      /* frame start in unaligned mode */
 #define ROCE_XDP_RING 2048u
+/* Descriptors outstanding at most: on the TX ring plus in flight (completion ring). */
+#define ROCE_XDP_FIFO (2 * ROCE_XDP_RING)
+/* UMEM bytes one frame may take at most: its chunk plus padding to a page start. */
+#define ROCE_XDP_WORST (2 * ROCE_XDP_CHUNK)
 /* Descriptors the kernel sends per kick in copy mode: 32 unless the kernel takes
  * XDP_MAX_TX_SKB_BUDGET (Linux 6.17), which is then set to ROCE_TX_MAX_BATCH. */
 #ifndef XDP_MAX_TX_SKB_BUDGET
@@ -42,17 +55,27 @@
 #endif
 #define ROCE_XDP_DEFAULT_BUDGET 32u
 
+/* One descriptor sent and not yet completed, in the order sent. */
+struct xdp_out {
+	uint64_t end;            /* ring position after its bytes (and its padding) */
+	uint32_t addr;           /* UMEM offset, as put on the TX ring */
+	uint32_t done;           /* completed before an older one */
+};
+
+/* Handles of several sender threads must not share a cache line: aligned, padded. */
 struct xdpx {
 	struct xsk_umem *umem;
 	struct xsk_socket *xsk;
 	struct xsk_ring_prod fq, tx;
 	struct xsk_ring_cons cq, rx;
-	void *area;
-	uint64_t free[ROCE_XDP_NFRAMES];
-	unsigned nfree;
+	uint8_t *area;
+	uint64_t head, tail;     /* ring positions (bytes, not wrapped): next free, oldest used */
+	uint32_t align;          /* ROCE_XDP_ALIGN, or ROCE_XDP_CHUNK in aligned mode */
+	unsigned out_head, out_tail;   /* struct xdp_out FIFO (free-running indices) */
 	unsigned outstanding;    /* descriptors submitted, not yet completed */
 	unsigned budget;         /* descriptors the kernel sends per kick */
 	int fd;
+	struct xdp_out out[ROCE_XDP_FIFO];
 };
 
 /* libxdp/libbpf diagnostics would add lines to our one-line errors: the
@@ -74,7 +97,7 @@ static void xdpx_free(struct xdpx *x)
 	if (x->umem)
 		xsk_umem__delete(x->umem);
 	if (x->area && x->area != MAP_FAILED)
-		munmap(x->area, (size_t)ROCE_XDP_NFRAMES * ROCE_XDP_CHUNK);
+		munmap(x->area, ROCE_XDP_UMEM);
 	free(x);
 }
 
@@ -85,7 +108,7 @@ static int xdp_open(struct roce_tx *tx, const struct roce_tx_opts *o, char *errb
 		.comp_size = ROCE_XDP_RING,
 		.frame_size = ROCE_XDP_CHUNK,
 		.frame_headroom = 0,
-		.flags = 0,
+		.flags = XDP_UMEM_UNALIGNED_CHUNK_FLAG,
 	};
 	struct xsk_socket_config scfg;
 	struct xdpx *x;
@@ -100,21 +123,29 @@ static int xdp_open(struct roce_tx *tx, const struct roce_tx_opts *o, char *errb
 	}
 	libxdp_set_print(quiet_xdp);
 	libbpf_set_print(quiet_bpf);
-	x = calloc(1, sizeof(*x));
+	x = aligned_alloc(64, (sizeof(*x) + 63) & ~(size_t)63);
+	if (x)
+		memset(x, 0, sizeof(*x));
 	if (!x) {
 		snprintf(errbuf, ROCE_ERRBUF_SIZE, "out of memory");
 		return ROCE_E_NOMEM;
 	}
 	x->fd = -1;
-	x->area = mmap(NULL, (size_t)ROCE_XDP_NFRAMES * ROCE_XDP_CHUNK, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	x->area = mmap(NULL, ROCE_XDP_UMEM, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
 	if (x->area == MAP_FAILED) {
 		snprintf(errbuf, ROCE_ERRBUF_SIZE, "AF_XDP unavailable: UMEM: %s", strerror(errno));
 		xdpx_free(x);
 		return ROCE_E_NOMEM;
 	}
-	rc = xsk_umem__create(&x->umem, x->area, (uint64_t)ROCE_XDP_NFRAMES * ROCE_XDP_CHUNK,
-			      &x->fq, &x->cq, &ucfg);
+	x->align = ROCE_XDP_ALIGN;
+	rc = xsk_umem__create(&x->umem, x->area, ROCE_XDP_UMEM, &x->fq, &x->cq, &ucfg);
+	if (rc == -EINVAL) {
+		/* a kernel without unaligned chunks: a whole chunk per frame */
+		ucfg.flags = 0;
+		x->align = ROCE_XDP_CHUNK;
+		rc = xsk_umem__create(&x->umem, x->area, ROCE_XDP_UMEM, &x->fq, &x->cq, &ucfg);
+	}
 	if (rc) {
 		x->umem = NULL;
 		goto fail;
@@ -133,14 +164,11 @@ static int xdp_open(struct roce_tx *tx, const struct roce_tx_opts *o, char *errb
 	x->budget = ROCE_TX_MAX_BATCH;
 	if (setsockopt(x->fd, SOL_XDP, XDP_MAX_TX_SKB_BUDGET, &x->budget, sizeof(x->budget)))
 		x->budget = ROCE_XDP_DEFAULT_BUDGET;
-	/* Touch every chunk once here rather than on its first frame: on a VM the first
+	/* Touch every page once here rather than on its first frame: on a VM the first
 	 * access to a page from user space costs microseconds (the hypervisor's page
 	 * tables), 4096 of them per handle, which belong to the set-up, not the run. */
-	for (unsigned i = 0; i < ROCE_XDP_NFRAMES; i++) {
-		x->free[i] = (uint64_t)i * ROCE_XDP_CHUNK;
-		*(volatile uint8_t *)((uint8_t *)x->area + x->free[i]) = 0;
-	}
-	x->nfree = ROCE_XDP_NFRAMES;
+	for (size_t pg = 0; pg < ROCE_XDP_UMEM; pg += ROCE_XDP_CHUNK)
+		*(volatile uint8_t *)(x->area + pg) = 0;
 	tx->priv = x;
 	return ROCE_OK;
 fail:
@@ -161,19 +189,66 @@ fail:
 	return ROCE_TX_E_NOTSUP;
 }
 
-/* Chunks the kernel is done with go back on the free stack. */
+/* Retire completed descriptors at the FIFO's tail: the ring's tail moves past them. */
+static void xdp_retire(struct xdpx *x)
+{
+	while (x->out_tail != x->out_head && x->out[x->out_tail % ROCE_XDP_FIFO].done) {
+		x->tail = x->out[x->out_tail % ROCE_XDP_FIFO].end;
+		x->out_tail++;
+	}
+}
+
+/* Descriptors the kernel is done with give their UMEM bytes back. */
 static void xdp_reap(struct xdpx *x)
 {
 	uint32_t idx;
 	unsigned n = xsk_ring_cons__peek(&x->cq, ROCE_XDP_RING, &idx);
 
-	if (!n)
-		return;
-	for (unsigned i = 0; i < n; i++)
-		x->free[x->nfree++] = *xsk_ring_cons__comp_addr(&x->cq, idx + i) &
-			~(uint64_t)(ROCE_XDP_CHUNK - 1);
-	xsk_ring_cons__release(&x->cq, n);
-	x->outstanding -= n;
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t addr = (uint32_t)(*xsk_ring_cons__comp_addr(&x->cq, idx + i) &
+					   XSK_UNALIGNED_BUF_ADDR_MASK);
+		struct xdp_out *o = &x->out[x->out_tail % ROCE_XDP_FIFO];
+
+		if (x->out_tail != x->out_head && o->addr == addr && !o->done) {
+			/* the oldest one: the usual order */
+			x->tail = o->end;
+			x->out_tail++;
+			continue;
+		}
+		/* completed before an older one: marked, retired when those are */
+		for (unsigned k = x->out_tail; k != x->out_head; k++) {
+			o = &x->out[k % ROCE_XDP_FIFO];
+			if (o->addr == addr && !o->done) {
+				o->done = 1;
+				break;
+			}
+		}
+	}
+	if (n) {
+		xsk_ring_cons__release(&x->cq, n);
+		x->outstanding -= n;
+		xdp_retire(x);
+	}
+	if (x->out_tail == x->out_head)
+		x->head = x->tail = 0;   /* nothing in flight: start at the UMEM's start again */
+}
+
+/* UMEM offset for a frame of len bytes at the ring's head (room checked by the caller). */
+static inline uint32_t xdp_alloc(struct xdpx *x, uint32_t len)
+{
+	uint64_t pos = x->head;
+	uint32_t in_pg = (uint32_t)(pos % ROCE_XDP_CHUNK);
+	uint32_t size = (len + x->align - 1) & ~(x->align - 1);
+	struct xdp_out *o;
+
+	if (in_pg + size > ROCE_XDP_CHUNK)
+		pos += ROCE_XDP_CHUNK - in_pg;          /* never across a page */
+	x->head = pos + size;
+	o = &x->out[x->out_head++ % ROCE_XDP_FIFO];
+	o->end = x->head;
+	o->addr = (uint32_t)(pos % ROCE_XDP_UMEM);
+	o->done = 0;
+	return o->addr;
 }
 
 /*
@@ -222,11 +297,16 @@ static int xdp_send(struct roce_tx *tx, const struct roce_tx_frame *f, unsigned 
 
 	while (done < n) {
 		uint32_t idx;
-		unsigned want = n - done, got;
+		unsigned want = n - done, got, room, used = 0;
+		uint64_t bytes = 0;
 
 		xdp_reap(x);
-		if (want > x->nfree)
-			want = x->nfree;
+		/* frames that fit for sure, each at its worst (a page of padding) */
+		room = (unsigned)((ROCE_XDP_UMEM - (x->head - x->tail)) / ROCE_XDP_WORST);
+		if (want > room)
+			want = room;
+		if (want > ROCE_XDP_FIFO - x->outstanding)
+			want = ROCE_XDP_FIFO - x->outstanding;
 		got = want ? xsk_ring_prod__reserve(&x->tx, want, &idx) : 0;
 		if (!got) {
 			/* ring or UMEM full: let the kernel work, then look again */
@@ -238,24 +318,32 @@ static int xdp_send(struct roce_tx *tx, const struct roce_tx_frame *f, unsigned 
 		}
 		for (unsigned i = 0; i < got; i++) {
 			const struct roce_tx_frame *fr = &f[done + i];
+			struct xdp_desc *d;
+			uint32_t addr;
 
 			if (i + ROCE_XDP_PREFETCH < got)
 				prefetch_frame(&f[done + i + ROCE_XDP_PREFETCH]);
-			struct xdp_desc *d = xsk_ring_prod__tx_desc(&x->tx, idx + i);
-			uint64_t addr = x->free[--x->nfree];
-			uint32_t len = fr->len <= ROCE_TX_XDP_MAX_FRAME ? fr->len : 0;
-
-			memcpy((uint8_t *)x->area + addr, fr->data, len);
+			if (!fr->len || fr->len > ROCE_TX_XDP_MAX_FRAME) {
+				/* the kernel would drop it without a completion, which
+				 * would hold the ring's tail for good: refused here */
+				tx->st.errors++;
+				continue;
+			}
+			d = xsk_ring_prod__tx_desc(&x->tx, idx + used++);
+			addr = xdp_alloc(x, fr->len);
+			memcpy(x->area + addr, fr->data, fr->len);
 			d->addr = addr;
-			d->len = len;
-			tx->st.bytes += len;
+			d->len = fr->len;
+			bytes += fr->len;
 		}
-		xsk_ring_prod__submit(&x->tx, got);
-		x->outstanding += got;
-		tx->st.packets += got;
+		x->tx.cached_prod -= got - used;   /* descriptors of refused frames */
+		tx->st.bytes += bytes;
+		xsk_ring_prod__submit(&x->tx, used);
+		x->outstanding += used;
+		tx->st.packets += used;
 		done += got;
 		/* one kick sends at most budget descriptors */
-		for (unsigned k = 0; k < got; k += x->budget) {
+		for (unsigned k = 0; k < used; k += x->budget) {
 			rc = xdp_kick(tx, x);
 			if (rc)
 				return rc;
