@@ -2,21 +2,18 @@
 /*
  * tx_xdp.c - fast TX engine: an AF_XDP socket (libxdp) used for TX only.
  *
- * One UMEM of ROCE_XDP_UMEM bytes per handle, used as a ring of bytes: a
- * frame is copied to the ring's head (64-byte aligned, never across a 4 KiB
- * page), its descriptor put on the TX ring, and the kernel kicked with
- * sendto(MSG_DONTWAIT).  The UMEM is registered with unaligned chunks, so
- * small frames share pages (a batch of 256 frames of 138 bytes fills 12
- * pages, not 256); where the kernel refuses unaligned chunks every frame
- * takes a whole 4 KiB chunk of the same ring.  Completed descriptors come
- * back on the completion ring; the ring's tail moves past them in the order
- * they were sent (one that completes early waits for the older ones), and
- * when nothing is outstanding head and tail go back to the UMEM's start, so
- * a sender that the kernel keeps up with writes the same few pages, which
- * stay in the caches and the TLB.  In copy ("generic") mode the kernel
- * transmits at most budget descriptors per kick and answers EAGAIN while
- * more are queued: that is normal and means "kick again".  Ring indices are
- * never reset, so loops and long runs do not disturb them.
+ * One UMEM of ROCE_XDP_UMEM bytes per handle, used as a ring of bytes
+ * (tx_umem.h): a frame is copied to the ring's head, its descriptor put on
+ * the TX ring, and the kernel kicked with sendto(MSG_DONTWAIT).  The UMEM is
+ * registered with unaligned chunks, so small frames share pages (a batch of
+ * 256 frames of 138 bytes fills 12 pages, not 256, and the kernel's copy out
+ * of them costs half as much); where the kernel refuses unaligned chunks
+ * every frame takes a whole 4 KiB chunk of the same ring.  Completed
+ * descriptors come back on the completion ring and give their bytes back.
+ * In copy ("generic") mode the kernel transmits at most budget descriptors
+ * per kick and answers EAGAIN while more are queued: that is normal and
+ * means "kick again".  Ring indices are never reset, so loops and long runs
+ * do not disturb them.
  *
  * No XDP program is loaded (XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD): nothing is
  * received, nothing on the interface's RX path changes.
@@ -39,28 +36,18 @@
 #include <xdp/xsk.h>
 
 #include "tx.h"
+#include "tx_umem.h"
 
-#define ROCE_XDP_CHUNK 4096u                    /* page; aligned mode's chunk */
+#define ROCE_XDP_CHUNK ROCE_UMEM_PAGE          /* aligned mode's chunk */
 #define ROCE_XDP_UMEM (4096u * ROCE_XDP_CHUNK)  /* 16 MiB */
 #define ROCE_XDP_ALIGN 64u                      /* frame start in unaligned mode */
-#define ROCE_XDP_RING 2048u
-/* Descriptors outstanding at most: on the TX ring plus in flight (completion ring). */
-#define ROCE_XDP_FIFO (2 * ROCE_XDP_RING)
-/* UMEM bytes one frame may take at most: its chunk plus padding to a page start. */
-#define ROCE_XDP_WORST (2 * ROCE_XDP_CHUNK)
+#define ROCE_XDP_RING 2048u                     /* TX and completion rings */
 /* Descriptors the kernel sends per kick in copy mode: 32 unless the kernel takes
  * XDP_MAX_TX_SKB_BUDGET (Linux 6.17), which is then set to ROCE_TX_MAX_BATCH. */
 #ifndef XDP_MAX_TX_SKB_BUDGET
 #define XDP_MAX_TX_SKB_BUDGET 9
 #endif
 #define ROCE_XDP_DEFAULT_BUDGET 32u
-
-/* One descriptor sent and not yet completed, in the order sent. */
-struct xdp_out {
-	uint64_t end;            /* ring position after its bytes (and its padding) */
-	uint32_t addr;           /* UMEM offset, as put on the TX ring */
-	uint32_t done;           /* completed before an older one */
-};
 
 /* Handles of several sender threads must not share a cache line: aligned, padded. */
 struct xdpx {
@@ -69,13 +56,9 @@ struct xdpx {
 	struct xsk_ring_prod fq, tx;
 	struct xsk_ring_cons cq, rx;
 	uint8_t *area;
-	uint64_t head, tail;     /* ring positions (bytes, not wrapped): next free, oldest used */
-	uint32_t align;          /* ROCE_XDP_ALIGN, or ROCE_XDP_CHUNK in aligned mode */
-	unsigned out_head, out_tail;   /* struct xdp_out FIFO (free-running indices) */
-	unsigned outstanding;    /* descriptors submitted, not yet completed */
 	unsigned budget;         /* descriptors the kernel sends per kick */
 	int fd;
-	struct xdp_out out[ROCE_XDP_FIFO];
+	struct roce_umem_ring ring;
 };
 
 /* libxdp/libbpf diagnostics would add lines to our one-line errors: the
@@ -138,12 +121,12 @@ static int xdp_open(struct roce_tx *tx, const struct roce_tx_opts *o, char *errb
 		xdpx_free(x);
 		return ROCE_E_NOMEM;
 	}
-	x->align = ROCE_XDP_ALIGN;
+	roce_umem_init(&x->ring, ROCE_XDP_UMEM, ROCE_XDP_ALIGN);
 	rc = xsk_umem__create(&x->umem, x->area, ROCE_XDP_UMEM, &x->fq, &x->cq, &ucfg);
 	if (rc == -EINVAL) {
 		/* a kernel without unaligned chunks: a whole chunk per frame */
 		ucfg.flags = 0;
-		x->align = ROCE_XDP_CHUNK;
+		roce_umem_init(&x->ring, ROCE_XDP_UMEM, ROCE_XDP_CHUNK);
 		rc = xsk_umem__create(&x->umem, x->area, ROCE_XDP_UMEM, &x->fq, &x->cq, &ucfg);
 	}
 	if (rc) {
@@ -189,66 +172,19 @@ fail:
 	return ROCE_TX_E_NOTSUP;
 }
 
-/* Retire completed descriptors at the FIFO's tail: the ring's tail moves past them. */
-static void xdp_retire(struct xdpx *x)
-{
-	while (x->out_tail != x->out_head && x->out[x->out_tail % ROCE_XDP_FIFO].done) {
-		x->tail = x->out[x->out_tail % ROCE_XDP_FIFO].end;
-		x->out_tail++;
-	}
-}
-
 /* Descriptors the kernel is done with give their UMEM bytes back. */
 static void xdp_reap(struct xdpx *x)
 {
 	uint32_t idx;
 	unsigned n = xsk_ring_cons__peek(&x->cq, ROCE_XDP_RING, &idx);
 
-	for (unsigned i = 0; i < n; i++) {
-		uint32_t addr = (uint32_t)(*xsk_ring_cons__comp_addr(&x->cq, idx + i) &
-					   XSK_UNALIGNED_BUF_ADDR_MASK);
-		struct xdp_out *o = &x->out[x->out_tail % ROCE_XDP_FIFO];
-
-		if (x->out_tail != x->out_head && o->addr == addr && !o->done) {
-			/* the oldest one: the usual order */
-			x->tail = o->end;
-			x->out_tail++;
-			continue;
-		}
-		/* completed before an older one: marked, retired when those are */
-		for (unsigned k = x->out_tail; k != x->out_head; k++) {
-			o = &x->out[k % ROCE_XDP_FIFO];
-			if (o->addr == addr && !o->done) {
-				o->done = 1;
-				break;
-			}
-		}
-	}
-	if (n) {
-		xsk_ring_cons__release(&x->cq, n);
-		x->outstanding -= n;
-		xdp_retire(x);
-	}
-	if (x->out_tail == x->out_head)
-		x->head = x->tail = 0;   /* nothing in flight: start at the UMEM's start again */
-}
-
-/* UMEM offset for a frame of len bytes at the ring's head (room checked by the caller). */
-static inline uint32_t xdp_alloc(struct xdpx *x, uint32_t len)
-{
-	uint64_t pos = x->head;
-	uint32_t in_pg = (uint32_t)(pos % ROCE_XDP_CHUNK);
-	uint32_t size = (len + x->align - 1) & ~(x->align - 1);
-	struct xdp_out *o;
-
-	if (in_pg + size > ROCE_XDP_CHUNK)
-		pos += ROCE_XDP_CHUNK - in_pg;          /* never across a page */
-	x->head = pos + size;
-	o = &x->out[x->out_head++ % ROCE_XDP_FIFO];
-	o->end = x->head;
-	o->addr = (uint32_t)(pos % ROCE_XDP_UMEM);
-	o->done = 0;
-	return o->addr;
+	if (!n)
+		return;
+	for (unsigned i = 0; i < n; i++)
+		(void)roce_umem_give(&x->ring, (uint32_t)(*xsk_ring_cons__comp_addr(&x->cq, idx + i) &
+							 XSK_UNALIGNED_BUF_ADDR_MASK));
+	xsk_ring_cons__release(&x->cq, n);
+	roce_umem_retire(&x->ring);
 }
 
 /*
@@ -301,12 +237,9 @@ static int xdp_send(struct roce_tx *tx, const struct roce_tx_frame *f, unsigned 
 		uint64_t bytes = 0;
 
 		xdp_reap(x);
-		/* frames that fit for sure, each at its worst (a page of padding) */
-		room = (unsigned)((ROCE_XDP_UMEM - (x->head - x->tail)) / ROCE_XDP_WORST);
+		room = roce_umem_room(&x->ring);
 		if (want > room)
 			want = room;
-		if (want > ROCE_XDP_FIFO - x->outstanding)
-			want = ROCE_XDP_FIFO - x->outstanding;
 		got = want ? xsk_ring_prod__reserve(&x->tx, want, &idx) : 0;
 		if (!got) {
 			/* ring or UMEM full: let the kernel work, then look again */
@@ -330,7 +263,7 @@ static int xdp_send(struct roce_tx *tx, const struct roce_tx_frame *f, unsigned 
 				continue;
 			}
 			d = xsk_ring_prod__tx_desc(&x->tx, idx + used++);
-			addr = xdp_alloc(x, fr->len);
+			addr = roce_umem_take(&x->ring, fr->len);
 			memcpy(x->area + addr, fr->data, fr->len);
 			d->addr = addr;
 			d->len = fr->len;
@@ -339,7 +272,6 @@ static int xdp_send(struct roce_tx *tx, const struct roce_tx_frame *f, unsigned 
 		x->tx.cached_prod -= got - used;   /* descriptors of refused frames */
 		tx->st.bytes += bytes;
 		xsk_ring_prod__submit(&x->tx, used);
-		x->outstanding += used;
 		tx->st.packets += used;
 		done += got;
 		/* one kick sends at most budget descriptors */
@@ -358,12 +290,12 @@ static int xdp_flush(struct roce_tx *tx)
 	uint64_t end = roce_tx_now_ns() + 2000000000ull;
 	int rc;
 
-	while (x->outstanding) {
+	while (roce_umem_outstanding(&x->ring)) {
 		rc = xdp_kick(tx, x);
 		if (rc)
 			return rc;
 		xdp_reap(x);
-		if (!x->outstanding)
+		if (!roce_umem_outstanding(&x->ring))
 			break;
 		if (roce_tx_now_ns() > end)
 			return -ETIMEDOUT;
