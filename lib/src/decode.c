@@ -717,8 +717,7 @@ static int roce_decode_fast(struct roce_pkt *pkt, const struct roce_decode_opts 
 	if (opts->verify_ip_csum && roce_ipv4_csum(ip, ROCE_IPV4_MIN_HLEN) != 0)
 		findings |= ROCE_FIND_BAD_IP_CSUM;
 
-	memset(b, 0, sizeof(*b));
-	roce_bth_read(f + ROCE_FAST_BTH, b);
+	roce_bth_read(f + ROCE_FAST_BTH, b);     /* every field (padding aside) */
 	pkt->op = op;
 	if (b->tver != 0)
 		findings |= ROCE_FIND_BAD_TVER;
