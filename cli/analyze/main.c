@@ -303,9 +303,9 @@ static void report_warning(struct ra_file *rf, roce_capfile_t *c, struct progres
 static bool extract_failed;
 static void file_interval(uint64_t ts);
 
-static void analyse_record(struct roce_cap_record *rec_, uint64_t no, const char *src)
+static void analyse_record(const struct roce_cap_record *r, uint64_t no, const char *src)
 {
-	struct roce_cap_record rec = *rec_;
+	uint64_t ts = r->ts_ns;  /* the record's, or the previous frame's */
 	struct roce_frame_result res, *resp = NULL;
 	struct roce_pkt pkt;
 	const bool print_frames = ctx.o.frames && !ctx.o.quiet;
@@ -314,44 +314,48 @@ static void analyse_record(struct roce_cap_record *rec_, uint64_t no, const char
 	if (print_frames || extract)
 		resp = &res;
 
-	if (G_LIKELY(!(rec.flags & ROCE_CAP_REC_NO_TS))) {
+	if (G_LIKELY(!(r->flags & ROCE_CAP_REC_NO_TS))) {
 		if (G_UNLIKELY(!ctx.have_first_ts)) {
-			ctx.first_ts_ns = ctx.min_ts_ns = ctx.max_ts_ns = rec.ts_ns;
+			ctx.first_ts_ns = ctx.min_ts_ns = ctx.max_ts_ns = ts;
 			ctx.have_first_ts = true;
 		}
-		if (rec.ts_ns < ctx.min_ts_ns)
-			ctx.min_ts_ns = rec.ts_ns;
-		if (rec.ts_ns > ctx.max_ts_ns)
-			ctx.max_ts_ns = rec.ts_ns;
-		ctx.last_ts_ns = rec.ts_ns;
+		if (ts < ctx.min_ts_ns)
+			ctx.min_ts_ns = ts;
+		if (ts > ctx.max_ts_ns)
+			ctx.max_ts_ns = ts;
+		ctx.last_ts_ns = ts;
 		if (G_UNLIKELY(cli.interval_ns) && !ctx.live)
-			file_interval(rec.ts_ns);
+			file_interval(ts);
 	} else {
 		/* no timestamp: the analysis uses the previous frame's time */
 		ctx.frames_without_ts++;
-		rec.ts_ns = ctx.last_ts_ns;
+		ts = ctx.last_ts_ns;
 	}
-	if (rec.ahead) {
+	if (r->ahead) {
 		/* --threads 2: the ICRC was verified on the other core */
-		st = roce_decode(rec.linktype, rec.data, rec.caplen, rec.wirelen, &dopts_taken,
-				 &pkt);
-		roce_icrc_take_verdict(&pkt, (enum roce_icrc_status)(rec.ahead - 1));
+		st = roce_decode(r->linktype, r->data, r->caplen, r->wirelen, &dopts_taken, &pkt);
+		roce_icrc_take_verdict(&pkt, (enum roce_icrc_status)(r->ahead - 1));
 	} else {
-		st = roce_decode(rec.linktype, rec.data, rec.caplen, rec.wirelen, &dopts, &pkt);
+		st = roce_decode(r->linktype, r->data, r->caplen, r->wirelen, &dopts, &pkt);
 	}
-	roce_analyzer_process(ctx.an, &pkt, st, rec.ts_ns, no, resp);
-	if (extract && G_UNLIKELY(ra_extract_frame(extract, no, rec.frame_no, src, &rec,
-						   resp) != 0) && !extract_failed) {
-		fprintf(stderr, "%s: --extract: %s: cannot write frame %" PRIu64 " of %s\n",
-			RA_PROG, ctx.o.extract, rec.frame_no, src);
-		extract_failed = true;
+	roce_analyzer_process(ctx.an, &pkt, st, ts, no, resp);
+	if (extract) {
+		struct roce_cap_record rec = *r;
+
+		rec.ts_ns = ts;
+		if (G_UNLIKELY(ra_extract_frame(extract, no, r->frame_no, src, &rec, resp) != 0) &&
+		    !extract_failed) {
+			fprintf(stderr, "%s: --extract: %s: cannot write frame %" PRIu64 " of %s\n",
+				RA_PROG, ctx.o.extract, r->frame_no, src);
+			extract_failed = true;
+		}
 	}
 	if (print_frames && (pkt.kind == ROCE_KIND_ROCE || pkt.kind == ROCE_KIND_PFC ||
 			     pkt.kind == ROCE_KIND_PAUSE)) {
 		struct ra_frame fr = {
-			.global_no = no, .local_no = rec.frame_no,
-			.file = ctx.cur_file, .ts_ns = rec.ts_ns, .pkt = &pkt,
-			.no_ts = (rec.flags & ROCE_CAP_REC_NO_TS) != 0,
+			.global_no = no, .local_no = r->frame_no,
+			.file = ctx.cur_file, .ts_ns = ts, .pkt = &pkt,
+			.no_ts = (r->flags & ROCE_CAP_REC_NO_TS) != 0,
 			.status = st, .res = resp,
 		};
 

@@ -42,7 +42,8 @@
  * work only, the reader claims every chunk), and keeps the helper if it was
  * faster in most pairs and per byte over all its windows: the helper walks on
  * (pcap: it jumps to the reader); else it stops walking for good (AH_QUIT)
- * and the file goes on as with no helper.
+ * and the file goes on as with no helper.  The probe ends as soon as the
+ * helper can no longer win most pairs (3 of 5 lost).
  *
  * The helper stops walking (for good; the reader then does every record
  * itself) at anything it does not expect: a record the reader would reject
@@ -531,7 +532,8 @@ static void ah_tell_helper(struct roce_capfile *c, struct cap_ahead *a, int mode
  * it was faster per byte in most pairs (a machine shared with others slows
  * some windows at random: alternating short windows and voting keeps one
  * slow window from deciding) and over all its windows together (a close vote
- * with sums far apart is noise in the vote); else it stops walking for good.
+ * with sums far apart is noise in the vote); else it stops walking for good,
+ * as soon as the pairs left could not give the helper most of them.
  */
 static void ah_probe(struct roce_capfile *c, struct cap_ahead *a)
 {
@@ -567,7 +569,10 @@ static void ah_probe(struct roce_capfile *c, struct cap_ahead *a)
 		/* ns per byte, compared without dividing: all below 2^40 */
 		if (a->probe_h_t * b < t * a->probe_h_b)
 			a->helper_wins++;
-		if (++a->pairs < AH_PROBE_PAIRS) {
+		/* more pairs only while the helper can still win most of them: once
+		 * it cannot, the outcome is the reader alone whatever they give */
+		if (++a->pairs < AH_PROBE_PAIRS &&
+		    (a->helper_wins + AH_PROBE_PAIRS - a->pairs) * 2 > AH_PROBE_PAIRS) {
 			a->probe = AH_P_RESUME;
 			ah_tell_helper(c, a, AH_WALK);
 			break;
@@ -576,7 +581,7 @@ static void ah_probe(struct roce_capfile *c, struct cap_ahead *a)
 		/* faster in most pairs, and in less time per byte over all
 		 * its windows: where the vote is close but the sums are not,
 		 * the reader alone (what --threads 1 does) */
-		helper = a->helper_wins * 2 > a->pairs &&
+		helper = a->pairs == AH_PROBE_PAIRS && a->helper_wins * 2 > a->pairs &&
 			 (cap_u128)a->t_helper * a->b_reader < (cap_u128)a->t_reader * a->b_helper;
 		if (a->choose)
 			helper = a->choose == 1;

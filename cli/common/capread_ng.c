@@ -334,7 +334,7 @@ int capr_ng_next(struct roce_capfile *c, struct roce_cap_record *rec, bool presc
 				ng_block_name(type), tlen, blen);
 		if (c->map && !c->pf_ahead && plen >= CAP_PF_MIN)
 			capr_prefetch_to(c, c->pos + plen);
-		if (unlikely(c->map) && !capr_map_rec_ok(c, c->pos + plen, 8))
+		if (unlikely(c->map) && !capr_rec_intact(c, c->pos + plen, 8))
 			return capr_fail_shrank(c);
 		switch (type) {
 		case NG_SHB:

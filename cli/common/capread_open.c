@@ -74,7 +74,7 @@ static int pcap_next(struct roce_capfile *c, struct roce_cap_record *rec)
 		/* touch the record's end: a vanished page faults here, not in the caller */
 		if (caplen)
 			(void)*(volatile const uint8_t *)(p + hl + caplen - 1);
-		if (!capr_map_rec_ok(c, c->pos + hl + caplen, hl))
+		if (!capr_rec_intact(c, c->pos + hl + caplen, hl))
 			return capr_fail_shrank(c);
 	}
 	src_consume(c, hl + caplen);

@@ -647,8 +647,127 @@ static void roce_pkt_reset(struct roce_pkt *pkt)
 	memset(pkt->dst, 0, sizeof(pkt->dst));
 }
 
-int roce_decode(int linktype, const uint8_t *frame, size_t caplen, size_t wirelen,
-	const struct roce_decode_opts *opts, struct roce_pkt *out)
+/*
+ * The common frame on one pass: Ethernet without tags, IPv4 without options,
+ * not fragmented, UDP to a RoCE port, IP and UDP lengths that agree and end
+ * within the wire length, a known opcode whose headers were captured and fit
+ * the extent.  Fills *pkt exactly as the general path below would (the same
+ * fields, the same findings, the same ICRC step) and returns the status; or
+ * returns 1 without having written *pkt (beyond frame / caplen / wirelen),
+ * and the general path decodes the frame.  Every byte read is inside spans
+ * checked against caplen first, as there.  (test_sweep compares both paths
+ * on every prefix and on randomly damaged frames.)
+ */
+#define ROCE_FAST_L3 ROCE_ETH_HLEN
+#define ROCE_FAST_UDP (ROCE_FAST_L3 + ROCE_IPV4_MIN_HLEN)
+#define ROCE_FAST_BTH (ROCE_FAST_UDP + ROCE_UDP_HLEN)
+#define ROCE_FAST_EXT (ROCE_FAST_BTH + ROCE_BTH_LEN)
+
+static int roce_decode_fast(struct roce_pkt *pkt, const struct roce_decode_opts *opts)
+{
+	const uint8_t *f = pkt->frame, *ip = f + ROCE_FAST_L3, *u = f + ROCE_FAST_UDP;
+	const struct roce_opcode_info *op;
+	struct roce_bth *b = &pkt->bth;
+	size_t end, pay, room;
+	uint32_t findings = 0;
+	uint16_t dport, tot;
+	bool is_cnp;
+
+	if (pkt->caplen < ROCE_FAST_EXT ||
+	    roce_get_be16(f + ROCE_ETH_OFF_TYPE) != ROCE_ETHERTYPE_IPV4 ||
+	    ip[0] != 0x45 || ip[ROCE_IPV4_OFF_PROTO] != ROCE_IPPROTO_UDP ||
+	    (roce_get_be16(ip + ROCE_IPV4_OFF_FRAG) & (ROCE_IPV4_FRAG_OFF_MASK | ROCE_IPV4_MF)))
+		return 1;
+	dport = roce_get_be16(u + ROCE_UDP_OFF_DPORT);
+	tot = roce_get_be16(ip + ROCE_IPV4_OFF_TOTLEN);
+	end = ROCE_FAST_L3 + (size_t)tot;
+	op = &roce_opcodes[f[ROCE_FAST_BTH + ROCE_BTH_OFF_OPCODE]];
+	if (tot < ROCE_IPV4_MIN_HLEN + ROCE_UDP_HLEN ||
+	    roce_get_be16(u + ROCE_UDP_OFF_LEN) != tot - ROCE_IPV4_MIN_HLEN ||
+	    end > pkt->wirelen || !op->name ||
+	    end < (size_t)ROCE_FAST_EXT + op->hdr_len + ROCE_ICRC_LEN ||
+	    !ROCE_SPAN_OK(pkt->caplen, (size_t)ROCE_FAST_EXT, op->hdr_len) ||
+	    !roce_port_match(opts, dport))
+		return 1;
+
+	pkt->kind = ROCE_KIND_ROCE;
+	pkt->version = 2;
+	pkt->ip_version = 4;
+	pkt->dst_mac = f + ROCE_ETH_OFF_DST;
+	pkt->src_mac = f + ROCE_ETH_OFF_SRC;
+	pkt->vlan_count = 0;
+	pkt->vlan_id = 0;
+	pkt->pcp = 0;
+	pkt->ethertype = ROCE_ETHERTYPE_IPV4;
+	roce_v4mapped(pkt->src, ip + ROCE_IPV4_OFF_SRC);
+	roce_v4mapped(pkt->dst, ip + ROCE_IPV4_OFF_DST);
+	pkt->tclass = ip[ROCE_IPV4_OFF_TOS];
+	pkt->ecn = ip[ROCE_IPV4_OFF_TOS] & 3;
+	pkt->ttl = ip[ROCE_IPV4_OFF_TTL];
+	pkt->flow_label = 0;
+	pkt->sport = roce_get_be16(u + ROCE_UDP_OFF_SPORT);
+	pkt->dport = dport;
+	pkt->ip_id = roce_get_be16(ip + ROCE_IPV4_OFF_ID);
+	pkt->l3_off = ROCE_FAST_L3;
+	pkt->l3_hdr_len = ROCE_IPV4_MIN_HLEN;
+	pkt->udp_off = ROCE_FAST_UDP;
+	pkt->bth_off = ROCE_FAST_BTH;
+	pkt->ext_off = ROCE_FAST_EXT;
+	pkt->roce_end = (uint32_t)end;
+	if (opts->verify_ip_csum && roce_ipv4_csum(ip, ROCE_IPV4_MIN_HLEN) != 0)
+		findings |= ROCE_FIND_BAD_IP_CSUM;
+
+	roce_bth_read(f + ROCE_FAST_BTH, b);     /* every field (padding aside) */
+	pkt->op = op;
+	if (b->tver != 0)
+		findings |= ROCE_FIND_BAD_TVER;
+	is_cnp = (op->flags & ROCE_F_CNP) != 0;
+	ext_clear(pkt);
+	roce_decode_ext(pkt, op);
+	pay = ROCE_FAST_EXT + op->hdr_len;
+	pkt->payload_off = (uint32_t)pay;
+	pkt->icrc_off = (uint32_t)(end - ROCE_ICRC_LEN);
+	room = pkt->icrc_off - pay;
+	if (b->padcnt > room) {
+		findings |= ROCE_FIND_BAD_PAD;
+		pkt->payload_len = 0;
+	} else {
+		pkt->payload_len = (uint32_t)(room - b->padcnt);
+	}
+	if (!(op->hdrs & ROCE_H_PAYLOAD)) {
+		if (b->padcnt)
+			findings |= ROCE_FIND_BAD_PAD;
+		if (room) {
+			findings |= is_cnp ? ROCE_FIND_BAD_CNP : ROCE_FIND_BAD_LENGTH;
+			pkt->payload_len = 0;
+		}
+	} else if (b->padcnt && !(op->flags & ROCE_F_LAST)) {
+		findings |= ROCE_FIND_BAD_PAD;
+	}
+	if (is_cnp && (!b->becn || b->psn != 0))
+		findings |= ROCE_FIND_BAD_CNP;
+	pkt->findings = findings;
+
+	pkt->icrc_status = ROCE_ICRC_UNVERIFIED;
+	pkt->icrc_wire = 0;
+	pkt->icrc_computed = 0;
+	pkt->mac_opcode = 0;
+	pkt->pfc_enable = 0;
+	pkt->pfc_reserved = 0;
+	memset(pkt->pfc_quanta, 0, sizeof(pkt->pfc_quanta));
+	if (ROCE_SPAN_OK(pkt->caplen, pkt->icrc_off, ROCE_ICRC_LEN)) {
+		if (!opts->verify_icrc || roce_icrc_verify(pkt) == ROCE_ICRC_UNVERIFIED)
+			pkt->icrc_wire = roce_get_le32(f + pkt->icrc_off);
+	}
+	return roce_status_of(pkt);
+}
+
+/* both entry points: the general decoder (fast: ERF's frame through roce_decode()) */
+int roce_decode_general(int linktype, const uint8_t *frame, size_t caplen, size_t wirelen,
+	const struct roce_decode_opts *opts, struct roce_pkt *out);
+
+static int roce_decode_any(int linktype, const uint8_t *frame, size_t caplen, size_t wirelen,
+	const struct roce_decode_opts *opts, struct roce_pkt *out, bool fast)
 {
 	size_t off;
 	uint16_t et;
@@ -676,8 +795,8 @@ int roce_decode(int linktype, const uint8_t *frame, size_t caplen, size_t wirele
 			roce_pkt_reset(out);
 			return ROCE_E_NOT_ROCE;
 		}
-		return roce_decode(erf.inner_linktype, frame + erf.hdr_len, erf.inner_caplen,
-				   erf.inner_wirelen, opts, out);
+		return (fast ? roce_decode : roce_decode_general)(erf.inner_linktype,
+				frame + erf.hdr_len, erf.inner_caplen, erf.inner_wirelen, opts, out);
 	}
 	out->frame = frame;
 	out->caplen = caplen;
@@ -779,4 +898,27 @@ not_roce:
 	out->kind = ROCE_KIND_NONE;
 	out->findings = 0;
 	return ROCE_E_NOT_ROCE;
+}
+
+int roce_decode(int linktype, const uint8_t *frame, size_t caplen, size_t wirelen,
+	const struct roce_decode_opts *opts, struct roce_pkt *out)
+{
+	if (linktype == ROCE_LINKTYPE_ETHERNET && out && frame) {
+		int rc;
+
+		out->frame = frame;
+		out->caplen = caplen;
+		out->wirelen = wirelen < caplen ? caplen : wirelen;
+		rc = roce_decode_fast(out, opts ? opts : &roce_default_opts);
+		if (rc != 1)
+			return rc;
+	}
+	return roce_decode_any(linktype, frame, caplen, wirelen, opts, out, true);
+}
+
+/* roce_decode() without the fast path: test_sweep compares the two. */
+int roce_decode_general(int linktype, const uint8_t *frame, size_t caplen, size_t wirelen,
+	const struct roce_decode_opts *opts, struct roce_pkt *out)
+{
+	return roce_decode_any(linktype, frame, caplen, wirelen, opts, out, false);
 }

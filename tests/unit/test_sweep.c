@@ -5,7 +5,10 @@
  * past caplen; the status must always be one of the documented ones.
  * Samples: V1..V9, PFC, PAUSE and built frames of every opcode (v1,
  * v2/IPv4 with a VLAN tag, v2/IPv6), for Ethernet and re-framed as SLL,
- * SLL2, raw IP and ERF.
+ * SLL2, raw IP and ERF.  Every Ethernet decode is also done by the general
+ * decoder without roce_decode()'s fast path (roce_decode_general()), and the
+ * two results must agree field by field; randomly damaged untagged RoCE v2
+ * frames (the fast path's case and its edges) are compared the same way.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +20,60 @@
 #include "check.h"
 #include "roce_vectors.h"
 
-static unsigned long n_decodes;
+static unsigned long n_decodes, n_compared, n_fast_ok;
+
+/* lib/src/decode.c, internal: roce_decode() without its fast path */
+int roce_decode_general(int linktype, const uint8_t *frame, size_t caplen, size_t wirelen,
+	const struct roce_decode_opts *opts, struct roce_pkt *out);
+
+/* Do a and b hold the same decode (every field, padding aside)? */
+static bool pkt_same(const struct roce_pkt *a, const struct roce_pkt *b)
+{
+#define SAME(x) (a->x == b->x)
+#define SAME_MEM(x) (memcmp(&a->x, &b->x, sizeof(a->x)) == 0)
+	return SAME(frame) && SAME(caplen) && SAME(wirelen) && SAME(kind) && SAME(findings) &&
+	       SAME(version) && SAME(ip_version) && SAME(dst_mac) && SAME(src_mac) &&
+	       SAME(vlan_count) && SAME(vlan_id) && SAME(pcp) && SAME(ethertype) &&
+	       SAME_MEM(src) && SAME_MEM(dst) && SAME(tclass) && SAME(ecn) && SAME(ttl) &&
+	       SAME(flow_label) && SAME(sport) && SAME(dport) && SAME(ip_id) && SAME(l3_off) &&
+	       SAME(l3_hdr_len) && SAME(udp_off) && SAME(bth_off) && SAME(ext_off) &&
+	       SAME(payload_off) && SAME(payload_len) && SAME(icrc_off) && SAME(roce_end) &&
+	       SAME(bth.opcode) && SAME(bth.se) && SAME(bth.migreq) && SAME(bth.padcnt) &&
+	       SAME(bth.tver) && SAME(bth.pkey) && SAME(bth.fecn) && SAME(bth.becn) &&
+	       SAME(bth.resv6) && SAME(bth.dqpn) && SAME(bth.ackreq) && SAME(bth.resv7) &&
+	       SAME(bth.psn) && SAME(op) && SAME(hdrs) && SAME(rdeth_eec) && SAME(deth.qkey) &&
+	       SAME(deth.src_qp) && SAME(xrc_srq) && SAME(feth) && SAME(reth.va) &&
+	       SAME(reth.rkey) && SAME(reth.dma_len) && SAME(atomic.va) && SAME(atomic.rkey) &&
+	       SAME(atomic.swap_add) && SAME(atomic.compare) && SAME(aeth.syndrome) &&
+	       SAME(aeth.msn) && SAME(atomic_ack) && SAME(immdt) && SAME(ieth_rkey) &&
+	       SAME(icrc_status) && SAME(icrc_wire) && SAME(icrc_computed) && SAME(mac_opcode) &&
+	       SAME(pfc_enable) && SAME(pfc_reserved) && SAME_MEM(pfc_quanta);
+#undef SAME
+#undef SAME_MEM
+}
+
+/* roce_decode() and the general decoder on the same bytes: same status, same fields. */
+static int decode_both(int linktype, const uint8_t *f, size_t caplen, size_t wirelen,
+		       const struct roce_decode_opts *o, struct roce_pkt *p)
+{
+	struct roce_pkt g;
+	int rc, grc;
+
+	/* the same garbage in both: what the general decoder leaves alone (the
+	 * headers a frame does not have) the fast path must leave alone too */
+	memset(p, 0x5a, sizeof(*p));
+	memset(&g, 0x5a, sizeof(g));
+	rc = roce_decode(linktype, f, caplen, wirelen, o, p);
+	grc = roce_decode_general(linktype, f, caplen, wirelen, o, &g);
+	n_compared++;
+	if (rc != grc || !pkt_same(p, &g)) {
+		CHECK_EQ_I(rc, grc);
+		CHECK(pkt_same(p, &g));
+		fprintf(stderr, "  fast path differs: link %d caplen %zu wirelen %zu\n", linktype,
+			caplen, wirelen);
+	}
+	return rc;
+}
 
 static int status_ok(int rc)
 {
@@ -45,7 +101,7 @@ static void sweep(int linktype, const uint8_t *f, size_t n, const char *what)
 			return;
 		}
 		memcpy(copy, f, k);
-		rc = roce_decode(linktype, k ? copy : NULL, k, n, k & 1 ? &o : NULL, &p);
+		rc = decode_both(linktype, k ? copy : NULL, k, n, k & 1 ? &o : NULL, &p);
 		n_decodes++;
 		if (!status_ok(rc)) {
 			CHECK(status_ok(rc));
@@ -221,12 +277,109 @@ static void test_sweep_hostile_lengths(void)
 	}
 }
 
+/* xorshift64: the damage below is random but the same on every run */
+static uint64_t rnd_state = 0x9e3779b97f4a7c15ull;
+
+static uint32_t rnd(uint32_t n)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return (uint32_t)(rnd_state >> 32) % n;
+}
+
+/*
+ * The fast path's case (untagged Ethernet, IPv4, UDP, known opcode) on every
+ * opcode, damaged at random: bytes of the headers and the ICRC, the length
+ * fields, captured and wire lengths, the options.  Every decode from an
+ * exactly-sized copy (ASan), compared with the general decoder.
+ */
+static void test_sweep_fast_path_damaged(void)
+{
+	static const uint8_t payload[64] = "fast path payload fast path payload fast path 0123456789";
+	static const size_t hot[] = { 12, 13, 14, 16, 17, 20, 21, 23, 36, 37, 38, 39, 42, 43 };
+
+	for (unsigned op = 0; op < 256; op++) {
+		struct roce_frame_spec s;
+		uint8_t buf[512];
+		size_t len;
+
+		if (!roce_opcodes[op].name)
+			continue;
+		roce_frame_spec_init(&s);
+		s.version = 2;
+		s.ip_version = 4;
+		s.bth.opcode = (uint8_t)op;
+		s.bth.becn = 1;
+		if (roce_opcodes[op].hdrs & ROCE_H_PAYLOAD) {
+			s.payload = payload;
+			s.payload_len = (roce_opcodes[op].flags & ROCE_F_LAST) ? 61 : 64;
+		}
+		if (roce_build(&s, buf, sizeof(buf), &len) != ROCE_OK) {
+			CHECK(0);
+			return;
+		}
+		for (unsigned t = 0; t < 400; t++) {
+			struct roce_decode_opts o;
+			uint8_t g[512], *copy;
+			size_t caplen = len, wirelen = len;
+			struct roce_pkt p;
+			unsigned nd = t ? 1 + rnd(3) : 0;
+
+			memcpy(g, buf, len);
+			for (unsigned d = 0; d < nd; d++) {
+				unsigned w = rnd(8);
+				size_t at = w < 4 ? hot[rnd(sizeof(hot) / sizeof(hot[0]))] :
+					    w < 6 ? rnd(60) : w < 7 ? len - 1 - rnd(6) : rnd((uint32_t)len);
+
+				if (rnd(4) == 0 && at + 1 < len)
+					roce_put_be16(g + at, (uint16_t)(roce_get_be16(g + at) +
+									 rnd(9) - 4));
+				else
+					g[at] ^= (uint8_t)(1u << rnd(8));
+			}
+			if (rnd(4) == 0)
+				caplen = rnd((uint32_t)len + 1);
+			if (rnd(4) == 0)
+				wirelen = caplen + rnd(8);
+			else if (rnd(8) == 0)
+				wirelen = rnd((uint32_t)caplen + 1);
+			roce_decode_opts_init(&o);
+			o.verify_icrc = rnd(4) != 0;
+			o.verify_ip_csum = rnd(4) != 0;
+			if (rnd(8) == 0)
+				o.udp_ports[1] = (uint16_t)(4791 + rnd(3));
+			if (rnd(16) == 0)
+				o.udp_ports[0] = 4792;
+			copy = malloc(caplen ? caplen : 1);
+			if (!copy) {
+				CHECK(copy != NULL);
+				return;
+			}
+			memcpy(copy, g, caplen);
+			if (decode_both(ROCE_LINKTYPE_ETHERNET, caplen ? copy : NULL, caplen, wirelen,
+					rnd(8) ? &o : NULL, &p) == ROCE_OK && p.kind == ROCE_KIND_ROCE &&
+			    p.icrc_status == ROCE_ICRC_OK)
+				n_fast_ok++;
+			free(copy);
+			if (check_cur_failed_) {
+				fprintf(stderr, "  opcode %u, damage round %u\n", op, t);
+				return;
+			}
+		}
+	}
+	/* the undamaged frames and many damaged ones took the fast path's way */
+	CHECK(n_fast_ok > 1000);
+}
+
 int main(void)
 {
 	RUN(test_sweep_vectors);
 	RUN(test_sweep_pfc_pause);
 	RUN(test_sweep_every_opcode);
 	RUN(test_sweep_hostile_lengths);
-	printf("%lu decodes\n", n_decodes);
+	RUN(test_sweep_fast_path_damaged);
+	printf("%lu decodes, %lu compared with the general decoder (%lu damaged frames still "
+	       "verified)\n", n_decodes, n_compared, n_fast_ok);
 	return check_report();
 }
