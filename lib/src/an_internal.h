@@ -49,8 +49,10 @@
 struct an_arena {
 	char *cur, *end;        /* unused part of the newest chunk */
 	void *chunks;           /* every chunk, linked through its first word */
+	void *freed;            /* table arrays given back, for the next blocks and arrays */
 	uint64_t bytes;         /* mapped bytes of all chunks */
-	uint64_t given;         /* bytes handed out as blocks */
+	uint64_t given;         /* bytes handed out (pool blocks, table arrays) */
+	uint64_t dead;          /* bytes of those not handed out again */
 };
 
 /* Free every chunk (the pools that used it are freed first). */
@@ -80,6 +82,12 @@ void an_pool_free(struct an_pool *p);
  * Linux, calloc() below); an_zfree() needs the same n. */
 void *an_zalloc(size_t n);
 void an_zfree(void *p, size_t n);
+/* The same, arrays of 64 KiB up to 2 MiB taken from the arena ar (NULL: none):
+ * the tables' slot arrays as they double.  An array given back stays in the
+ * arena, which hands its memory out again (cleared) for the next pool blocks
+ * and arrays: memory already touched, not new pages. */
+void *an_zalloc_in(struct an_arena *ar, size_t n);
+void an_zfree_in(struct an_arena *ar, void *p, size_t n);
 /* Advise the 2 MiB-aligned part of [p, p + n) as transparent huge pages (Linux). */
 void an_advise_huge(void *p, size_t n);
 
@@ -123,6 +131,7 @@ struct an_slot {
 };
 
 struct an_table {
+	struct an_arena *arena; /* the slot arrays' (an_zalloc_in()); NULL: none */
 	struct an_slot *slots;
 	uint32_t mask;
 	uint32_t max_size;      /* slots at the cap: a power of two >= 2 * cap */

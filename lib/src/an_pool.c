@@ -154,10 +154,36 @@ void an_zfree(void *p, size_t n)
  * blocks growing by powers of two that is rare).  NULL without mmap() or
  * memory: the pool makes its own block.
  */
+/* A table array given back to the arena (an_zfree_in()), in its first bytes. */
+struct an_region {
+	struct an_region *next;
+	size_t bytes;
+};
+
 static void *arena_get(struct an_arena *ar, size_t n)
 {
 	char *o;
 
+	/* first fit among the arrays given back: their pages are already mapped */
+	for (struct an_region **pp = (struct an_region **)&ar->freed; *pp; pp = &(*pp)->next) {
+		struct an_region *r = *pp;
+
+		if (r->bytes < n)
+			continue;
+		o = (char *)r;
+		if (r->bytes - n >= AN_POOL_BLOCK_MIN) {
+			struct an_region *t = (struct an_region *)(void *)(o + n);
+
+			t->next = r->next;
+			t->bytes = r->bytes - n;
+			*pp = t;
+		} else {
+			*pp = r->next;  /* (a tail below a block stays dead) */
+		}
+		ar->dead -= n;
+		memset(o, 0, n);
+		return o;
+	}
 	if ((size_t)(ar->end - ar->cur) < n) {
 		char *c = map_zeroed(AN_POOL_BLOCK_MAX);
 
@@ -189,6 +215,41 @@ void an_arena_free(struct an_arena *ar)
 		c = next;
 	}
 	memset(ar, 0, sizeof(*ar));
+}
+
+static bool arena_owns(const struct an_arena *ar, const void *p)
+{
+	const char *c = ar->chunks;
+
+	while (c) {
+		if ((const char *)p >= c && (const char *)p < c + AN_POOL_BLOCK_MAX)
+			return true;
+		memcpy(&c, c, sizeof(void *));
+	}
+	return false;
+}
+
+void *an_zalloc_in(struct an_arena *ar, size_t n)
+{
+	void *p;
+
+	if (ar && n >= AN_POOL_MAP_MIN && n < AN_POOL_BLOCK_MAX && (p = arena_get(ar, n)) != NULL)
+		return p;
+	return an_zalloc(n);
+}
+
+void an_zfree_in(struct an_arena *ar, void *p, size_t n)
+{
+	if (ar && p && arena_owns(ar, p)) {
+		struct an_region *r = p;
+
+		r->next = ar->freed;
+		r->bytes = n;
+		ar->freed = r;
+		ar->dead += n;
+		return;
+	}
+	an_zfree(p, n);
 }
 
 static bool pool_grow(struct an_pool *p)

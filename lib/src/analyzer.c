@@ -127,6 +127,8 @@ roce_analyzer_t *roce_analyzer_create(const struct roce_analyzer_config *c, char
 	a->pool.lat.arena = a->pool.lat_x.arena = a->pool.ctr.arena = &a->arena;
 	a->pool.ack1.arena = a->pool.rd1.arena = &a->arena;
 	a->pair.hp_pool.arena = a->pair.pn_pool.arena = &a->arena;
+	/* and the slot arrays below 2 MiB (the pairing index's buckets go with its table) */
+	a->flows.arena = a->pfc.arena = a->pair.hp.arena = &a->arena;
 	a->sum.pmtu = cfg.pmtu;
 	return a;
 }
@@ -280,7 +282,7 @@ void roce_analyzer_memory(const roce_analyzer_t *a, struct roce_analyzer_memory 
 	m.in_use = m.stream_bytes + m.latency_bytes + m.table_bytes;
 	/* (table_bytes counts the pairing index's records in use, blocks all of them) */
 	/* (the arena's chunks: the blocks handed out, counted above, and the rest) */
-	m.bytes = blocks + (a->arena.bytes - a->arena.given) + var + a->err_bytes +
+	m.bytes = blocks + (a->arena.bytes - a->arena.given) + a->arena.dead + var + a->err_bytes +
 		a->hist_bytes + m.table_bytes -
 		pool_in_use(&a->pair.hp_pool) - pool_in_use(&a->pair.pn_pool) +
 		sizeof(*a);
