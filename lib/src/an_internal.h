@@ -40,8 +40,27 @@
 
 /* ------------------------------------------------------------------ pools */
 
+/*
+ * Shared 2 MiB chunks (transparent huge pages on Linux) from which the pools
+ * carve their blocks below 2 MiB: the first streams of a run then touch one
+ * huge page instead of a few hundred 4 KiB pages of a dozen small blocks
+ * (on a virtual machine each new 4 KiB page costs microseconds).
+ */
+struct an_arena {
+	char *cur, *end;        /* unused part of the newest chunk */
+	void *chunks;           /* every chunk, linked through its first word */
+	void *freed;            /* table arrays given back, for the next blocks and arrays */
+	uint64_t bytes;         /* mapped bytes of all chunks */
+	uint64_t given;         /* bytes handed out (pool blocks, table arrays) */
+	uint64_t dead;          /* bytes of those not handed out again */
+};
+
+/* Free every chunk (the pools that used it are freed first). */
+void an_arena_free(struct an_arena *ar);
+
 /* Records of one size: blocks carved by a bump pointer, a free list for reuse. */
 struct an_pool {
+	struct an_arena *arena; /* blocks below 2 MiB come from there (NULL: own blocks) */
 	uint32_t size;          /* record bytes (rounded up to the alignment) */
 	void *free;             /* given-back records, linked through their first word */
 	char *cur, *end;        /* unused part of the newest block */
@@ -63,6 +82,12 @@ void an_pool_free(struct an_pool *p);
  * Linux, calloc() below); an_zfree() needs the same n. */
 void *an_zalloc(size_t n);
 void an_zfree(void *p, size_t n);
+/* The same, arrays of 64 KiB up to 2 MiB taken from the arena ar (NULL: none):
+ * the tables' slot arrays as they double.  An array given back stays in the
+ * arena, which hands its memory out again (cleared) for the next pool blocks
+ * and arrays: memory already touched, not new pages. */
+void *an_zalloc_in(struct an_arena *ar, size_t n);
+void an_zfree_in(struct an_arena *ar, void *p, size_t n);
 /* Advise the 2 MiB-aligned part of [p, p + n) as transparent huge pages (Linux). */
 void an_advise_huge(void *p, size_t n);
 
@@ -106,6 +131,7 @@ struct an_slot {
 };
 
 struct an_table {
+	struct an_arena *arena; /* the slot arrays' (an_zalloc_in()); NULL: none */
 	struct an_slot *slots;
 	uint32_t mask;
 	uint32_t max_size;      /* slots at the cap: a power of two >= 2 * cap */
@@ -335,6 +361,12 @@ _Static_assert(sizeof(struct an_holeset) == 16, "hole set past 16 bytes");
 _Static_assert(sizeof(struct an_readent) == 32, "READ ring entry past 32 bytes");
 _Static_assert(AN_ACK_RING <= UINT8_MAX && AN_READ_RING <= UINT8_MAX, "ring indexes are bytes");
 
+/* f has a request or response hole array (those stay until f is freed). */
+static inline bool an_flow_holed(const struct an_flow *f)
+{
+	return (f->req && f->req->hs.cap) || (f->rsp && f->rsp->hs.cap);
+}
+
 /* Heap bytes of the growable arrays (holes, rings past their pooled first size) of
  * request / response state (the NAK / go-back blocks: roce_analyzer.err_bytes). */
 static inline uint64_t an_req_var_bytes(const struct an_req *r)
@@ -385,9 +417,14 @@ struct roce_analyzer {
 	struct roce_summary sum;
 	struct an_table flows, pfc;
 	struct an_pools pool;
+	struct an_arena arena;          /* the pools' smaller blocks */
 	uint64_t hist_bytes;            /* histogram arrays (an_dist.c) */
 	uint64_t var_bytes;             /* holes and rings, tracked only with max_memory */
 	uint64_t err_bytes;             /* NAK / go-back blocks (struct an_req_err) */
+	/* streams whose request or response state has a hole array: with none, no
+	 * stream misses a PSN (holes_missing() needs one), so finish() and summary()
+	 * skip their walk over every stream */
+	uint32_t holed;
 	struct an_list flows_seen, pfc_seen;
 	struct an_pairidx pair;
 	uint64_t tick, seq;

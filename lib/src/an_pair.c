@@ -109,7 +109,7 @@ void an_pair_free(struct an_pairidx *x)
 	an_pool_free(&x->pn_pool);
 	an_table_free(&x->hp);
 	if (x->bucket)
-		an_zfree(x->bucket, (x->bmask + 1) * sizeof(*x->bucket));
+		an_zfree_in(x->hp.arena, x->bucket, (x->bmask + 1) * sizeof(*x->bucket));
 }
 
 static struct an_hp *hp_find(struct an_pairidx *x, uint8_t version, const uint8_t *src,
@@ -155,11 +155,11 @@ static void bucket_unlink(struct an_pairidx *x, struct an_pnode *n)
 static void buckets_grow(struct an_pairidx *x)
 {
 	uint32_t nsize = (x->bmask + 1) * 2;
-	struct an_pnode **nb = an_zalloc(nsize * sizeof(*nb));
+	struct an_pnode **nb = an_zalloc_in(x->hp.arena, nsize * sizeof(*nb));
 
 	if (!nb)
 		return;
-	an_zfree(x->bucket, (x->bmask + 1) * sizeof(*x->bucket));
+	an_zfree_in(x->hp.arena, x->bucket, (x->bmask + 1) * sizeof(*x->bucket));
 	x->bucket = nb;
 	x->bmask = nsize - 1;
 	for (uint32_t i = 0; i < x->hp.n; i++)

@@ -20,7 +20,12 @@
  * kernel and prefaulted in one call: one page fault per 4 KiB page costs
  * more than the work on the stream.  Their pages come zeroed, so a record
  * carved from one is not cleared again; records from smaller blocks or
- * from the free list are zeroed when handed out.  Blocks are released
+ * from the free list are zeroed when handed out.  The analyzer's pools take
+ * their blocks below AN_POOL_BLOCK_MAX from one shared arena of 2 MiB
+ * chunks (huge pages, mapped with the first stream): a run's first
+ * thousands of streams touch one or two huge pages, not hundreds of 4 KiB
+ * pages spread over a dozen small blocks (on a virtual machine a new 4 KiB
+ * page costs a few microseconds, as much as a frame's analysis).  Blocks are released
  * only when the analyzer is destroyed; the memory accounting
  * (roce_analyzer_memory()) tells records in use from records kept for reuse.
  */
@@ -40,12 +45,13 @@
 /* A block: this header, then records from offset AN_LINE. */
 struct an_block {
 	struct an_block *next;
-	size_t bytes;           /* mapped bytes (0: from aligned_alloc) */
+	size_t bytes;           /* mapped bytes (0: from aligned_alloc or the arena) */
+	bool arena;             /* carved from the pool's arena (freed with it) */
 };
 
 void an_pool_init(struct an_pool *p, size_t size, size_t align)
 {
-	memset(p, 0, sizeof(*p));
+	memset(p, 0, sizeof(*p));      /* (no arena: the owner sets one) */
 	if (align < sizeof(void *))
 		align = sizeof(void *);
 	p->size = (uint32_t)((size + align - 1) & ~(align - 1));
@@ -142,12 +148,118 @@ void an_zfree(void *p, size_t n)
 	free(p);
 }
 
+/*
+ * n zeroed bytes (a power of two below AN_POOL_BLOCK_MAX) from the arena's
+ * newest chunk, or a new chunk (the rest of the old one stays unused; with
+ * blocks growing by powers of two that is rare).  NULL without mmap() or
+ * memory: the pool makes its own block.
+ */
+/* A table array given back to the arena (an_zfree_in()), in its first bytes. */
+struct an_region {
+	struct an_region *next;
+	size_t bytes;
+};
+
+static void *arena_get(struct an_arena *ar, size_t n)
+{
+	char *o;
+
+	/* first fit among the arrays given back: their pages are already mapped */
+	for (struct an_region **pp = (struct an_region **)&ar->freed; *pp; pp = &(*pp)->next) {
+		struct an_region *r = *pp;
+
+		if (r->bytes < n)
+			continue;
+		o = (char *)r;
+		if (r->bytes - n >= AN_POOL_BLOCK_MIN) {
+			struct an_region *t = (struct an_region *)(void *)(o + n);
+
+			t->next = r->next;
+			t->bytes = r->bytes - n;
+			*pp = t;
+		} else {
+			*pp = r->next;  /* (a tail below a block stays dead) */
+		}
+		ar->dead -= n;
+		memset(o, 0, n);
+		return o;
+	}
+	if ((size_t)(ar->end - ar->cur) < n) {
+		char *c = map_zeroed(AN_POOL_BLOCK_MAX);
+
+		if (!c)
+			return NULL;
+		memcpy(c, &ar->chunks, sizeof(void *));
+		ar->chunks = c;
+		ar->cur = c + AN_LINE;          /* (the link) */
+		ar->end = c + AN_POOL_BLOCK_MAX;
+		ar->bytes += AN_POOL_BLOCK_MAX;
+	}
+	o = ar->cur;
+	ar->cur += n;
+	ar->given += n;
+	return o;
+}
+
+void an_arena_free(struct an_arena *ar)
+{
+	void *c = ar->chunks;
+
+	while (c) {
+		void *next;
+
+		memcpy(&next, c, sizeof(void *));
+#if defined(__linux__) && defined(MAP_ANONYMOUS)
+		(void)munmap(c, AN_POOL_BLOCK_MAX);
+#endif
+		c = next;
+	}
+	memset(ar, 0, sizeof(*ar));
+}
+
+static bool arena_owns(const struct an_arena *ar, const void *p)
+{
+	const char *c = ar->chunks;
+
+	while (c) {
+		if ((const char *)p >= c && (const char *)p < c + AN_POOL_BLOCK_MAX)
+			return true;
+		memcpy(&c, c, sizeof(void *));
+	}
+	return false;
+}
+
+void *an_zalloc_in(struct an_arena *ar, size_t n)
+{
+	void *p;
+
+	if (ar && n >= AN_POOL_MAP_MIN && n < AN_POOL_BLOCK_MAX && (p = arena_get(ar, n)) != NULL)
+		return p;
+	return an_zalloc(n);
+}
+
+void an_zfree_in(struct an_arena *ar, void *p, size_t n)
+{
+	if (ar && p && arena_owns(ar, p)) {
+		struct an_region *r = p;
+
+		r->next = ar->freed;
+		r->bytes = n;
+		ar->freed = r;
+		ar->dead += n;
+		return;
+	}
+	an_zfree(p, n);
+}
+
 static bool pool_grow(struct an_pool *p)
 {
 	size_t n = next_block_size(p);
 	struct an_block *b = NULL;
 
-	if (n >= AN_POOL_MAP_MIN && (b = map_zeroed(n)) != NULL)
+	if (n < AN_POOL_BLOCK_MAX && p->arena && (b = arena_get(p->arena, n)) != NULL)
+		b->arena = true;
+	else if (n >= AN_POOL_MAP_MIN && (b = map_zeroed(n)) != NULL)
 		b->bytes = n;
 	p->zeroed = b != NULL;
 	if (!b) {
@@ -155,6 +267,7 @@ static bool pool_grow(struct an_pool *p)
 		if (!b)
 			return false;
 		b->bytes = 0;
+		b->arena = false;
 		if (n >= AN_POOL_BLOCK_MAX)
 			an_advise_huge(b, n);
 	}
@@ -202,6 +315,10 @@ void an_pool_free(struct an_pool *p)
 	while (b) {
 		struct an_block *next = b->next;
 
+		if (b->arena) {
+			b = next;       /* (an_arena_free() releases it) */
+			continue;
+		}
 #if defined(__linux__) && defined(MAP_ANONYMOUS)
 		if (b->bytes) {
 			(void)munmap(b, b->bytes);

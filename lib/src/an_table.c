@@ -49,7 +49,7 @@ int an_table_init(struct an_table *t, uint32_t cap)
 void an_table_free(struct an_table *t)
 {
 	if (t->slots)
-		an_zfree(t->slots, (t->mask + 1) * sizeof(*t->slots));
+		an_zfree_in(t->arena, t->slots, (t->mask + 1) * sizeof(*t->slots));
 	free(t->dense);
 }
 
@@ -96,7 +96,7 @@ int an_table_reserve(struct an_table *t)
 		return t->n + 1 < size && t->n < t->dense_cap ? 0 : -1;
 	}
 	nsize = size * 2;
-	ns = an_zalloc(nsize * sizeof(*ns));
+	ns = an_zalloc_in(t->arena, nsize * sizeof(*ns));
 	if (!ns)
 		return t->n + 1 < size && t->n < t->dense_cap ? 0 : -1;
 	for (uint32_t k = 0; k < size; k++) {
@@ -109,7 +109,7 @@ int an_table_reserve(struct an_table *t)
 			i = (i + 1) & (nsize - 1);
 		ns[i] = t->slots[k];
 	}
-	an_zfree(t->slots, size * sizeof(*t->slots));
+	an_zfree_in(t->arena, t->slots, size * sizeof(*t->slots));
 	t->slots = ns;
 	t->mask = nsize - 1;
 	dense_reserve(t);

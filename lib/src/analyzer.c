@@ -122,6 +122,13 @@ roce_analyzer_t *roce_analyzer_create(const struct roce_analyzer_config *c, char
 		set_err(errbuf, "analyzer: out of memory");
 		return NULL;
 	}
+	/* every pool's smaller blocks share the arena's chunks */
+	a->pool.flow.arena = a->pool.req.arena = a->pool.rsp.arena = &a->arena;
+	a->pool.lat.arena = a->pool.lat_x.arena = a->pool.ctr.arena = &a->arena;
+	a->pool.ack1.arena = a->pool.rd1.arena = &a->arena;
+	a->pair.hp_pool.arena = a->pair.pn_pool.arena = &a->arena;
+	/* and the slot arrays below 2 MiB (the pairing index's buckets go with its table) */
+	a->flows.arena = a->pfc.arena = a->pair.hp.arena = &a->arena;
 	a->sum.pmtu = cfg.pmtu;
 	return a;
 }
@@ -131,6 +138,8 @@ static void flow_free(struct roce_analyzer *a, struct an_flow *f)
 {
 	if (a->cfg.max_memory)
 		a->var_bytes -= an_req_var_bytes(f->req) + an_rsp_var_bytes(f->rsp);
+	if (an_flow_holed(f))
+		a->holed--;
 	an_req_free(a, f->req);
 	an_rsp_free(a, f->rsp);
 	an_lat_free(a, f);
@@ -190,6 +199,7 @@ void roce_analyzer_destroy(roce_analyzer_t *a)
 	an_table_free(&a->flows);
 	an_table_free(&a->pfc);
 	an_pair_free(&a->pair);
+	an_arena_free(&a->arena);       /* after the pools carved from it */
 	free(a);
 }
 
@@ -267,10 +277,13 @@ void roce_analyzer_memory(const roce_analyzer_t *a, struct roce_analyzer_memory 
 	m.pooled_bytes = blocks - (pool_in_use(&p->flow) + pool_in_use(&p->req) +
 		pool_in_use(&p->rsp) + pool_in_use(&p->lat) + pool_in_use(&p->lat_x) +
 		pool_in_use(&p->ctr) + pool_in_use(&p->ack1) + pool_in_use(&p->rd1) +
-		pool_in_use(&a->pair.hp_pool) + pool_in_use(&a->pair.pn_pool));
+		pool_in_use(&a->pair.hp_pool) + pool_in_use(&a->pair.pn_pool)) +
+		(a->arena.bytes - a->arena.given);
 	m.in_use = m.stream_bytes + m.latency_bytes + m.table_bytes;
 	/* (table_bytes counts the pairing index's records in use, blocks all of them) */
-	m.bytes = blocks + var + a->err_bytes + a->hist_bytes + m.table_bytes -
+	/* (the arena's chunks: the blocks handed out, counted above, and the rest) */
+	m.bytes = blocks + (a->arena.bytes - a->arena.given) + a->arena.dead + var + a->err_bytes +
+		a->hist_bytes + m.table_bytes -
 		pool_in_use(&a->pair.hp_pool) - pool_in_use(&a->pair.pn_pool) +
 		sizeof(*a);
 	*out = m;
@@ -570,6 +583,7 @@ static void roce_process(struct an_ctx *c, int status)
 	 */
 	bool dropped = (pkt->findings & ROCE_FIND_UNTRUSTED_MASK) ||
 		pkt->icrc_status == ROCE_ICRC_BAD;
+	bool holed;
 
 	a->sum.roce_frames++;
 	if (pkt->version == 1)
@@ -671,6 +685,7 @@ static void roce_process(struct an_ctx *c, int status)
 	learn_pmtu(a, f, pkt);
 	if (a->cfg.max_memory)
 		a->var_bytes -= an_req_var_bytes(f->req) + an_rsp_var_bytes(f->rsp);
+	holed = an_flow_holed(f);
 	if (op->flags & ROCE_F_REQ) {
 		f->st.is_request = true;
 		an_req_process(c, f);
@@ -678,6 +693,8 @@ static void roce_process(struct an_ctx *c, int status)
 	} else {
 		an_resp_process(c, f);
 	}
+	if (!holed && an_flow_holed(f))
+		a->holed++;
 	if (a->cfg.max_memory)
 		a->var_bytes += an_req_var_bytes(f->req) + an_rsp_var_bytes(f->rsp);
 }
@@ -786,7 +803,8 @@ void roce_analyzer_finish(roce_analyzer_t *a)
 		return;
 	a->finished = true;
 	total = a->evicted_unrec;
-	for (uint32_t i = 0; i < a->flows.n; i++) {
+	/* (no hole array anywhere: no stream misses a PSN, nothing to report) */
+	for (uint32_t i = 0; a->holed && i < a->flows.n; i++) {
 		struct an_flow *f = (struct an_flow *)a->flows.dense[i];
 
 		flows_prefetch(&a->flows, i);
@@ -834,7 +852,7 @@ void roce_analyzer_summary_sized(const roce_analyzer_t *a, struct roce_summary *
 	uint64_t unrec = a->evicted_unrec;
 
 	/* PSNs missing now: the same count finish() reports, at any time */
-	for (uint32_t i = 0; i < a->flows.n; i++) {
+	for (uint32_t i = 0; a->holed && i < a->flows.n; i++) {
 		const struct an_flow *f = (const struct an_flow *)a->flows.dense[i];
 
 		flows_prefetch(&a->flows, i);

@@ -1038,6 +1038,66 @@ static void test_eviction_and_order(void)
 	t_done(&t);
 }
 
+/* Stream QP qp (A -> B) sends SEND_ONLY with PSN psn. */
+static void send_qp(struct t *t, uint32_t qp, uint32_t psn, uint64_t ts)
+{
+	struct roce_frame_spec sp;
+
+	spec_dir(&sp, true, ROCE_OP_RC_SEND_ONLY, psn);
+	sp.bth.dqpn = qp;
+	feed(t, &sp, ts);
+}
+
+/*
+ * Unrecovered PSNs while streams with holes come and go: summary() and
+ * finish() skip their walk over the streams when none has a hole array, so
+ * the count must still include evicted streams' holes and pick up a new
+ * stream's.
+ */
+static void test_holes_evicted(void)
+{
+	struct t t;
+	struct roce_analyzer_config cfg;
+	struct roce_summary s;
+	uint64_t ts = 0;
+
+	roce_analyzer_config_init(&cfg);
+	cfg.max_flows = 2;
+	t_init_cfg(&t, &cfg);
+	REQUIRE(t.a);
+	send_qp(&t, 0x100, 1, ts++);
+	send_qp(&t, 0x100, 2, ts++);
+	send_qp(&t, 0x100, 5, ts++);    /* 3, 4 missing */
+	send_qp(&t, 0x101, 1, ts++);
+	send_qp(&t, 0x101, 3, ts++);    /* 2 missing */
+	sum(&t, &s);
+	CHECK_EQ_U(s.unrecovered_psns, 3);
+	/* two streams without holes push both out */
+	send_qp(&t, 0x102, 1, ts++);
+	send_qp(&t, 0x103, 1, ts++);
+	sum(&t, &s);
+	CHECK_EQ_U(s.evicted_flows, 2);
+	CHECK_EQ_U(s.unrecovered_psns, 3);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.unrecovered_psns, 3);
+	CHECK_EQ_U(t.an[ROCE_AN_UNRECOVERED], 0);      /* no live stream misses a PSN */
+	/* a new stream with a hole: counted again, and reported at finish */
+	send_qp(&t, 0x104, 7, ts++);
+	send_qp(&t, 0x104, 9, ts++);    /* 8 missing */
+	sum(&t, &s);
+	CHECK_EQ_U(s.unrecovered_psns, 4);
+	roce_analyzer_finish(t.a);
+	CHECK_EQ_U(t.an[ROCE_AN_UNRECOVERED], 1);
+	CHECK_EQ_U(t.last_an[ROCE_AN_UNRECOVERED].count, 1);
+	CHECK_EQ_U(t.last_an[ROCE_AN_UNRECOVERED].flow.dqpn, 0x104);
+	/* the hole filled: the stream keeps its (empty) hole array, the count is 3 */
+	send_qp(&t, 0x104, 8, ts++);
+	sum(&t, &s);
+	CHECK_EQ_U(s.unrecovered_psns, 3);
+	t_done(&t);
+}
+
 /* Counts every stream's frames: its PSN (1, 2, 3...) equals its frame count. */
 static int check_many(void *user, const struct roce_flow_stats *f)
 {
@@ -1279,6 +1339,7 @@ int main(void)
 	RUN(test_pfc_timing);
 	RUN(test_pfc_storm);
 	RUN(test_eviction_and_order);
+	RUN(test_holes_evicted);
 	RUN(test_many_streams);
 	RUN(test_malformed_and_icrc);
 	RUN(test_names_and_config);
