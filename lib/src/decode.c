@@ -617,6 +617,18 @@ static int roce_decode_ipv6(struct roce_pkt *pkt, size_t l3, const struct roce_d
 	return roce_decode_udp(pkt, udp, udp + roce_get_be16(ip + ROCE_IP6_OFF_PAYLEN), opts);
 }
 
+/* The ICRC step's and the MAC control fields' start values (both decoders). */
+static inline void roce_pkt_clear_icrc_mac(struct roce_pkt *pkt)
+{
+	pkt->icrc_status = ROCE_ICRC_UNVERIFIED;
+	pkt->icrc_wire = 0;
+	pkt->icrc_computed = 0;
+	pkt->mac_opcode = 0;
+	pkt->pfc_enable = 0;
+	pkt->pfc_reserved = 0;
+	memset(pkt->pfc_quanta, 0, sizeof(pkt->pfc_quanta));
+}
+
 /* Reset what a previous decode into the same struct may have left. */
 static void roce_pkt_reset(struct roce_pkt *pkt)
 {
@@ -636,13 +648,7 @@ static void roce_pkt_reset(struct roce_pkt *pkt)
 	memset(&pkt->bth, 0, sizeof(pkt->bth));
 	pkt->op = NULL;
 	pkt->hdrs = 0;
-	pkt->icrc_status = ROCE_ICRC_UNVERIFIED;
-	pkt->icrc_wire = 0;
-	pkt->icrc_computed = 0;
-	pkt->mac_opcode = 0;
-	pkt->pfc_enable = 0;
-	pkt->pfc_reserved = 0;
-	memset(pkt->pfc_quanta, 0, sizeof(pkt->pfc_quanta));
+	roce_pkt_clear_icrc_mac(pkt);
 	memset(pkt->src, 0, sizeof(pkt->src));
 	memset(pkt->dst, 0, sizeof(pkt->dst));
 }
@@ -748,13 +754,7 @@ static int roce_decode_fast(struct roce_pkt *pkt, const struct roce_decode_opts 
 		findings |= ROCE_FIND_BAD_CNP;
 	pkt->findings = findings;
 
-	pkt->icrc_status = ROCE_ICRC_UNVERIFIED;
-	pkt->icrc_wire = 0;
-	pkt->icrc_computed = 0;
-	pkt->mac_opcode = 0;
-	pkt->pfc_enable = 0;
-	pkt->pfc_reserved = 0;
-	memset(pkt->pfc_quanta, 0, sizeof(pkt->pfc_quanta));
+	roce_pkt_clear_icrc_mac(pkt);
 	if (ROCE_SPAN_OK(pkt->caplen, pkt->icrc_off, ROCE_ICRC_LEN)) {
 		if (!opts->verify_icrc || roce_icrc_verify(pkt) == ROCE_ICRC_UNVERIFIED)
 			pkt->icrc_wire = roce_get_le32(f + pkt->icrc_off);
