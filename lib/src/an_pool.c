@@ -148,18 +148,18 @@ void an_zfree(void *p, size_t n)
 	free(p);
 }
 
-/*
- * n zeroed bytes (a power of two below AN_POOL_BLOCK_MAX) from the arena's
- * newest chunk, or a new chunk (the rest of the old one stays unused; with
- * blocks growing by powers of two that is rare).  NULL without mmap() or
- * memory: the pool makes its own block.
- */
 /* A table array given back to the arena (an_zfree_in()), in its first bytes. */
 struct an_region {
 	struct an_region *next;
 	size_t bytes;
 };
 
+/*
+ * n zeroed bytes (a power of two below AN_POOL_BLOCK_MAX): an array given
+ * back, else the arena's newest chunk, or a new chunk (the rest of the old
+ * one stays unused; with blocks growing by powers of two that is rare).
+ * NULL without mmap() or memory: the pool makes its own block.
+ */
 static void *arena_get(struct an_arena *ar, size_t n)
 {
 	char *o;
