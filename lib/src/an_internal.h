@@ -36,7 +36,7 @@
 #define AN_ACK_RING        64
 #define AN_READ_RING       16
 #define AN_ACK_FIRST       1    /* entries of the first rings (records of pools ack1, rd1) */
-#define AN_READ_FIRST      2
+#define AN_READ_FIRST      1
 
 /* ------------------------------------------------------------------ pools */
 
@@ -77,6 +77,7 @@ void an_pool_init(struct an_pool *p, size_t size, size_t align);
 void *an_pool_get(struct an_pool *p);
 /* Give back o (NULL: nothing). */
 void an_pool_put(struct an_pool *p, void *o);
+
 void an_pool_free(struct an_pool *p);
 /* Zeroed memory for a large array (mmap()ed and prefaulted from 64 KiB on
  * Linux, calloc() below); an_zfree() needs the same n. */
@@ -123,9 +124,16 @@ struct an_entry {
 /*
  * A slot keeps the entry's hash next to the pointer: probes compare hashes
  * without touching the entries (a cache miss each with many streams), and
- * growing rehashes from the slots alone.
+ * growing rehashes from the slots alone.  12 bytes, packed on 4-byte
+ * alignment (no padding after the hash: a quarter less table per stream);
+ * x86 and ARMv8 load the unaligned pointer with one instruction.
  */
-struct an_slot {
+#if defined(__GNUC__) || defined(__clang__)
+#define AN_SLOT_PACKED __attribute__((packed, aligned(4)))
+#else
+#define AN_SLOT_PACKED
+#endif
+struct AN_SLOT_PACKED an_slot {
 	struct an_entry *e;     /* NULL: empty */
 	uint32_t hash;
 };
@@ -358,6 +366,9 @@ _Static_assert(offsetof(struct an_req, hs) <= AN_LINE,
 _Static_assert(sizeof(struct an_req) <= 96, "request state past 96 bytes");
 _Static_assert(sizeof(struct an_flow) == 3 * AN_LINE, "stream record past three cache lines");
 _Static_assert(sizeof(struct an_holeset) == 16, "hole set past 16 bytes");
+#if defined(__GNUC__) || defined(__clang__)
+_Static_assert(sizeof(struct an_slot) == sizeof(void *) + 4, "table slot padded");
+#endif
 _Static_assert(sizeof(struct an_readent) == 32, "READ ring entry past 32 bytes");
 _Static_assert(AN_ACK_RING <= UINT8_MAX && AN_READ_RING <= UINT8_MAX, "ring indexes are bytes");
 

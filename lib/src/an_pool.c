@@ -155,7 +155,7 @@ struct an_region {
 };
 
 /*
- * n zeroed bytes (a power of two below AN_POOL_BLOCK_MAX): an array given
+ * n zeroed bytes (a multiple of 64 below AN_POOL_BLOCK_MAX): an array given
  * back, else the arena's newest chunk, or a new chunk (the rest of the old
  * one stays unused; with blocks growing by powers of two that is rare).
  * NULL without mmap() or memory: the pool makes its own block.

@@ -451,7 +451,7 @@ static void ack_cancel_from(struct an_req *r, uint32_t p)
 /*
  * The READ ring keeps the last AN_READ_RING READs pushed; entries stay
  * until overwritten, after their LAST too (replayed responses and re-issued
- * READs still find them).  It starts with 2 slots and doubles, up to
+ * READs still find them).  It starts with 1 slot and doubles, up to
  * AN_READ_RING, when the slot to overwrite holds a READ still expecting its
  * LAST, so the READs in progress kept are the same as with a full-size ring.
  */
