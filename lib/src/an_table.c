@@ -64,15 +64,17 @@ static uint32_t table_slot_of(const struct an_table *t, const struct an_entry *e
 }
 
 /*
- * Room for one more entry: grow the slot array when the insert would pass
- * half load.  -1 when there is no room at all (growing failed: no memory).
+ * Room in the dense array for one more entry: it grows by an eighth when full,
+ * up to cap (by the entries, not with the slots: doubling with the slot
+ * array left it up to half empty, 8 bytes per missing stream).
  */
-/* The dense array holds what the slots may (half of them, at most cap). */
 static int dense_reserve(struct an_table *t)
 {
-	uint32_t want = (t->mask + 1) / 2;
+	uint32_t want = t->dense_cap + t->dense_cap / 8 + 16;
 	struct an_entry **nd;
 
+	if (t->n < t->dense_cap)
+		return 0;
 	if (want > t->cap)
 		want = t->cap;
 	if (t->dense_cap >= want)
@@ -85,6 +87,10 @@ static int dense_reserve(struct an_table *t)
 	return 0;
 }
 
+/*
+ * Room for one more entry: grow the slot array when the insert would pass
+ * half load.  -1 when there is no room at all (growing failed: no memory).
+ */
 int an_table_reserve(struct an_table *t)
 {
 	uint32_t size = t->mask + 1, nsize;
