@@ -77,7 +77,6 @@ void an_pool_init(struct an_pool *p, size_t size, size_t align);
 void *an_pool_get(struct an_pool *p);
 /* Give back o (NULL: nothing). */
 void an_pool_put(struct an_pool *p, void *o);
-
 void an_pool_free(struct an_pool *p);
 /* Zeroed memory for a large array (mmap()ed and prefaulted from 64 KiB on
  * Linux, calloc() below); an_zfree() needs the same n. */

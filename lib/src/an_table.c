@@ -70,7 +70,7 @@ static uint32_t table_slot_of(const struct an_table *t, const struct an_entry *e
  */
 static int dense_reserve(struct an_table *t)
 {
-	uint32_t want = t->dense_cap + t->dense_cap / 8 + 16;
+	uint64_t want = (uint64_t)t->dense_cap + t->dense_cap / 8 + 16;
 	struct an_entry **nd;
 
 	if (t->n < t->dense_cap)
@@ -79,11 +79,11 @@ static int dense_reserve(struct an_table *t)
 		want = t->cap;
 	if (t->dense_cap >= want)
 		return 0;
-	nd = realloc(t->dense, want * sizeof(*nd));
+	nd = realloc(t->dense, (size_t)want * sizeof(*nd));
 	if (!nd)
 		return -1;
 	t->dense = nd;
-	t->dense_cap = want;
+	t->dense_cap = (uint32_t)want;
 	return 0;
 }
 

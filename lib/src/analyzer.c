@@ -405,7 +405,7 @@ static void flow_key_of(const struct roce_pkt *p, struct roce_flow_key *k)
 	k->dqpn = p->bth.dqpn & 0xffffffu;
 }
 
-/* Slot arrays up to this many slots (16 bytes each: 256 KiB) stay in the caches. */
+/* Slot arrays up to this many slots (12 bytes each: 192 KiB) stay in the caches. */
 #define AN_PREFETCH_MIN_SLOTS 16384u
 
 void roce_analyzer_prefetch(const roce_analyzer_t *a, int linktype, const uint8_t *frame,
