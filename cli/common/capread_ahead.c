@@ -27,7 +27,8 @@
  * next chunk from there.  (pcapng: no jump, since the interfaces and byte
  * order defined in between would be unknown to the helper; it walks.)
  *
- * The helper stays at most AH_NCHUNK - 1 chunks and AH_DIST bytes ahead of
+ * The helper stays at most AH_NCHUNK - 1 chunks and AH_DIST bytes (two probe
+ * windows while the probe runs) ahead of
  * the reader (the reader publishes where it is once per chunk), and sleeps
  * when it gets there; the reader wakes it once it is halfway back.  Cross-core
  * traffic per chunk: the verdict line(s), the claim/done line, the reader's
@@ -37,13 +38,14 @@
  * the caller's function (byte 0): the reader does them itself.  Whether the
  * helper's bytes pay at all depends on the machine, its load and the file,
  * so the reader measures it (the probe, ah_probe()): after AH_PROBE_WARM
- * bytes it times AH_PROBE_PAIRS pairs of windows of AH_PROBE_BYTES, one
- * taking the helper's bytes, one with the helper paused (mode AH_PAUSE: page
- * work only, the reader claims every chunk), and keeps the helper if it was
+ * bytes it times up to AH_PROBE_PAIRS pairs of windows of AH_PROBE_BYTES, one
+ * taking the helper's bytes once it is well ahead, one with the helper paused
+ * (mode AH_PAUSE: page work only, the reader claims every chunk) once the
+ * reader is past what the helper read, and keeps the helper if it was
  * faster in most pairs and per byte over all its windows: the helper walks on
  * (pcap: it jumps to the reader); else it stops walking for good (AH_QUIT)
  * and the file goes on as with no helper.  The probe ends as soon as the
- * helper can no longer win most pairs (3 of 5 lost).
+ * outcome is sure (3 of 5 pairs won or lost).
  *
  * The helper stops walking (for good; the reader then does every record
  * itself) at anything it does not expect: a record the reader would reject
@@ -96,6 +98,8 @@ struct cap_ahead {
 	_Atomic uint64_t rd_jump;               /* pcap: end of the chunk's first record << 16
 						 * | chunk & 0xffff (where the helper can jump) */
 	atomic_int mode;                        /* AH_WALK, AH_PAUSE, AH_QUIT (the probe's) */
+	_Atomic uint64_t dist;                  /* bytes the helper may run ahead: AH_DIST, or
+						 * two probe windows while the probe runs */
 	/* the helper's sleep */
 	alignas(64) atomic_int sleeping;
 	_Atomic uint64_t wake_idx, wake_pos;    /* wake it when the reader gets here */
@@ -131,13 +135,22 @@ struct cap_ahead {
 	uint64_t t_reader, b_reader;            /* ... and without it (sums over the pairs) */
 	unsigned pairs, helper_wins;            /* pairs timed, pairs the helper was faster in */
 	uint64_t probe_h_t, probe_h_b;          /* the current pair's window with the helper */
+	uint64_t drain_idx;                     /* AH_P_DRAIN until the reader's record is here */
+	uint64_t reprobe_pos, reprobe_gap;      /* AH_P_ALONE until here; the next gap */
+	uint64_t reprobe_first;                 /* the first gap */
+	unsigned probes;                        /* probes finished */
 };
 
 enum { AH_WALK, AH_PAUSE, AH_QUIT };            /* mode */
-enum { AH_P_WARM, AH_P_RESUME, AH_P_HELPER, AH_P_READER, AH_P_DONE };   /* probe */
+/* probe: AH_P_DRAIN is the reader alone, untimed, until it is past what the helper read;
+ * AH_P_ALONE the reader alone after a probe, until the next one (pcap) */
+enum { AH_P_WARM, AH_P_RESUME, AH_P_HELPER, AH_P_DRAIN, AH_P_READER, AH_P_ALONE, AH_P_DONE };
 #define AH_PROBE_WARM (8u << 20)        /* bytes before the probe starts */
 #define AH_PROBE_BYTES (2u << 20)       /* bytes per timed window */
 #define AH_PROBE_PAIRS 5u               /* window pairs (with, without the helper) */
+#define AH_AHEAD_RECS (AH_RING / 4)     /* the helper is "ahead" by this many records, or
+					 * a probe window's bytes */
+#define AH_REPROBE (32u << 20)          /* bytes alone before probing again (doubling) */
 
 /* ---- the helper's walk ------------------------------------------------------ */
 
@@ -318,7 +331,7 @@ static void *ah_thread(void *arg)
 	while (!atomic_load_explicit(&a->stop, memory_order_relaxed)) {
 		uint64_t rk = atomic_load_explicit(&a->rd_idx, memory_order_acquire);
 		uint64_t rpos = atomic_load_explicit(&a->rd_pos, memory_order_relaxed);
-		uint64_t h = a->h_idx / AH_CHUNK, cl, n;
+		uint64_t h = a->h_idx / AH_CHUNK, cl, n, dist;
 		int mode = atomic_load_explicit(&a->mode, memory_order_relaxed);
 		struct roce_cap_record rec;
 		bool own = false;
@@ -348,14 +361,15 @@ static void *ah_thread(void *arg)
 			ah_sleep(c, a, UINT64_MAX, UINT64_MAX, walking);
 			continue;
 		}
-		if (h >= rk / AH_CHUNK + AH_NCHUNK - 1 || a->h_pos > rpos + AH_DIST) {
+		dist = atomic_load_explicit(&a->dist, memory_order_relaxed);
+		if (h >= rk / AH_CHUNK + AH_NCHUNK - 1 || a->h_pos > rpos + dist) {
 			/* wake when the reader is halfway back on what blocks */
 			uint64_t wi = UINT64_MAX, wp = UINT64_MAX;
 
 			if (h >= rk / AH_CHUNK + AH_NCHUNK - 1)
 				wi = (h - AH_NCHUNK / 2) * AH_CHUNK;
-			if (a->h_pos > rpos + AH_DIST)
-				wp = a->h_pos - AH_DIST / 2;
+			if (a->h_pos > rpos + dist)
+				wp = a->h_pos - dist / 2;
 			ah_sleep(c, a, wi, wp, false);
 			continue;
 		}
@@ -399,9 +413,22 @@ static void *ah_thread(void *arg)
 /*
  * The probe's settings, for tests and tuning: ROCE_CAP_AHEAD_PROBE=BYTES (each
  * timed window; 0: no probe, the helper's bytes are always taken),
- * ROCE_CAP_AHEAD_CHOOSE=helper|reader (the outcome, once timed) and
+ * ROCE_CAP_AHEAD_CHOOSE=helper|reader (the outcome, once timed; "reader-once":
+ * the first probe's outcome is the reader alone, later probes decide by time),
+ * ROCE_CAP_AHEAD_REPROBE=BYTES (the reader alone's first stretch before it
+ * probes again) and
  * ROCE_CAP_AHEAD_MIN=BYTES (instead of the caller's min_caplen).
  */
+/*
+ * How far the helper may run ahead while the probe runs: two windows, so that
+ * it can get one window ahead (where its window starts) and the reader's
+ * window after it (which starts past what the helper read) comes soon.
+ */
+static uint64_t ah_probe_dist(const struct cap_ahead *a)
+{
+	return a->probe_w && 2 * a->probe_w < AH_DIST ? 2 * a->probe_w : AH_DIST;
+}
+
 static void ah_probe_config(struct roce_capfile *c, struct cap_ahead *a)
 {
 	const char *e = getenv("ROCE_CAP_AHEAD_PROBE");
@@ -415,6 +442,7 @@ static void ah_probe_config(struct roce_capfile *c, struct cap_ahead *a)
 			a->probe_w = v;
 	}
 	a->probe = a->probe_w ? AH_P_WARM : AH_P_DONE;
+	atomic_init(&a->dist, ah_probe_dist(a));
 	e = getenv("ROCE_CAP_AHEAD_MIN");
 	if (e && *e) {
 		unsigned long v = strtoul(e, &end, 0);
@@ -423,7 +451,16 @@ static void ah_probe_config(struct roce_capfile *c, struct cap_ahead *a)
 			c->ahead_min = (uint32_t)v;
 	}
 	e = getenv("ROCE_CAP_AHEAD_CHOOSE");
-	a->choose = !e ? 0 : !strcmp(e, "helper") ? 1 : !strcmp(e, "reader") ? 2 : 0;
+	a->choose = !e ? 0 : !strcmp(e, "helper") ? 1 : !strcmp(e, "reader") ? 2 :
+		    !strcmp(e, "reader-once") ? 3 : 0;
+	a->reprobe_first = AH_REPROBE;
+	e = getenv("ROCE_CAP_AHEAD_REPROBE");
+	if (e && *e) {
+		unsigned long long v = strtoull(e, &end, 0);
+
+		if (!*end && v)
+			a->reprobe_first = v;
+	}
 }
 
 bool capr_ahead_start(struct roce_capfile *c)
@@ -485,15 +522,17 @@ void capr_ahead_stop(struct roce_capfile *c)
 	if (getenv("ROCE_CAP_AHEAD_STATS"))
 		fprintf(stderr, "ahead: helper chunks %llu own %llu skipped, %llu jumps, %llu sleeps, "
 			"%llu windows populated, %llu records under %u bytes; reader took %llu "
-			"records; probe: %s (helper faster in %u of %u pairs; %llu ns for %llu "
-			"bytes with the helper, %llu ns for %llu bytes without)\n",
+			"records; probe: %s (%u probes, the last: helper faster in %u of %u pairs; "
+			"%llu ns for %llu bytes with the helper, %llu ns for %llu bytes without)\n",
 			(unsigned long long)a->st_own, (unsigned long long)a->st_skip,
 			(unsigned long long)a->st_jump, (unsigned long long)a->st_sleep,
 			(unsigned long long)a->st_pop, (unsigned long long)a->st_short,
 			c->ahead_min, (unsigned long long)c->ahead_taken,
-			a->probe != AH_P_DONE ? "not finished" :
-			atomic_load(&a->mode) == AH_QUIT ? "reader alone" :
-			a->b_reader ? "helper kept" : "off", a->helper_wins, a->pairs,
+			a->probe == AH_P_ALONE || (a->probe == AH_P_DONE &&
+						   atomic_load(&a->mode) == AH_QUIT) ? "reader alone" :
+			a->probe != AH_P_DONE && !a->probes ? "not finished" :
+			a->probe != AH_P_DONE ? "measuring again" :
+			a->b_reader ? "helper kept" : "off", a->probes, a->helper_wins, a->pairs,
 			(unsigned long long)a->t_helper, (unsigned long long)a->b_helper,
 			(unsigned long long)a->t_reader, (unsigned long long)a->b_reader);
 	pthread_cond_destroy(&c->helper_cv);
@@ -523,25 +562,60 @@ static void ah_tell_helper(struct roce_capfile *c, struct cap_ahead *a, int mode
 }
 
 /*
- * The probe, at the reader's chunk entries: after AH_PROBE_WARM bytes,
- * AH_PROBE_PAIRS pairs of windows of probe_w bytes each, the first taking the
- * helper's bytes (timed from the first chunk the helper has finished before
- * the reader gets there, after it catches up from a pause; or over twice a
- * window if it does not), the second with the helper paused (page work only)
- * and every record done by the reader, as with no helper.  The helper stays if
- * it was faster per byte in most pairs (a machine shared with others slows
- * some windows at random: alternating short windows and voting keeps one
- * slow window from deciding) and over all its windows together (a close vote
- * with sums far apart is noise in the vote); else it stops walking for good,
- * as soon as the pairs left could not give the helper most of them.
+ * The probe, at the reader's chunk entries (its record k): after
+ * AH_PROBE_WARM bytes, AH_PROBE_PAIRS pairs of windows of probe_w bytes each,
+ * the first taking the helper's bytes, the second with the helper paused
+ * (page work only) and every record done by the reader, as with no helper.
+ * Each window measures its way in the state it would run in for the rest of
+ * the file:
+ * - the helper's window starts once the helper is well ahead again after a
+ *   pause (AH_AHEAD_RECS records or a window's bytes; it may run two windows
+ *   ahead while the probe runs, AH_DIST after it), not while it catches up;
+ *   if it does not get there within twice a window, that span is the window
+ *   (what taking its bytes gives on this machine now);
+ * - the reader's window starts once the reader is past every record the
+ *   helper walked (AH_P_DRAIN): those were just read by the other core and sit
+ *   in the shared cache, which the reader alone would not find there.
+ * The helper stays if it was faster per byte in most pairs (a machine shared
+ * with others slows some windows at random: alternating short windows and
+ * voting keeps one slow window from deciding) and over all its windows
+ * together (a close vote with sums far apart is noise in the vote).  Else the
+ * reader goes on alone with the helper paused (AH_P_ALONE), and probes again
+ * after AH_REPROBE bytes, then twice as many, and so on: a shared machine
+ * changes, and a probe in a bad moment must not decide the whole file (pcap
+ * only, where the helper can jump to the reader; in pcapng, and when the
+ * outcome is forced, the helper stops walking for good).  A probe ends as soon
+ * as its outcome is sure: the pairs left could not give the helper most of
+ * them, or it already has most of them and the sums agree.
  */
-static void ah_probe(struct roce_capfile *c, struct cap_ahead *a)
+static void ah_probe(struct roce_capfile *c, struct cap_ahead *a, uint64_t k)
 {
 	uint64_t pos = c->pos, now, t, b;
 	uint64_t w = a->probe == AH_P_WARM ? AH_PROBE_WARM :
 		     a->probe == AH_P_RESUME ? 2 * a->probe_w : a->probe_w;
-	bool helper;
+	bool helper, sums;
 
+	if (a->probe == AH_P_ALONE) {
+		if (pos < a->reprobe_pos)
+			return;
+		/* the machine may have changed: measure again */
+		a->t_helper = a->b_helper = a->t_reader = a->b_reader = 0;
+		a->pairs = a->helper_wins = 0;
+		a->probe = AH_P_RESUME;
+		a->probe_t = ah_now();
+		a->probe_pos = pos;
+		atomic_store_explicit(&a->dist, ah_probe_dist(a), memory_order_relaxed);
+		ah_tell_helper(c, a, AH_WALK);
+		return;
+	}
+	if (a->probe == AH_P_DRAIN) {
+		if (k < a->drain_idx)
+			return;
+		a->probe = AH_P_READER;
+		a->probe_t = ah_now();
+		a->probe_pos = pos;
+		return;
+	}
 	if (pos < a->probe_pos + w)
 		return;
 	now = ah_now();
@@ -558,35 +632,54 @@ static void ah_probe(struct roce_capfile *c, struct cap_ahead *a)
 	case AH_P_HELPER:
 		a->t_helper += t;
 		a->b_helper += b;
-		a->probe = AH_P_READER;
 		atomic_store(&a->mode, AH_PAUSE);
 		a->probe_h_t = t;
 		a->probe_h_b = b;
-		break;
+		/* the chunk the helper may still be walking, and one more */
+		a->drain_idx = atomic_load_explicit(&a->done, memory_order_acquire) + 2 * AH_CHUNK;
+		a->probe = AH_P_DRAIN;
+		return;
 	default:
 		a->t_reader += t;
 		a->b_reader += b;
 		/* ns per byte, compared without dividing: all below 2^40 */
 		if (a->probe_h_t * b < t * a->probe_h_b)
 			a->helper_wins++;
-		/* more pairs only while the helper can still win most of them: once
-		 * it cannot, the outcome is the reader alone whatever they give */
-		if (++a->pairs < AH_PROBE_PAIRS &&
-		    (a->helper_wins + AH_PROBE_PAIRS - a->pairs) * 2 > AH_PROBE_PAIRS) {
+		++a->pairs;
+		sums = (cap_u128)a->t_helper * a->b_reader < (cap_u128)a->t_reader * a->b_helper;
+		/* more pairs only while the outcome is open: the helper can still
+		 * win most of them, and has not already won most with the sums */
+		if (a->pairs < AH_PROBE_PAIRS &&
+		    (a->helper_wins + AH_PROBE_PAIRS - a->pairs) * 2 > AH_PROBE_PAIRS &&
+		    !(a->helper_wins * 2 > AH_PROBE_PAIRS && sums)) {
 			a->probe = AH_P_RESUME;
 			ah_tell_helper(c, a, AH_WALK);
 			break;
 		}
 		a->probe = AH_P_DONE;
+		a->probes++;
 		/* faster in most pairs, and in less time per byte over all
 		 * its windows: where the vote is close but the sums are not,
 		 * the reader alone (what --threads 1 does) */
-		helper = a->pairs == AH_PROBE_PAIRS && a->helper_wins * 2 > a->pairs &&
-			 (cap_u128)a->t_helper * a->b_reader < (cap_u128)a->t_reader * a->b_helper;
+		helper = a->helper_wins * 2 > AH_PROBE_PAIRS && sums;
+		if (a->choose == 3) {
+			helper = false;
+			a->choose = 0;  /* once */
+		}
 		if (a->choose)
 			helper = a->choose == 1;
+		if (!helper && !a->choose && c->fmt == FMT_PCAP) {
+			/* alone for now, the helper paused (page work only), and
+			 * measured again further on: a machine shared with others
+			 * changes; the helper jumps to the reader then (pcap) */
+			a->probe = AH_P_ALONE;
+			a->reprobe_gap = a->reprobe_gap ? 2 * a->reprobe_gap : a->reprobe_first;
+			a->reprobe_pos = pos + a->reprobe_gap;
+			break;  /* mode stays AH_PAUSE */
+		}
 		if (!helper)
 			a->r_off = true;
+		atomic_store_explicit(&a->dist, AH_DIST, memory_order_relaxed);
 		ah_tell_helper(c, a, helper ? AH_WALK : AH_QUIT);
 		break;
 	}
@@ -610,14 +703,14 @@ static void ah_enter_chunk(struct roce_capfile *c, struct cap_ahead *a, uint64_t
 		pthread_mutex_unlock(&c->helper_mu);
 	}
 	if (unlikely(a->probe != AH_P_DONE) && !a->r_off)
-		ah_probe(c, a);
+		ah_probe(c, a, k);
 	c->pf_ahead = false;
 	if (a->r_off || (j >= a->mine_from && j < a->mine_until)) {
 		a->r_mine = true;
 		return;
 	}
 	cl = atomic_load(&a->claim);
-	if (unlikely(a->probe == AH_P_READER)) {
+	if (unlikely(a->probe == AH_P_READER || a->probe == AH_P_DRAIN || a->probe == AH_P_ALONE)) {
 		/* timing the reader alone: its chunks, claimed so that the
 		 * helper does not take them when it walks on */
 		while (cl <= j && !atomic_compare_exchange_weak(&a->claim, &cl, j + 1))
@@ -638,9 +731,10 @@ static void ah_enter_chunk(struct roce_capfile *c, struct cap_ahead *a, uint64_t
 	c->pf_ahead = true;
 	d = atomic_load_explicit(&a->done, memory_order_acquire);
 	a->r_done = d;
-	if (unlikely(a->probe == AH_P_RESUME) && d >= k + AH_CHUNK) {
-		/* the helper is ahead again: time the window with it from here
-		 * (not its catching up after a pause) */
+	if (unlikely(a->probe == AH_P_RESUME) && d >= k + AH_CHUNK &&
+	    (d >= k + AH_AHEAD_RECS || a->end[(d - 1) & (AH_RING - 1)] >= c->pos + a->probe_w)) {
+		/* the helper is well ahead again: time the window with it from
+		 * here (not its catching up after a pause) */
 		a->probe = AH_P_HELPER;
 		a->probe_t = ah_now();
 		a->probe_pos = c->pos;

@@ -103,13 +103,13 @@ for f in large.pcap small.pcap large6.pcapng v1.pcap; do
 		unset ROCE_CAP_AHEAD_MIN
 	fi
 done
-# the probe (after 8 MiB, five pairs of windows, one taking the helper's verdicts, one without;
-# the way faster in most pairs is kept): with 1 MiB windows on the 33 MB pcap and the 80 MB
+# the probe (after 8 MiB, up to five pairs of windows, one taking the helper's verdicts, one
+# without; the way faster in most pairs is kept): with 512 KiB windows on the 33 MB pcap and the 80 MB
 # pcapng file (where the helper, unable to jump to the reader, walks on from where it was
 # paused), each outcome forced, and measured
 probe() { # FILE CHOOSE EXPECTED-OUTCOME
 	local f=$1 a=$2 want=$3 st
-	export ROCE_CAP_AHEAD_PROBE=1048576 ROCE_CAP_AHEAD_CHOOSE=$a
+	export ROCE_CAP_AHEAD_PROBE=524288 ROCE_CAP_AHEAD_CHOOSE=$a
 	same "$f, probe chooses ${a:-by time}" --json "$tmp/$f"
 	same "$f --frames, probe chooses ${a:-by time}" --frames --json "$tmp/$f"
 	st=$(ROCE_CAP_AHEAD_STATS=1 "$ra" --threads 2 -q "$tmp/$f" 2>&1 |
@@ -129,6 +129,15 @@ for f in large.pcap large6.pcapng; do
 	probe $f reader 'reader alone'
 	probe $f '' 'helper kept|reader alone'
 done
+# after a probe that left the reader alone, the reader probes again further on (pcap: the
+# helper jumps to it): the first outcome forced, the next probes by time, every 1 MiB
+export ROCE_CAP_AHEAD_PROBE=524288 ROCE_CAP_AHEAD_CHOOSE=reader-once ROCE_CAP_AHEAD_REPROBE=1048576
+same "large.pcap, probing again" --json "$tmp/large.pcap"
+same "large.pcap --frames, probing again" --frames --json "$tmp/large.pcap"
+n=$(ROCE_CAP_AHEAD_STATS=1 "$ra" --threads 2 -q "$tmp/large.pcap" 2>&1 |
+	sed -nE 's/.*probe: [a-z ,]+ \(([0-9]+) probes,.*/\1/p')
+[ "${n:-0}" -ge 2 ] && ok || bad "large.pcap: ${n:-no} probes, want at least 2 (probing again)"
+unset ROCE_CAP_AHEAD_PROBE ROCE_CAP_AHEAD_CHOOSE ROCE_CAP_AHEAD_REPROBE
 
 same "small.pcap --no-icrc" --json --no-icrc "$tmp/small.pcap"
 same "large.pcap -c 12345" --json -c 12345 "$tmp/large.pcap"
