@@ -408,6 +408,11 @@ static void flow_key_of(const struct roce_pkt *p, struct roce_flow_key *k)
 /* Slot arrays up to this many slots (16 bytes each: 256 KiB) stay in the caches. */
 #define AN_PREFETCH_MIN_SLOTS 16384u
 
+bool roce_analyzer_prefetch_wanted(const roce_analyzer_t *a)
+{
+	return a->flows.mask + 1 >= AN_PREFETCH_MIN_SLOTS;
+}
+
 void roce_analyzer_prefetch(const roce_analyzer_t *a, int linktype, const uint8_t *frame,
 	size_t caplen)
 {
