@@ -738,12 +738,22 @@ static inline void frame_result_clear(struct roce_frame_result *r, uint32_t find
 		r->pause_ns[i] = 0;
 }
 
-static void process_frame(roce_analyzer_t *a, const struct roce_pkt *pkt, int status,
-	uint64_t ts_ns, uint64_t frame_no, struct roce_frame_result *res)
+/*
+ * read_back: nobody but the analysis sees res (no caller's struct, no
+ * observer), so only the members it reads back (|=) start at zero.
+ */
+static inline __attribute__((always_inline)) void process_frame(roce_analyzer_t *a,
+	const struct roce_pkt *pkt, int status, uint64_t ts_ns, uint64_t frame_no,
+	struct roce_frame_result *res, bool read_back)
 {
 	struct an_ctx c;
 
-	frame_result_clear(res, pkt->findings);
+	if (read_back) {
+		res->events = 0;
+		res->storm_mask = 0;
+	} else {
+		frame_result_clear(res, pkt->findings);
+	}
 	if (ts_ns > a->now)
 		a->now = ts_ns;
 	a->finished = false;
@@ -799,9 +809,13 @@ void roce_analyzer_process(roce_analyzer_t *a, const struct roce_pkt *pkt, int s
 {
 	struct roce_frame_result tmp;
 
-	if (!res)
-		res = &tmp;
-	process_frame(a, pkt, status, ts_ns, frame_no, res);
+	if (!res && !a->nobs) {
+		process_frame(a, pkt, status, ts_ns, frame_no, &tmp, true);
+	} else {
+		if (!res)
+			res = &tmp;
+		process_frame(a, pkt, status, ts_ns, frame_no, res, false);
+	}
 	if (a->cfg.idle_timeout_ns)
 		idle_sweep(a, 2);
 	for (unsigned i = 0; i < a->nobs; i++)
