@@ -481,7 +481,7 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 			const uint8_t *nd;
 			uint32_t nl;
 
-			if (roce_cap_peek(c, &nd, &nl))
+			if (roce_analyzer_prefetch_wanted(ctx.an) && roce_cap_peek(c, &nd, &nl))
 				roce_analyzer_prefetch(ctx.an, rec.linktype, nd, nl);
 		}
 		analyse_record(&rec, no, rf->name);

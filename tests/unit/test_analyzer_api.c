@@ -391,6 +391,19 @@ static void t_struct_sizes(void)
 	roce_analyzer_destroy(a);
 }
 
+/* roce_analyzer_prefetch_wanted(): no while the slot array is small, yes once it is not. */
+static void t_prefetch_wanted(void)
+{
+	struct t t;
+
+	REQUIRE(t_init(&t, 0));
+	CHECK(!roce_analyzer_prefetch_wanted(t.a));
+	for (uint32_t qp = 1; qp <= 9000; qp++)      /* 9,000 streams: 32,768 slots */
+		rc(&t, 0, qp, ROCE_OP_RC_SEND_ONLY, 1, T0 + qp * US);
+	CHECK(roce_analyzer_prefetch_wanted(t.a));
+	roce_analyzer_destroy(t.a);
+}
+
 int main(void)
 {
 	RUN(t_snapshot_equals_finish);
@@ -399,5 +412,6 @@ int main(void)
 	RUN(t_idle_expiry);
 	RUN(t_pause_events);
 	RUN(t_struct_sizes);
+	RUN(t_prefetch_wanted);
 	return check_report();
 }

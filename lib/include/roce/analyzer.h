@@ -166,6 +166,12 @@ ROCE_API void roce_analyzer_destroy(roce_analyzer_t *a);
  */
 ROCE_API void roce_analyzer_prefetch(const roce_analyzer_t *a, int linktype, const uint8_t *frame,
 	size_t caplen);
+/*
+ * Whether roce_analyzer_prefetch() would do anything now (the stream table
+ * has outgrown the caches): a caller that has to find the next frame first
+ * asks this before.
+ */
+ROCE_API bool roce_analyzer_prefetch_wanted(const roce_analyzer_t *a);
 
 /*
  * Per-frame events (struct roce_frame_result.events): ROCE_EV_<SYMBOL> is

@@ -35,6 +35,10 @@ static inline uint32_t roce_get_be32(const uint8_t *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
+/* always inlined where the compiler knows how: an LTO build called it (RETH, AtomicETH) */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline uint64_t roce_get_be64(const uint8_t *p)
 {
 	return (uint64_t)roce_get_be32(p) << 32 | roce_get_be32(p + 4);
