@@ -15,6 +15,7 @@
 set -euo pipefail
 
 frames=${1:-10000000}
+[[ $frames =~ ^[1-9][0-9]*$ ]] || { echo "usage: bench/gen_bench.sh [FRAMES] [BUILD_DIR]" >&2; exit 2; }
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${2:-$here/out/main}
 rg=$build/cli/roce-gen
