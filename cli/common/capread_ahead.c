@@ -411,15 +411,6 @@ static void *ah_thread(void *arg)
 }
 
 /*
- * The probe's settings, for tests and tuning: ROCE_CAP_AHEAD_PROBE=BYTES (each
- * timed window; 0: no probe, the helper's bytes are always taken),
- * ROCE_CAP_AHEAD_CHOOSE=helper|reader (the outcome, once timed; "reader-once":
- * the first probe's outcome is the reader alone, later probes decide by time),
- * ROCE_CAP_AHEAD_REPROBE=BYTES (the reader alone's first stretch before it
- * probes again) and
- * ROCE_CAP_AHEAD_MIN=BYTES (instead of the caller's min_caplen).
- */
-/*
  * How far the helper may run ahead while the probe runs: two windows, so that
  * it can get one window ahead (where its window starts) and the reader's
  * window after it (which starts past what the helper read) comes soon.
@@ -429,6 +420,15 @@ static uint64_t ah_probe_dist(const struct cap_ahead *a)
 	return a->probe_w && 2 * a->probe_w < AH_DIST ? 2 * a->probe_w : AH_DIST;
 }
 
+/*
+ * The probe's settings, for tests and tuning: ROCE_CAP_AHEAD_PROBE=BYTES (each
+ * timed window; 0: no probe, the helper's bytes are always taken),
+ * ROCE_CAP_AHEAD_CHOOSE=helper|reader (the outcome, once timed; "reader-once":
+ * the first probe's outcome is the reader alone, later probes decide by time),
+ * ROCE_CAP_AHEAD_REPROBE=BYTES (the reader alone's first stretch before it
+ * probes again) and
+ * ROCE_CAP_AHEAD_MIN=BYTES (instead of the caller's min_caplen).
+ */
 static void ah_probe_config(struct roce_capfile *c, struct cap_ahead *a)
 {
 	const char *e = getenv("ROCE_CAP_AHEAD_PROBE");

@@ -430,7 +430,7 @@ void roce_analyzer_prefetch(const roce_analyzer_t *a, int linktype, const uint8_
 	uint16_t et;
 
 	/* the Ethernet header, two tags and an IPv4 header's fixed part: checked once */
-	if (a->flows.mask + 1 < AN_PREFETCH_MIN_SLOTS || linktype != ROCE_LINKTYPE_ETHERNET ||
+	if (!roce_analyzer_prefetch_wanted(a) || linktype != ROCE_LINKTYPE_ETHERNET ||
 	    caplen < ROCE_ETH_HLEN + ROCE_VLAN_TAG_LEN * 2 + ROCE_IPV4_MIN_HLEN)
 		return;
 	et = roce_get_be16(frame + ROCE_ETH_OFF_TYPE);
@@ -739,16 +739,16 @@ static inline void frame_result_clear(struct roce_frame_result *r, uint32_t find
 }
 
 /*
- * read_back: nobody but the analysis sees res (no caller's struct, no
+ * res_private: nobody but the analysis sees res (no caller's struct, no
  * observer), so only the members it reads back (|=) start at zero.
  */
 static inline __attribute__((always_inline)) void process_frame(roce_analyzer_t *a,
 	const struct roce_pkt *pkt, int status, uint64_t ts_ns, uint64_t frame_no,
-	struct roce_frame_result *res, bool read_back)
+	struct roce_frame_result *res, bool res_private)
 {
 	struct an_ctx c;
 
-	if (read_back) {
+	if (res_private) {
 		res->events = 0;
 		res->storm_mask = 0;
 	} else {

@@ -109,6 +109,16 @@ static inline uint32_t roce_ip6_word0(uint8_t tclass, uint32_t flow_label)
  * Over a received header it is 0 when the header is correct; over a header
  * whose checksum field is 0 it is the value to store there.
  */
+/* A sum of 32-bit words taken in 64 bits, folded to 16 (RFC 1071 2(B)). */
+static inline uint16_t roce_csum_fold(uint64_t sum)
+{
+	sum = (sum & 0xffffffffu) + (sum >> 32);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)sum;
+}
+
 static inline uint16_t roce_ipv4_csum(const uint8_t *p, size_t n)
 {
 	uint64_t sum = 0;
@@ -122,11 +132,7 @@ static inline uint16_t roce_ipv4_csum(const uint8_t *p, size_t n)
 		for (size_t i = 0; i < n; i += 4)
 			sum += roce_get_be32(p + i);
 	}
-	sum = (sum & 0xffffffffu) + (sum >> 32);
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
+	return (uint16_t)~roce_csum_fold(sum);
 }
 
 /*
@@ -142,11 +148,7 @@ static inline bool roce_ipv4_hdr20_ok(const uint8_t *p)
 
 	memcpy(w, p, sizeof(w));
 	sum = (uint64_t)w[0] + w[1] + w[2] + w[3] + w[4];
-	sum = (sum & 0xffffffffu) + (sum >> 32);
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	return sum == 0xffff;
+	return roce_csum_fold(sum) == 0xffff;
 }
 
 /* ---- IPv4-mapped IPv6 addresses (::ffff:a.b.c.d) --------------------------- */
