@@ -144,6 +144,7 @@ struct rg_config {
 	const char *write_path;
 	const char *iface;
 	const char *engine;             /* -i: TX engine name (auto, afpacket, xdp) */
+	char *owned[3];                 /* copies behind the three above, freed by rg_config_free() */
 	bool ts_us;                     /* pcap with microsecond timestamps */
 	struct rg_script *script;       /* scripted scenario: replaces the engine */
 	bool json;

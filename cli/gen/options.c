@@ -101,6 +101,21 @@ void rg_config_free(struct rg_config *c)
 		c->fault[k].list.v = NULL;
 		c->fault[k].list.n = c->fault[k].list.cap = 0;
 	}
+	for (int k = 0; k < 3; k++) {
+		g_free(c->owned[k]);
+		c->owned[k] = NULL;
+	}
+}
+
+/*
+ * A copy of a setting's string that the configuration owns.  (Interning
+ * it instead grew GLib's table for good with every file the fuzzer tried.)
+ */
+static const char *own_copy(struct rg_config *c, int slot, const char *val)
+{
+	g_free(c->owned[slot]);
+	c->owned[slot] = g_strdup(val);
+	return c->owned[slot];
 }
 
 /* ---- value parsers ---------------------------------------------------------- */
@@ -622,15 +637,15 @@ int rg_config_set(struct rg_config *c, const char *key, const char *val, char *e
 	} else if (!strcmp(key, "pfc") || !strcmp(key, "pause")) {
 		return parse_pause(c, key[1] == 'f', key, val, err, errlen);
 	} else if (!strcmp(key, "write")) {
-		c->write_path = g_intern_string(val);
+		c->write_path = own_copy(c, 0, val);
 	} else if (!strcmp(key, "interface")) {
-		c->iface = g_intern_string(val);
+		c->iface = own_copy(c, 1, val);
 	} else if (!strcmp(key, "timestamps")) {
 		if (strcmp(val, "ns") && strcmp(val, "us"))
 			return fail(err, errlen, "timestamps '%s': expected ns or us (pcap only)", val);
 		c->ts_us = val[0] == 'u';
 	} else if (!strcmp(key, "engine")) {
-		c->engine = g_intern_string(val);
+		c->engine = own_copy(c, 2, val);
 	} else {
 		int rc = set_fault(c, key, val, err, errlen, &handled);
 
