@@ -56,6 +56,7 @@
 #include "report.h"
 #include "report_html.h"
 
+#define RA_BATCH 16u     /* records asked of the reader at once (roce_cap_next_batch()) */
 #define PROGRESS_AUTO_BYTES (64ull << 20)
 #define PROGRESS_CHECK_MASK 0x1fffu     /* look at the clock every 8192 frames */
 #define PROGRESS_INTERVAL_NS 250000000ull
@@ -312,7 +313,8 @@ static void report_warning(struct ra_file *rf, roce_capfile_t *c, struct progres
 static bool extract_failed;
 static void file_interval(uint64_t ts);
 
-static void analyse_record(const struct roce_cap_record *r, uint64_t no, const char *src)
+static inline __attribute__((always_inline)) void analyse_record(const struct roce_cap_record *r,
+	uint64_t no, const char *src)
 {
 	uint64_t ts = r->ts_ns;  /* the record's, or the previous frame's */
 	struct roce_frame_result res, *resp = NULL;
@@ -389,10 +391,11 @@ static uint8_t threads_ahead(void *user, const struct roce_cap_record *rec)
 static bool analyse_file(struct ra_file *rf, struct progress *pg)
 {
 	char errbuf[ROCE_ERRBUF_SIZE] = "";
-	struct roce_cap_record rec;
+	struct roce_cap_record recs[RA_BATCH];
 	roce_capfile_t *c;
 	const uint64_t count = ctx.o.count;
 	int cur_lt = -1, lt, r = 0;
+	unsigned ri = 0, rn = 0;         /* recs[ri..rn) not yet analysed */
 	bool warned_lt = false;
 
 	c = roce_cap_open(rf->path, errbuf);
@@ -434,6 +437,7 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 	}
 
 	for (;;) {
+		struct roce_cap_record *rec;
 		uint64_t no;
 
 		if (G_UNLIKELY(got_signal))
@@ -442,49 +446,58 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 			ctx.stopped_by_count = true;
 			break;
 		}
-		r = roce_cap_next(c, &rec);
-		if (r <= 0)
-			break;
+		if (ri == rn) {
+			/* records come in runs (the reader's checks per run, not per record) */
+			r = roce_cap_next_batch(c, recs, RA_BATCH);
+			if (r <= 0)
+				break;
+			rn = (unsigned)r;
+			ri = 0;
+		}
+		rec = &recs[ri++];
 		/* frame numbers are Wireshark's (pcapng custom blocks are numbered too) */
-		no = rf->base + rec.frame_no;
+		no = rf->base + rec->frame_no;
 		if (G_UNLIKELY(count && !cli.filter && no > count)) {
 			ctx.stopped_by_count = true;
 			break;
 		}
-		if (G_UNLIKELY(rec.flags & ROCE_CAP_REC_WARN))
+		if (G_UNLIKELY(rec->flags & ROCE_CAP_REC_WARN))
 			report_warning(rf, c, pg);
-		if (G_UNLIKELY(rec.linktype != cur_lt)) {
+		if (G_UNLIKELY(rec->linktype != cur_lt)) {
 			/* a pcapng interface of another type: counted, not decoded (Wireshark
 			 * reads on; the file's other interfaces may be Ethernet) */
-			cur_lt = rec.linktype;
+			cur_lt = rec->linktype;
 			if (!roce_linktype_supported(cur_lt) && !warned_lt) {
 				progress_erase(pg);
-				report_linktype(rf, rec.frame_no, cur_lt,
+				report_linktype(rf, rec->frame_no, cur_lt,
 						"; frames of this type are counted, not decoded");
 				warned_lt = true;
 			}
 		}
-		if (G_UNLIKELY(rec.linktype == ROCE_LINKTYPE_ERF))
-			erf_record(rf, &rec);
+		if (G_UNLIKELY(rec->linktype == ROCE_LINKTYPE_ERF))
+			erf_record(rf, rec);
 		ctx.frames = no;
-		rf->last_no = rec.frame_no;
-		if (cli.filter && !roce_capf_match(cli.filter, rec.linktype, rec.data, rec.caplen,
-					       rec.wirelen)) {
+		rf->last_no = rec->frame_no;
+		if (cli.filter && !roce_capf_match(cli.filter, rec->linktype, rec->data,
+					       rec->caplen, rec->wirelen)) {
 			ctx.filtered_out++;
 			continue;
 		}
 		ctx.matched++;
 		rf->frames++;
-		{
+		if (roce_analyzer_prefetch_wanted(ctx.an)) {
 			/* the next record's stream starts loading while this one is analysed
 			 * (many streams: the table no longer fits the caches) */
 			const uint8_t *nd;
 			uint32_t nl;
 
-			if (roce_analyzer_prefetch_wanted(ctx.an) && roce_cap_peek(c, &nd, &nl))
-				roce_analyzer_prefetch(ctx.an, rec.linktype, nd, nl);
+			if (ri < rn)
+				roce_analyzer_prefetch(ctx.an, recs[ri].linktype, recs[ri].data,
+						       recs[ri].caplen);
+			else if (roce_cap_peek(c, &nd, &nl))
+				roce_analyzer_prefetch(ctx.an, rec->linktype, nd, nl);
 		}
-		analyse_record(&rec, no, rf->name);
+		analyse_record(rec, no, rf->name);
 		if (G_UNLIKELY(pg->on && !(rf->frames & PROGRESS_CHECK_MASK))) {
 			uint64_t now = mono_ns();
 

@@ -119,6 +119,23 @@ roce_capfile_t *roce_cap_open_fd(int fd, const char *name, int stream, char *err
 int roce_cap_next(roce_capfile_t *c, struct roce_cap_record *rec);
 
 /*
+ * Up to max records at once, into recs[0..]: exactly what as many calls of
+ * roce_cap_next() would give (the same bytes, numbers, flags and helper
+ * bytes), so that a caller may mix the two.  Returns the number of records
+ * filled (1..max), 0 at a clean end of file, or a negative status as
+ * roce_cap_next() (then nothing was filled).  Only classic pcap files read
+ * from memory or a mapping come in runs of more than one, and only while
+ * every record passes the common checks with nothing to report: a record
+ * that would raise a warning or an error, the last one of the file and the
+ * one that crosses a 16 MiB window end a run, and the next call returns it
+ * (or the error) on its own, as roce_cap_next() does.  The records of one
+ * run stay valid until the next call or roce_cap_close().  Meant for the
+ * per-frame loop of a tool: one call, and the checks that hold for the
+ * whole file made once, per run instead of per record.
+ */
+int roce_cap_next_batch(roce_capfile_t *c, struct roce_cap_record *recs, unsigned max);
+
+/*
  * The bytes of the record roce_cap_next() returns next, without taking it
  * or changing any state: 1 with *data and *caplen when they are cheap to
  * find (a classic pcap file read from memory or a mapping, the whole

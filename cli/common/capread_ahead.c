@@ -491,11 +491,13 @@ bool capr_ahead_start(struct roce_capfile *c)
 		goto fail_rel;
 	atomic_init(&c->map_released_a, c->map_released);
 	c->ah = a;
+	c->ah_fault = &a->fault;
 	c->helper_stop = false;
 	c->helper_on = true;    /* before the thread: map_release_upto locks from now on */
 	if (pthread_create(&c->helper, NULL, ah_thread, c) != 0) {
 		c->helper_on = false;
 		c->ah = NULL;
+		c->ah_fault = NULL;
 		pthread_cond_destroy(&c->helper_cv);
 		goto fail_rel;
 	}
@@ -540,6 +542,7 @@ void capr_ahead_stop(struct roce_capfile *c)
 	pthread_mutex_destroy(&c->helper_mu);
 	c->helper_on = false;
 	c->ah = NULL;
+	c->ah_fault = NULL;
 	free(a);
 }
 

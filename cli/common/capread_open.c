@@ -374,6 +374,109 @@ int roce_cap_next(roce_capfile_t *c, struct roce_cap_record *rec)
 	return r;
 }
 
+/*
+ * roce_cap_next_batch()'s run: classic little-endian pcap 2.4 (16-byte
+ * record headers) in memory or a mapping.  A record is taken here only when
+ * pcap_next() would take it without a word (no warning, no error) and the
+ * next record's header lies within the current 16 MiB window (so that
+ * src_consume() would not move the window) and is not all zeros: with the
+ * SIGBUS flag and the helper's fault checked after the loads, what
+ * capr_rec_intact() asks of a mapping.  Anything else ends the run, and
+ * roce_cap_next() takes that record.  Each record is committed (position,
+ * frame number, the helper's byte) in the order roce_cap_next() does it.
+ */
+static inline __attribute__((always_inline)) unsigned pcap_run_as(struct roce_capfile *c,
+	struct roce_cap_record *recs, unsigned max, const bool map, const bool ah)
+{
+	const uint8_t *const base = c->base;
+	/* capr_check_lengths() has nothing to say, and pcap_next() no error */
+	const uint32_t lim = c->snaplen && c->snaplen < ROCE_CAP_MAX_RECORD ? c->snaplen :
+			     ROCE_CAP_MAX_RECORD;
+	const uint64_t mul = c->nsec ? 1u : 1000u;
+	const int lt = c->linktype;
+	uint64_t pos = c->pos, stop = c->len, frame_no = c->frame_no, h0, h1;
+	unsigned n = 0;
+
+	if (map && (pos / CAP_RELEASE_STEP + 1) * CAP_RELEASE_STEP < stop)
+		stop = (pos / CAP_RELEASE_STEP + 1) * CAP_RELEASE_STEP;
+	if (pos + 32 > stop)
+		return 0;
+	stop -= 16;     /* a record must end here at the latest: the next header follows */
+	/* a header as two words: seconds and ticks, captured and original length */
+	h0 = ld64(base + pos, false);
+	h1 = ld64(base + pos + 8, false);
+	while (n < max) {
+		struct roce_cap_record *rec = &recs[n];
+		const uint32_t caplen = (uint32_t)h1, wirelen = (uint32_t)(h1 >> 32);
+		const uint64_t end = pos + 16 + caplen;
+		uint64_t n0, n1;
+
+		if (!(h0 | h1) || caplen > wirelen || caplen > lim || end > stop)
+			break;
+		if (map) {
+			if (caplen >= CAP_PF_MIN && (!ah || !c->pf_ahead))
+				capr_prefetch_to(c, end);
+			/* touch the record's end (with caplen 0 a byte of its header): a
+			 * vanished page faults here */
+			(void)*(volatile const uint8_t *)(base + end - 1);
+		}
+		n0 = ld64(base + end, false);
+		n1 = ld64(base + end + 8, false);
+		if (map && (!(n0 | n1) || atomic_load_explicit(&c->sigbus, memory_order_relaxed) ||
+			    (ah && atomic_load_explicit(c->ah_fault, memory_order_relaxed))))
+			break;
+		rec->data = base + pos + 16;
+		rec->caplen = caplen;
+		rec->wirelen = wirelen;
+		rec->ts_ns = (h0 & 0xffffffffu) * 1000000000u + (h0 >> 32) * mul;
+		rec->linktype = lt;
+		rec->ifindex = 0;
+		rec->flags = 0;
+		rec->frame_no = ++frame_no;
+		rec->ahead = 0;
+		pos = end;
+		n++;
+		if (ah) {
+			/* the helper's side reads the position of the record taken */
+			c->pos = pos;
+			c->frame_no = frame_no;
+			if ((rec->ahead = capr_ahead_take(c)) != 0)
+				c->ahead_taken++;
+		}
+		h0 = n0;
+		h1 = n1;
+	}
+	c->pos = pos;
+	c->frame_no = frame_no;
+	c->have = 0;
+	return n;
+}
+
+/* One loop for each source (a call per run: the loop keeps its own registers). */
+static __attribute__((noinline)) unsigned pcap_run(struct roce_capfile *c,
+	struct roce_cap_record *recs, unsigned max)
+{
+	if (!c->map)
+		return pcap_run_as(c, recs, max, false, false);
+	if (!c->ah)
+		return pcap_run_as(c, recs, max, true, false);
+	return pcap_run_as(c, recs, max, true, true);
+}
+
+int roce_cap_next_batch(roce_capfile_t *c, struct roce_cap_record *recs, unsigned max)
+{
+	if (!c || !recs || !max)
+		return ROCE_E_INVAL;
+	if (c->mem && !c->status && c->fmt == FMT_PCAP && !c->be && !c->modified &&
+	    !c->lens_swap && !c->helper_pending && !c->warn_pending && !c->shrank_seen) {
+		unsigned n = pcap_run(c, recs, max);
+
+		if (n)
+			return (int)n;
+	}
+	return roce_cap_next(c, recs);
+}
+
 int roce_cap_peek(const roce_capfile_t *c, const uint8_t **data, uint32_t *caplen)
 {
 	size_t hl, left;

@@ -71,21 +71,22 @@ static inline void capr_prefetch_to(struct roce_capfile *c, uint64_t end)
 
 /*
  * Mapped file: is the record ending at offset end intact?  The usual answer
- * inline (no helper thread walking records, no SIGBUS seen, a nonzero next
- * header within the mapping: what capr_map_rec_ok() finds first); anything
- * else is decided by capr_map_rec_ok() itself.
+ * inline (no SIGBUS seen, no page the helper thread found gone, a nonzero
+ * next header within the mapping: what capr_map_rec_ok() finds first);
+ * anything else is decided by capr_map_rec_ok() itself.
  */
 static inline bool capr_rec_intact(struct roce_capfile *c, uint64_t end, size_t hdr)
 {
-	if (!c->ah && end + hdr <= c->map_len) {
+	if (end + hdr <= c->map_len) {
 		uint64_t a, b = 0;
 
 		memcpy(&a, (const uint8_t *)c->map + end, 8);
 		if (hdr > 8)
 			memcpy(&b, (const uint8_t *)c->map + end + 8, 8);
-		/* the flag after the loads: a page that vanished under them reads as zeros
-		 * and sets it */
-		if ((a | b) && !atomic_load_explicit(&c->sigbus, memory_order_relaxed))
+		/* the flags after the loads: a page that vanished under them reads as zeros
+		 * and sets one */
+		if ((a | b) && !atomic_load_explicit(&c->sigbus, memory_order_relaxed) &&
+		    (!c->ah || !atomic_load_explicit(c->ah_fault, memory_order_relaxed)))
 			return true;
 	}
 	return capr_map_rec_ok(c, end, hdr);

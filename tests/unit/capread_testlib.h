@@ -90,10 +90,39 @@ static inline uint64_t fnv(const uint8_t *p, size_t n)
 	return h;
 }
 
-/* Drain a handle into res (closes it).  NULL handle: open failure in err. */
-static inline void drain(roce_capfile_t *c, const char *openerr, struct result *res,
-			 const uint8_t *lo, const uint8_t *hi)
+/*
+ * The next record into *r: roce_cap_next(), or with batch != 0 the next of the runs
+ * roce_cap_next_batch() hands out (asked for 1..batch records in turn).
+ */
+struct drain_src {
+	unsigned batch, i, n, ask;
+	struct roce_cap_record recs[8];
+};
+
+static inline int drain_next(roce_capfile_t *c, struct drain_src *d, struct roce_cap_record *r)
 {
+	int s;
+
+	if (!d->batch)
+		return roce_cap_next(c, r);
+	if (d->i == d->n) {
+		d->ask = d->ask % d->batch + 1;
+		s = roce_cap_next_batch(c, d->recs, d->ask);
+		if (s <= 0)
+			return s;
+		CHECK(s <= (int)d->ask);
+		d->n = (unsigned)s;
+		d->i = 0;
+	}
+	*r = d->recs[d->i++];
+	return 1;
+}
+
+/* Drain a handle into res (closes it).  NULL handle: open failure in err. */
+static inline void drain_by(roce_capfile_t *c, const char *openerr, struct result *res,
+			    const uint8_t *lo, const uint8_t *hi, unsigned batch)
+{
+	struct drain_src src = { .batch = batch };
 	struct roce_cap_record r;
 	int s;
 
@@ -103,7 +132,7 @@ static inline void drain(roce_capfile_t *c, const char *openerr, struct result *
 		snprintf(res->err, sizeof(res->err), "%s", openerr);
 		return;
 	}
-	while ((s = roce_cap_next(c, &r)) == 1) {
+	while ((s = drain_next(c, &src, &r)) == 1) {
 		if (lo) /* zero-copy: data points into the caller's buffer */
 			CHECK(r.data >= lo && r.data + r.caplen <= hi);
 		CHECK(r.caplen <= r.wirelen);
@@ -136,18 +165,46 @@ static inline void drain(roce_capfile_t *c, const char *openerr, struct result *
 	roce_cap_close(c);
 }
 
+static inline bool same_records(const struct result *a, const struct result *b);
+
+/*
+ * Drain a handle, and check that a second handle (open2, opened the same way)
+ * read with roce_cap_next_batch() gives the same records, status and message.
+ */
+static inline void drain(roce_capfile_t *c, const char *openerr, struct result *res,
+			 const uint8_t *lo, const uint8_t *hi)
+{
+	drain_by(c, openerr, res, lo, hi, 0);
+}
+
+static inline void drain_both(roce_capfile_t *c, const char *openerr, roce_capfile_t *c2,
+			      const char *openerr2, struct result *res, const uint8_t *lo,
+			      const uint8_t *hi)
+{
+	static struct result rb;
+
+	drain_by(c, openerr, res, lo, hi, 0);
+	drain_by(c2, openerr2, &rb, lo, hi, 7);
+	CHECK(same_records(res, &rb));
+	CHECK_EQ_I(res->status, rb.status);
+	CHECK_STR(res->err, rb.err);
+}
+
 static inline void read_path(const char *path, struct result *res)
 {
-	char eb[ROCE_ERRBUF_SIZE];
+	char eb[ROCE_ERRBUF_SIZE], eb2[ROCE_ERRBUF_SIZE];
+	roce_capfile_t *c = roce_cap_open(path, eb), *c2 = roce_cap_open(path, eb2);
 
-	drain(roce_cap_open(path, eb), eb, res, NULL, NULL);
+	drain_both(c, eb, c2, eb2, res, NULL, NULL);
 }
 
 static inline void read_mem(const uint8_t *b, size_t n, const char *name, struct result *res)
 {
-	char eb[ROCE_ERRBUF_SIZE];
+	char eb[ROCE_ERRBUF_SIZE], eb2[ROCE_ERRBUF_SIZE];
+	roce_capfile_t *c = roce_cap_open_mem(b, n, name, eb);
+	roce_capfile_t *c2 = roce_cap_open_mem(b, n, name, eb2);
 
-	drain(roce_cap_open_mem(b, n, name, eb), eb, res, b, b + n);
+	drain_both(c, eb, c2, eb2, res, b, b + n);
 }
 
 /* Forced streaming (no mmap) of the bytes through a memfd. */

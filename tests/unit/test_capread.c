@@ -745,8 +745,10 @@ static void test_name_escape(void)
  * error naming the frame.  Cuts inside a page, on a page boundary, behind the reader and
  * ahead of it; small files (no helper thread) and one over 64 MiB (helper thread).
  */
-static void shrink_case(const char *name, uint64_t count, uint64_t read_first, off_t cut)
+static void shrink_case_by(const char *name, uint64_t count, uint64_t read_first, off_t cut,
+			   unsigned batch)
 {
+	struct drain_src d = { .batch = batch };
 	char err[ROCE_ERRBUF_SIZE];
 	const char *path = tpath(name);
 	roce_capwriter_t *w = roce_capw_open(path, 1, 65535, 1, err);
@@ -768,7 +770,7 @@ static void shrink_case(const char *name, uint64_t count, uint64_t read_first, o
 		n++;
 	REQUIRE(n == read_first);
 	REQUIRE(truncate(path, cut) == 0);
-	while ((rc = roce_cap_next(c, &rec)) == 1) {
+	while ((rc = drain_next(c, &d, &rec)) == 1) {
 		/* every delivered frame is intact: no zero bytes (frames are never 0-filled) */
 		if (rec.data[0] == 0 || rec.data[rec.caplen - 1] == 0 ||
 		    rec.caplen != sizeof(frame))
@@ -785,6 +787,13 @@ static void shrink_case(const char *name, uint64_t count, uint64_t read_first, o
 	CHECK(n + 1 >= (uint64_t)(cut > 24 ? (cut - 24) / 1516 : 0) || n >= read_first);
 	roce_cap_close(c);
 	unlink(path);
+}
+
+/* ... with roce_cap_next(), and with roce_cap_next_batch() after the cut */
+static void shrink_case(const char *name, uint64_t count, uint64_t read_first, off_t cut)
+{
+	shrink_case_by(name, count, read_first, cut, 0);
+	shrink_case_by(name, count, read_first, cut, 8);
 }
 
 static void test_shrink(void)
