@@ -804,6 +804,8 @@ int main(int argc, char **argv)
 	dopts.verify_icrc = !ctx.o.no_icrc;
 	memset(dopts.udp_ports, 0, sizeof(dopts.udp_ports));
 	memcpy(dopts.udp_ports, ctx.o.udp_ports, ctx.o.n_udp_ports * sizeof(uint16_t));
+	/* the decoded frame goes to the analysis only, unless --frames or --extract print it */
+	dopts.analysis_only = !ctx.o.frames && !ctx.o.extract;
 	dopts_ahead = dopts_taken = dopts;
 	dopts_ahead.verify_ip_csum = false;     /* the helper only wants the ICRC */
 	dopts_taken.verify_icrc = false;

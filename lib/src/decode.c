@@ -645,12 +645,18 @@ static int roce_decode_ipv6(struct roce_pkt *pkt, size_t l3, const struct roce_d
 	return roce_decode_udp(pkt, udp, udp + roce_get_be16(ip + ROCE_IP6_OFF_PAYLEN), opts);
 }
 
-/* The ICRC step's and the MAC control fields' start values (both decoders). */
-static inline void roce_pkt_clear_icrc_mac(struct roce_pkt *pkt)
+/* The ICRC step's start values. */
+static inline void roce_pkt_clear_icrc(struct roce_pkt *pkt)
 {
 	pkt->icrc_status = ROCE_ICRC_UNVERIFIED;
 	pkt->icrc_wire = 0;
 	pkt->icrc_computed = 0;
+}
+
+/* The ICRC step's and the MAC control fields' start values (both decoders). */
+static inline void roce_pkt_clear_icrc_mac(struct roce_pkt *pkt)
+{
+	roce_pkt_clear_icrc(pkt);
 	pkt->mac_opcode = 0;
 	pkt->pfc_enable = 0;
 	pkt->pfc_reserved = 0;
@@ -686,7 +692,8 @@ static void roce_pkt_reset(struct roce_pkt *pkt)
  * not fragmented, UDP to a RoCE port, IP and UDP lengths that agree and end
  * within the wire length, a known opcode whose headers were captured and fit
  * the extent.  Fills *pkt exactly as the general path below would (the same
- * fields, the same findings, the same ICRC step) and returns the status; or
+ * fields, the same findings, the same ICRC step; with opts->analysis_only the
+ * fields pkt.h names there only) and returns the status; or
  * returns 1 without having written *pkt (beyond frame / caplen / wirelen),
  * and the general path decodes the frame.  Every byte read is inside spans
  * checked against caplen first, as there.  (test_sweep compares both paths
@@ -703,6 +710,7 @@ static inline __attribute__((always_inline)) int roce_decode_fast(struct roce_pk
 	const uint8_t *f = pkt->frame, *ip = f + ROCE_FAST_L3, *u = f + ROCE_FAST_UDP;
 	const struct roce_opcode_info *op;
 	struct roce_bth *b = &pkt->bth;
+	const bool lean = opts->analysis_only;
 	size_t end, pay;
 	uint32_t findings = 0;
 	uint16_t dport, tot;
@@ -727,27 +735,30 @@ static inline __attribute__((always_inline)) int roce_decode_fast(struct roce_pk
 	pkt->kind = ROCE_KIND_ROCE;
 	pkt->version = 2;
 	pkt->ip_version = 4;
-	pkt->dst_mac = f + ROCE_ETH_OFF_DST;
-	pkt->src_mac = f + ROCE_ETH_OFF_SRC;
-	pkt->vlan_count = 0;
-	pkt->vlan_id = 0;
-	pkt->pcp = 0;
-	pkt->ethertype = ROCE_ETHERTYPE_IPV4;
+	if (!lean) {
+		/* what the analysis does not read (opts->analysis_only) */
+		pkt->dst_mac = f + ROCE_ETH_OFF_DST;
+		pkt->src_mac = f + ROCE_ETH_OFF_SRC;
+		pkt->vlan_count = 0;
+		pkt->vlan_id = 0;
+		pkt->pcp = 0;
+		pkt->ethertype = ROCE_ETHERTYPE_IPV4;
+		pkt->tclass = ip[ROCE_IPV4_OFF_TOS];
+		pkt->ttl = ip[ROCE_IPV4_OFF_TTL];
+		pkt->flow_label = 0;
+		pkt->sport = roce_get_be16(u + ROCE_UDP_OFF_SPORT);
+		pkt->dport = dport;
+		pkt->ip_id = roce_get_be16(ip + ROCE_IPV4_OFF_ID);
+		pkt->l3_hdr_len = ROCE_IPV4_MIN_HLEN;
+		pkt->roce_end = (uint32_t)end;
+	}
 	roce_v4mapped(pkt->src, ip + ROCE_IPV4_OFF_SRC);
 	roce_v4mapped(pkt->dst, ip + ROCE_IPV4_OFF_DST);
-	pkt->tclass = ip[ROCE_IPV4_OFF_TOS];
 	pkt->ecn = ip[ROCE_IPV4_OFF_TOS] & 3;
-	pkt->ttl = ip[ROCE_IPV4_OFF_TTL];
-	pkt->flow_label = 0;
-	pkt->sport = roce_get_be16(u + ROCE_UDP_OFF_SPORT);
-	pkt->dport = dport;
-	pkt->ip_id = roce_get_be16(ip + ROCE_IPV4_OFF_ID);
 	pkt->l3_off = ROCE_FAST_L3;
-	pkt->l3_hdr_len = ROCE_IPV4_MIN_HLEN;
 	pkt->udp_off = ROCE_FAST_UDP;
 	pkt->bth_off = ROCE_FAST_BTH;
-	pkt->ext_off = ROCE_FAST_EXT;
-	pkt->roce_end = (uint32_t)end;
+	pkt->ext_off = ROCE_FAST_EXT;   /* (roce_decode_ext() reads it) */
 	if (opts->verify_ip_csum && !roce_ipv4_hdr20_ok(ip))
 		findings |= ROCE_FIND_BAD_IP_CSUM;
 
@@ -755,12 +766,17 @@ static inline __attribute__((always_inline)) int roce_decode_fast(struct roce_pk
 	pkt->op = op;
 	if (b->tver != 0)
 		findings |= ROCE_FIND_BAD_TVER;
-	ext_clear(pkt);
+	if (!lean)
+		ext_clear(pkt);
 	roce_decode_ext(pkt, op);
 	pay = ROCE_FAST_EXT + op->hdr_len;
-	pkt->payload_off = (uint32_t)pay;
 	pkt->findings = findings;
-	roce_pkt_clear_icrc_mac(pkt);
+	if (!lean) {
+		pkt->payload_off = (uint32_t)pay;
+		roce_pkt_clear_icrc_mac(pkt);
+	} else {
+		roce_pkt_clear_icrc(pkt);
+	}
 	return roce_decode_tail(pkt, op, pay, end, opts);
 }
 

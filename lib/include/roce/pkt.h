@@ -228,6 +228,16 @@ struct roce_decode_opts {
 	uint16_t udp_ports[ROCE_MAX_UDP_PORTS];  /* RoCE v2 destination ports; 0 ends */
 	bool verify_icrc;           /* compute the ICRC (default true) */
 	bool verify_ip_csum;        /* check the IPv4 header checksum (default true) */
+	/*
+	 * For a caller that only hands the result to roce_analyzer_process()
+	 * (default false): the common frame (untagged Ethernet, IPv4 without
+	 * options, RoCE v2) then comes back with the fields the analysis and the
+	 * ICRC steps read (frame, caplen, wirelen, kind, findings, version,
+	 * ip_version, src, dst, ecn, l3_off, udp_off, bth_off, ext_off, payload_len,
+	 * icrc_*, bth, op, hdrs and the extension headers hdrs names) and the
+	 * others left as they were; every other frame is decoded in full.
+	 */
+	bool analysis_only;
 };
 
 /* Defaults: port 4791, ICRC and IPv4 checksum verification on. */
