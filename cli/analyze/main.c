@@ -313,16 +313,17 @@ static void report_warning(struct ra_file *rf, roce_capfile_t *c, struct progres
 static bool extract_failed;
 static void file_interval(uint64_t ts);
 
+/* plain (a constant where inlined): no --frames, --extract or file --interval (plain_run()) */
 static inline __attribute__((always_inline)) void analyse_record(const struct roce_cap_record *r,
-	uint64_t no, const char *src)
+	uint64_t no, const char *src, const bool plain)
 {
 	uint64_t ts = r->ts_ns;  /* the record's, or the previous frame's */
 	struct roce_frame_result res, *resp = NULL;
 	struct roce_pkt pkt;
-	const bool print_frames = ctx.o.frames && !ctx.o.quiet;
+	const bool print_frames = !plain && ctx.o.frames && !ctx.o.quiet;
 	int st;
 
-	if (print_frames || extract)
+	if (!plain && (print_frames || extract))
 		resp = &res;
 
 	if (G_LIKELY(!(r->flags & ROCE_CAP_REC_NO_TS))) {
@@ -335,7 +336,7 @@ static inline __attribute__((always_inline)) void analyse_record(const struct ro
 		if (ts > ctx.max_ts_ns)
 			ctx.max_ts_ns = ts;
 		ctx.last_ts_ns = ts;
-		if (G_UNLIKELY(cli.interval_ns) && !ctx.live)
+		if (!plain && G_UNLIKELY(cli.interval_ns) && !ctx.live)
 			file_interval(ts);
 	} else {
 		/* no timestamp: the analysis uses the previous frame's time */
@@ -350,6 +351,8 @@ static inline __attribute__((always_inline)) void analyse_record(const struct ro
 		st = roce_decode(r->linktype, r->data, r->caplen, r->wirelen, &dopts, &pkt);
 	}
 	roce_analyzer_process(ctx.an, &pkt, st, ts, no, resp);
+	if (plain)
+		return;
 	if (extract) {
 		struct roce_cap_record rec = *r;
 
@@ -396,7 +399,7 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 	const uint64_t count = ctx.o.count;
 	int cur_lt = -1, lt, r = 0;
 	unsigned ri = 0, rn = 0;         /* recs[ri..rn) not yet analysed */
-	bool warned_lt = false;
+	bool warned_lt = false, plain;
 
 	c = roce_cap_open(rf->path, errbuf);
 	if (!c) {
@@ -436,13 +439,17 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 		}
 	}
 
+	/* no -c, filter, progress, --frames, --extract or --interval: the per-frame checks they
+	 * need are skipped at once (one test of a local instead of one each) */
+	plain = !count && !cli.filter && !pg->on && !(ctx.o.frames && !ctx.o.quiet) && !extract &&
+		!(cli.interval_ns && !ctx.live);
 	for (;;) {
 		struct roce_cap_record *rec;
 		uint64_t no;
 
 		if (G_UNLIKELY(got_signal))
 			break;
-		if (count && (cli.filter ? ctx.matched : ctx.frames) >= count) {
+		if (!plain && count && (cli.filter ? ctx.matched : ctx.frames) >= count) {
 			ctx.stopped_by_count = true;
 			break;
 		}
@@ -457,7 +464,7 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 		rec = &recs[ri++];
 		/* frame numbers are Wireshark's (pcapng custom blocks are numbered too) */
 		no = rf->base + rec->frame_no;
-		if (G_UNLIKELY(count && !cli.filter && no > count)) {
+		if (!plain && G_UNLIKELY(count && !cli.filter && no > count)) {
 			ctx.stopped_by_count = true;
 			break;
 		}
@@ -478,8 +485,8 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 			erf_record(rf, rec);
 		ctx.frames = no;
 		rf->last_no = rec->frame_no;
-		if (cli.filter && !roce_capf_match(cli.filter, rec->linktype, rec->data,
-					       rec->caplen, rec->wirelen)) {
+		if (!plain && cli.filter && !roce_capf_match(cli.filter, rec->linktype, rec->data,
+							 rec->caplen, rec->wirelen)) {
 			ctx.filtered_out++;
 			continue;
 		}
@@ -497,7 +504,11 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 			else if (roce_cap_peek(c, &nd, &nl))
 				roce_analyzer_prefetch(ctx.an, rec->linktype, nd, nl);
 		}
-		analyse_record(rec, no, rf->name);
+		if (plain) {
+			analyse_record(rec, no, rf->name, true);
+			continue;
+		}
+		analyse_record(rec, no, rf->name, false);
 		if (G_UNLIKELY(pg->on && !(rf->frames & PROGRESS_CHECK_MASK))) {
 			uint64_t now = mono_ns();
 
@@ -540,7 +551,7 @@ static void live_frame(void *user, struct roce_cap_record *rec)
 	ctx.matched++;
 	rf->frames++;
 	rf->last_no = rec->frame_no;
-	analyse_record(rec, rec->frame_no, rf->name);
+	analyse_record(rec, rec->frame_no, rf->name, false);
 }
 
 static ra_live_t *cur_live;

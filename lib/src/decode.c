@@ -762,7 +762,22 @@ static inline __attribute__((always_inline)) int roce_decode_fast(struct roce_pk
 	if (opts->verify_ip_csum && !roce_ipv4_hdr20_ok(ip))
 		findings |= ROCE_FIND_BAD_IP_CSUM;
 
-	roce_bth_read(f + ROCE_FAST_BTH, b);     /* every field (padding aside) */
+	if (!lean) {
+		roce_bth_read(f + ROCE_FAST_BTH, b);     /* every field (padding aside) */
+	} else {
+		/* the fields the analysis and the checks here read: not SE, MigReq, FECN
+		 * and the reserved bits */
+		const uint8_t *t = f + ROCE_FAST_BTH;
+
+		b->opcode = t[ROCE_BTH_OFF_OPCODE];
+		b->padcnt = (t[ROCE_BTH_OFF_FLAGS] >> ROCE_BTH_PAD_SHIFT) & ROCE_BTH_PAD_MASK;
+		b->tver = t[ROCE_BTH_OFF_FLAGS] & ROCE_BTH_TVER_MASK;
+		b->pkey = roce_get_be16(t + ROCE_BTH_OFF_PKEY);
+		b->becn = (t[ROCE_BTH_OFF_CN] >> ROCE_BTH_BECN_SHIFT) & 1;
+		b->dqpn = roce_get_be24(t + ROCE_BTH_OFF_DQPN);
+		b->ackreq = t[ROCE_BTH_OFF_ACK] >> ROCE_BTH_ACKREQ_SHIFT;
+		b->psn = roce_get_be24(t + ROCE_BTH_OFF_PSN);
+	}
 	pkt->op = op;
 	if (b->tver != 0)
 		findings |= ROCE_FIND_BAD_TVER;

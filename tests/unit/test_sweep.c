@@ -66,10 +66,9 @@ static bool pkt_same_analysis(const struct roce_pkt *a, const struct roce_pkt *b
 	      SAME(version) && SAME(ip_version) && SAME_MEM(src) && SAME_MEM(dst) && SAME(ecn) &&
 	      SAME(l3_off) && SAME(udp_off) && SAME(bth_off) && SAME(ext_off) &&
 	      SAME(payload_len) && SAME(icrc_off) && SAME(icrc_status) && SAME(icrc_wire) &&
-	      SAME(icrc_computed) && SAME(bth.opcode) && SAME(bth.se) && SAME(bth.migreq) &&
-	      SAME(bth.padcnt) && SAME(bth.tver) && SAME(bth.pkey) && SAME(bth.fecn) &&
-	      SAME(bth.becn) && SAME(bth.resv6) && SAME(bth.dqpn) && SAME(bth.ackreq) &&
-	      SAME(bth.resv7) && SAME(bth.psn) && SAME(op) && SAME(hdrs)))
+	      SAME(icrc_computed) && SAME(bth.opcode) && SAME(bth.padcnt) && SAME(bth.tver) &&
+	      SAME(bth.pkey) && SAME(bth.becn) && SAME(bth.dqpn) && SAME(bth.ackreq) &&
+	      SAME(bth.psn) && SAME(op) && SAME(hdrs)))
 		return false;
 	return (!(h & ROCE_H_RETH) || (SAME(reth.va) && SAME(reth.rkey) && SAME(reth.dma_len))) &&
 	       (!(h & ROCE_H_AETH) || (SAME(aeth.syndrome) && SAME(aeth.msn))) &&

@@ -234,8 +234,9 @@ struct roce_decode_opts {
 	 * options, RoCE v2) then comes back with the fields the analysis and the
 	 * ICRC steps read (frame, caplen, wirelen, kind, findings, version,
 	 * ip_version, src, dst, ecn, l3_off, udp_off, bth_off, ext_off, payload_len,
-	 * icrc_*, bth, op, hdrs and the extension headers hdrs names) and the
-	 * others left as they were; every other frame is decoded in full.
+	 * icrc_*, bth but for se, migreq, fecn, resv6 and resv7, op, hdrs and the
+	 * extension headers hdrs names) and the others left as they were; every
+	 * other frame is decoded in full.
 	 */
 	bool analysis_only;
 };
