@@ -30,6 +30,12 @@
 #define TS_STREAM_SLOW (TS_SEQ_EVENTS | ROCE_EV_CNP | ROCE_EV_ICRC_BAD | ROCE_EV_MALFORMED)
 
 #define TS_COLD __attribute__((noinline, cold))
+/* GCC pairs neighbouring counter adds into vector code that costs more than the adds */
+#if defined(__GNUC__) && !defined(__clang__)
+#define TS_NO_SLP __attribute__((optimize("no-tree-slp-vectorize")))
+#else
+#define TS_NO_SLP
+#endif
 #define TS_LIKELY(x) __builtin_expect(!!(x), 1)
 #define TS_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
@@ -665,8 +671,8 @@ static TS_COLD void ts_frame_slow(roce_timeseries_t *ts, const struct roce_pkt *
  * this order, without the tests that cannot fail here; every other frame goes
  * there.  Kept lean: the calls out are tail calls, so few registers to save.
  */
-static void ts_on_frame(void *user, const struct roce_pkt *pkt, uint64_t t, uint64_t frame,
-			const struct roce_frame_result *res)
+static TS_NO_SLP void ts_on_frame(void *user, const struct roce_pkt *pkt, uint64_t t,
+				    uint64_t frame, const struct roce_frame_result *res)
 {
 	roce_timeseries_t *ts = user;
 	const uint64_t id = res->stream_id;
@@ -697,7 +703,7 @@ static void ts_on_frame(void *user, const struct roce_pkt *pkt, uint64_t t, uint
 	s->bytes += len;
 	sb = &s->sb[ts->cur];
 	sb->bytes += len;
-	fl = pkt->op ? pkt->op->flags : 0;
+	fl = pkt->op->flags;    /* (a frame with a stream has an opcode: analyzer.c) */
 	if (fl & (ROCE_F_REQ | ROCE_F_RESP | ROCE_F_ACK))
 		stream_frame_psn(ts, s, sb, pkt, fl, t, frame);
 }
