@@ -5,15 +5,15 @@
  * envelopes and event points, and the pause intervals of each (MAC, priority).
  *
  * Per frame (the hot path, ts_on_frame; bench/html_bench.sh measures it):
- * one compare for the bin (frames mostly come in time order: the current
- * bin's time range is kept), branch-free adds to the bin's counters, one
- * load from a direct-mapped cache of stream id -> slot (stream ids are the
- * analyzer's sequence numbers, so neighbours do not collide; "untracked" is
- * cached too), and for a tracked stream without events four stores.  What is
- * rare (a new bin, a cache miss, sequence events, CNPs, damaged frames) is in
- * functions kept out of line, so the hot one saves few registers.
- * Bin width doubling merges every array in place (O(bins x slots), at most
- * 64 times in a run).  Allocation: bins at create and per stream slot, point
+ * one load from a direct-mapped cache of stream id -> slot (stream ids are
+ * the analyzer's sequence numbers, so neighbours do not collide; "untracked"
+ * is cached too), one test of the events, one compare for the bin (frames
+ * mostly come in time order: the current bin's time range and row are kept),
+ * adds to the bin's counters, and for a tracked stream its counts and PSN
+ * range.  Everything else (a new bin, a cache miss, sequence events, CNPs,
+ * damaged frames, non-RoCE frames) goes to ts_frame_slow(), out of line.
+ * Bin width doubling merges the bins in use in place (O(bins x slots), at
+ * most 64 times in a run); a bin is cleared when it enters use.  Allocation: bins at create and per stream slot, point
  * and interval arrays doubling up to their caps.
  */
 #include <stdlib.h>
