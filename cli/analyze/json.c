@@ -441,3 +441,125 @@ void jw_sfixed(struct jw *w, const char *key, int64_t val, unsigned decimals)
 		put_fixed(w, (uint64_t)val, decimals);
 	}
 }
+
+/* ---- whole arrays of numbers ----------------------------------------------- */
+
+static const char dig2[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* v in decimal at p, two digits a step; returns the end. */
+static inline char *put_u64_at(char *p, uint64_t v)
+{
+	char *e, *q;
+
+	if (v < 10) {
+		*p = (char)('0' + v);
+		return p + 1;
+	}
+	e = p + u64_digits(v);
+	q = e;
+	while (v >= 100) {
+		uint64_t d = v / 100;
+		unsigned r = (unsigned)(v - d * 100);
+
+		q -= 2;
+		q[0] = dig2[2 * r];
+		q[1] = dig2[2 * r + 1];
+		v = d;
+	}
+	if (v >= 10) {
+		q[-2] = dig2[2 * v];
+		q[-1] = dig2[2 * v + 1];
+	} else {
+		q[-1] = (char)('0' + v);
+	}
+	return e;
+}
+
+/*
+ * The arrays below write, in compact mode, exactly what jw_arr_begin(),
+ * one jw_u64() / jw_i64() / jw_null() per element and jw_arr_end() write,
+ * with one reservation per element instead of a prefix call; pretty output
+ * goes through those calls.
+ */
+static inline char *jw_elem(struct jw *w, size_t i)
+{
+	char *p = jw_reserve(w, 22);
+
+	if (i)
+		*p++ = ',';
+	return p;
+}
+
+static void jw_elems_done(struct jw *w, size_t n)
+{
+	if (n)
+		w->need_comma[w->depth] = true;
+	jw_arr_end(w);
+}
+
+void jw_u64s(struct jw *w, const char *key, const uint64_t *v, size_t n, size_t stride)
+{
+	jw_arr_begin(w, key);
+	if (w->pretty) {
+		for (size_t i = 0; i < n; i++)
+			jw_u64(w, NULL, v[i * stride]);
+		jw_arr_end(w);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		w->len = (size_t)(put_u64_at(jw_elem(w, i), v[i * stride]) - w->buf);
+	jw_elems_done(w, n);
+}
+
+void jw_u32s(struct jw *w, const char *key, const uint32_t *v, size_t n)
+{
+	jw_arr_begin(w, key);
+	if (w->pretty) {
+		for (size_t i = 0; i < n; i++)
+			jw_u64(w, NULL, v[i]);
+		jw_arr_end(w);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		w->len = (size_t)(put_u64_at(jw_elem(w, i), v[i]) - w->buf);
+	jw_elems_done(w, n);
+}
+
+static inline bool i64_shown(const int64_t *v, const int64_t *lo, const int64_t *hi, size_t i)
+{
+	return lo ? lo[i] <= hi[i] : v[i] >= 0;
+}
+
+void jw_i64s_or_null(struct jw *w, const char *key, const int64_t *v, size_t n,
+		     const int64_t *lo, const int64_t *hi)
+{
+	jw_arr_begin(w, key);
+	if (w->pretty) {
+		for (size_t i = 0; i < n; i++) {
+			if (i64_shown(v, lo, hi, i))
+				jw_i64(w, NULL, v[i]);
+			else
+				jw_null(w, NULL);
+		}
+		jw_arr_end(w);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char *p = jw_elem(w, i);
+
+		if (!i64_shown(v, lo, hi, i)) {
+			memcpy(p, "null", 4);
+			p += 4;
+		} else if (v[i] < 0) {
+			*p++ = '-';
+			p = put_u64_at(p, (uint64_t)0 - (uint64_t)v[i]);
+		} else {
+			p = put_u64_at(p, (uint64_t)v[i]);
+		}
+		w->len = (size_t)(p - w->buf);
+	}
+	jw_elems_done(w, n);
+}

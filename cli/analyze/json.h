@@ -13,6 +13,7 @@
 #define ROCE_ANALYZE_JSON_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -61,6 +62,16 @@ void jw_double(struct jw *w, const char *key, double val, int precision);
 /* val / 10^decimals as an exact decimal number, e.g. (12345, 3) -> 12.345. */
 void jw_fixed(struct jw *w, const char *key, uint64_t val, unsigned decimals);
 void jw_sfixed(struct jw *w, const char *key, int64_t val, unsigned decimals);
+
+/*
+ * Whole arrays of numbers (key as above): v[0], v[stride], ... (n values);
+ * jw_i64s_or_null() writes null for element i unless lo[i] <= hi[i] (with
+ * lo NULL: unless v[i] >= 0).  The same text as one call per element.
+ */
+void jw_u64s(struct jw *w, const char *key, const uint64_t *v, size_t n, size_t stride);
+void jw_u32s(struct jw *w, const char *key, const uint32_t *v, size_t n);
+void jw_i64s_or_null(struct jw *w, const char *key, const int64_t *v, size_t n,
+		     const int64_t *lo, const int64_t *hi);
 
 /*
  * A constant member (an all-zero or all-null sub-object that every row

@@ -323,21 +323,10 @@ static void json_series(const roce_timeseries_t *ts, struct jw *w,
 	jw_u64(w, "doublings", g->doublings);
 	jw_obj_end(w);
 	jw_obj_begin(w, "series");
-	for (unsigned c = 0; c < ROCE_TS_COUNT; c++) {
-		jw_arr_begin(w, roce_ts_counter_name((enum roce_ts_counter)c));
-		for (uint32_t i = 0; i < g->nbins; i++)
-			jw_u64(w, NULL, b[(size_t)i * ROCE_TS_COUNT + c]);
-		jw_arr_end(w);
-	}
+	for (unsigned c = 0; c < ROCE_TS_COUNT; c++)
+		jw_u64s(w, roce_ts_counter_name((enum roce_ts_counter)c), b + c, g->nbins,
+			ROCE_TS_COUNT);
 	jw_obj_end(w);
-}
-
-static void json_i64_or_null(struct jw *w, int64_t v, bool ok)
-{
-	if (ok)
-		jw_i64(w, NULL, v);
-	else
-		jw_null(w, NULL);
 }
 
 static void json_streams(const struct ra_ctx *ctx, const roce_timeseries_t *ts, struct jw *w,
@@ -379,26 +368,12 @@ static void json_streams(const struct ra_ctx *ctx, const roce_timeseries_t *ts, 
 		jw_u64(w, "bytes", s.bytes);
 		jw_u64(w, "anomalies", s.anomalies);
 		jw_u64(w, "points_dropped", s.points_dropped);
-		jw_arr_begin(w, "bytes_bin");
-		for (uint32_t b = 0; b < g->nbins; b++)
-			jw_u64(w, NULL, s.bytes_bin[b]);
-		jw_arr_end(w);
-		jw_arr_begin(w, "cnps_bin");
-		for (uint32_t b = 0; b < g->nbins; b++)
-			jw_u64(w, NULL, s.cnps_bin[b]);
-		jw_arr_end(w);
-		jw_arr_begin(w, "tx_lo");
-		for (uint32_t b = 0; b < g->nbins; b++)
-			json_i64_or_null(w, s.tx_lo[b], s.tx_lo[b] <= s.tx_hi[b]);
-		jw_arr_end(w);
-		jw_arr_begin(w, "tx_hi");
-		for (uint32_t b = 0; b < g->nbins; b++)
-			json_i64_or_null(w, s.tx_hi[b], s.tx_lo[b] <= s.tx_hi[b]);
-		jw_arr_end(w);
-		jw_arr_begin(w, "ack_hi");
-		for (uint32_t b = 0; b < g->nbins; b++)
-			json_i64_or_null(w, s.ack_hi[b], s.ack_hi[b] >= 0);
-		jw_arr_end(w);
+		jw_u64s(w, "bytes_bin", s.bytes_bin, g->nbins, 1);
+		jw_u32s(w, "cnps_bin", s.cnps_bin, g->nbins);
+		/* a bin's PSN range is null where it has none (lo > hi), its ACKed PSN below 0 */
+		jw_i64s_or_null(w, "tx_lo", s.tx_lo, g->nbins, s.tx_lo, s.tx_hi);
+		jw_i64s_or_null(w, "tx_hi", s.tx_hi, g->nbins, s.tx_lo, s.tx_hi);
+		jw_i64s_or_null(w, "ack_hi", s.ack_hi, g->nbins, NULL, NULL);
 		/* [time since the first frame ns, PSN, kind, cause, len, frame, file] */
 		jw_arr_begin(w, "points");
 		for (uint32_t k = 0; k < s.n_points; k++) {

@@ -443,6 +443,7 @@ struct roce_analyzer {
 	struct an_lnode *sweep;         /* idle expiry cursor in flows_seen */
 	bool want_an;                   /* someone listens to anomalies */
 	unsigned nobs;
+	bool obs_full;                  /* an on_frame reads all of the result */
 	struct roce_analyzer_observer obs[ROCE_MAX_OBSERVERS];
 	uint64_t last_frame;
 	uint32_t pmtu_learned;

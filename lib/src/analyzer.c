@@ -220,6 +220,8 @@ int roce_analyzer_add_observer(roce_analyzer_t *a, const struct roce_analyzer_ob
 	d->size = sizeof(*d);
 	if (d->on_anomaly)
 		a->want_an = true;
+	if (d->on_frame && !(d->flags & ROCE_OBS_EVENT_FIELDS))
+		a->obs_full = true;
 	return ROCE_OK;
 }
 
@@ -740,7 +742,9 @@ static inline void frame_result_clear(struct roce_frame_result *r, uint32_t find
 
 /*
  * res_private: nobody but the analysis sees res (no caller's struct, no
- * observer), so only the members it reads back (|=) start at zero.
+ * observer), so only the members it reads back (|=) start at zero; or the
+ * observers read only what ROCE_OBS_EVENT_FIELDS names, which the caller
+ * adds (stream_id, findings).
  */
 static inline __attribute__((always_inline)) void process_frame(roce_analyzer_t *a,
 	const struct roce_pkt *pkt, int status, uint64_t ts_ns, uint64_t frame_no,
@@ -811,6 +815,11 @@ void roce_analyzer_process(roce_analyzer_t *a, const struct roce_pkt *pkt, int s
 
 	if (!res && !a->nobs) {
 		process_frame(a, pkt, status, ts_ns, frame_no, &tmp, true);
+	} else if (!res && !a->obs_full) {
+		tmp.stream_id = 0;
+		tmp.findings = pkt->findings;
+		process_frame(a, pkt, status, ts_ns, frame_no, &tmp, true);
+		res = &tmp;
 	} else {
 		if (!res)
 			res = &tmp;

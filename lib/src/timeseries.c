@@ -5,15 +5,15 @@
  * envelopes and event points, and the pause intervals of each (MAC, priority).
  *
  * Per frame (the hot path, ts_on_frame; bench/html_bench.sh measures it):
- * one compare for the bin (frames mostly come in time order: the current
- * bin's time range is kept), branch-free adds to the bin's counters, one
- * load from a direct-mapped cache of stream id -> slot (stream ids are the
- * analyzer's sequence numbers, so neighbours do not collide; "untracked" is
- * cached too), and for a tracked stream without events four stores.  What is
- * rare (a new bin, a cache miss, sequence events, CNPs, damaged frames) is in
- * functions kept out of line, so the hot one saves few registers.
- * Bin width doubling merges every array in place (O(bins x slots), at most
- * 64 times in a run).  Allocation: bins at create and per stream slot, point
+ * one load from a direct-mapped cache of stream id -> slot (stream ids are
+ * the analyzer's sequence numbers, so neighbours do not collide; "untracked"
+ * is cached too), one test of the events, one compare for the bin (frames
+ * mostly come in time order: the current bin's time range and row are kept),
+ * adds to the bin's counters, and for a tracked stream its counts and PSN
+ * range.  Everything else (a new bin, a cache miss, sequence events, CNPs,
+ * damaged frames, non-RoCE frames) goes to ts_frame_slow(), out of line.
+ * Bin width doubling merges the bins in use in place (O(bins x slots), at
+ * most 64 times in a run); a bin is cleared when it enters use.  Allocation: bins at create and per stream slot, point
  * and interval arrays doubling up to their caps.
  */
 #include <stdlib.h>
@@ -30,30 +30,61 @@
 #define TS_STREAM_SLOW (TS_SEQ_EVENTS | ROCE_EV_CNP | ROCE_EV_ICRC_BAD | ROCE_EV_MALFORMED)
 
 #define TS_COLD __attribute__((noinline, cold))
+/* GCC pairs neighbouring counter adds into vector code that costs more than the adds */
+#if defined(__GNUC__) && !defined(__clang__)
+#define TS_NO_SLP __attribute__((optimize("no-tree-slp-vectorize")))
+#else
+#define TS_NO_SLP
+#endif
 #define TS_LIKELY(x) __builtin_expect(!!(x), 1)
 #define TS_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 /* stream id -> slot cache: direct-mapped on the id's low bits (8 KiB) */
 #define TS_CACHE 512
-#define TS_UNTRACKED (-1)
+#define TS_NO_ID UINT64_MAX          /* an empty entry (stream ids count from 1) */
 
 struct ts_cache_ent {
-	uint64_t id;                    /* 0: empty */
-	int32_t slot;                   /* slot index, or TS_UNTRACKED */
+	uint64_t id;                    /* TS_NO_ID: empty */
+	struct ts_slot *s;              /* the stream's slot; NULL: untracked */
 };
 
-/* A stream's bin: what a frame without events updates, in one place (32 bytes). */
+/*
+ * A stream's bin: what a frame without events updates, in one place (32
+ * bytes).  PSNs are kept biased, u = p + 2^63 (unsigned; order-preserving):
+ * the range's low end as ~u, its high end and the ACKed PSN as u, so that all
+ * three merge by unsigned max and "none" is 0: a bin starts as zeroes
+ * (memset) and bin doubling is one add and three max per pair.  The public
+ * values (tx_lo, tx_hi, ack_hi) are decoded on export (ts_pub_lo() ...).
+ */
 struct ts_sbin {
-	int64_t tx_lo, tx_hi;           /* first transmissions' PSN range; lo > hi: none */
-	int64_t ack_hi;                 /* -1: none */
+	uint64_t lo;                    /* ~u of the lowest first transmission; 0: none */
+	uint64_t hi;                    /* u of the highest; 0: none */
+	uint64_t ack;                   /* u of the highest ACKed PSN; 0: none (ack_hi -1) */
 	uint64_t bytes;
 };
+
+#define TS_BIAS (1ull << 63)
+
+static inline uint64_t umax64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+static inline int64_t ts_unbias(uint64_t u) { return (int64_t)(u ^ TS_BIAS); }
+
+static inline int64_t ts_pub_lo(uint64_t lo) { return lo ? ts_unbias(~lo) : INT64_MAX; }
+static inline int64_t ts_pub_hi(uint64_t hi) { return hi ? ts_unbias(hi) : INT64_MIN; }
+
+static inline int64_t ts_pub_ack(uint64_t ack)
+{
+	/* the old max(-1, p...) : a PSN below -1 (unwrapped behind the first) shows as none */
+	int64_t p = ack ? ts_unbias(ack) : -1;
+
+	return p < -1 ? -1 : p;
+}
 
 struct ts_slot {
 	/* what every frame of the stream touches, together */
 	struct ts_sbin *sb;             /* max_bins */
 	uint64_t frames, bytes;
-	int64_t last_unw;
+	uint64_t last_u;                /* unwrapped PSN of the reference, biased (TS_BIAS) */
 	uint32_t last_psn;              /* 24-bit, the unwrapper's reference */
 	bool have_psn;
 	bool used;
@@ -84,6 +115,7 @@ struct roce_timeseries {
 	uint64_t *bins;                 /* max_bins * ROCE_TS_COUNT */
 	uint32_t cur;                   /* the last frame's bin, */
 	uint64_t cur_lo, cur_w;         /* its times: [cur_lo, cur_lo + cur_w); cur_w 0: none */
+	uint64_t *cur_row;              /* its row of bins */
 	struct ts_cache_ent cache[TS_CACHE];
 
 	struct ts_slot *slots;
@@ -137,46 +169,82 @@ const char *roce_ts_point_name(enum roce_ts_point_kind k)
 
 /* ------------------------------------------------------------------- bins */
 
-static void slot_clear_bins(const roce_timeseries_t *ts, struct ts_slot *s, uint32_t from)
+/*
+ * Bins in use are [0, nbins); what lies beyond is left over from merged bins
+ * (ts_double() does not clear it) and is cleared when a bin enters use
+ * (bins_enter()): each bin is cleared once per use, in stores of its own
+ * (a memset of a whole half could be "rep stos", counted per byte).
+ */
+static inline void slot_clear_bin(struct ts_slot *s, uint32_t i)
 {
-	for (uint32_t i = from; i < ts->cfg.max_bins; i++) {
-		s->sb[i] = (struct ts_sbin){ .tx_lo = INT64_MAX, .tx_hi = INT64_MIN, .ack_hi = -1 };
-		s->cnps_bin[i] = 0;
-	}
+	/* (field by field: a zero struct literal compiles to "rep stos" here) */
+	s->sb[i].lo = 0;
+	s->sb[i].hi = 0;
+	s->sb[i].ack = 0;
+	s->sb[i].bytes = 0;
+	s->cnps_bin[i] = 0;
 }
 
-static inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
-static inline int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+static void slot_clear_bins(struct ts_slot *s, uint32_t from, uint32_t to)
+{
+	for (uint32_t i = from; i < to; i++)
+		slot_clear_bin(s, i);
+}
 
-/* Double the bin width: bin i takes bins 2i and 2i+1. */
+/* Bins [nbins, to) enter use, empty. */
+static void bins_enter(roce_timeseries_t *ts, uint32_t to)
+{
+	const uint32_t from = ts->nbins;
+
+	memset(ts->bins + (size_t)from * ROCE_TS_COUNT, 0,
+	       (size_t)(to - from) * ROCE_TS_COUNT * sizeof(*ts->bins));
+	if (to == from + 1) {
+		for (unsigned k = 0; k < ts->nslots; k++)
+			slot_clear_bin(&ts->slots[k], from);
+	} else {
+		for (unsigned k = 0; k < ts->nslots; k++)
+			slot_clear_bins(&ts->slots[k], from, to);
+	}
+	ts->nbins = to;
+}
+
+/* Double the bin width: bin i takes bins 2i and 2i+1 (of those in use). */
 static void ts_double(roce_timeseries_t *ts)
 {
-	const uint32_t half = ts->cfg.max_bins / 2;
+	const uint32_t n = ts->nbins, pairs = n / 2, half = (n + 1) / 2;
 	uint64_t *b = ts->bins;
 
-	for (uint32_t i = 0; i < half; i++) {
+	for (uint32_t i = 0; i < pairs; i++) {
 		uint64_t *d = b + (size_t)i * ROCE_TS_COUNT;
 		const uint64_t *s0 = b + (size_t)(2 * i) * ROCE_TS_COUNT, *s1 = s0 + ROCE_TS_COUNT;
 
 		for (unsigned c = 0; c < ROCE_TS_COUNT; c++)
 			d[c] = s0[c] + s1[c];
 	}
-	memset(b + (size_t)half * ROCE_TS_COUNT, 0, (size_t)half * ROCE_TS_COUNT * sizeof(*b));
+	if (n & 1)
+		memmove(b + (size_t)pairs * ROCE_TS_COUNT, b + (size_t)(n - 1) * ROCE_TS_COUNT,
+			ROCE_TS_COUNT * sizeof(*b));
 	for (unsigned k = 0; k < ts->nslots; k++) {
-		struct ts_slot *s = &ts->slots[k];
+		struct ts_sbin *sb = ts->slots[k].sb;
+		uint32_t *cn = ts->slots[k].cnps_bin;
 
-		for (uint32_t i = 0; i < half; i++) {
-			const struct ts_sbin a = s->sb[2 * i], b2 = s->sb[2 * i + 1];
+		for (uint32_t i = 0; i < pairs; i++) {
+			const struct ts_sbin *x = &sb[2 * i], *y = x + 1;
+			uint64_t lo = umax64(x->lo, y->lo), hi = umax64(x->hi, y->hi);
+			uint64_t ack = umax64(x->ack, y->ack), by = x->bytes + y->bytes;
 
-			s->sb[i].bytes = a.bytes + b2.bytes;
-			s->sb[i].tx_lo = min64(a.tx_lo, b2.tx_lo);
-			s->sb[i].tx_hi = max64(a.tx_hi, b2.tx_hi);
-			s->sb[i].ack_hi = max64(a.ack_hi, b2.ack_hi);
-			s->cnps_bin[i] = s->cnps_bin[2 * i] + s->cnps_bin[2 * i + 1];
+			sb[i].lo = lo;
+			sb[i].hi = hi;
+			sb[i].ack = ack;
+			sb[i].bytes = by;
+			cn[i] = cn[2 * i] + cn[2 * i + 1];
 		}
-		slot_clear_bins(ts, s, half);
+		if (n & 1) {
+			sb[pairs] = sb[n - 1];
+			cn[pairs] = cn[n - 1];
+		}
 	}
-	ts->nbins = (ts->nbins + 1) / 2;
+	ts->nbins = half;
 	ts->shift++;
 	ts->doublings++;
 	ts->cur_w = 0;
@@ -198,8 +266,9 @@ static TS_COLD uint32_t ts_bin_slow(roce_timeseries_t *ts, uint64_t t)
 		i = (t - ts->origin) >> ts->shift;
 	}
 	if (i >= ts->nbins)
-		ts->nbins = (uint32_t)i + 1;
+		bins_enter(ts, (uint32_t)i + 1);
 	ts->cur = (uint32_t)i;
+	ts->cur_row = ts->bins + i * ROCE_TS_COUNT;
 	ts->cur_lo = ts->origin + (i << ts->shift);
 	ts->cur_w = 1ull << ts->shift;
 	return (uint32_t)i;
@@ -281,20 +350,20 @@ static void slot_start(roce_timeseries_t *ts, struct ts_slot *s, uint64_t id,
 	s->bytes = 0;
 	s->npts = 0;
 	s->have_psn = false;
-	slot_clear_bins(ts, s, 0);
+	slot_clear_bins(s, 0, ts->nbins);
 }
 
 /*
  * An untracked stream stays untracked until a frame of it with a sequence
  * anomaly takes a slot (slots are only handed out while some are free, then
- * only taken over): the cache's TS_UNTRACKED is trusted for other frames.
+ * only taken over): the cache's NULL (untracked) is trusted for other frames.
  */
-static inline void cache_put(roce_timeseries_t *ts, uint64_t id, int32_t slot)
+static inline void cache_put(roce_timeseries_t *ts, uint64_t id, struct ts_slot *s)
 {
 	struct ts_cache_ent *e = &ts->cache[id & (TS_CACHE - 1)];
 
 	e->id = id;
-	e->slot = slot;
+	e->s = s;
 }
 
 /*
@@ -332,7 +401,7 @@ static struct ts_slot *slot_get(roce_timeseries_t *ts, uint64_t id, const struct
 		s = victim;
 		ts->replaced++;
 		/* the victim's id is not tracked any more */
-		cache_put(ts, s->pub.id, TS_UNTRACKED);
+		cache_put(ts, s->pub.id, NULL);
 	}
 	slot_start(ts, s, id, pkt, t);
 	map_rebuild(ts);
@@ -347,27 +416,28 @@ static TS_COLD struct ts_slot *slot_lookup(roce_timeseries_t *ts, uint64_t id,
 
 	/* NULL with free slots (no memory) or none at all (max_streams 0): not cached */
 	if (s)
-		cache_put(ts, id, (int32_t)(s - ts->slots));
+		cache_put(ts, id, s);
 	else if (ts->cfg.max_streams && ts->nslots >= ts->cfg.max_streams)
-		cache_put(ts, id, TS_UNTRACKED);
+		cache_put(ts, id, NULL);
 	return s;
 }
 
-static inline int64_t unwrap(struct ts_slot *s, uint32_t psn)
+/* Unwrapped psn, biased (TS_BIAS); it becomes the reference. */
+static inline uint64_t unwrap(struct ts_slot *s, uint32_t psn)
 {
 	int32_t d;
 
 	psn &= 0xffffffu;
-	if (!s->have_psn) {
+	if (TS_UNLIKELY(!s->have_psn)) {
 		s->have_psn = true;
 		s->last_psn = psn;
-		s->last_unw = psn;
-		return psn;
+		s->last_u = psn | TS_BIAS;
+		return s->last_u;
 	}
 	d = (int32_t)((psn - s->last_psn) << 8) >> 8;
 	s->last_psn = psn;
-	s->last_unw += d;
-	return s->last_unw;
+	s->last_u += (uint64_t)(int64_t)d;
+	return s->last_u;
 }
 
 /* Unwrapped value of psn near the reference, without moving it. */
@@ -378,7 +448,7 @@ static inline int64_t unwrap_peek(const struct ts_slot *s, uint32_t psn)
 	if (!s->have_psn)
 		return psn & 0xffffffu;
 	d = (int32_t)(((psn & 0xffffffu) - s->last_psn) << 8) >> 8;
-	return s->last_unw + d;
+	return ts_unbias(s->last_u + (uint64_t)(int64_t)d);
 }
 
 static TS_COLD void point_add(roce_timeseries_t *ts, struct ts_slot *s, uint8_t kind, uint8_t cause,
@@ -415,6 +485,29 @@ static TS_COLD void point_add(roce_timeseries_t *ts, struct ts_slot *s, uint8_t 
 	p->cause = cause;
 }
 
+static TS_COLD void read_point(roce_timeseries_t *ts, struct ts_slot *s, uint64_t u,
+				const struct roce_pkt *pkt, uint64_t t, uint64_t frame)
+{
+	point_add(ts, s, ROCE_TS_PT_READ, 0, ts_unbias(u), pkt->reth.dma_len, t, frame);
+}
+
+/* A stream's frame in order and undamaged (flags fl: a request, response or ACK). */
+static inline void stream_frame_psn(roce_timeseries_t *ts, struct ts_slot *s, struct ts_sbin *sb,
+				    const struct roce_pkt *pkt, uint32_t fl, uint64_t t,
+				    uint64_t frame)
+{
+	const uint64_t u = unwrap(s, pkt->bth.psn);
+
+	if (fl & (ROCE_F_REQ | ROCE_F_RESP)) {
+		sb->lo = umax64(sb->lo, ~u);
+		sb->hi = umax64(sb->hi, u);
+		if (TS_UNLIKELY((fl & (ROCE_F_READ | ROCE_F_REQ)) == (ROCE_F_READ | ROCE_F_REQ)))
+			read_point(ts, s, u, pkt, t, frame);
+	}
+	if (pkt->hdrs & ROCE_H_AETH)
+		sb->ack = umax64(sb->ack, u);
+}
+
 /* A stream's frame with an event in TS_STREAM_SLOW (counted by the caller). */
 static TS_COLD void stream_frame_events(roce_timeseries_t *ts, struct ts_slot *s, uint32_t bin,
 					const struct roce_pkt *pkt, uint64_t t, uint64_t frame,
@@ -447,20 +540,12 @@ static TS_COLD void stream_frame_events(roce_timeseries_t *ts, struct ts_slot *s
 		return;
 	}
 	if (ev & (ROCE_EV_NAK | ROCE_EV_RNR_NAK)) {
-		p = unwrap(s, pkt->bth.psn);
+		p = ts_unbias(unwrap(s, pkt->bth.psn));
 		point_add(ts, s, ev & ROCE_EV_NAK ? ROCE_TS_PT_NAK : ROCE_TS_PT_RNR,
 			  res->aeth_syndrome, p, 0, t, frame);
 		return;
 	}
-	p = unwrap(s, pkt->bth.psn);
-	if (fl & (ROCE_F_REQ | ROCE_F_RESP)) {
-		s->sb[bin].tx_lo = min64(s->sb[bin].tx_lo, p);
-		s->sb[bin].tx_hi = max64(s->sb[bin].tx_hi, p);
-		if ((fl & ROCE_F_READ) && (fl & ROCE_F_REQ))
-			point_add(ts, s, ROCE_TS_PT_READ, 0, p, pkt->reth.dma_len, t, frame);
-	}
-	if (pkt->hdrs & ROCE_H_AETH)
-		s->sb[bin].ack_hi = max64(s->sb[bin].ack_hi, p);
+	stream_frame_psn(ts, s, &s->sb[bin], pkt, fl, t, frame);
 }
 
 static inline void stream_frame(roce_timeseries_t *ts, struct ts_slot *s, uint32_t bin,
@@ -469,7 +554,6 @@ static inline void stream_frame(roce_timeseries_t *ts, struct ts_slot *s, uint32
 {
 	struct ts_sbin *sb = &s->sb[bin];
 	uint32_t fl;
-	int64_t p;
 
 	s->frames++;
 	s->bytes += pkt->wirelen;
@@ -480,17 +564,8 @@ static inline void stream_frame(roce_timeseries_t *ts, struct ts_slot *s, uint32
 	}
 	/* in order, undamaged: what stream_frame_events does without events */
 	fl = pkt->op ? pkt->op->flags : 0;
-	if (!(fl & (ROCE_F_REQ | ROCE_F_RESP | ROCE_F_ACK)))
-		return;
-	p = unwrap(s, pkt->bth.psn);
-	if (fl & (ROCE_F_REQ | ROCE_F_RESP)) {
-		sb->tx_lo = min64(sb->tx_lo, p);
-		sb->tx_hi = max64(sb->tx_hi, p);
-		if (TS_UNLIKELY((fl & ROCE_F_READ) && (fl & ROCE_F_REQ)))
-			point_add(ts, s, ROCE_TS_PT_READ, 0, p, pkt->reth.dma_len, t, frame);
-	}
-	if (pkt->hdrs & ROCE_H_AETH)
-		sb->ack_hi = max64(sb->ack_hi, p);
+	if (fl & (ROCE_F_REQ | ROCE_F_RESP | ROCE_F_ACK))
+		stream_frame_psn(ts, s, sb, pkt, fl, t, frame);
 }
 
 /* -------------------------------------------------------------- observers */
@@ -536,10 +611,10 @@ static TS_COLD void count_other(uint64_t *b, uint32_t ev)
 		b[ROCE_TS_PAUSE_FRAMES]++;
 }
 
-static void ts_on_frame(void *user, const struct roce_pkt *pkt, uint64_t t, uint64_t frame,
-			const struct roce_frame_result *res)
+/* Any frame: what ts_on_frame() does not settle itself. */
+static TS_COLD void ts_frame_slow(roce_timeseries_t *ts, const struct roce_pkt *pkt, uint64_t t,
+				  uint64_t frame, const struct roce_frame_result *res)
 {
-	roce_timeseries_t *ts = user;
 	const uint32_t ev = res->events;
 	const uint32_t bin = ts_bin(ts, t);
 	uint64_t *b = ts->bins + (size_t)bin * ROCE_TS_COUNT;
@@ -569,8 +644,8 @@ static void ts_on_frame(void *user, const struct roce_pkt *pkt, uint64_t t, uint
 		return;
 	e = &ts->cache[id & (TS_CACHE - 1)];
 	if (TS_LIKELY(e->id == id)) {
-		if (e->slot >= 0) {
-			s = &ts->slots[e->slot];
+		if (e->s) {
+			s = e->s;
 			stream_frame(ts, s, bin, pkt, t, frame, res);
 			return;
 		}
@@ -582,6 +657,55 @@ static void ts_on_frame(void *user, const struct roce_pkt *pkt, uint64_t t, uint
 	s = slot_lookup(ts, id, pkt, ev, t);
 	if (s)
 		stream_frame(ts, s, bin, pkt, t, frame, res);
+}
+
+/* what sends a frame the slow way (with stream_id 0: not RoCE, or no stream) */
+#define TS_RARE_EV (TS_SEQ_EVENTS | ROCE_EV_CNP | ROCE_EV_ICRC_BAD | ROCE_EV_MALFORMED | \
+		    ROCE_EV_ECN_CE)
+
+/*
+ * The observer.  A frame of a stream (stream_id set: a RoCE frame with an
+ * opcode), without anything rare (TS_RARE_EV: the events that mark CE, a bad
+ * ICRC and malformed findings are set exactly when those are), in the current
+ * bin and with its stream in the cache is what ts_frame_slow() would do in
+ * this order, without the tests that cannot fail here; every other frame goes
+ * there.  Kept lean: the calls out are tail calls, so few registers to save.
+ */
+static TS_NO_SLP void ts_on_frame(void *user, const struct roce_pkt *pkt, uint64_t t,
+				    uint64_t frame, const struct roce_frame_result *res)
+{
+	roce_timeseries_t *ts = user;
+	const uint64_t id = res->stream_id;
+	const struct ts_cache_ent *e = &ts->cache[id & (TS_CACHE - 1)];
+	const uint32_t len = pkt->wirelen;
+	uint64_t *b = ts->cur_row;
+	struct ts_slot *s;
+	struct ts_sbin *sb;
+	uint32_t fl;
+
+	/* (stream_id 0 is never cached: TS_NO_ID) */
+	if (TS_UNLIKELY(e->id != id) || TS_UNLIKELY(res->events & TS_RARE_EV) ||
+	    TS_UNLIKELY(t - ts->cur_lo >= ts->cur_w)) {
+		ts_frame_slow(ts, pkt, t, frame, res);
+		return;
+	}
+	b[ROCE_TS_FRAMES]++;
+	b[ROCE_TS_BYTES] += len;
+	b[ROCE_TS_ROCE_FRAMES]++;
+	b[ROCE_TS_ECN_CAPABLE] += pkt->ecn != 0;
+	s = e->s;
+	if (!s) {
+		/* (no sequence event: an untracked stream stays so) */
+		ts->untracked++;
+		return;
+	}
+	s->frames++;
+	s->bytes += len;
+	sb = &s->sb[ts->cur];
+	sb->bytes += len;
+	fl = pkt->op->flags;    /* (a frame with a stream has an opcode: analyzer.c) */
+	if (fl & (ROCE_F_REQ | ROCE_F_RESP | ROCE_F_ACK))
+		stream_frame_psn(ts, s, sb, pkt, fl, t, frame);
 }
 
 static struct ts_line *line_get(roce_timeseries_t *ts, const uint8_t mac[6], int prio)
@@ -714,6 +838,8 @@ roce_timeseries_t *roce_timeseries_create(roce_analyzer_t *a, const struct roce_
 		return NULL;
 	}
 	ts->cfg = cfg;
+	for (unsigned i = 0; i < TS_CACHE; i++)
+		ts->cache[i].id = TS_NO_ID;
 	while ((1ull << ts->shift) < cfg.min_bin_ns)
 		ts->shift++;
 	ts->bins = calloc((size_t)cfg.max_bins * ROCE_TS_COUNT, sizeof(*ts->bins));
@@ -738,6 +864,7 @@ roce_timeseries_t *roce_timeseries_create(roce_analyzer_t *a, const struct roce_
 	o.on_frame = ts_on_frame;
 	o.on_pause = ts_on_pause;
 	o.user = ts;
+	o.flags = ROCE_OBS_EVENT_FIELDS;        /* (what stream_frame_events() reads) */
 	if (roce_analyzer_add_observer(a, &o) != ROCE_OK) {
 		roce_timeseries_destroy(ts);
 		errmsg(errbuf, "time series: the analyzer has no room for another observer");
@@ -805,9 +932,9 @@ void roce_timeseries_stream(const roce_timeseries_t *ts, unsigned i, struct roce
 
 		for (uint32_t k = 0; k < ts->nbins; k++) {
 			w->x_bytes[k] = s->sb[k].bytes;
-			w->x_lo[k] = s->sb[k].tx_lo;
-			w->x_hi[k] = s->sb[k].tx_hi;
-			w->x_ack[k] = s->sb[k].ack_hi;
+			w->x_lo[k] = ts_pub_lo(s->sb[k].lo);
+			w->x_hi[k] = ts_pub_hi(s->sb[k].hi);
+			w->x_ack[k] = ts_pub_ack(s->sb[k].ack);
 		}
 		w->x_key[0] = s->frames + 1;
 		w->x_key[1] = ts->nbins;

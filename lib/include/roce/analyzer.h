@@ -421,7 +421,20 @@ struct roce_analyzer_observer {
 	void (*on_flow_end)(void *user, const struct roce_flow_stats *f,
 		enum roce_flow_end_reason why);
 	void *user;
+	uint32_t flags;             /* ROCE_OBS_* */
 };
+
+/*
+ * ROCE_OBS_EVENT_FIELDS: on_frame reads only stream_id, events, findings and
+ * storm_mask of res, and a member below only with its event: expected_psn
+ * with PSN_GAP, OUT_OF_ORDER or DUPLICATE; lost_psns with PSN_GAP; retx_cause
+ * and ref_frame with RETRANSMISSION; aeth_syndrome with NAK or RNR_NAK; rtt_ns
+ * with ACK_RTT; read_ns with READ_FIRST_RESP or READ_LAST_RESP; recovery_ns
+ * with GBN_RECOVERED (never pause_ns).  While every observer with an on_frame
+ * says so, a frame the caller passes no res for leaves the others unset
+ * (the result is not cleared whole for every frame).
+ */
+#define ROCE_OBS_EVENT_FIELDS 0x1u
 
 #define ROCE_MAX_OBSERVERS 8
 
