@@ -73,8 +73,25 @@ struct an_pool {
 };
 
 void an_pool_init(struct an_pool *p, size_t size, size_t align);
-/* A zeroed record; NULL when out of memory. */
-void *an_pool_get(struct an_pool *p);
+/* A zeroed record; NULL when out of memory (an_pool_get() when the record needs work). */
+void *an_pool_get_slow(struct an_pool *p);
+/* The same, not cleared (a record given back keeps its old bytes): for a caller that sets
+ * every member. */
+void *an_pool_take(struct an_pool *p);
+
+/* A zeroed record; NULL when out of memory.  Inline while the newest block, zeroed by the
+ * kernel or the arena, has room (most of a new stream's records: no call each). */
+static inline void *an_pool_get(struct an_pool *p)
+{
+	if (!p->free && p->zeroed && (size_t)(p->end - p->cur) >= p->size) {
+		void *o = p->cur;
+
+		p->cur += p->size;
+		p->live++;
+		return o;
+	}
+	return an_pool_get_slow(p);
+}
 /* Give back o (NULL: nothing). */
 void an_pool_put(struct an_pool *p, void *o);
 void an_pool_free(struct an_pool *p);
@@ -164,6 +181,14 @@ void an_list_remove(struct an_list *l, struct an_lnode *n);
 int an_table_init(struct an_table *t, uint32_t cap);
 void an_table_free(struct an_table *t);
 int an_table_reserve(struct an_table *t);
+/* an_table_reserve() inline while the insert stays below half load with room in the dense
+ * array (every insert but those that grow: no call per new stream). */
+static inline int an_table_room(struct an_table *t)
+{
+	if (2u * (t->n + 1) <= t->mask + 1 && t->n < t->dense_cap)
+		return 0;
+	return an_table_reserve(t);
+}
 void an_table_insert(struct an_table *t, struct an_entry *e);
 void an_table_remove(struct an_table *t, struct an_entry *e);
 struct an_entry *an_table_victim(const struct an_table *t, uint32_t hash);

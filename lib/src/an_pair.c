@@ -172,16 +172,19 @@ static void index_add(struct an_pairidx *x, struct an_flow *f)
 	const struct roce_flow_key *k = &f->st.key;
 	uint32_t h = hp_hash(k->version, k->src, k->dst);
 	struct an_hp *hp = hp_find(x, k->version, k->src, k->dst, h);
-	struct an_pnode *n = an_pool_get(&x->pn_pool);
+	/* (records cleared here, by a memset() of known size: a few stores, not a call) */
+	struct an_pnode *n = an_pool_take(&x->pn_pool);
 
 	if (!n)
 		return;                 /* cannot index: the stream is simply not a candidate */
+	memset(n, 0, sizeof(*n));
 	if (!hp) {
-		if (x->hp.n >= x->hp.cap || an_table_reserve(&x->hp) ||
-		    !(hp = an_pool_get(&x->hp_pool))) {
+		if (x->hp.n >= x->hp.cap || an_table_room(&x->hp) ||
+		    !(hp = an_pool_take(&x->hp_pool))) {
 			an_pool_put(&x->pn_pool, n);
 			return;
 		}
+		memset(hp, 0, sizeof(*hp));
 		hp->ent.hash = h;
 		hp->version = k->version;
 		memcpy(hp->src, k->src, 16);
@@ -269,8 +272,11 @@ static void peer_link(struct roce_analyzer *a, struct an_flow *f, struct an_flow
 		f->st.pmtu = g->st.pmtu;
 	if (!g->st.pmtu)
 		g->st.pmtu = f->st.pmtu;
-	an_pair_sync(a, f);
-	an_pair_sync(a, g);
+	/* an_pair_sync() of both: paired now, each leaves the index if it is in it */
+	if (f->req && f->req->pn)
+		index_remove(&a->pair, f);
+	if (g->req && g->req->pn)
+		index_remove(&a->pair, g);
 }
 
 /* Oldest outstanding AckReq / READ entry of r with PSN P: its time, or UINT64_MAX. */

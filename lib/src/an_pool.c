@@ -279,7 +279,7 @@ static bool pool_grow(struct an_pool *p)
 	return true;
 }
 
-void *an_pool_get(struct an_pool *p)
+void *an_pool_get_slow(struct an_pool *p)
 {
 	void *o;
 
@@ -294,6 +294,23 @@ void *an_pool_get(struct an_pool *p)
 		p->cur += p->size;
 		if (!p->zeroed)
 			memset(o, 0, p->size);
+	}
+	p->live++;
+	return o;
+}
+
+void *an_pool_take(struct an_pool *p)
+{
+	void *o;
+
+	if (p->free) {
+		o = p->free;
+		memcpy(&p->free, o, sizeof(void *));
+	} else {
+		if ((size_t)(p->end - p->cur) < p->size && !pool_grow(p))
+			return NULL;
+		o = p->cur;
+		p->cur += p->size;
 	}
 	p->live++;
 	return o;

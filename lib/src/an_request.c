@@ -178,12 +178,13 @@ static void an_req_reset(struct roce_analyzer *a, struct an_req *r)
 		memset(rd, 0, rd_cap * sizeof(*rd));
 }
 
-/* Give back an AckReq/READ ring: the first size (first entries) to its pool, larger ones to free(). */
+/* Give back an AckReq/READ ring: the first size (first entries) to its pool, larger ones to
+ * free() (none yet: cap 0, nothing; a stream's first ring grows from there). */
 static void ring_put(struct an_pool *pool, void *ring, unsigned cap, unsigned first)
 {
 	if (cap == first)
 		an_pool_put(pool, ring);
-	else
+	else if (cap)
 		free(ring);
 }
 

@@ -300,16 +300,12 @@ static inline uint64_t hash_round(uint64_t h, uint64_t w)
 	return h;
 }
 
-/* Word-wise multiply/rotate hash of the 37-byte key with a murmur3 finaliser. */
-static inline __attribute__((always_inline)) uint32_t flow_hash(const struct roce_flow_key *k)
+/* The key's hash from its version, QPN and addresses as four words (src, dst). */
+static inline __attribute__((always_inline)) uint32_t flow_hash_words(uint8_t version,
+	uint32_t dqpn, const uint64_t w[4])
 {
-	uint64_t w[4];
-	uint64_t h = (uint64_t)k->version << 32 | (k->dqpn & 0xffffffu);
+	uint64_t h = (uint64_t)version << 32 | (dqpn & 0xffffffu);
 
-	memcpy(&w[0], k->src, 8);
-	memcpy(&w[1], k->src + 8, 8);
-	memcpy(&w[2], k->dst, 8);
-	memcpy(&w[3], k->dst + 8, 8);
 	h = hash_round(h, w[0]);
 	h = hash_round(h, w[1]);
 	h = hash_round(h, w[2]);
@@ -320,6 +316,16 @@ static inline __attribute__((always_inline)) uint32_t flow_hash(const struct roc
 	h *= 0xc4ceb9fe1a85ec53ull;
 	h ^= h >> 33;
 	return (uint32_t)h;
+}
+
+/* Word-wise multiply/rotate hash of the 37-byte key with a murmur3 finaliser. */
+static inline __attribute__((always_inline)) uint32_t flow_hash(const struct roce_flow_key *k)
+{
+	uint64_t w[4];
+
+	memcpy(&w[0], k->src, 16);
+	memcpy(&w[2], k->dst, 16);
+	return flow_hash_words(k->version, k->dqpn, w);
 }
 
 /* The addresses compared as four 64-bit words: memcmp() twice was 20 instructions a frame. */
@@ -427,9 +433,11 @@ bool roce_analyzer_prefetch_wanted(const roce_analyzer_t *a)
 void roce_analyzer_prefetch(const roce_analyzer_t *a, int linktype, const uint8_t *frame,
 	size_t caplen)
 {
-	struct roce_flow_key k;
+	uint64_t w[4];
 	size_t off = ROCE_ETH_HLEN, bth;
+	uint32_t h;
 	uint16_t et;
+	uint8_t version;
 
 	/* the Ethernet header, two tags and an IPv4 header's fixed part: checked once */
 	if (!roce_analyzer_prefetch_wanted(a) || linktype != ROCE_LINKTYPE_ETHERNET ||
@@ -441,27 +449,32 @@ void roce_analyzer_prefetch(const roce_analyzer_t *a, int linktype, const uint8_
 		et = roce_get_be16(frame + off + 2);
 		off += ROCE_VLAN_TAG_LEN;
 	}
-	memset(&k, 0, sizeof(k));
+	/* the key's words as flow_key_of() and flow_hash() make them, without the key */
 	if (et == ROCE_ETHERTYPE_IPV4) {
 		const uint8_t *ip = frame + off;        /* (20 bytes there: checked above) */
+		/* ::ffff:a.b.c.d, bytes 8-15 */
+		uint8_t m[2][8] = { { 0, 0, 0xff, 0xff }, { 0, 0, 0xff, 0xff } };
 
-		k.version = 2;
-		roce_v4mapped(k.src, ip + ROCE_IPV4_OFF_SRC);
-		roce_v4mapped(k.dst, ip + ROCE_IPV4_OFF_DST);
+		version = 2;
+		memcpy(&m[0][4], ip + ROCE_IPV4_OFF_SRC, 4);
+		memcpy(&m[1][4], ip + ROCE_IPV4_OFF_DST, 4);
+		w[0] = w[2] = 0;
+		memcpy(&w[1], m[0], 8);
+		memcpy(&w[3], m[1], 8);
 		bth = off + (size_t)(ip[0] & 0xf) * 4 + ROCE_UDP_HLEN;
 	} else if ((et == ROCE_ETHERTYPE_IPV6 || et == ROCE_ETHERTYPE_ROCE) &&
 		   ROCE_SPAN_OK(caplen, off, ROCE_IPV6_HLEN)) {
-		k.version = et == ROCE_ETHERTYPE_ROCE ? 1 : 2;
-		memcpy(k.src, frame + off + ROCE_IP6_OFF_SRC, 16);
-		memcpy(k.dst, frame + off + ROCE_IP6_OFF_DST, 16);
-		bth = off + ROCE_IPV6_HLEN + (k.version == 2 ? ROCE_UDP_HLEN : 0);
+		version = et == ROCE_ETHERTYPE_ROCE ? 1 : 2;
+		memcpy(&w[0], frame + off + ROCE_IP6_OFF_SRC, 16);
+		memcpy(&w[2], frame + off + ROCE_IP6_OFF_DST, 16);
+		bth = off + ROCE_IPV6_HLEN + (version == 2 ? ROCE_UDP_HLEN : 0);
 	} else {
 		return;
 	}
 	if (!ROCE_SPAN_OK(caplen, bth, ROCE_BTH_LEN))
 		return;
-	k.dqpn = roce_get_be24(frame + bth + ROCE_BTH_OFF_DQPN);
-	AN_PREFETCH(&a->flows.slots[flow_hash(&k) & a->flows.mask]);
+	h = flow_hash_words(version, roce_get_be24(frame + bth + ROCE_BTH_OFF_DQPN), w);
+	AN_PREFETCH(&a->flows.slots[h & a->flows.mask]);
 }
 
 /* The frame's stream if it exists (untrustworthy frames never create one). */
@@ -473,19 +486,18 @@ static struct an_flow *flow_lookup(struct an_ctx *c)
 	return flow_find(c->a, &k, flow_hash(&k));
 }
 
-static struct an_flow *flow_get(struct an_ctx *c)
+/*
+ * A new stream for the frame in c (key k, hash h); NULL without room or memory.
+ * Not inlined into flow_get(): the lookup that nearly every frame ends with
+ * keeps a small frame (registers saved, stack) of its own.
+ */
+static __attribute__((noinline)) struct an_flow *flow_new(struct an_ctx *c,
+	const struct roce_flow_key *k, uint32_t h)
 {
 	struct roce_analyzer *a = c->a;
 	const struct roce_pkt *p = c->pkt;
-	struct roce_flow_key k;
 	struct an_flow *f;
-	uint32_t h;
 
-	flow_key_of(p, &k);
-	h = flow_hash(&k);
-	f = flow_find(a, &k, h);
-	if (f)
-		return f;
 	if (a->flows.n >= a->flows.cap) {
 		struct an_flow *v = (struct an_flow *)an_table_victim(&a->flows, h);
 
@@ -502,14 +514,14 @@ static struct an_flow *flow_get(struct an_ctx *c)
 			break;
 		flow_evict(a, v, c->frame, c->ts);
 	}
-	if (an_table_reserve(&a->flows))
+	if (an_table_room(&a->flows))
 		return NULL;
 	f = an_pool_get(&a->pool.flow);
 	if (!f)
 		return NULL;
 	f->ent.hash = h;
 	f->ent.seq = a->seq++;
-	f->st.key = k;
+	f->st.key = *k;
 	f->st.first_frame = c->frame;
 	f->st.first_ts_ns = c->ts;
 	f->st.first_psn = p->bth.psn;
@@ -519,6 +531,18 @@ static struct an_flow *flow_get(struct an_ctx *c)
 	an_list_append(&a->flows_seen, &f->seen);
 	a->sum.flows++;
 	return f;
+}
+
+static struct an_flow *flow_get(struct an_ctx *c)
+{
+	struct roce_flow_key k;
+	struct an_flow *f;
+	uint32_t h;
+
+	flow_key_of(c->pkt, &k);
+	h = flow_hash(&k);
+	f = flow_find(c->a, &k, h);
+	return f ? f : flow_new(c, &k, h);
 }
 
 /* ------------------------------------------------------------ per frame */
