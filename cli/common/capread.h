@@ -240,6 +240,14 @@ int roce_capw_write(roce_capwriter_t *w, uint64_t ts_ns, const uint8_t *data, ui
 		    uint32_t wirelen);
 
 /*
+ * Where the data of the next classic pcap record will go, with room for max
+ * bytes: a caller that builds its packet there and passes that pointer to
+ * roce_capw_write() saves the copy.  Valid until the next call on w.  NULL
+ * for pcapng, after an error, or when max is more than a record may hold.
+ */
+uint8_t *roce_capw_slot(roce_capwriter_t *w, uint32_t max);
+
+/*
  * roce_capw_write() with a packet comment: pcapng writes it as the EPB's
  * opt_comment (UTF-8, at most 65535 bytes, else ROCE_E_INVAL); classic pcap
  * has no place for it and writes the record without.

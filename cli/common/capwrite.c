@@ -4,6 +4,7 @@
 #include "capread.h"
 #include "capio_int.h"
 
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -18,18 +19,17 @@
 #define PCAP_HDR_LEN 24u
 #define PCAP_MAXSNAP 262144u
 
+/* little-endian stores (the file's byte order) of a host value */
 static inline void st16(uint8_t *p, uint16_t v)
 {
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
+	v = htole16(v);
+	memcpy(p, &v, 2);
 }
 
 static inline void st32(uint8_t *p, uint32_t v)
 {
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
+	v = htole32(v);
+	memcpy(p, &v, 4);
 }
 
 
@@ -44,6 +44,7 @@ static inline void st32(uint8_t *p, uint32_t v)
 struct roce_capwriter {
 	FILE *f;
 	uint32_t snaplen;
+	uint32_t maxcap;        /* the longest record: snaplen, at most ROCE_CAP_MAX_RECORD */
 	bool nsec;
 	int status;
 	bool ng;        /* pcapng (roce_capw_open_pcapng) */
@@ -99,6 +100,7 @@ roce_capwriter_t *roce_capw_open(const char *path, int linktype, uint32_t snaple
 	}
 	setvbuf(w->f, NULL, _IOFBF, 256 * 1024);
 	w->snaplen = snaplen ? snaplen : PCAP_MAXSNAP;
+	w->maxcap = w->snaplen < ROCE_CAP_MAX_RECORD ? w->snaplen : ROCE_CAP_MAX_RECORD;
 	w->nsec = nsec != 0;
 	st32(h, w->nsec ? PCAP_MAGIC_NS : PCAP_MAGIC_US);
 	st16(h + 4, 2);
@@ -117,10 +119,42 @@ roce_capwriter_t *roce_capw_open(const char *path, int linktype, uint32_t snaple
 	return w;
 }
 
-int roce_capw_write(roce_capwriter_t *w, uint64_t ts_ns, const uint8_t *data, uint32_t caplen,
-		    uint32_t wirelen)
+/* roce_capw_slot() when the buffer is too full for the slot: drain it first. */
+static __attribute__((noinline)) uint8_t *capw_slot_drain(roce_capwriter_t *w)
 {
-	uint64_t sec = ts_ns / 1000000000u, sub = ts_ns % 1000000000u;
+	return capw_drain(w) ? NULL : w->buf + 16;
+}
+
+uint8_t *roce_capw_slot(roce_capwriter_t *w, uint32_t max)
+{
+	if (!w || w->ng || w->status || max > w->maxcap || 16u + max > CAPW_BUF)
+		return NULL;
+	if (CAPW_BUF - w->used < 16u + max)
+		return capw_slot_drain(w);
+	return w->buf + w->used + 16;
+}
+
+/* The last nanosecond a classic pcap timestamp (32-bit seconds) can hold, plus one. */
+#define CAPW_TS_END ((UINT64_C(0xffffffff) + 1) * 1000000000u)
+
+/* The record header (16 bytes) at h. */
+static inline void capw_rec_header(const struct roce_capwriter *w, uint8_t *h, uint64_t ts_ns,
+				   uint32_t caplen, uint32_t wirelen)
+{
+	uint64_t sec = ts_ns / 1000000000u;
+	uint32_t sub = (uint32_t)(ts_ns - sec * 1000000000u);
+
+	st32(h, (uint32_t)sec);
+	st32(h + 4, w->nsec ? sub : sub / 1000u);
+	st32(h + 8, caplen);
+	st32(h + 12, wirelen);
+}
+
+/* Everything but a plain record that fits the buffer: pcapng, errors, a drain. */
+static __attribute__((noinline)) int capw_write_slow(roce_capwriter_t *w, uint64_t ts_ns,
+						     const uint8_t *data, uint32_t caplen,
+						     uint32_t wirelen)
+{
 	uint8_t *h;
 
 	if (!w || (!data && caplen))
@@ -129,25 +163,46 @@ int roce_capw_write(roce_capwriter_t *w, uint64_t ts_ns, const uint8_t *data, ui
 		return w->status;
 	if (w->ng)
 		return capw_write_ng(w, ts_ns, data, caplen, wirelen);
-	if (caplen > wirelen || caplen > w->snaplen || caplen > ROCE_CAP_MAX_RECORD ||
-	    sec > UINT32_MAX)
+	if (caplen > wirelen || caplen > w->maxcap || ts_ns >= CAPW_TS_END)
 		return ROCE_E_INVAL;
 	if (CAPW_BUF - w->used < 16u + caplen && capw_drain(w))
 		return w->status;
 	h = w->buf + w->used;
-	st32(h, (uint32_t)sec);
-	st32(h + 4, (uint32_t)(w->nsec ? sub : sub / 1000u));
-	st32(h + 8, caplen);
-	st32(h + 12, wirelen);
+	capw_rec_header(w, h, ts_ns, caplen, wirelen);
 	if (16u + caplen > CAPW_BUF) {
 		/* a record larger than the buffer (big snaplen): straight to stdio */
 		if (fwrite(h, 1, 16, w->f) != 16 || fwrite(data, 1, caplen, w->f) != caplen)
 			w->status = ROCE_CAP_E_IO;
 		return w->status;
 	}
-	if (caplen)
+	if (caplen && data != h + 16)   /* else built in place (roce_capw_slot()) */
 		memcpy(h + 16, data, caplen);
 	w->used += 16u + caplen;
+	return 0;
+}
+
+/* The record's data into the buffer; 0 (a tail call: roce_capw_write() saves no registers
+ * for it when the frame was built in place). */
+static __attribute__((noinline)) int capw_copy(uint8_t *to, const uint8_t *data, uint32_t n)
+{
+	memcpy(to, data, n);
+	return 0;
+}
+
+int roce_capw_write(roce_capwriter_t *w, uint64_t ts_ns, const uint8_t *data, uint32_t caplen,
+		    uint32_t wirelen)
+{
+	uint8_t *h;
+
+	/* the usual record: valid, and room for it in the buffer */
+	if (!w || w->status || w->ng || !data || caplen > wirelen || caplen > w->maxcap ||
+	    ts_ns >= CAPW_TS_END || CAPW_BUF - w->used < 16u + caplen)
+		return capw_write_slow(w, ts_ns, data, caplen, wirelen);
+	h = w->buf + w->used;
+	capw_rec_header(w, h, ts_ns, caplen, wirelen);
+	w->used += 16u + caplen;
+	if (data != h + 16)             /* else built in place (roce_capw_slot()) */
+		return capw_copy(h + 16, data, caplen);
 	return 0;
 }
 

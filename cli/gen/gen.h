@@ -178,7 +178,8 @@ struct rg_output_ops {
 	int (*write_cap)(struct rg_output *o, uint64_t ts_ns, const uint8_t *frame,
 			 uint32_t caplen, uint32_t len);
 	/* optional: where to build the next frame (RG_FRAME_MAX bytes), so that write
-	 * finds it in place and does not copy it (interfaces: the next batch slot) */
+	 * finds it in place and does not copy it (interfaces: the next batch slot;
+	 * pcap files: the writer's buffer); NULL: build it elsewhere */
 	uint8_t *(*frame_buf)(struct rg_output *o);
 };
 

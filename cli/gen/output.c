@@ -11,7 +11,8 @@
  * --pps pace the wire; the default 100G spacing is "as fast as this host
  * sends").  Frames already due are sent together, up to RG_TX_BURST per call
  * (fewer system calls per frame at top speed).  The engine builds each frame
- * in the batch slot it is sent from (frame_buf): no copy.
+ * in the batch slot it is sent from (frame_buf): no copy; in a classic pcap
+ * file it builds it in the writer's buffer, behind the record header.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -186,8 +187,15 @@ static int file_write_cap(struct rg_output *o, uint64_t ts_ns, const uint8_t *fr
 	return roce_capw_write(o->impl, ts_ns, frame, caplen, len);
 }
 
+/* the next record's place in the writer's buffer (classic pcap): no copy */
+static uint8_t *file_frame_buf(struct rg_output *o)
+{
+	return roce_capw_slot(o->impl, RG_FRAME_MAX);
+}
+
 static const struct rg_output_ops file_ops = {
-	.write = file_write, .close = file_close, .write_cap = file_write_cap
+	.write = file_write, .close = file_close, .write_cap = file_write_cap,
+	.frame_buf = file_frame_buf
 };
 
 static bool ends_with(const char *s, const char *suffix)

@@ -8,8 +8,9 @@
  *
  * Extension header offsets come from roce_opcodes[] (the decoder's table),
  * field layouts from layout.h (the decoder's too); the ICRC is computed by
- * one CRC pass over the built bytes with the variant fields masked in place
- * (roce_icrc_build_inplace(), the same masking as roce_icrc_compute()).
+ * one CRC pass over the built bytes, laid out with the variant fields as 1s
+ * (roce_icrc_build_masked(), the same masking as roce_icrc_compute()) and
+ * given their real values after it.
  */
 #include <string.h>
 
@@ -56,6 +57,36 @@ void roce_frame_spec_init(struct roce_frame_spec *s)
 	s->bth.pkey = 0xffff;
 }
 
+/*
+ * Big-endian word stores for the frame: roce_put_be*() store byte by byte and
+ * leave the word store to the compiler's store merging, which a function as
+ * long as roce_build() defeats (a 24-instruction AETH); a byte swap and one
+ * store write the same bytes.
+ */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static inline void st_be16(uint8_t *p, uint16_t v)
+{
+	v = __builtin_bswap16(v);
+	memcpy(p, &v, 2);
+}
+
+static inline void st_be32(uint8_t *p, uint32_t v)
+{
+	v = __builtin_bswap32(v);
+	memcpy(p, &v, 4);
+}
+
+static inline void st_be64(uint8_t *p, uint64_t v)
+{
+	v = __builtin_bswap64(v);
+	memcpy(p, &v, 8);
+}
+#else
+#define st_be16 roce_put_be16
+#define st_be32 roce_put_be32
+#define st_be64 roce_put_be64
+#endif
+
 static unsigned roce_spec_pad(const struct roce_frame_spec *s)
 {
 	if (s->keep_padcnt)
@@ -63,125 +94,152 @@ static unsigned roce_spec_pad(const struct roce_frame_spec *s)
 	return (unsigned)(-s->payload_len) & 3;
 }
 
-/* Bytes from the BTH through the ICRC. */
-static size_t roce_spec_transport_len(const struct roce_frame_spec *s)
-{
-	return (size_t)ROCE_BTH_LEN + roce_opcodes[s->bth.opcode].hdr_len +
-		s->payload_len + roce_spec_pad(s) + ROCE_ICRC_LEN;
-}
+/* What roce_build() lays out for a spec, computed once per frame. */
+struct roce_spec_lens {
+	size_t l3;              /* offset of the GRH / IP header */
+	size_t bth;             /* offset of the BTH */
+	size_t tlen;            /* bytes from the BTH through the ICRC */
+	size_t n;               /* frame length (with the padding to 60 bytes) */
+	unsigned pad;           /* pad count */
+};
 
-static size_t roce_spec_l3_len(const struct roce_frame_spec *s)
+/* The layout of s; false when roce_build() refuses the spec (a length field would
+ * overflow, an unknown version, more than two tags). */
+static inline bool roce_spec_lens(const struct roce_frame_spec *s, struct roce_spec_lens *l)
 {
-	if (s->version == 1)
-		return ROCE_GRH_LEN;
-	return (s->ip_version == 6 ? ROCE_IPV6_HLEN : ROCE_IPV4_HLEN) + ROCE_UDP_HLEN;
-}
+	size_t l3len, ulen;
 
-static bool roce_spec_valid(const struct roce_frame_spec *s)
-{
-	size_t t;
-
-	if (s->version != 1 && s->version != 2)
+	if (s->version == 2) {
+		if (s->ip_version == 4)
+			l3len = ROCE_IPV4_HLEN;
+		else if (s->ip_version == 6)
+			l3len = ROCE_IPV6_HLEN;
+		else
+			return false;
+		ulen = ROCE_UDP_HLEN;
+	} else if (s->version == 1) {
+		l3len = ROCE_GRH_LEN;
+		ulen = 0;
+	} else {
 		return false;
-	if (s->version == 2 && s->ip_version != 4 && s->ip_version != 6)
+	}
+	if (s->vlan_count > 2 || s->payload_len > 0x10000)
 		return false;
-	if (s->vlan_count > 2)
+	l->pad = roce_spec_pad(s);
+	l->tlen = (size_t)ROCE_BTH_LEN + roce_opcodes[s->bth.opcode].hdr_len + s->payload_len +
+		l->pad + ROCE_ICRC_LEN;
+	/* length fields are 16 bits: IPv4 Total Length counts its header, the IPv6
+	 * Payload Length and GRH PayLen do not */
+	if (l->tlen + ulen + (s->ip_version == 4 && s->version == 2 ? l3len : 0) > 0xffff)
 		return false;
-	if (s->payload_len > 0x10000)
-		return false;
-	t = roce_spec_transport_len(s);
-	/* length fields are 16 bits */
-	if (s->version == 1 || s->ip_version == 6)
-		return t + (s->version == 2 ? ROCE_UDP_HLEN : 0) <= 0xffff;
-	return t + ROCE_IPV4_HLEN + ROCE_UDP_HLEN <= 0xffff;
+	l->l3 = ROCE_ETH_HLEN + 4u * s->vlan_count;
+	l->bth = l->l3 + l3len + ulen;
+	l->n = l->bth + l->tlen;
+	if (!s->no_min_pad && l->n < ROCE_ETH_MIN)
+		l->n = ROCE_ETH_MIN;
+	return true;
 }
 
 size_t roce_build_len(const struct roce_frame_spec *s)
 {
-	size_t n;
+	struct roce_spec_lens l;
 
-	if (!s || !roce_spec_valid(s))
+	if (!s || !roce_spec_lens(s, &l))
 		return 0;
-	n = ROCE_ETH_HLEN + 4u * s->vlan_count + roce_spec_l3_len(s) + roce_spec_transport_len(s);
-	if (!s->no_min_pad && n < ROCE_ETH_MIN)
-		n = ROCE_ETH_MIN;
-	return n;
+	return l.n;
 }
 
 size_t roce_build_payload_off(const struct roce_frame_spec *s)
 {
-	if (!s || !roce_spec_valid(s))
+	struct roce_spec_lens l;
+
+	if (!s || !roce_spec_lens(s, &l))
 		return 0;
-	return ROCE_ETH_HLEN + 4u * s->vlan_count + roce_spec_l3_len(s) + ROCE_BTH_LEN +
-		roce_opcodes[s->bth.opcode].hdr_len;
+	return l.bth + ROCE_BTH_LEN + roce_opcodes[s->bth.opcode].hdr_len;
 }
 
-/* Extension headers of op at e, from the spec. */
+/*
+ * Extension headers of op at e, from the spec.  Every byte of every present header is
+ * written (reserved bytes as 0), so the area needs no clearing first.
+ */
 static void roce_build_ext(const struct roce_frame_spec *s, const struct roce_opcode_info *op,
 	uint8_t *e)
 {
 	uint32_t h = op->hdrs;
 	uint8_t *p;
 
-	memset(e, 0, op->hdr_len);
-	if (h & ROCE_H_RDETH)
-		roce_put_be24(e + op->off[ROCE_HDR_RDETH] + ROCE_RDETH_OFF_EEC,
-			s->rdeth_eec & ROCE_QPN_MASK);
-	if (h & ROCE_H_DETH) {
-		p = e + op->off[ROCE_HDR_DETH];
-		roce_put_be32(p + ROCE_DETH_OFF_QKEY, s->deth.qkey);
-		roce_put_be24(p + ROCE_DETH_OFF_SRCQP, s->deth.src_qp & ROCE_QPN_MASK);
+	/* in groups: most opcodes carry one or two headers */
+	if (h & (ROCE_H_RDETH | ROCE_H_DETH | ROCE_H_XRCETH | ROCE_H_FETH)) {
+		if (h & ROCE_H_RDETH)           /* resv(8) EEC(24) */
+			st_be32(e + op->off[ROCE_HDR_RDETH] + ROCE_RDETH_OFF_EEC - 1,
+				s->rdeth_eec & ROCE_QPN_MASK);
+		if (h & ROCE_H_DETH) {          /* Q_Key(32) | resv(8) SrcQP(24) */
+			p = e + op->off[ROCE_HDR_DETH];
+			st_be32(p + ROCE_DETH_OFF_QKEY, s->deth.qkey);
+			st_be32(p + ROCE_DETH_OFF_SRCQP - 1, s->deth.src_qp & ROCE_QPN_MASK);
+		}
+		if (h & ROCE_H_XRCETH)          /* resv(8) SRQ(24) */
+			st_be32(e + op->off[ROCE_HDR_XRCETH] + ROCE_XRCETH_OFF_SRQ - 1,
+				s->xrc_srq & ROCE_QPN_MASK);
+		if (h & ROCE_H_FETH)
+			st_be32(e + op->off[ROCE_HDR_FETH], s->feth);
 	}
-	if (h & ROCE_H_XRCETH)
-		roce_put_be24(e + op->off[ROCE_HDR_XRCETH] + ROCE_XRCETH_OFF_SRQ,
-			s->xrc_srq & ROCE_QPN_MASK);
-	if (h & ROCE_H_FETH)
-		roce_put_be32(e + op->off[ROCE_HDR_FETH], s->feth);
-	if (h & ROCE_H_RETH) {
-		p = e + op->off[ROCE_HDR_RETH];
-		roce_put_be64(p + ROCE_RETH_OFF_VA, s->reth.va);
-		roce_put_be32(p + ROCE_RETH_OFF_RKEY, s->reth.rkey);
-		roce_put_be32(p + ROCE_RETH_OFF_DMALEN, s->reth.dma_len);
+	if (h & (ROCE_H_RETH | ROCE_H_ATOMICETH)) {
+		if (h & ROCE_H_RETH) {
+			p = e + op->off[ROCE_HDR_RETH];
+			st_be64(p + ROCE_RETH_OFF_VA, s->reth.va);
+			st_be32(p + ROCE_RETH_OFF_RKEY, s->reth.rkey);
+			st_be32(p + ROCE_RETH_OFF_DMALEN, s->reth.dma_len);
+		}
+		if (h & ROCE_H_ATOMICETH) {
+			p = e + op->off[ROCE_HDR_ATOMICETH];
+			st_be64(p + ROCE_ATOMICETH_OFF_VA, s->atomic.va);
+			st_be32(p + ROCE_ATOMICETH_OFF_RKEY, s->atomic.rkey);
+			st_be64(p + ROCE_ATOMICETH_OFF_SWAP, s->atomic.swap_add);
+			st_be64(p + ROCE_ATOMICETH_OFF_CMP, s->atomic.compare);
+		}
 	}
-	if (h & ROCE_H_ATOMICETH) {
-		p = e + op->off[ROCE_HDR_ATOMICETH];
-		roce_put_be64(p + ROCE_ATOMICETH_OFF_VA, s->atomic.va);
-		roce_put_be32(p + ROCE_ATOMICETH_OFF_RKEY, s->atomic.rkey);
-		roce_put_be64(p + ROCE_ATOMICETH_OFF_SWAP, s->atomic.swap_add);
-		roce_put_be64(p + ROCE_ATOMICETH_OFF_CMP, s->atomic.compare);
+	if (h & (ROCE_H_AETH | ROCE_H_ATOMICACKETH)) {
+		if (h & ROCE_H_AETH)            /* Syndrome(8) MSN(24) */
+			st_be32(e + op->off[ROCE_HDR_AETH] + ROCE_AETH_OFF_SYNDROME,
+				(uint32_t)s->aeth.syndrome << 24 | (s->aeth.msn & ROCE_QPN_MASK));
+		if (h & ROCE_H_ATOMICACKETH)
+			st_be64(e + op->off[ROCE_HDR_ATOMICACKETH], s->atomic_ack);
 	}
-	if (h & ROCE_H_AETH) {
-		p = e + op->off[ROCE_HDR_AETH];
-		p[ROCE_AETH_OFF_SYNDROME] = s->aeth.syndrome;
-		roce_put_be24(p + ROCE_AETH_OFF_MSN, s->aeth.msn & ROCE_QPN_MASK);
+	if (h & (ROCE_H_IMMDT | ROCE_H_IETH | ROCE_H_CNP)) {
+		if (h & ROCE_H_IMMDT)
+			st_be32(e + op->off[ROCE_HDR_IMMDT], s->immdt);
+		if (h & ROCE_H_IETH)
+			st_be32(e + op->off[ROCE_HDR_IETH], s->ieth_rkey);
+		if (h & ROCE_H_CNP)             /* 16 reserved zero bytes */
+			memset(e + op->off[ROCE_HDR_CNP], 0, ROCE_CNP_LEN);
 	}
-	if (h & ROCE_H_ATOMICACKETH)
-		roce_put_be64(e + op->off[ROCE_HDR_ATOMICACKETH], s->atomic_ack);
-	if (h & ROCE_H_IMMDT)
-		roce_put_be32(e + op->off[ROCE_HDR_IMMDT], s->immdt);
-	if (h & ROCE_H_IETH)
-		roce_put_be32(e + op->off[ROCE_HDR_IETH], s->ieth_rkey);
-	/* CNP: 16 reserved zero bytes (already cleared) */
 }
 
+/*
+ * The frame is laid out with the ICRC's variant fields already set to 1s (IPv4 TOS, TTL
+ * and header checksum; IPv6 / GRH traffic class, flow label and hop limit; the UDP
+ * checksum; BTH byte 4), so that one CRC pass covers L3 up to the ICRC field
+ * (roce_icrc_build_masked()); their real values are stored after it.
+ */
 int roce_build(const struct roce_frame_spec *s, uint8_t *buf, size_t cap, size_t *len)
 {
+	const struct roce_bth *b = &s->bth;
 	const struct roce_opcode_info *op;
-	struct roce_bth bth = s->bth;
-	struct roce_pkt pkt;
-	size_t n, off, l3, tlen, end;
-	unsigned pad;
+	struct roce_spec_lens l;
+	uint8_t *p, *bth, cn;
+	uint8_t ttl = s->ttl ? s->ttl : ROCE_DEFAULT_TTL;
+	bool v4 = s->version == 2 && s->ip_version == 4;
+	uint16_t csum = 0;
+	size_t off, end;
 	uint32_t icrc;
 
 	*len = 0;
-	n = roce_build_len(s);
-	if (n == 0)
+	if (!roce_spec_lens(s, &l))
 		return ROCE_E_INVAL;
-	if (cap < n)
+	if (cap < l.n)
 		return ROCE_E_NOSPACE;
-	op = &roce_opcodes[bth.opcode];
-	pad = roce_spec_pad(s);
-	tlen = roce_spec_transport_len(s);
+	op = &roce_opcodes[b->opcode];
 
 	/* ---- Ethernet + tags ---- */
 	memcpy(buf + ROCE_ETH_OFF_DST, s->dst_mac, 6);
@@ -190,78 +248,61 @@ int roce_build(const struct roce_frame_spec *s, uint8_t *buf, size_t cap, size_t
 	for (unsigned i = 0; i < s->vlan_count; i++) {
 		uint16_t tpid = s->vlan_tpid[i] ? s->vlan_tpid[i] : ROCE_ETHERTYPE_8021Q;
 
-		roce_put_be16(buf + off, tpid);
-		roce_put_be16(buf + off + 2, (uint16_t)((s->vlan_pcp[i] & 7) << ROCE_VLAN_PCP_SHIFT |
-			(s->vlan_id[i] & ROCE_VLAN_VID_MASK)));
+		st_be32(buf + off, (uint32_t)tpid << 16 |
+			((s->vlan_pcp[i] & 7u) << ROCE_VLAN_PCP_SHIFT) |
+			(s->vlan_id[i] & ROCE_VLAN_VID_MASK));
 		off += ROCE_VLAN_TAG_LEN;
 	}
-	l3 = off + 2;
 
-	/* only the offsets roce_icrc_build_inplace() reads: clearing the whole
-	 * struct was the largest single cost of building a small frame */
-	pkt.frame = buf;
-	pkt.kind = ROCE_KIND_ROCE;
-	pkt.version = s->version;
-	pkt.ip_version = 0;
-	pkt.l3_off = (uint32_t)l3;
-	pkt.udp_off = 0;
+	/* ---- L3 (+ UDP), variant fields as 1s ---- */
+	p = buf + l.l3;
+	if (v4) {
+		uint32_t w0 = (uint32_t)ROCE_IPV4_VER_IHL << 24 | (uint32_t)s->tclass << 16 |
+			(uint32_t)(ROCE_IPV4_HLEN + ROCE_UDP_HLEN + l.tlen);
+		uint32_t w1 = (uint32_t)s->ip_id << 16 | (s->ip_df ? ROCE_IPV4_DF : 0);
+		uint32_t w2 = (uint32_t)ttl << 24 | ROCE_IPPROTO_UDP << 16;     /* checksum 0 */
 
-	/* ---- L3 (+ UDP) ---- */
-	uint8_t *p = buf + l3;
-	uint8_t ttl = s->ttl ? s->ttl : ROCE_DEFAULT_TTL;
-
-	if (s->version == 1) {
-		roce_put_be16(buf + off, ROCE_ETHERTYPE_ROCE);
-		roce_put_be32(p, roce_ip6_word0(s->tclass, s->flow_label));
-		roce_put_be16(p + ROCE_IP6_OFF_PAYLEN, (uint16_t)tlen);
-		p[ROCE_IP6_OFF_NXT] = ROCE_GRH_NXT_BTH;
-		p[ROCE_IP6_OFF_HOPS] = ttl;
+		st_be16(buf + off, ROCE_ETHERTYPE_IPV4);
+		st_be32(p, w0 | 0xffu << 16);
+		st_be32(p + ROCE_IPV4_OFF_ID, w1);
+		st_be32(p + ROCE_IPV4_OFF_TTL, w2 | 0xff00ffffu);
+		memcpy(p + ROCE_IPV4_OFF_SRC, s->src + ROCE_V4MAPPED_OFF, 4);
+		memcpy(p + ROCE_IPV4_OFF_DST, s->dst + ROCE_V4MAPPED_OFF, 4);
+		/* roce_ipv4_csum() of the real header, from its words */
+		csum = (uint16_t)~roce_csum_fold((uint64_t)w0 + w1 + w2 +
+			roce_get_be32(p + ROCE_IPV4_OFF_SRC) +
+			roce_get_be32(p + ROCE_IPV4_OFF_DST));
+	} else {
+		st_be16(buf + off, s->version == 1 ? ROCE_ETHERTYPE_ROCE : ROCE_ETHERTYPE_IPV6);
+		st_be32(p, roce_ip6_word0(0xff, ROCE_IP6_FLOW_MASK));
+		/* PayLen | NxtHdr | HopLmt (1s) */
+		st_be32(p + ROCE_IP6_OFF_PAYLEN, (uint32_t)((s->version == 2 ? ROCE_UDP_HLEN : 0) +
+			l.tlen) << 16 | (uint32_t)(s->version == 1 ? ROCE_GRH_NXT_BTH : ROCE_IPPROTO_UDP) <<
+			8 | 0xffu);
 		memcpy(p + ROCE_IP6_OFF_SRC, s->src, 16);
 		memcpy(p + ROCE_IP6_OFF_DST, s->dst, 16);
-		pkt.bth_off = (uint32_t)(l3 + ROCE_GRH_LEN);
-	} else {
-		size_t udp;
+	}
+	if (s->version == 2) {
+		uint8_t *u = buf + l.bth - ROCE_UDP_HLEN;
 
-		if (s->ip_version == 4) {
-			roce_put_be16(buf + off, ROCE_ETHERTYPE_IPV4);
-			p[0] = ROCE_IPV4_VER_IHL;
-			p[ROCE_IPV4_OFF_TOS] = s->tclass;
-			roce_put_be16(p + ROCE_IPV4_OFF_TOTLEN,
-				(uint16_t)(ROCE_IPV4_HLEN + ROCE_UDP_HLEN + tlen));
-			roce_put_be16(p + ROCE_IPV4_OFF_ID, s->ip_id);
-			roce_put_be16(p + ROCE_IPV4_OFF_FRAG, s->ip_df ? ROCE_IPV4_DF : 0);
-			p[ROCE_IPV4_OFF_TTL] = ttl;
-			p[ROCE_IPV4_OFF_PROTO] = ROCE_IPPROTO_UDP;
-			roce_put_be16(p + ROCE_IPV4_OFF_CSUM, 0);
-			memcpy(p + ROCE_IPV4_OFF_SRC, s->src + ROCE_V4MAPPED_OFF, 4);
-			memcpy(p + ROCE_IPV4_OFF_DST, s->dst + ROCE_V4MAPPED_OFF, 4);
-			roce_put_be16(p + ROCE_IPV4_OFF_CSUM, roce_ipv4_csum(p, ROCE_IPV4_HLEN));
-			udp = l3 + ROCE_IPV4_HLEN;
-		} else {
-			roce_put_be16(buf + off, ROCE_ETHERTYPE_IPV6);
-			roce_put_be32(p, roce_ip6_word0(s->tclass, s->flow_label));
-			roce_put_be16(p + ROCE_IP6_OFF_PAYLEN, (uint16_t)(ROCE_UDP_HLEN + tlen));
-			p[ROCE_IP6_OFF_NXT] = ROCE_IPPROTO_UDP;
-			p[ROCE_IP6_OFF_HOPS] = ttl;
-			memcpy(p + ROCE_IP6_OFF_SRC, s->src, 16);
-			memcpy(p + ROCE_IP6_OFF_DST, s->dst, 16);
-			udp = l3 + ROCE_IPV6_HLEN;
-		}
-		roce_put_be16(buf + udp + ROCE_UDP_OFF_SPORT, s->sport ? s->sport : ROCE_DEFAULT_SPORT);
-		roce_put_be16(buf + udp + ROCE_UDP_OFF_DPORT, s->dport ? s->dport : ROCE_UDP_PORT);
-		roce_put_be16(buf + udp + ROCE_UDP_OFF_LEN, (uint16_t)(ROCE_UDP_HLEN + tlen));
-		roce_put_be16(buf + udp + ROCE_UDP_OFF_CSUM, 0);
-		pkt.ip_version = s->ip_version;
-		pkt.udp_off = (uint32_t)udp;
-		pkt.bth_off = (uint32_t)(udp + ROCE_UDP_HLEN);
+		st_be32(u + ROCE_UDP_OFF_SPORT, (uint32_t)(s->sport ? s->sport :
+			ROCE_DEFAULT_SPORT) << 16 | (s->dport ? s->dport : ROCE_UDP_PORT));
+		st_be32(u + ROCE_UDP_OFF_LEN, (uint32_t)(ROCE_UDP_HLEN + l.tlen) << 16 | 0xffffu);
 	}
 
-	/* ---- BTH (the pad count is the one computed above) ---- */
-	bth.padcnt = (uint8_t)pad;
-	roce_bth_write(buf + pkt.bth_off, &bth);
+	/* ---- BTH (the pad count is the one computed above), byte 4 as 1s ---- */
+	bth = buf + l.bth;
+	st_be32(bth, (uint32_t)b->opcode << 24 |
+		(uint32_t)((b->se & 1) << ROCE_BTH_SE_SHIFT | (b->migreq & 1) << ROCE_BTH_MIGREQ_SHIFT |
+			l.pad << ROCE_BTH_PAD_SHIFT | (b->tver & ROCE_BTH_TVER_MASK)) << 16 | b->pkey);
+	st_be32(bth + ROCE_BTH_OFF_CN, 0xffu << 24 | (b->dqpn & ROCE_QPN_MASK));
+	st_be32(bth + ROCE_BTH_OFF_ACK, (uint32_t)((b->ackreq & 1) << ROCE_BTH_ACKREQ_SHIFT |
+		(b->resv7 & ROCE_BTH_RESV7_MASK)) << 24 | (b->psn & ROCE_QPN_MASK));
+	cn = (uint8_t)((b->fecn & 1) << ROCE_BTH_FECN_SHIFT | (b->becn & 1) << ROCE_BTH_BECN_SHIFT |
+		(b->resv6 & ROCE_BTH_RESV6_MASK));
 
 	/* ---- extension headers, payload, pad ---- */
-	off = pkt.bth_off + ROCE_BTH_LEN;
+	off = l.bth + ROCE_BTH_LEN;
 	roce_build_ext(s, op, buf + off);
 	off += op->hdr_len;
 	if (s->payload_len) {
@@ -271,21 +312,30 @@ int roce_build(const struct roce_frame_spec *s, uint8_t *buf, size_t cap, size_t
 			memset(buf + off, 0, s->payload_len);
 		off += s->payload_len;
 	}
-	memset(buf + off, 0, pad);
-	off += pad;
+	/* the pad (at most 3 bytes) and the ICRC field follow: 4 bytes are there */
+	memset(buf + off, 0, 4);
+	off += l.pad;
 
-	/* ---- ICRC ---- */
-	end = off + ROCE_ICRC_LEN;
-	pkt.icrc_off = (uint32_t)off;
-	pkt.caplen = end;
-	pkt.wirelen = end;
-	icrc = roce_icrc_build_inplace(buf, &pkt);
+	/* ---- ICRC, then the variant fields' real values ---- */
+	icrc = roce_icrc_build_masked(p, off - l.l3);
 	if (s->bad_icrc)
 		icrc = ~icrc;
 	roce_put_le32(buf + off, icrc);
-	if (end < n)
-		memset(buf + end, 0, n - end);
-	*len = n;
+	bth[ROCE_BTH_OFF_CN] = cn;
+	if (v4) {
+		p[ROCE_IPV4_OFF_TOS] = s->tclass;
+		p[ROCE_IPV4_OFF_TTL] = ttl;
+		st_be16(p + ROCE_IPV4_OFF_CSUM, csum);
+	} else {
+		st_be32(p, roce_ip6_word0(s->tclass, s->flow_label));
+		p[ROCE_IP6_OFF_HOPS] = ttl;
+	}
+	if (s->version == 2)
+		st_be16(buf + l.bth - ROCE_UDP_HLEN + ROCE_UDP_OFF_CSUM, 0);
+	end = off + ROCE_ICRC_LEN;
+	if (end < l.n)
+		memset(buf + end, 0, l.n - end);
+	*len = l.n;
 	return ROCE_OK;
 }
 

@@ -200,59 +200,14 @@ int roce_icrc_compute(const struct roce_pkt *pkt, uint32_t *out)
 }
 
 /*
- * The frame builder's ICRC: the same masking as icrc_prepare(), done on the
- * writable frame itself and undone after, so that one CRC pass covers L3 up
- * to the ICRC field (no header copy, one CRC call instead of two).  pkt's
- * offsets come from the builder, which makes them consistent.
+ * The frame builder's ICRC: the builder lays the frame out with the variant
+ * fields already set to 1s (the masks of icrc_prepare()) and stores their real
+ * values after this call, so one CRC pass covers L3 up to the ICRC field (no
+ * header copy, one CRC call instead of two).
  */
-uint32_t roce_icrc_build_inplace(uint8_t *frame, const struct roce_pkt *pkt)
+uint32_t roce_icrc_build_masked(const uint8_t *l3, size_t n)
 {
-	uint8_t *l3 = frame + pkt->l3_off;
-	uint8_t *cn = frame + pkt->bth_off + ROCE_BTH_OFF_CN;
-	uint8_t *ucs = pkt->version == 2 ? frame + pkt->udp_off + ROCE_UDP_OFF_CSUM : NULL;
-	uint8_t save[4], save_ucs[2] = { 0, 0 }, save_cn = *cn, save_hops = 0;
-	bool v4 = pkt->version == 2 && pkt->ip_version == 4;
-	uint32_t crc;
-
-	if (v4) {
-		save[0] = l3[ROCE_IPV4_OFF_TOS];
-		save[1] = l3[ROCE_IPV4_OFF_TTL];
-		save[2] = l3[ROCE_IPV4_OFF_CSUM];
-		save[3] = l3[ROCE_IPV4_OFF_CSUM + 1];
-		l3[ROCE_IPV4_OFF_TOS] = 0xff;
-		l3[ROCE_IPV4_OFF_TTL] = 0xff;
-		l3[ROCE_IPV4_OFF_CSUM] = 0xff;
-		l3[ROCE_IPV4_OFF_CSUM + 1] = 0xff;
-	} else {
-		/* IPv6 or GRH: traffic class, flow label, hop limit */
-		memcpy(save, l3, 4);
-		save_hops = l3[ROCE_IP6_OFF_HOPS];
-		l3[0] |= 0x0f;
-		l3[1] = 0xff;
-		l3[2] = 0xff;
-		l3[3] = 0xff;
-		l3[ROCE_IP6_OFF_HOPS] = 0xff;
-	}
-	if (ucs) {
-		memcpy(save_ucs, ucs, 2);
-		ucs[0] = 0xff;
-		ucs[1] = 0xff;
-	}
-	*cn = 0xff;
-	crc = crc_frame(ROCE_ICRC_PREFIX_CRC, l3, pkt->icrc_off - pkt->l3_off);
-	*cn = save_cn;
-	if (ucs)
-		memcpy(ucs, save_ucs, 2);
-	if (v4) {
-		l3[ROCE_IPV4_OFF_TOS] = save[0];
-		l3[ROCE_IPV4_OFF_TTL] = save[1];
-		l3[ROCE_IPV4_OFF_CSUM] = save[2];
-		l3[ROCE_IPV4_OFF_CSUM + 1] = save[3];
-	} else {
-		memcpy(l3, save, 4);
-		l3[ROCE_IP6_OFF_HOPS] = save_hops;
-	}
-	return crc;
+	return crc_frame(ROCE_ICRC_PREFIX_CRC, l3, n);
 }
 
 /* Whether roce_icrc_verify() has something to do (see icrc.h). */

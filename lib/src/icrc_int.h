@@ -5,16 +5,18 @@
 #ifndef ROCE_ICRC_INT_H
 #define ROCE_ICRC_INT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <roce/pkt.h>
 
 /*
- * ICRC of a frame the builder has just laid out (pkt: frame, version,
- * ip_version, l3_off, udp_off, bth_off, icrc_off set and consistent),
- * computed in one pass with the variant fields masked in place and
- * restored before returning.  Same value as roce_icrc_compute().
+ * ICRC of a frame the builder is laying out: l3 points at the GRH / IP
+ * header, n bytes run up to the ICRC field, and every variant field in them
+ * (IPv4 TOS, TTL, header checksum; IPv6 / GRH traffic class, flow label, hop
+ * limit; UDP checksum; BTH byte 4) already holds 1s, as icrc.h lists them.
+ * Same value as roce_icrc_compute() over the finished frame.
  */
-uint32_t roce_icrc_build_inplace(uint8_t *frame, const struct roce_pkt *pkt);
+uint32_t roce_icrc_build_masked(const uint8_t *l3, size_t n);
 
 #endif /* ROCE_ICRC_INT_H */
