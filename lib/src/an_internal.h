@@ -12,7 +12,7 @@
  *                 struct an_rsp)
  *   an_pfc.c      PFC / PAUSE entries and pause intervals
  *   an_pair.c     request/response pairing index
- *   an_table.c    open-addressing hash tables, first-seen order lists
+ *   an_table.c    open-addressing hash tables and their dense arrays
  *   an_pool.c     fixed-size record pools (streams, request state, ...)
  *   an_event.c    anomaly records and their delivery, observer calls,
  *                 event-counter blocks (AN_COUNT)
@@ -130,10 +130,13 @@ void an_dist_free(struct an_dist *d, uint64_t *bytes);
 
 /* ------------------------------------------------------------- hash table */
 
+/*
+ * A table entry: the first member of a stream, PFC entry or pairing host pair.
+ * Its hash lives in its slot (and is recomputed by the owner to remove it),
+ * its place in the dense array is found from seq (the array is in creation
+ * order), and how recently it was active is the owner's (an_table_victim()).
+ */
 struct an_entry {
-	uint32_t hash;
-	uint32_t dense;         /* index in the dense array */
-	uint64_t tick;          /* last activity (analyzer frame counter) */
 	uint64_t seq;           /* creation order */
 };
 
@@ -154,44 +157,52 @@ struct AN_SLOT_PACKED an_slot {
 	uint32_t hash;
 };
 
+/*
+ * The dense array lists the live entries in creation order (seq ascending):
+ * iteration, the idle sweep and the walks over every entry read it instead
+ * of the entries.  A removed entry leaves a gap that keeps its seq (so that
+ * removals find their place by a search on seq); the gaps go when the array
+ * is full (compacted in place, or grown and compacted).  len: used elements
+ * (live and gaps; the last one is live or len is 0).
+ */
 struct an_table {
 	struct an_arena *arena; /* the slot arrays' (an_zalloc_in()); NULL: none */
 	struct an_slot *slots;
 	uint32_t mask;
 	uint32_t max_size;      /* slots at the cap: a power of two >= 2 * cap */
-	struct an_entry **dense;        /* dense_cap entries: grows with the slots */
-	uint32_t n, cap, dense_cap;
+	uint64_t *dense;        /* an entry's address, or a gap: seq << 1 | 1 */
+	uint32_t n, cap;        /* live entries, the cap */
+	uint32_t len, dense_cap;
+	uint32_t cursor;        /* a walker's next index (idle sweep), < len or 0 */
 };
 
-/* Intrusive doubly linked list (first-seen order of streams and PFC entries). */
-struct an_lnode {
-	struct an_lnode *prev, *next;
-};
+/* The live entry at dense index i, NULL for a gap. */
+static inline struct an_entry *an_dense_at(const struct an_table *t, uint32_t i)
+{
+	uint64_t v = t->dense[i];
 
-struct an_list {
-	struct an_lnode *head, *tail;
-};
-
-void an_list_append(struct an_list *l, struct an_lnode *n);
-void an_list_remove(struct an_list *l, struct an_lnode *n);
-
-#define AN_CONTAINER(ptr, type, member) \
-	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+	return v & 1 ? NULL : (struct an_entry *)(uintptr_t)v;
+}
 
 int an_table_init(struct an_table *t, uint32_t cap);
 void an_table_free(struct an_table *t);
+/* Room for one more entry (0), or none (-1: no memory). */
 int an_table_reserve(struct an_table *t);
 /* an_table_reserve() inline while the insert stays below half load with room in the dense
  * array (every insert but those that grow: no call per new stream). */
 static inline int an_table_room(struct an_table *t)
 {
-	if (2u * (t->n + 1) <= t->mask + 1 && t->n < t->dense_cap)
+	if (2u * (t->n + 1) <= t->mask + 1 && t->len < t->dense_cap)
 		return 0;
 	return an_table_reserve(t);
 }
-void an_table_insert(struct an_table *t, struct an_entry *e);
-void an_table_remove(struct an_table *t, struct an_entry *e);
-struct an_entry *an_table_victim(const struct an_table *t, uint32_t hash);
+/* e (its seq above every live entry's) with its key's hash h; after an_table_reserve(). */
+void an_table_insert(struct an_table *t, struct an_entry *e, uint32_t h);
+/* e, inserted with hash h, leaves the table (its dense index becomes a gap). */
+void an_table_remove(struct an_table *t, struct an_entry *e, uint32_t h);
+/* The entry with the least 64-bit value at byte offset age_off (its last activity)
+ * among the first occupied slots from h's home slot. */
+struct an_entry *an_table_victim(const struct an_table *t, uint32_t h, size_t age_off);
 
 /* ---------------------------------------------------------------- streams */
 
@@ -297,7 +308,7 @@ struct an_rsp {
  * less what roce_analyzer_foreach_flow() computes (peer key, distributions)
  * and what only some streams have (messages and the UD source QP: struct
  * an_req; acks: struct an_rsp; cnps: struct an_lat_x), so a stream costs
- * 192 bytes.  an_flow_export() fills the public struct.  Hot fields first.
+ * 160 bytes.  an_flow_export() fills the public struct.  Hot fields first.
  * Of the counters, ecn_capable counts ordinary traffic and is kept here;
  * the event counters (gaps, NAKs, ...), zero for most streams, live in a
  * block allocated with the stream's first event (struct an_flow.ctr).
@@ -318,12 +329,15 @@ struct an_fstat {
 };
 
 /*
- * A stream: 192 bytes (three cache lines), a pool record on a 64-byte
- * boundary.  The table
- * entry, the request-state and peer pointers, the key and what every frame
- * updates (st up to last_ts_ns) come first, in the record's first 128
- * bytes: with many streams and the frames streaming through the cache,
- * each frame costs two or three lines of stream state.
+ * A stream: 160 bytes, a pool record on a 32-byte boundary (every other
+ * record starts in the middle of a cache line).  The table entry, the
+ * request-state and peer pointers, the key and what every frame updates
+ * (st up to last_ts_ns) come first, in the record's first 128 bytes: with
+ * many streams and the frames streaming through the cache, each frame costs
+ * two or three lines of stream state.  No first-seen links (the table's
+ * dense array is in creation order), no hash (recomputed from the key to
+ * remove the stream) and no activity tick (the least recently active stream
+ * is the one with the oldest st.last_ts_ns).
  */
 struct an_flow {
 	struct an_entry ent;    /* first member */
@@ -331,12 +345,11 @@ struct an_flow {
 	struct an_flow *peer;
 	struct an_fstat st;
 	struct an_lat *lat;     /* latency distributions and CNP timing, allocated when needed */
-	struct an_lnode seen;   /* first-seen order */
 	struct an_rsp *rsp;     /* response-side sequencing, NULL until needed */
 	struct roce_counters *ctr;  /* event counters, NULL until the first event (AN_COUNT) */
 };
 
-#define AN_FLOW_ALIGN AN_LINE
+#define AN_FLOW_ALIGN 32
 
 enum an_lat_kind {
 	AN_LAT_RTT = 0,         /* AckReq request -> first ACK covering it */
@@ -388,7 +401,7 @@ _Static_assert(sizeof(struct an_flow) % AN_FLOW_ALIGN == 0, "stream record size"
 _Static_assert(offsetof(struct an_req, hs) <= AN_LINE,
 	"request hot fields span more than one cache line");
 _Static_assert(sizeof(struct an_req) <= 96, "request state past 96 bytes");
-_Static_assert(sizeof(struct an_flow) == 3 * AN_LINE, "stream record past three cache lines");
+_Static_assert(sizeof(struct an_flow) == 160, "stream record past 160 bytes");
 _Static_assert(sizeof(struct an_holeset) == 16, "hole set past 16 bytes");
 #if defined(__GNUC__) || defined(__clang__)
 _Static_assert(sizeof(struct an_slot) == sizeof(void *) + 4, "table slot padded");
@@ -423,7 +436,8 @@ static inline uint64_t an_rsp_var_bytes(const struct an_rsp *s)
 
 struct an_pfc {
 	struct an_entry ent;
-	struct an_lnode seen;   /* first-seen order */
+	uint32_t hash;          /* its slot's (to remove it) */
+	uint64_t tick;          /* last activity (analyzer frame counter: an_table_victim()) */
 	struct roce_pfc_stats st;
 	uint64_t seq_first;
 	bool paused, storm_flagged;
@@ -439,6 +453,7 @@ struct an_pairidx {
 	struct an_pnode **bucket;       /* chains by (host pair, expected PSN bucket) */
 	uint32_t bmask;
 	uint32_t n;                     /* indexed streams */
+	uint64_t seq;                   /* host pairs created (their entries' seq) */
 };
 
 /* The record pools (an_pool.c), one per kind. */
@@ -460,12 +475,11 @@ struct roce_analyzer {
 	 * stream misses a PSN (holes_missing() needs one), so finish() and summary()
 	 * skip their walk over every stream */
 	uint32_t holed;
-	struct an_list flows_seen, pfc_seen;
 	struct an_pairidx pair;
-	uint64_t tick, seq;
+	uint64_t tick;                  /* frames processed (PFC entries' activity) */
+	uint64_t seq;                   /* streams and PFC entries created (ids) */
 	uint64_t evicted_unrec;         /* unrecovered PSNs of evicted and expired streams */
 	uint64_t now;                   /* newest frame time or roce_analyzer_advance() */
-	struct an_lnode *sweep;         /* idle expiry cursor in flows_seen */
 	bool want_an;                   /* someone listens to anomalies */
 	unsigned nobs;
 	bool obs_full;                  /* an on_frame reads all of the result */

@@ -38,6 +38,7 @@
 
 struct an_hp {
 	struct an_entry ent;
+	uint32_t hash;              /* its slot's (bucket_hash(), removal) */
 	uint8_t version;
 	uint8_t src[16], dst[16];   /* of the request streams */
 	uint32_t n;
@@ -73,7 +74,7 @@ static uint32_t hp_hash(uint8_t version, const uint8_t src[16], const uint8_t ds
 
 static uint32_t bucket_hash(const struct an_hp *hp, uint32_t b)
 {
-	uint64_t h = ((uint64_t)hp->ent.hash << 32 | b) * 0x9e3779b97f4a7c15ull;
+	uint64_t h = ((uint64_t)hp->hash << 32 | b) * 0x9e3779b97f4a7c15ull;
 
 	return (uint32_t)(h >> 32);
 }
@@ -162,9 +163,12 @@ static void buckets_grow(struct an_pairidx *x)
 	an_zfree_in(x->hp.arena, x->bucket, (x->bmask + 1) * sizeof(*x->bucket));
 	x->bucket = nb;
 	x->bmask = nsize - 1;
-	for (uint32_t i = 0; i < x->hp.n; i++)
-		for (struct an_pnode *g = ((struct an_hp *)x->hp.dense[i])->head; g; g = g->hp_next)
+	for (uint32_t i = 0; i < x->hp.len; i++) {
+		const struct an_hp *hp = (const struct an_hp *)an_dense_at(&x->hp, i);
+
+		for (struct an_pnode *g = hp ? hp->head : NULL; g; g = g->hp_next)
 			bucket_link(x, g);
+	}
 }
 
 static void index_add(struct an_pairidx *x, struct an_flow *f)
@@ -185,11 +189,12 @@ static void index_add(struct an_pairidx *x, struct an_flow *f)
 			return;
 		}
 		memset(hp, 0, sizeof(*hp));
-		hp->ent.hash = h;
+		hp->hash = h;
+		hp->ent.seq = x->seq++;
 		hp->version = k->version;
 		memcpy(hp->src, k->src, 16);
 		memcpy(hp->dst, k->dst, 16);
-		an_table_insert(&x->hp, &hp->ent);
+		an_table_insert(&x->hp, &hp->ent, h);
 	}
 	n->f = f;
 	n->hp = hp;
@@ -222,7 +227,7 @@ static void index_remove(struct an_pairidx *x, struct an_flow *f)
 	an_pool_put(&x->pn_pool, n);
 	x->n--;
 	if (--hp->n == 0) {
-		an_table_remove(&x->hp, &hp->ent);
+		an_table_remove(&x->hp, &hp->ent, hp->hash);
 		an_pool_put(&x->hp_pool, hp);
 	}
 }

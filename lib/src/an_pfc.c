@@ -69,7 +69,7 @@ static struct an_pfc *pfc_get(struct an_ctx *c, const uint8_t mac[6], int prio)
 		i = (i + 1) & t->mask;
 	}
 	if (t->n >= t->cap) {
-		struct an_pfc *v = (struct an_pfc *)an_table_victim(t, h);
+		struct an_pfc *v = (struct an_pfc *)an_table_victim(t, h, offsetof(struct an_pfc, tick));
 
 		if (!v)
 			return NULL;
@@ -85,8 +85,7 @@ static struct an_pfc *pfc_get(struct an_ctx *c, const uint8_t mac[6], int prio)
 				"PFC table full (%u): least recently active entry dropped", a->cfg.max_pfc);
 			an_emit(a, &an);
 		}
-		an_table_remove(t, &v->ent);
-		an_list_remove(&a->pfc_seen, &v->seen);
+		an_table_remove(t, &v->ent, v->hash);
 		free(v);
 	}
 	if (an_table_reserve(t))
@@ -94,13 +93,12 @@ static struct an_pfc *pfc_get(struct an_ctx *c, const uint8_t mac[6], int prio)
 	e = calloc(1, sizeof(*e));
 	if (!e)
 		return NULL;
-	e->ent.hash = h;
+	e->hash = h;
 	e->ent.seq = a->seq++;
 	memcpy(e->st.src_mac, mac, 6);
 	e->st.priority = prio;
 	e->st.first_frame = c->frame;
-	an_table_insert(t, &e->ent);
-	an_list_append(&a->pfc_seen, &e->seen);
+	an_table_insert(t, &e->ent, h);
 	return e;
 }
 
@@ -163,7 +161,7 @@ static void pfc_apply(struct an_ctx *c, struct an_pfc *e, uint16_t q, uint64_t d
 	struct roce_analyzer *a = c->a;
 	uint64_t t = c->ts;
 
-	e->ent.tick = a->tick;
+	e->tick = a->tick;
 	e->st.frames++;
 	e->st.quanta += q;
 	if (e->paused && t >= e->deadline)
@@ -229,10 +227,10 @@ void an_pfc_advance(struct roce_analyzer *a)
 {
 	uint64_t t = a->now;
 
-	for (uint32_t i = 0; i < a->pfc.n; i++) {
-		struct an_pfc *e = (struct an_pfc *)a->pfc.dense[i];
+	for (uint32_t i = 0; i < a->pfc.len; i++) {
+		struct an_pfc *e = (struct an_pfc *)an_dense_at(&a->pfc, i);
 
-		if (!e->paused)
+		if (!e || !e->paused)
 			continue;
 		if (t >= e->deadline)
 			an_pfc_close(a, e, e->deadline, a->last_frame, t, NULL);

@@ -6,15 +6,21 @@
  *   Streams and PFC entries live in open-addressing hash tables (linear
  *   probing, backward-shift deletion, capacity a power of two >= 2 * cap).
  *   Each slot holds a pointer to an entry (a pool record, an_pool.c) and
- *   the entry's hash, so that probing and growing never read the entries;
- *   a dense array of the live entries makes scans and iteration O(live).
+ *   the entry's hash, so that probing and growing never read the entries
+ *   (the entries do not keep it: their owner recomputes it to remove one);
+ *   a dense array of the live entries in creation order makes scans and
+ *   iteration O(live) and gives the first-seen order without links in the
+ *   entries.  A removed entry leaves a gap there that keeps its seq, so
+ *   removals find their index by a binary search on seq; the gaps are
+ *   squeezed out when the array is full (in place when they are an eighth
+ *   of it or it cannot grow, else it grows by an eighth).
  *   Stream key: (RoCE version, src, dst, dqpn), hashed word-wise (flow_hash).
  *   When a table is full, the least recently active entry among the first
  *   16 occupied slots probed from the new key's home slot is evicted
- *   (ROCE_AN_FLOW_EVICTED, evicted_flows / evicted_pfc).  Summary counters
+ *   (ROCE_AN_FLOW_EVICTED, evicted_flows / evicted_pfc): streams by their
+ *   newest frame time, PFC entries by the frame counter.  Summary counters
  *   are kept apart and stay correct; PSN holes of an evicted stream are
- *   carried into summary.unrecovered_psns at finish.  Streams are iterated
- *   in first-seen order (an intrusive list per table: no allocation).
+ *   carried into summary.unrecovered_psns at finish.
  */
 #include "an_internal.h"
 
@@ -42,7 +48,7 @@ int an_table_init(struct an_table *t, uint32_t cap)
 	t->mask = AN_TABLE_MIN - 1;
 	t->max_size = max;
 	t->cap = cap;
-	t->n = 0;
+	t->n = t->len = t->cursor = 0;
 	return 0;
 }
 
@@ -53,37 +59,83 @@ void an_table_free(struct an_table *t)
 	free(t->dense);
 }
 
-/* Slot holding e (it is in the table). */
-static uint32_t table_slot_of(const struct an_table *t, const struct an_entry *e)
+/* Slot holding e, inserted with hash h. */
+static uint32_t table_slot_of(const struct an_table *t, const struct an_entry *e, uint32_t h)
 {
-	uint32_t i = e->hash & t->mask;
+	uint32_t i = h & t->mask;
 
 	while (t->slots[i].e != e)
 		i = (i + 1) & t->mask;
 	return i;
 }
 
+static uint64_t dense_seq(const struct an_table *t, uint32_t i)
+{
+	uint64_t v = t->dense[i];
+
+	return v & 1 ? v >> 1 : ((const struct an_entry *)(uintptr_t)v)->seq;
+}
+
+/* Dense index of the live entry e (the array is sorted by seq, gaps included). */
+static uint32_t dense_find(const struct an_table *t, const struct an_entry *e)
+{
+	uint32_t lo = 0, hi = t->len;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (dense_seq(t, mid) < e->seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Squeeze the gaps out; the cursor keeps pointing at the same next live entry. */
+static void dense_compact(struct an_table *t)
+{
+	uint32_t j = 0, cursor = 0;
+
+	for (uint32_t i = 0; i < t->len; i++) {
+		if (i == t->cursor)
+			cursor = j;
+		if (!(t->dense[i] & 1))
+			t->dense[j++] = t->dense[i];
+	}
+	t->len = j;
+	t->cursor = cursor < j ? cursor : 0;
+}
+
 /*
- * Room in the dense array for one more entry: it grows by an eighth when full,
- * up to cap (by the entries, not with the slots: doubling with the slot
- * array left it up to half empty, 8 bytes per missing stream).
+ * Room in the dense array for one more entry.  Full: the gaps go if they are
+ * an eighth of it; else it grows by an eighth, up to cap (without gaps: as
+ * many elements as entries) or an eighth more (room for gaps at the cap), and
+ * the gaps go when it cannot grow.
  */
 static int dense_reserve(struct an_table *t)
 {
+	uint32_t gaps = t->len - t->n;
 	uint64_t want = (uint64_t)t->dense_cap + t->dense_cap / 8 + 16;
-	struct an_entry **nd;
+	uint64_t lim = gaps ? (uint64_t)t->cap + t->cap / 8 + 16 : t->cap;
+	uint64_t *nd;
 
-	if (t->n < t->dense_cap)
+	if (t->len < t->dense_cap)
 		return 0;
-	if (want > t->cap)
-		want = t->cap;
-	if (t->dense_cap >= want)
+	if (gaps && (uint64_t)gaps * 8 >= t->len) {
+		dense_compact(t);
 		return 0;
-	nd = realloc(t->dense, (size_t)want * sizeof(*nd));
-	if (!nd)
+	}
+	if (want > lim)
+		want = lim;
+	if (want > t->dense_cap && (nd = realloc(t->dense, (size_t)want * sizeof(*nd))) != NULL) {
+		t->dense = nd;
+		t->dense_cap = (uint32_t)want;
+		return 0;
+	}
+	if (!gaps)
 		return -1;
-	t->dense = nd;
-	t->dense_cap = (uint32_t)want;
+	dense_compact(t);
 	return 0;
 }
 
@@ -97,14 +149,14 @@ int an_table_reserve(struct an_table *t)
 	struct an_slot *ns;
 
 	if (2u * (t->n + 1) <= size || size >= t->max_size) {
-		if (t->n >= t->dense_cap)
+		if (t->len >= t->dense_cap)
 			dense_reserve(t);       /* (a failed growth is retried here) */
-		return t->n + 1 < size && t->n < t->dense_cap ? 0 : -1;
+		return t->n + 1 < size && t->len < t->dense_cap ? 0 : -1;
 	}
 	nsize = size * 2;
 	ns = an_zalloc_in(t->arena, nsize * sizeof(*ns));
 	if (!ns)
-		return t->n + 1 < size && t->n < t->dense_cap ? 0 : -1;
+		return t->n + 1 < size && t->len < t->dense_cap ? 0 : -1;
 	for (uint32_t k = 0; k < size; k++) {
 		uint32_t i;
 
@@ -119,26 +171,25 @@ int an_table_reserve(struct an_table *t)
 	t->slots = ns;
 	t->mask = nsize - 1;
 	dense_reserve(t);
-	return t->n < t->dense_cap ? 0 : -1;
+	return t->len < t->dense_cap ? 0 : -1;
 }
 
-void an_table_insert(struct an_table *t, struct an_entry *e)
+void an_table_insert(struct an_table *t, struct an_entry *e, uint32_t h)
 {
-	uint32_t i = e->hash & t->mask;
+	uint32_t i = h & t->mask;
 
 	while (t->slots[i].e)
 		i = (i + 1) & t->mask;
 	t->slots[i].e = e;
-	t->slots[i].hash = e->hash;
-	e->dense = t->n;
-	t->dense[t->n++] = e;
+	t->slots[i].hash = h;
+	t->dense[t->len++] = (uint64_t)(uintptr_t)e;
+	t->n++;
 }
 
 /* Backward-shift deletion: no tombstones, probe chains stay short. */
-void an_table_remove(struct an_table *t, struct an_entry *e)
+void an_table_remove(struct an_table *t, struct an_entry *e, uint32_t h)
 {
-	uint32_t i = table_slot_of(t, e), j = i, k;
-	struct an_entry *last;
+	uint32_t i = table_slot_of(t, e, h), j = i, k;
 
 	t->slots[i].e = NULL;
 	for (;;) {
@@ -153,49 +204,38 @@ void an_table_remove(struct an_table *t, struct an_entry *e)
 			i = j;
 		}
 	}
-	last = t->dense[--t->n];
-	last->dense = e->dense;
-	t->dense[e->dense] = last;
+	t->n--;
+	if (t->dense[t->len - 1] == (uint64_t)(uintptr_t)e) {
+		/* the newest entry (a host pair of the pairing index, mostly): no search */
+		do
+			t->len--;
+		while (t->len && (t->dense[t->len - 1] & 1));
+	} else {
+		t->dense[dense_find(t, e)] = e->seq << 1 | 1;
+	}
+	if (t->cursor >= t->len)
+		t->cursor = 0;
 }
 
 /* Least recently active entry among the first occupied slots from home. */
-struct an_entry *an_table_victim(const struct an_table *t, uint32_t hash)
+struct an_entry *an_table_victim(const struct an_table *t, uint32_t h, size_t age_off)
 {
 	struct an_entry *best = NULL;
-	uint32_t i = hash & t->mask, seen = 0;
+	uint64_t best_age = 0;
+	uint32_t i = h & t->mask, seen = 0;
 
 	for (uint32_t step = 0; step <= t->mask && seen < AN_EVICT_PROBE; step++) {
 		struct an_entry *e = t->slots[(i + step) & t->mask].e;
+		uint64_t age;
 
 		if (!e)
 			continue;
 		seen++;
-		if (!best || e->tick < best->tick)
+		memcpy(&age, (const char *)e + age_off, sizeof(age));
+		if (!best || age < best_age) {
 			best = e;
+			best_age = age;
+		}
 	}
 	return best;
-}
-
-void an_list_append(struct an_list *l, struct an_lnode *n)
-{
-	n->next = NULL;
-	n->prev = l->tail;
-	if (l->tail)
-		l->tail->next = n;
-	else
-		l->head = n;
-	l->tail = n;
-}
-
-void an_list_remove(struct an_list *l, struct an_lnode *n)
-{
-	if (n->prev)
-		n->prev->next = n->next;
-	else
-		l->head = n->next;
-	if (n->next)
-		n->next->prev = n->prev;
-	else
-		l->tail = n->prev;
-	n->prev = n->next = NULL;
 }

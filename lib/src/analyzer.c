@@ -25,6 +25,8 @@
 #define AN_DEF_STORM_NS    200000000ull
 #define AN_MAX_CAP         (1u << 26)
 #define AN_MEM_EVICT       4           /* streams evicted per new stream over max_memory */
+/* a stream's last activity, for an_table_victim(): its newest frame time */
+#define AN_FLOW_AGE        (offsetof(struct an_flow, st) + offsetof(struct an_fstat, last_ts_ns))
 
 /* ---------------------------------------------------------------- names */
 
@@ -166,10 +168,10 @@ static void pools_free(struct an_pools *p)
  */
 static inline void flows_prefetch(const struct an_table *t, uint32_t i)
 {
-	if (i + 8 < t->n)
-		AN_PREFETCH(t->dense[i + 8]);
-	if (i + 4 < t->n) {
-		const struct an_flow *g = (const struct an_flow *)t->dense[i + 4];
+	if (i + 8 < t->len && an_dense_at(t, i + 8))
+		AN_PREFETCH(an_dense_at(t, i + 8));
+	if (i + 4 < t->len && an_dense_at(t, i + 4)) {
+		const struct an_flow *g = (const struct an_flow *)an_dense_at(t, i + 4);
 
 		if (g->req)
 			AN_PREFETCH(g->req);
@@ -189,13 +191,14 @@ void roce_analyzer_destroy(roce_analyzer_t *a)
 	p->flow.closing = p->req.closing = p->rsp.closing = p->lat.closing = true;
 	p->lat_x.closing = true;
 	p->ctr.closing = p->ack1.closing = p->rd1.closing = true;
-	for (uint32_t i = 0; i < a->flows.n; i++) {
+	for (uint32_t i = 0; i < a->flows.len; i++) {
 		flows_prefetch(&a->flows, i);
-		flow_free(a, (struct an_flow *)a->flows.dense[i]);
+		if (an_dense_at(&a->flows, i))
+			flow_free(a, (struct an_flow *)an_dense_at(&a->flows, i));
 	}
 	pools_free(&a->pool);
-	for (uint32_t i = 0; i < a->pfc.n; i++)
-		free(a->pfc.dense[i]);
+	for (uint32_t i = 0; i < a->pfc.len; i++)
+		free(an_dense_at(&a->pfc, i));
 	an_table_free(&a->flows);
 	an_table_free(&a->pfc);
 	an_pair_free(&a->pair);
@@ -262,10 +265,11 @@ void roce_analyzer_memory(const roce_analyzer_t *a, struct roce_analyzer_memory 
 
 	memset(&m, 0, sizeof(m));
 	m.size = sizeof(m);
-	for (const struct an_lnode *n = a->flows_seen.head; n; n = n->next) {
-		const struct an_flow *f = AN_CONTAINER(n, struct an_flow, seen);
+	for (uint32_t i = 0; i < a->flows.len; i++) {
+		const struct an_flow *f = (const struct an_flow *)an_dense_at(&a->flows, i);
 
-		var += an_req_var_bytes(f->req) + an_rsp_var_bytes(f->rsp);
+		if (f)
+			var += an_req_var_bytes(f->req) + an_rsp_var_bytes(f->rsp);
 	}
 	m.streams = a->flows.n;
 	m.stream_bytes = pool_in_use(&p->flow) + pool_in_use(&p->req) + pool_in_use(&p->rsp) +
@@ -359,8 +363,10 @@ static inline __attribute__((always_inline)) struct an_flow *flow_find(
 	return NULL;
 }
 
-/* f leaves the table (evicted or expired): observers get its final stats. */
-static void flow_end(struct roce_analyzer *a, struct an_flow *f, enum roce_flow_end_reason why)
+/* f leaves the table (evicted or expired): observers get its final stats.  Out of
+ * line: inlined into flow_get() (eviction) it cost the lookup of every frame
+ * registers (2 instructions a frame). */
+static __attribute__((noinline)) void flow_end(struct roce_analyzer *a, struct an_flow *f, enum roce_flow_end_reason why)
 {
 	if (a->nobs) {
 		struct roce_flow_stats st;
@@ -372,10 +378,7 @@ static void flow_end(struct roce_analyzer *a, struct an_flow *f, enum roce_flow_
 	}
 	an_pair_forget(a, f);
 	a->evicted_unrec += an_flow_unrecovered(f);
-	if (a->sweep == &f->seen)
-		a->sweep = f->seen.next;
-	an_table_remove(&a->flows, &f->ent);
-	an_list_remove(&a->flows_seen, &f->seen);
+	an_table_remove(&a->flows, &f->ent, flow_hash(&f->st.key));
 	flow_free(a, f);
 }
 
@@ -393,19 +396,24 @@ static void flow_evict(struct roce_analyzer *a, struct an_flow *f, uint64_t fram
 }
 
 /*
- * Idle expiry: look at up to n streams from the sweep cursor (first-seen
- * order, wrapping), expiring those idle for idle_timeout_ns.  process()
- * looks at 2 per frame, advance() at all of them.
+ * Idle expiry: look at up to n streams from the sweep cursor (the table's
+ * cursor: first-seen order, wrapping), expiring those idle for
+ * idle_timeout_ns.  process() looks at 2 per frame, advance() at all of them.
+ * Out of line, as flow_end(): inlined, it cost every frame 2 instructions.
  */
-static void idle_sweep(struct roce_analyzer *a, uint32_t n)
+static __attribute__((noinline)) void idle_sweep(struct roce_analyzer *a, uint32_t n)
 {
 	uint64_t idle = a->cfg.idle_timeout_ns;
+	struct an_table *t = &a->flows;
 
-	while (n-- && a->flows.n) {
-		struct an_lnode *node = a->sweep ? a->sweep : a->flows_seen.head;
-		struct an_flow *f = AN_CONTAINER(node, struct an_flow, seen);
+	while (n-- && t->n) {
+		uint32_t i = t->cursor;
+		struct an_flow *f;
 
-		a->sweep = node->next;
+		while (!an_dense_at(t, i))
+			i++;            /* (the last element is live) */
+		f = (struct an_flow *)an_dense_at(t, i);
+		t->cursor = i + 1 < t->len ? i + 1 : 0;
 		if (a->now >= f->st.last_ts_ns && a->now - f->st.last_ts_ns >= idle) {
 			a->sum.expired_flows++;
 			flow_end(a, f, ROCE_FLOW_END_EXPIRED);
@@ -499,7 +507,7 @@ static __attribute__((noinline)) struct an_flow *flow_new(struct an_ctx *c,
 	struct an_flow *f;
 
 	if (a->flows.n >= a->flows.cap) {
-		struct an_flow *v = (struct an_flow *)an_table_victim(&a->flows, h);
+		struct an_flow *v = (struct an_flow *)an_table_victim(&a->flows, h, AN_FLOW_AGE);
 
 		if (!v)
 			return NULL;
@@ -508,7 +516,7 @@ static __attribute__((noinline)) struct an_flow *flow_new(struct an_ctx *c,
 	/* over the memory cap: evict like a full table (a few per new stream) */
 	for (unsigned i = 0; i < AN_MEM_EVICT && a->cfg.max_memory && a->flows.n &&
 	     mem_in_use(a) >= a->cfg.max_memory; i++) {
-		struct an_flow *v = (struct an_flow *)an_table_victim(&a->flows, h);
+		struct an_flow *v = (struct an_flow *)an_table_victim(&a->flows, h, AN_FLOW_AGE);
 
 		if (!v)
 			break;
@@ -519,7 +527,6 @@ static __attribute__((noinline)) struct an_flow *flow_new(struct an_ctx *c,
 	f = an_pool_get(&a->pool.flow);
 	if (!f)
 		return NULL;
-	f->ent.hash = h;
 	f->ent.seq = a->seq++;
 	f->st.key = *k;
 	f->st.first_frame = c->frame;
@@ -527,8 +534,7 @@ static __attribute__((noinline)) struct an_flow *flow_new(struct an_ctx *c,
 	f->st.first_psn = p->bth.psn;
 	f->st.pkey = p->bth.pkey;
 	f->st.transport = roce_opcode_transport(p->bth.opcode);
-	an_table_insert(&a->flows, &f->ent);
-	an_list_append(&a->flows_seen, &f->seen);
+	an_table_insert(&a->flows, &f->ent, h);
 	a->sum.flows++;
 	return f;
 }
@@ -648,7 +654,6 @@ static void roce_process(struct an_ctx *c, int status)
 		if (f->peer)
 			AN_PREFETCH(f->peer);
 		c->res->stream_id = f->ent.seq + 1;
-		f->ent.tick = a->tick;
 		f->st.frames++;
 		f->st.bytes += pkt->wirelen;
 		if (f->st.last_ts_ns < c->ts)
@@ -867,15 +872,15 @@ void roce_analyzer_finish(roce_analyzer_t *a)
 	a->finished = true;
 	total = a->evicted_unrec;
 	/* (no hole array anywhere: no stream misses a PSN, nothing to report) */
-	for (uint32_t i = 0; a->holed && i < a->flows.n; i++) {
-		struct an_flow *f = (struct an_flow *)a->flows.dense[i];
+	for (uint32_t i = 0; a->holed && i < a->flows.len; i++) {
+		struct an_flow *f = (struct an_flow *)an_dense_at(&a->flows, i);
 
 		flows_prefetch(&a->flows, i);
 		const struct an_holeset *hs = NULL;
 		unsigned nh;
 		uint64_t n;
 
-		if (!f->req && !f->rsp)
+		if (!f || (!f->req && !f->rsp))
 			continue;
 		n = an_flow_unrecovered(f);    /* (a stream's count: an_flow_export()) */
 		total += n;
@@ -901,10 +906,10 @@ void roce_analyzer_finish(roce_analyzer_t *a)
 		}
 	}
 	a->sum.unrecovered_psns = total;
-	for (uint32_t i = 0; i < a->pfc.n; i++) {
-		struct an_pfc *e = (struct an_pfc *)a->pfc.dense[i];
+	for (uint32_t i = 0; i < a->pfc.len; i++) {
+		struct an_pfc *e = (struct an_pfc *)an_dense_at(&a->pfc, i);
 
-		if (e->paused)
+		if (e && e->paused)
 			an_pfc_close(a, e, e->deadline, a->last_frame, a->sum.last_ts_ns, NULL);
 	}
 }
@@ -915,11 +920,12 @@ void roce_analyzer_summary_sized(const roce_analyzer_t *a, struct roce_summary *
 	uint64_t unrec = a->evicted_unrec;
 
 	/* PSNs missing now: the same count finish() reports, at any time */
-	for (uint32_t i = 0; a->holed && i < a->flows.n; i++) {
-		const struct an_flow *f = (const struct an_flow *)a->flows.dense[i];
+	for (uint32_t i = 0; a->holed && i < a->flows.len; i++) {
+		const struct an_flow *f = (const struct an_flow *)an_dense_at(&a->flows, i);
 
 		flows_prefetch(&a->flows, i);
-		unrec += an_flow_unrecovered(f);
+		if (f)
+			unrec += an_flow_unrecovered(f);
 	}
 	s.unrecovered_psns = unrec;
 	s.flows_active = a->flows.n;
@@ -948,7 +954,9 @@ void roce_analyzer_advance(roce_analyzer_t *a, uint64_t ts_ns)
 
 /* ------------------------------------------------------------ iteration */
 
-void an_flow_export(const struct an_flow *f, struct roce_flow_stats *o)
+/* (inlined into roce_analyzer_foreach_flow(), as before the dense-array walk) */
+static inline __attribute__((always_inline)) void flow_export(const struct an_flow *f,
+	struct roce_flow_stats *o)
 {
 	const struct an_fstat *s = &f->st;
 	static const struct an_dist none;
@@ -996,14 +1004,21 @@ void an_flow_export(const struct an_flow *f, struct roce_flow_stats *o)
 	o->pkey = s->pkey;
 }
 
-/* Live entries in creation (first-seen) order: the lists allocate nothing. */
+void an_flow_export(const struct an_flow *f, struct roce_flow_stats *o)
+{
+	flow_export(f, o);
+}
+
+/* Live entries in creation (first-seen) order: the dense arrays' order. */
 void roce_analyzer_foreach_flow(const roce_analyzer_t *a, roce_flow_cb cb, void *user)
 {
-	for (const struct an_lnode *n = a->flows_seen.head; n; n = n->next) {
-		const struct an_flow *f = AN_CONTAINER(n, struct an_flow, seen);
+	for (uint32_t i = 0; i < a->flows.len; i++) {
+		const struct an_flow *f = (const struct an_flow *)an_dense_at(&a->flows, i);
 		struct roce_flow_stats st;
 
-		an_flow_export(f, &st);
+		if (!f)
+			continue;
+		flow_export(f, &st);
 		if (cb(user, &st))
 			break;
 	}
@@ -1042,10 +1057,12 @@ int roce_analyzer_flow_holes(const roce_analyzer_t *a, const struct roce_flow_ke
 
 void roce_analyzer_foreach_pfc(const roce_analyzer_t *a, roce_pfc_cb cb, void *user)
 {
-	for (const struct an_lnode *n = a->pfc_seen.head; n; n = n->next) {
-		const struct an_pfc *e = AN_CONTAINER(n, struct an_pfc, seen);
+	for (uint32_t i = 0; i < a->pfc.len; i++) {
+		const struct an_pfc *e = (const struct an_pfc *)an_dense_at(&a->pfc, i);
 		struct roce_pfc_stats st;
 
+		if (!e)
+			continue;
 		an_pfc_export(a, e, &st);
 		if (cb(user, &st))
 			break;

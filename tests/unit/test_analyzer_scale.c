@@ -300,14 +300,14 @@ static void check_layout(const struct layout *l)
 			(unsigned long long)(m.latency_bytes / m.streams),
 			(unsigned long long)(m.table_bytes / m.streams));
 		CHECK(per <= 1000);     /* 1,000,000 such streams fit in 1 GB */
-		/* a request stream (192 + 96 + rings 24 + 32) and its response stream
-		 * (192 + 40), 288 bytes on average, plus tables (12-byte stream slots at
+		/* a request stream (160 + 96 + rings 24 + 32) and its response stream
+		 * (160 + 40), 256 bytes on average, plus tables (12-byte stream slots at
 		 * a load between 1/4 and 1/2 and the dense array: 32 to 57 bytes; the
 		 * pairing index keeps the arrays its peak of unpaired streams needed:
 		 * up to 90 bytes in all here); latency blocks (104 bytes) on the
 		 * request streams only: 52 per stream */
-		CHECK(m.stream_bytes / m.streams <= 288);
-		CHECK((m.in_use - m.latency_bytes) / m.streams <= 380);
+		CHECK(m.stream_bytes / m.streams <= 256);
+		CHECK((m.in_use - m.latency_bytes) / m.streams <= 348);
 		CHECK(m.latency_bytes / m.streams <= 60);
 	}
 	(void)live0;
@@ -356,7 +356,7 @@ static void t_bytes_without_samples(void)
 		per = m.bytes / l.nqp;
 		printf("request streams without samples: %llu bytes per stream\n",
 			(unsigned long long)per);
-		/* stream 192 + request state 96 + AckReq ring 24 + tables, index, pool
+		/* stream 160 + request state 96 + AckReq ring 24 + tables, index, pool
 		 * tails; and the rest of the pools' arena's newest 2 MiB chunk (mapped
 		 * whole) */
 		CHECK(m.bytes <= 560ull * l.nqp + (2u << 20));
@@ -398,10 +398,10 @@ static void mem_feed(roce_analyzer_t *a, unsigned i, bool request, uint64_t ts)
 
 /*
  * Bytes per stream by roce_analyzer_memory(): a stream without latency
- * samples (here: ACKs only) is a 192-byte record, 40 bytes of response
+ * samples (here: ACKs only) is a 160-byte record, 40 bytes of response
  * sequencing and its share of the tables (12-byte slots at a load between
  * 1/4 and 1/2, plus the dense array, at most 1/8 past the streams: 32 to 57
- * bytes), so at most 290 bytes; a request stream waiting for its first
+ * bytes), so at most 258 bytes; a request stream waiting for its first
  * response (96 bytes of sequencing state on top, its first AckReq ring, and
  * its entry in the pairing index: an index record, a host-pair record and
  * table slots, here one host pair per stream) at most 560.
@@ -422,7 +422,7 @@ static void t_memory_per_stream(void)
 	printf("ACK-only streams: %llu bytes per stream in use (%llu records, %llu tables)\n",
 		(unsigned long long)(m.in_use / n), (unsigned long long)(m.stream_bytes / n),
 		(unsigned long long)(m.table_bytes / n));
-	CHECK(m.in_use / n <= 290);
+	CHECK(m.in_use / n <= 258);
 	CHECK(m.bytes >= m.in_use);
 	roce_analyzer_destroy(a);
 
