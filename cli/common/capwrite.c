@@ -32,7 +32,6 @@ static inline void st32(uint8_t *p, uint32_t v)
 	memcpy(p, &v, 4);
 }
 
-
 /*
  * Classic pcap records are gathered in the writer's own buffer and handed
  * to stdio in large pieces (one fwrite() per CAPW_BUF bytes, which glibc
