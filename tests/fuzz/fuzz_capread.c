@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* fuzz_capread.c - capture reader: memory (mmap) path vs streaming/gzip path. */
+/* fuzz_capread.c - capture reader: memory (mmap) path vs streaming/gzip path, and the
+ * memory path read one record at a time vs in runs (roce_cap_next_batch()). */
 #define _GNU_SOURCE
 #include <stdbool.h>
 #include <stdint.h>
@@ -19,11 +20,35 @@ struct summary {
 	char err[1024];
 };
 
-static void drain(roce_capfile_t *c, const char *openerr, struct summary *s)
+/* One record: the checks every path must pass, folded into the summary. */
+static uint64_t take(roce_capfile_t *c, const struct roce_cap_record *rp, struct summary *s,
+		     uint64_t h)
 {
-	struct roce_cap_record r;
-	uint64_t h = 1469598103934665603ull;
+	const struct roce_cap_record r = *rp;
 	uint64_t done, total;
+
+	/* frame numbers grow (pcapng custom/journal blocks are numbered, not delivered) */
+	if (r.caplen > r.wirelen || r.caplen > ROCE_CAP_MAX_RECORD || r.frame_no <= s->last ||
+	    ((r.flags & ROCE_CAP_REC_NO_TS) && r.ts_ns))
+		abort();
+	s->last = r.frame_no;
+	/* touch every byte: ASan catches reads outside the input */
+	for (uint32_t i = 0; i < r.caplen; i++)
+		h = (h ^ r.data[i]) * 1099511628211ull;
+	h = (h ^ r.ts_ns ^ r.wirelen ^ (uint64_t)r.linktype << 32 ^ r.ifindex ^
+	     r.frame_no << 40 ^ (uint64_t)r.flags << 56) * 1099511628211ull;
+	s->n++;
+	roce_cap_progress(c, &done, &total);
+	if (total && done > total)
+		abort();
+	return h;
+}
+
+/* batch 0: roce_cap_next(); else roce_cap_next_batch() with runs of at most batch */
+static void drain(roce_capfile_t *c, const char *openerr, struct summary *s, unsigned batch)
+{
+	struct roce_cap_record r, recs[16];
+	uint64_t h = 1469598103934665603ull;
 	int st;
 
 	memset(s, 0, sizeof(*s));
@@ -36,21 +61,17 @@ static void drain(roce_capfile_t *c, const char *openerr, struct summary *s)
 	}
 	(void)roce_cap_format(c);
 	(void)roce_cap_linktype(c);
-	while ((st = roce_cap_next(c, &r)) == 1) {
-		/* frame numbers grow (pcapng custom/journal blocks are numbered, not delivered) */
-		if (r.caplen > r.wirelen || r.caplen > ROCE_CAP_MAX_RECORD || r.frame_no <= s->last ||
-		    ((r.flags & ROCE_CAP_REC_NO_TS) && r.ts_ns))
-			abort();
-		s->last = r.frame_no;
-		/* touch every byte: ASan catches reads outside the input */
-		for (uint32_t i = 0; i < r.caplen; i++)
-			h = (h ^ r.data[i]) * 1099511628211ull;
-		h = (h ^ r.ts_ns ^ r.wirelen ^ (uint64_t)r.linktype << 32 ^ r.ifindex ^
-		     r.frame_no << 40 ^ (uint64_t)r.flags << 56) * 1099511628211ull;
-		s->n++;
-		roce_cap_progress(c, &done, &total);
-		if (total && done > total)
-			abort();
+	if (!batch) {
+		while ((st = roce_cap_next(c, &r)) == 1)
+			h = take(c, &r, s, h);
+	} else {
+		while ((st = roce_cap_next_batch(c, recs, batch)) > 0) {
+			if ((unsigned)st > batch)
+				abort();
+			/* every record of the run stays valid until the next call */
+			for (int i = 0; i < st; i++)
+				h = take(c, &recs[i], s, h);
+		}
 	}
 	s->status = st;
 	/* warnings: counted, one line, naming the input */
@@ -70,11 +91,19 @@ static void drain(roce_capfile_t *c, const char *openerr, struct summary *s)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char eb[ROCE_ERRBUF_SIZE];
-	struct summary mem, str;
+	struct summary mem, str, run;
 	int fd;
 	bool gz = size >= 2 && data[0] == 0x1f && data[1] == 0x8b;
 
-	drain(roce_cap_open_mem(data, size, "fuzz", eb), eb, &mem);
+	drain(roce_cap_open_mem(data, size, "fuzz", eb), eb, &mem, 0);
+
+	/* The memory path in runs: exactly what one record at a time gives. */
+	drain(roce_cap_open_mem(data, size, "fuzz", eb), eb, &run, 1 + size % 16);
+	if (run.n != mem.n || run.hash != mem.hash || run.status != mem.status ||
+	    strcmp(run.err, mem.err) != 0) {
+		fprintf(stderr, "one-at-a-time/run mismatch:\n  %s\n  %s\n", mem.err, run.err);
+		abort();
+	}
 
 	/* The same bytes through the zlib streaming path (plain or gzip). */
 	fd = memfd_create("fuzz", MFD_CLOEXEC);
@@ -84,7 +113,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		close(fd);
 		return 0;
 	}
-	drain(roce_cap_open_fd(fd, "fuzz", 1, eb), eb, &str);
+	drain(roce_cap_open_fd(fd, "fuzz", 1, eb), eb, &str, 0);
 
 	/* Plain input: both paths must agree exactly. */
 	if (!gz && (mem.n != str.n || mem.hash != str.hash || mem.status != str.status ||
