@@ -57,36 +57,6 @@ void roce_frame_spec_init(struct roce_frame_spec *s)
 	s->bth.pkey = 0xffff;
 }
 
-/*
- * Big-endian word stores for the frame: roce_put_be*() store byte by byte and
- * leave the word store to the compiler's store merging, which a function as
- * long as roce_build() defeats (a 24-instruction AETH); a byte swap and one
- * store write the same bytes.
- */
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-static inline void st_be16(uint8_t *p, uint16_t v)
-{
-	v = __builtin_bswap16(v);
-	memcpy(p, &v, 2);
-}
-
-static inline void st_be32(uint8_t *p, uint32_t v)
-{
-	v = __builtin_bswap32(v);
-	memcpy(p, &v, 4);
-}
-
-static inline void st_be64(uint8_t *p, uint64_t v)
-{
-	v = __builtin_bswap64(v);
-	memcpy(p, &v, 8);
-}
-#else
-#define st_be16 roce_put_be16
-#define st_be32 roce_put_be32
-#define st_be64 roce_put_be64
-#endif
-
 static unsigned roce_spec_pad(const struct roce_frame_spec *s)
 {
 	if (s->keep_padcnt)
@@ -171,46 +141,46 @@ static void roce_build_ext(const struct roce_frame_spec *s, const struct roce_op
 	/* in groups: most opcodes carry one or two headers */
 	if (h & (ROCE_H_RDETH | ROCE_H_DETH | ROCE_H_XRCETH | ROCE_H_FETH)) {
 		if (h & ROCE_H_RDETH)           /* resv(8) EEC(24) */
-			st_be32(e + op->off[ROCE_HDR_RDETH] + ROCE_RDETH_OFF_EEC - 1,
+			roce_put_be32(e + op->off[ROCE_HDR_RDETH] + ROCE_RDETH_OFF_EEC - 1,
 				s->rdeth_eec & ROCE_QPN_MASK);
 		if (h & ROCE_H_DETH) {          /* Q_Key(32) | resv(8) SrcQP(24) */
 			p = e + op->off[ROCE_HDR_DETH];
-			st_be32(p + ROCE_DETH_OFF_QKEY, s->deth.qkey);
-			st_be32(p + ROCE_DETH_OFF_SRCQP - 1, s->deth.src_qp & ROCE_QPN_MASK);
+			roce_put_be32(p + ROCE_DETH_OFF_QKEY, s->deth.qkey);
+			roce_put_be32(p + ROCE_DETH_OFF_SRCQP - 1, s->deth.src_qp & ROCE_QPN_MASK);
 		}
 		if (h & ROCE_H_XRCETH)          /* resv(8) SRQ(24) */
-			st_be32(e + op->off[ROCE_HDR_XRCETH] + ROCE_XRCETH_OFF_SRQ - 1,
+			roce_put_be32(e + op->off[ROCE_HDR_XRCETH] + ROCE_XRCETH_OFF_SRQ - 1,
 				s->xrc_srq & ROCE_QPN_MASK);
 		if (h & ROCE_H_FETH)
-			st_be32(e + op->off[ROCE_HDR_FETH], s->feth);
+			roce_put_be32(e + op->off[ROCE_HDR_FETH], s->feth);
 	}
 	if (h & (ROCE_H_RETH | ROCE_H_ATOMICETH)) {
 		if (h & ROCE_H_RETH) {
 			p = e + op->off[ROCE_HDR_RETH];
-			st_be64(p + ROCE_RETH_OFF_VA, s->reth.va);
-			st_be32(p + ROCE_RETH_OFF_RKEY, s->reth.rkey);
-			st_be32(p + ROCE_RETH_OFF_DMALEN, s->reth.dma_len);
+			roce_put_be64(p + ROCE_RETH_OFF_VA, s->reth.va);
+			roce_put_be32(p + ROCE_RETH_OFF_RKEY, s->reth.rkey);
+			roce_put_be32(p + ROCE_RETH_OFF_DMALEN, s->reth.dma_len);
 		}
 		if (h & ROCE_H_ATOMICETH) {
 			p = e + op->off[ROCE_HDR_ATOMICETH];
-			st_be64(p + ROCE_ATOMICETH_OFF_VA, s->atomic.va);
-			st_be32(p + ROCE_ATOMICETH_OFF_RKEY, s->atomic.rkey);
-			st_be64(p + ROCE_ATOMICETH_OFF_SWAP, s->atomic.swap_add);
-			st_be64(p + ROCE_ATOMICETH_OFF_CMP, s->atomic.compare);
+			roce_put_be64(p + ROCE_ATOMICETH_OFF_VA, s->atomic.va);
+			roce_put_be32(p + ROCE_ATOMICETH_OFF_RKEY, s->atomic.rkey);
+			roce_put_be64(p + ROCE_ATOMICETH_OFF_SWAP, s->atomic.swap_add);
+			roce_put_be64(p + ROCE_ATOMICETH_OFF_CMP, s->atomic.compare);
 		}
 	}
 	if (h & (ROCE_H_AETH | ROCE_H_ATOMICACKETH)) {
 		if (h & ROCE_H_AETH)            /* Syndrome(8) MSN(24) */
-			st_be32(e + op->off[ROCE_HDR_AETH] + ROCE_AETH_OFF_SYNDROME,
+			roce_put_be32(e + op->off[ROCE_HDR_AETH] + ROCE_AETH_OFF_SYNDROME,
 				(uint32_t)s->aeth.syndrome << 24 | (s->aeth.msn & ROCE_QPN_MASK));
 		if (h & ROCE_H_ATOMICACKETH)
-			st_be64(e + op->off[ROCE_HDR_ATOMICACKETH], s->atomic_ack);
+			roce_put_be64(e + op->off[ROCE_HDR_ATOMICACKETH], s->atomic_ack);
 	}
 	if (h & (ROCE_H_IMMDT | ROCE_H_IETH | ROCE_H_CNP)) {
 		if (h & ROCE_H_IMMDT)
-			st_be32(e + op->off[ROCE_HDR_IMMDT], s->immdt);
+			roce_put_be32(e + op->off[ROCE_HDR_IMMDT], s->immdt);
 		if (h & ROCE_H_IETH)
-			st_be32(e + op->off[ROCE_HDR_IETH], s->ieth_rkey);
+			roce_put_be32(e + op->off[ROCE_HDR_IETH], s->ieth_rkey);
 		if (h & ROCE_H_CNP)             /* 16 reserved zero bytes */
 			memset(e + op->off[ROCE_HDR_CNP], 0, ROCE_CNP_LEN);
 	}
@@ -248,7 +218,7 @@ int roce_build(const struct roce_frame_spec *s, uint8_t *buf, size_t cap, size_t
 	for (unsigned i = 0; i < s->vlan_count; i++) {
 		uint16_t tpid = s->vlan_tpid[i] ? s->vlan_tpid[i] : ROCE_ETHERTYPE_8021Q;
 
-		st_be32(buf + off, (uint32_t)tpid << 16 |
+		roce_put_be32(buf + off, (uint32_t)tpid << 16 |
 			((s->vlan_pcp[i] & 7u) << ROCE_VLAN_PCP_SHIFT) |
 			(s->vlan_id[i] & ROCE_VLAN_VID_MASK));
 		off += ROCE_VLAN_TAG_LEN;
@@ -262,10 +232,10 @@ int roce_build(const struct roce_frame_spec *s, uint8_t *buf, size_t cap, size_t
 		uint32_t w1 = (uint32_t)s->ip_id << 16 | (s->ip_df ? ROCE_IPV4_DF : 0);
 		uint32_t w2 = (uint32_t)ttl << 24 | ROCE_IPPROTO_UDP << 16;     /* checksum 0 */
 
-		st_be16(buf + off, ROCE_ETHERTYPE_IPV4);
-		st_be32(p, w0 | 0xffu << 16);
-		st_be32(p + ROCE_IPV4_OFF_ID, w1);
-		st_be32(p + ROCE_IPV4_OFF_TTL, w2 | 0xff00ffffu);
+		roce_put_be16(buf + off, ROCE_ETHERTYPE_IPV4);
+		roce_put_be32(p, w0 | 0xffu << 16);
+		roce_put_be32(p + ROCE_IPV4_OFF_ID, w1);
+		roce_put_be32(p + ROCE_IPV4_OFF_TTL, w2 | 0xff00ffffu);
 		memcpy(p + ROCE_IPV4_OFF_SRC, s->src + ROCE_V4MAPPED_OFF, 4);
 		memcpy(p + ROCE_IPV4_OFF_DST, s->dst + ROCE_V4MAPPED_OFF, 4);
 		/* roce_ipv4_csum() of the real header, from its words */
@@ -273,10 +243,10 @@ int roce_build(const struct roce_frame_spec *s, uint8_t *buf, size_t cap, size_t
 			roce_get_be32(p + ROCE_IPV4_OFF_SRC) +
 			roce_get_be32(p + ROCE_IPV4_OFF_DST));
 	} else {
-		st_be16(buf + off, s->version == 1 ? ROCE_ETHERTYPE_ROCE : ROCE_ETHERTYPE_IPV6);
-		st_be32(p, roce_ip6_word0(0xff, ROCE_IP6_FLOW_MASK));
+		roce_put_be16(buf + off, s->version == 1 ? ROCE_ETHERTYPE_ROCE : ROCE_ETHERTYPE_IPV6);
+		roce_put_be32(p, roce_ip6_word0(0xff, ROCE_IP6_FLOW_MASK));
 		/* PayLen | NxtHdr | HopLmt (1s) */
-		st_be32(p + ROCE_IP6_OFF_PAYLEN, (uint32_t)((s->version == 2 ? ROCE_UDP_HLEN : 0) +
+		roce_put_be32(p + ROCE_IP6_OFF_PAYLEN, (uint32_t)((s->version == 2 ? ROCE_UDP_HLEN : 0) +
 			l.tlen) << 16 | (uint32_t)(s->version == 1 ? ROCE_GRH_NXT_BTH : ROCE_IPPROTO_UDP) <<
 			8 | 0xffu);
 		memcpy(p + ROCE_IP6_OFF_SRC, s->src, 16);
@@ -285,18 +255,18 @@ int roce_build(const struct roce_frame_spec *s, uint8_t *buf, size_t cap, size_t
 	if (s->version == 2) {
 		uint8_t *u = buf + l.bth - ROCE_UDP_HLEN;
 
-		st_be32(u + ROCE_UDP_OFF_SPORT, (uint32_t)(s->sport ? s->sport :
+		roce_put_be32(u + ROCE_UDP_OFF_SPORT, (uint32_t)(s->sport ? s->sport :
 			ROCE_DEFAULT_SPORT) << 16 | (s->dport ? s->dport : ROCE_UDP_PORT));
-		st_be32(u + ROCE_UDP_OFF_LEN, (uint32_t)(ROCE_UDP_HLEN + l.tlen) << 16 | 0xffffu);
+		roce_put_be32(u + ROCE_UDP_OFF_LEN, (uint32_t)(ROCE_UDP_HLEN + l.tlen) << 16 | 0xffffu);
 	}
 
 	/* ---- BTH (the pad count is the one computed above), byte 4 as 1s ---- */
 	bth = buf + l.bth;
-	st_be32(bth, (uint32_t)b->opcode << 24 |
+	roce_put_be32(bth, (uint32_t)b->opcode << 24 |
 		(uint32_t)((b->se & 1) << ROCE_BTH_SE_SHIFT | (b->migreq & 1) << ROCE_BTH_MIGREQ_SHIFT |
 			l.pad << ROCE_BTH_PAD_SHIFT | (b->tver & ROCE_BTH_TVER_MASK)) << 16 | b->pkey);
-	st_be32(bth + ROCE_BTH_OFF_CN, 0xffu << 24 | (b->dqpn & ROCE_QPN_MASK));
-	st_be32(bth + ROCE_BTH_OFF_ACK, (uint32_t)((b->ackreq & 1) << ROCE_BTH_ACKREQ_SHIFT |
+	roce_put_be32(bth + ROCE_BTH_OFF_CN, 0xffu << 24 | (b->dqpn & ROCE_QPN_MASK));
+	roce_put_be32(bth + ROCE_BTH_OFF_ACK, (uint32_t)((b->ackreq & 1) << ROCE_BTH_ACKREQ_SHIFT |
 		(b->resv7 & ROCE_BTH_RESV7_MASK)) << 24 | (b->psn & ROCE_QPN_MASK));
 	cn = (uint8_t)((b->fecn & 1) << ROCE_BTH_FECN_SHIFT | (b->becn & 1) << ROCE_BTH_BECN_SHIFT |
 		(b->resv6 & ROCE_BTH_RESV6_MASK));
@@ -325,13 +295,13 @@ int roce_build(const struct roce_frame_spec *s, uint8_t *buf, size_t cap, size_t
 	if (v4) {
 		p[ROCE_IPV4_OFF_TOS] = s->tclass;
 		p[ROCE_IPV4_OFF_TTL] = ttl;
-		st_be16(p + ROCE_IPV4_OFF_CSUM, csum);
+		roce_put_be16(p + ROCE_IPV4_OFF_CSUM, csum);
 	} else {
-		st_be32(p, roce_ip6_word0(s->tclass, s->flow_label));
+		roce_put_be32(p, roce_ip6_word0(s->tclass, s->flow_label));
 		p[ROCE_IP6_OFF_HOPS] = ttl;
 	}
 	if (s->version == 2)
-		st_be16(buf + l.bth - ROCE_UDP_HLEN + ROCE_UDP_OFF_CSUM, 0);
+		roce_put_be16(buf + l.bth - ROCE_UDP_HLEN + ROCE_UDP_OFF_CSUM, 0);
 	end = off + ROCE_ICRC_LEN;
 	if (end < l.n)
 		memset(buf + end, 0, l.n - end);

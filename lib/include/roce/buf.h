@@ -49,17 +49,35 @@ static inline uint32_t roce_get_le32(const uint8_t *p)
 	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
 }
 
+/*
+ * Big-endian stores.  With GCC / Clang on a little-endian host: a byte swap
+ * and one word store (__builtin_memcpy: no alignment assumed), the same bytes
+ * as the byte-by-byte form below, which long functions (the frame builder)
+ * defeat the compiler's store merging for.
+ */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static inline void roce_put_be16(uint8_t *p, uint16_t v)
+{
+	v = __builtin_bswap16(v);
+	__builtin_memcpy(p, &v, 2);
+}
+
+static inline void roce_put_be32(uint8_t *p, uint32_t v)
+{
+	v = __builtin_bswap32(v);
+	__builtin_memcpy(p, &v, 4);
+}
+
+static inline void roce_put_be64(uint8_t *p, uint64_t v)
+{
+	v = __builtin_bswap64(v);
+	__builtin_memcpy(p, &v, 8);
+}
+#else
 static inline void roce_put_be16(uint8_t *p, uint16_t v)
 {
 	p[0] = (uint8_t)(v >> 8);
 	p[1] = (uint8_t)v;
-}
-
-static inline void roce_put_be24(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 16);
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)v;
 }
 
 static inline void roce_put_be32(uint8_t *p, uint32_t v)
@@ -74,6 +92,14 @@ static inline void roce_put_be64(uint8_t *p, uint64_t v)
 {
 	roce_put_be32(p, (uint32_t)(v >> 32));
 	roce_put_be32(p + 4, (uint32_t)v);
+}
+#endif
+
+static inline void roce_put_be24(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 16);
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)v;
 }
 
 static inline void roce_put_le32(uint8_t *p, uint32_t v)
