@@ -168,6 +168,16 @@ int roce_tx_send(roce_tx_t *tx, const struct roce_tx_frame *f, unsigned n)
 	return tx->ops->send(tx, f, n > ROCE_TX_MAX_BATCH ? ROCE_TX_MAX_BATCH : n);
 }
 
+uint8_t *roce_tx_slot(roce_tx_t *tx, uint32_t len)
+{
+	return tx->ops->slot ? tx->ops->slot(tx, len) : NULL;
+}
+
+bool roce_tx_has_slots(const roce_tx_t *tx)
+{
+	return tx->ops->slot != NULL;
+}
+
 int roce_tx_flush(roce_tx_t *tx)
 {
 	return tx->ops->flush(tx);

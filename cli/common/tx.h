@@ -25,6 +25,10 @@
  * skipped.  ENOBUFS/EAGAIN are waited out (stats.retries counts them).
  * roce_tx_flush() waits until the engine's own queue is empty (xdp
  * completions); call it before reading the far end's counters.
+ *
+ * roce_tx_slot() offers a place in the engine's own memory (xdp: the UMEM)
+ * for a caller that builds its frames (roce-gen -i): a frame built there is
+ * passed to roce_tx_send() as any other and is not copied again.
  */
 #ifndef ROCE_TX_H
 #define ROCE_TX_H
@@ -75,6 +79,8 @@ struct roce_tx_ops {
 	const char *name;
 	int (*open)(struct roce_tx *tx, const struct roce_tx_opts *o, char *errbuf);
 	int (*send)(struct roce_tx *tx, const struct roce_tx_frame *f, unsigned n);
+	/* optional: a place for the next frame of len bytes (roce_tx_slot()) */
+	uint8_t *(*slot)(struct roce_tx *tx, uint32_t len);
 	int (*flush)(struct roce_tx *tx);
 	void (*close)(struct roce_tx *tx);
 };
@@ -112,6 +118,17 @@ const char *roce_tx_name(const roce_tx_t *tx);
 const char *roce_tx_note(const roce_tx_t *tx);
 /* Largest frame this handle sends (interface MTU + Ethernet header and two tags). */
 unsigned roce_tx_max_frame(const roce_tx_t *tx);
+
+/*
+ * A place in the engine's memory for the next frame of len bytes, or NULL (the engine
+ * has none, as afpacket, or len is out of its range: build the frame elsewhere).  The
+ * frame built there must be passed to roce_tx_send() with a len of at most that len,
+ * slots in the order they were taken, each once, before roce_tx_flush(); at most
+ * ROCE_TX_MAX_BATCH slots may be taken and not yet sent.
+ */
+uint8_t *roce_tx_slot(roce_tx_t *tx, uint32_t len);
+/* Whether the engine offers slots at all (xdp). */
+bool roce_tx_has_slots(const roce_tx_t *tx);
 
 /* Send n (<= ROCE_TX_MAX_BATCH) frames; 0, or a negative errno-style fatal error. */
 int roce_tx_send(roce_tx_t *tx, const struct roce_tx_frame *f, unsigned n);

@@ -10,6 +10,8 @@
  * of them costs half as much); where the kernel refuses unaligned chunks
  * every frame takes a whole 4 KiB chunk of the same ring.  Completed
  * descriptors come back on the completion ring and give their bytes back.
+ * A caller that builds its frames (roce-gen -i) takes their place in the ring
+ * first (roce_tx_slot()) and builds them there: those are not copied again.
  * In copy ("generic") mode the kernel transmits at most budget descriptors
  * per kick and answers EAGAIN while more are queued: that is normal and
  * means "kick again".  Ring indices are never reset, so loops and long runs
@@ -57,6 +59,7 @@ struct xdpx {
 	struct xsk_ring_cons cq, rx;
 	uint8_t *area;
 	unsigned budget;         /* descriptors the kernel sends per kick */
+	unsigned unsent;         /* slots taken (roce_tx_slot()) and not yet sent */
 	int fd;
 	struct roce_umem_ring ring;
 };
@@ -225,6 +228,34 @@ static int xdp_kick(struct roce_tx *tx, struct xdpx *x)
 	}
 }
 
+/* Whether a frame was built in a slot of this UMEM (roce_tx_slot()): its place is taken. */
+static inline bool in_umem(const struct xdpx *x, const uint8_t *p)
+{
+	return (uintptr_t)p - (uintptr_t)x->area < ROCE_XDP_UMEM;
+}
+
+/* A place in the UMEM ring for a frame of len bytes that the caller builds there. */
+static uint8_t *xdp_slot(struct roce_tx *tx, uint32_t len)
+{
+	struct xdpx *x = tx->priv;
+
+	if (!len || len > ROCE_TX_XDP_MAX_FRAME)
+		return NULL;
+	/* the first slot of a batch: completions give their bytes back first, so that
+	 * with nothing in flight the ring starts again at the same few pages */
+	if (!x->unsent)
+		xdp_reap(x);
+	while (!roce_umem_room(&x->ring)) {
+		/* full of frames sent before (at most ROCE_TX_MAX_BATCH slots are not) */
+		tx->st.retries++;
+		if (xdp_kick(tx, x))
+			return NULL;
+		xdp_reap(x);
+	}
+	x->unsent++;
+	return x->area + roce_umem_take(&x->ring, len);
+}
+
 static int xdp_send(struct roce_tx *tx, const struct roce_tx_frame *f, unsigned n)
 {
 	struct xdpx *x = tx->priv;
@@ -234,12 +265,25 @@ static int xdp_send(struct roce_tx *tx, const struct roce_tx_frame *f, unsigned 
 	while (done < n) {
 		uint32_t idx;
 		unsigned want = n - done, got, room, used = 0;
+		/* frames built in slots (there are none without a slot taken, as in a replay) */
+		bool slots = x->unsent != 0;
 		uint64_t bytes = 0;
 
 		xdp_reap(x);
 		room = roce_umem_room(&x->ring);
-		if (want > room)
-			want = room;
+		if (!slots) {
+			if (want > room)
+				want = room;
+		} else {
+			/* a frame built in its slot needs no room: it was taken with the slot */
+			for (want = 0; done + want < n; want++) {
+				if (in_umem(x, f[done + want].data))
+					continue;
+				if (!room)
+					break;
+				room--;
+			}
+		}
 		got = want ? xsk_ring_prod__reserve(&x->tx, want, &idx) : 0;
 		if (!got) {
 			/* ring or UMEM full: let the kernel work, then look again */
@@ -254,7 +298,17 @@ static int xdp_send(struct roce_tx *tx, const struct roce_tx_frame *f, unsigned 
 			struct xdp_desc *d;
 			uint32_t addr;
 
-			if (i + ROCE_XDP_PREFETCH < got)
+			if (slots && in_umem(x, fr->data)) {
+				/* built in its slot: the place is taken, nothing to copy */
+				d = xsk_ring_prod__tx_desc(&x->tx, idx + used++);
+				d->addr = (uint64_t)(fr->data - x->area);
+				d->len = fr->len;
+				bytes += fr->len;
+				x->unsent--;
+				continue;
+			}
+			if (i + ROCE_XDP_PREFETCH < got &&
+			    !(slots && in_umem(x, f[done + i + ROCE_XDP_PREFETCH].data)))
 				prefetch_frame(&f[done + i + ROCE_XDP_PREFETCH]);
 			if (!fr->len || fr->len > ROCE_TX_XDP_MAX_FRAME) {
 				/* the kernel would drop it without a completion, which
@@ -319,6 +373,7 @@ const struct roce_tx_ops roce_tx_xdp_ops = {
 	.name = "xdp",
 	.open = xdp_open,
 	.send = xdp_send,
+	.slot = xdp_slot,
 	.flush = xdp_flush,
 	.close = xdp_close,
 };

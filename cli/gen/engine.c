@@ -243,7 +243,7 @@ static void emit(struct gen *g, const struct roce_frame_spec *s, const struct ta
 		 bool bad_payload)
 {
 	uint8_t *buf;
-	size_t len;
+	size_t len, cap;
 	int rc;
 
 	if (g->stop)
@@ -254,10 +254,11 @@ static void emit(struct gen *g, const struct roce_frame_spec *s, const struct ta
 		flush_pauses(g, g->ts, false);
 	if (g->stop)
 		return;
-	buf = g->out->ops->frame_buf ? g->out->ops->frame_buf(g->out) : NULL;
+	cap = RG_FRAME_MAX;
+	buf = g->out->ops->frame_buf ? g->out->ops->frame_buf(g->out, s, &cap) : NULL;
 	if (!buf)
 		buf = g->buf;
-	rc = roce_build(s, buf, RG_FRAME_MAX, &len);
+	rc = roce_build(s, buf, cap, &len);
 	if (rc != ROCE_OK) {
 		g->err = rc;
 		g->stop = true;

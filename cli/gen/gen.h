@@ -177,10 +177,12 @@ struct rg_output_ops {
 	/* optional: a record cut to caplen bytes (capture files only) */
 	int (*write_cap)(struct rg_output *o, uint64_t ts_ns, const uint8_t *frame,
 			 uint32_t caplen, uint32_t len);
-	/* optional: where to build the next frame (RG_FRAME_MAX bytes), so that write
-	 * finds it in place and does not copy it (interfaces: the next batch slot;
-	 * pcap files: the writer's buffer); NULL: build it elsewhere */
-	uint8_t *(*frame_buf)(struct rg_output *o);
+	/* optional: where to build the next frame, the one of spec s, so that write
+	 * finds it in place and does not copy it (interfaces: the TX engine's memory,
+	 * the xdp engine's UMEM, or the next batch slot; pcap files: the writer's
+	 * buffer); *cap (RG_FRAME_MAX on entry) gets the bytes there when fewer;
+	 * NULL: build it elsewhere.  The next write must be that frame. */
+	uint8_t *(*frame_buf)(struct rg_output *o, const struct roce_frame_spec *s, size_t *cap);
 };
 
 /* Largest frame the generator builds (jumbo). */

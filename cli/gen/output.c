@@ -11,8 +11,10 @@
  * --pps pace the wire; the default 100G spacing is "as fast as this host
  * sends").  Frames already due are sent together, up to RG_TX_BURST per call
  * (fewer system calls per frame at top speed).  The engine builds each frame
- * in the batch slot it is sent from (frame_buf): no copy; in a classic pcap
- * file it builds it in the writer's buffer, behind the record header.
+ * where it is sent from (frame_buf): with the xdp engine in the UMEM
+ * (roce_tx_slot(): the engine copies nothing), with afpacket in the batch
+ * slot handed to sendmmsg(); in a classic pcap file it builds it in the
+ * writer's buffer, behind the record header.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -26,6 +28,12 @@
 #include "tx.h"
 
 #define RG_TX_BURST ROCE_TX_MAX_BATCH
+/* Payload from which a frame is built in an engine slot: finding its length first
+ * (roce_build_len(), about 60 instructions) costs more than copying a smaller frame.
+ * A batch whose first frame is that large goes through engine slots (the smaller
+ * frames copied into theirs when written, so the engine's ring stays in sending
+ * order); any other batch is built in our slots and copied by the engine. */
+#define RG_SLOT_MIN_PAYLOAD 512u
 
 struct rg_iface {
 	roce_tx_t *tx;
@@ -37,7 +45,18 @@ struct rg_iface {
 	unsigned n;
 	struct roce_tx_frame f[RG_TX_BURST];
 	uint8_t *slots;              /* RG_TX_BURST slots of RG_FRAME_MAX bytes */
+	uint8_t *taken;              /* engine slot frame_buf handed out, not yet written */
+	bool has_slots;              /* the engine has slots of its own (xdp) */
+	bool slot_batch;             /* this batch's frames are in engine slots */
 };
+
+/* Where frame n of the batch goes: a slot of the engine's (xdp: the UMEM), else ours. */
+static uint8_t *iface_slot(struct rg_iface *x, uint32_t len)
+{
+	uint8_t *p = x->slot_batch && len <= x->max_frame ? roce_tx_slot(x->tx, len) : NULL;
+
+	return p ? p : x->slots + (size_t)x->n * RG_FRAME_MAX;
+}
 
 static int iface_flush(struct rg_iface *x)
 {
@@ -74,9 +93,20 @@ static int iface_write(struct rg_output *o, uint64_t ts_ns, const uint8_t *frame
 			goto fail;
 		x->now = roce_tx_wait_until(due);
 	}
-	slot = x->slots + (size_t)x->n * RG_FRAME_MAX;
-	if (frame != slot)
-		memcpy(slot, frame, len);
+	if (!x->n)
+		x->slot_batch = x->taken && frame == x->taken;
+	if (frame == x->taken) {
+		/* built where it is sent from (frame_buf); an engine slot stays where it
+		 * is, in sending order, when the batch before it went out above */
+		slot = x->taken;
+		x->taken = NULL;
+	} else {
+		/* built elsewhere (pause frames), or in our slot n (a small frame; every
+		 * frame with afpacket): into an engine slot, in sending order, if any */
+		slot = iface_slot(x, len);
+		if (frame != slot)
+			memmove(slot, frame, len);
+	}
 	x->f[x->n].data = slot;
 	x->f[x->n].len = len;
 	if (++x->n == RG_TX_BURST && iface_flush(x))
@@ -87,13 +117,24 @@ fail:
 	return -1;
 }
 
-static uint8_t *iface_frame_buf(struct rg_output *o)
+static uint8_t *iface_frame_buf(struct rg_output *o, const struct roce_frame_spec *s,
+			       size_t *cap)
 {
 	struct rg_iface *x = o->impl;
+	/* (0 for a spec roce_build() refuses: no engine slot, it says why; a small
+	 * frame is built in our slot n and copied into an engine slot by write) */
+	size_t len = x->has_slots && s->payload_len >= RG_SLOT_MIN_PAYLOAD &&
+		(!x->n || x->slot_batch) ? roce_build_len(s) : 0;
+	uint8_t *p = len && len <= x->max_frame ? roce_tx_slot(x->tx, (uint32_t)len) : NULL;
 
-	/* the slot write fills next; when write first flushes a batch (the frame is
-	 * not due yet) it moves the frame to slot 0 (one copy, once per wait) */
-	return x->slots + (size_t)x->n * RG_FRAME_MAX;
+	/* an engine slot is taken now and sent in the order taken; our slot n is
+	 * the one write fills next (when write first flushes a batch, the frame is
+	 * not due yet, it moves the frame to slot 0: one copy, once per wait) */
+	x->taken = p;
+	if (!p)
+		return x->slots + (size_t)x->n * RG_FRAME_MAX;
+	*cap = len;
+	return p;
 }
 
 static int iface_close(struct rg_output *o)
@@ -154,6 +195,7 @@ static int iface_open(struct rg_output *o, const struct rg_config *c, char *errb
 	}
 	x->ifname = c->iface;
 	x->max_frame = roce_tx_max_frame(x->tx);
+	x->has_slots = roce_tx_has_slots(x->tx);
 	x->slots = malloc((size_t)RG_TX_BURST * RG_FRAME_MAX);
 	if (!x->slots) {
 		roce_tx_close(x->tx);
@@ -188,8 +230,11 @@ static int file_write_cap(struct rg_output *o, uint64_t ts_ns, const uint8_t *fr
 }
 
 /* the next record's place in the writer's buffer (classic pcap): no copy */
-static uint8_t *file_frame_buf(struct rg_output *o)
+static uint8_t *file_frame_buf(struct rg_output *o, const struct roce_frame_spec *s,
+			       size_t *cap)
 {
+	(void)s;
+	(void)cap;
 	return roce_capw_slot(o->impl, RG_FRAME_MAX);
 }
 
