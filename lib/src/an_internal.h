@@ -292,9 +292,11 @@ struct an_req {
  * the responder has shown it sent; holes: READ response PSNs it skipped.
  */
 struct an_rsp {
-	bool init;
-	uint32_t newest;
-	uint64_t acks;          /* (struct roce_flow_stats.acks) */
+	uint32_t newest : 24;   /* a PSN */
+	uint32_t init : 1;
+	/* (struct roce_flow_stats.acks) its low 32 bits: each wrap carries 2^32 into
+	 * the event-counter block's acks, an_flow_export() adds both (32 bytes) */
+	uint32_t acks;
 	struct an_holeset hs;
 	/* PSNs the responder passed without a frame of the stream carrying them
 	 * whose READ may be unknown (request PSNs not seen on the paired request
@@ -407,6 +409,7 @@ _Static_assert(sizeof(struct an_holeset) == 16, "hole set past 16 bytes");
 _Static_assert(sizeof(struct an_slot) == sizeof(void *) + 4, "table slot padded");
 #endif
 _Static_assert(sizeof(struct an_readent) == 32, "READ ring entry past 32 bytes");
+_Static_assert(sizeof(struct an_rsp) == 32, "response state past 32 bytes");
 _Static_assert(AN_ACK_RING <= UINT8_MAX && AN_READ_RING <= UINT8_MAX, "ring indexes are bytes");
 
 /* f has a request or response hole array (those stay until f is freed). */
@@ -454,6 +457,7 @@ struct an_pairidx {
 	uint32_t bmask;
 	uint32_t n;                     /* indexed streams */
 	uint64_t seq;                   /* host pairs created (their entries' seq) */
+	struct an_hp *spare;            /* the last host pair left empty, kept (an_pair.c) */
 };
 
 /* The record pools (an_pool.c), one per kind. */

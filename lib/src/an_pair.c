@@ -171,6 +171,13 @@ static void buckets_grow(struct an_pairidx *x)
 	}
 }
 
+/* hp leaves the index (it has no candidate). */
+static __attribute__((noinline)) void hp_drop(struct an_pairidx *x, struct an_hp *hp)
+{
+	an_table_remove(&x->hp, &hp->ent, hp->hash);
+	an_pool_put(&x->hp_pool, hp);
+}
+
 static void index_add(struct an_pairidx *x, struct an_flow *f)
 {
 	const struct roce_flow_key *k = &f->st.key;
@@ -182,7 +189,13 @@ static void index_add(struct an_pairidx *x, struct an_flow *f)
 	if (!n)
 		return;                 /* cannot index: the stream is simply not a candidate */
 	memset(n, 0, sizeof(*n));
-	if (!hp) {
+	if (hp && hp == x->spare) {
+		x->spare = NULL;
+	} else if (!hp) {
+		if (x->spare) {
+			hp_drop(x, x->spare);
+			x->spare = NULL;
+		}
 		if (x->hp.n >= x->hp.cap || an_table_room(&x->hp) ||
 		    !(hp = an_pool_take(&x->hp_pool))) {
 			an_pool_put(&x->pn_pool, n);
@@ -227,8 +240,16 @@ static void index_remove(struct an_pairidx *x, struct an_flow *f)
 	an_pool_put(&x->pn_pool, n);
 	x->n--;
 	if (--hp->n == 0) {
-		an_table_remove(&x->hp, &hp->ent, hp->hash);
-		an_pool_put(&x->hp_pool, hp);
+		/*
+		 * An empty host pair stays while it is the last one emptied: many QPs
+		 * between two hosts, each indexed until its response stream pairs, would
+		 * otherwise create and remove it once per QP.  At most one is kept (it
+		 * goes when another host pair is needed), so the index holds what it
+		 * held before plus one record; an empty host pair has no candidate.
+		 */
+		if (x->spare)
+			hp_drop(x, x->spare);
+		x->spare = hp;
 	}
 }
 

@@ -941,8 +941,12 @@ static void aeth_process(struct an_ctx *c, struct an_flow *f, struct an_req *r)
 	switch (roce_aeth_type(s)) {
 	case ROCE_AETH_ACK:
 		a->sum.counters.acks++;
-		if (rsp_get(a, f))
-			f->rsp->acks++;
+		if (rsp_get(a, f) && ++f->rsp->acks == 0) {
+			struct roce_counters *k = an_flow_ctr(a, f);
+
+			if (k)
+				k->acks += 1ull << 32;
+		}
 		break;
 	case ROCE_AETH_RNR_NAK: {
 		uint32_t us = roce_rnr_timer_us(s & 0x1f);
