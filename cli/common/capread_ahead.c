@@ -786,7 +786,7 @@ static uint8_t ah_take(struct roce_capfile *c, struct cap_ahead *a)
 	if (a->r_mine)
 		return 0;
 	if (k + AH_PF_RECS < a->r_done)
-		(void)capr_ahead_fast(a->v, a->end, c->base, k);        /* its prefetch */
+		(void)capr_ahead_byte(a->v, a->end, c->base, k);        /* its prefetch */
 	if (k >= a->r_done) {
 		a->r_done = atomic_load_explicit(&a->done, memory_order_acquire);
 		if (k >= a->r_done)

@@ -44,25 +44,28 @@ bool capr_ahead_fault_reached(const struct roce_capfile *c, uint64_t end, size_t
 uint8_t capr_ahead_take(struct roce_capfile *c);
 
 /*
- * Record k of the reader's current chunk, inline: 0 (ah_v NULL: the reader
- * verifies it), or the helper's byte, published (done acquired by
- * capr_ahead_take() at or past k + AH_PF_RECS), with a prefetch of the lines
- * the reader will read of the record AH_PF_RECS further on: the end of one
- * (ICRC) and the headers of the next.
+ * Record k of the helper's chunk, inline: its byte, published (done acquired
+ * by capr_ahead_take() at or past k + AH_PF_RECS), with a prefetch of the
+ * lines the reader will read of the record AH_PF_RECS further on: the end of
+ * one (ICRC) and the headers of the next.
  */
-static inline __attribute__((always_inline)) uint8_t capr_ahead_fast(const uint8_t *v,
+static inline __attribute__((always_inline)) uint8_t capr_ahead_byte(const uint8_t *v,
 	const uint64_t *end, const uint8_t *base, uint64_t k)
 {
-	const uint8_t *q;
+	const uint8_t *q = base + end[(k + AH_PF_RECS) & (AH_RING - 1)];
 
-	if (!v)
-		return 0;
-	q = base + end[(k + AH_PF_RECS) & (AH_RING - 1)];
 	__builtin_prefetch(&end[(k + AH_PF_RECS + 16) & (AH_RING - 1)]);
 	__builtin_prefetch(q - 8);
 	__builtin_prefetch(q + 56);
 	__builtin_prefetch(q + 110);
 	return v[k & (AH_RING - 1)];
+}
+
+/* Record k of the reader's current chunk: 0 (v NULL: the reader verifies it), or the above. */
+static inline __attribute__((always_inline)) uint8_t capr_ahead_fast(const uint8_t *v,
+	const uint64_t *end, const uint8_t *base, uint64_t k)
+{
+	return v ? capr_ahead_byte(v, end, base, k) : 0;
 }
 
 static inline uint8_t capr_ahead_next(struct roce_capfile *c)

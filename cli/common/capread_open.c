@@ -387,7 +387,7 @@ int roce_cap_next(roce_capfile_t *c, struct roce_cap_record *rec)
  *
  * With roce_cap_set_ahead()'s helper, ah says where the helper's bytes come
  * from: RUN_AH_MINE and RUN_AH_HELPER are runs within c->ah_fast (the
- * reader's chunk, byte 0; the helper's, capr_ahead_fast()), RUN_AH a run of
+ * reader's chunk, byte 0; the helper's, capr_ahead_byte()), RUN_AH a run of
  * records that need capr_ahead_take() (a chunk's first, or one the helper may
  * not have published), which ends after the first record that leaves the next
  * one to the inline runs.
@@ -448,13 +448,15 @@ static inline __attribute__((always_inline)) unsigned pcap_run_as(struct roce_ca
 		rec->ifindex = 0;
 		rec->flags = 0;
 		rec->frame_no = ++frame_no;
-		rec->ahead = 0;
+		if (ah != RUN_AH_HELPER)
+			rec->ahead = 0;
 		pos = end;
 		n++;
 		if (ah == RUN_AH_MINE) {
 			k++;
 		} else if (ah == RUN_AH_HELPER) {
-			uint8_t b = capr_ahead_fast(v, ah_end, base, k++);
+			/* v is not NULL here (pcap_run()) */
+			uint8_t b = capr_ahead_byte(v, ah_end, base, k++);
 
 			rec->ahead = b;
 			taken += b != 0;
