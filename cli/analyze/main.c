@@ -65,8 +65,9 @@ static struct ra_ctx ctx;
 static struct ra_cli cli;                   /* the options that are the driver's own */
 static struct roce_decode_opts dopts;
 /* --threads 2: the reader's helper verifies ICRCs ahead (dopts_ahead), the
- * reader decodes with dopts_taken and takes the verdict (threads_ahead()) */
-static struct roce_decode_opts dopts_ahead, dopts_taken;
+ * reader decodes an OK verdict with dopts_ok (icrc_known_ok), another with
+ * dopts_taken and takes it (threads_ahead()) */
+static struct roce_decode_opts dopts_ahead, dopts_taken, dopts_ok;
 /* frames shorter than this are verified by the main thread even with --threads 2: none, since
  * whether taking the helper's verdict for a short frame pays depends on the machine and its
  * load, which the reader's probe measures (docs/performance.md) */
@@ -343,8 +344,10 @@ static inline __attribute__((always_inline)) void analyse_record(const struct ro
 		ctx.frames_without_ts++;
 		ts = ctx.last_ts_ns;
 	}
-	if (r->ahead) {
+	if (G_LIKELY(r->ahead == 1 + ROCE_ICRC_OK)) {
 		/* --threads 2: the ICRC was verified on the other core */
+		st = roce_decode(r->linktype, r->data, r->caplen, r->wirelen, &dopts_ok, &pkt);
+	} else if (r->ahead) {
 		st = roce_decode(r->linktype, r->data, r->caplen, r->wirelen, &dopts_taken, &pkt);
 		roce_icrc_take_verdict(&pkt, (enum roce_icrc_status)(r->ahead - 1));
 	} else {
@@ -388,6 +391,23 @@ static uint8_t threads_ahead(void *user, const struct roce_cap_record *rec)
 	(void)user;
 	roce_decode(rec->linktype, rec->data, rec->caplen, rec->wirelen, &dopts_ahead, &pkt);
 	return (uint8_t)(1 + pkt.icrc_status);
+}
+
+/*
+ * The next record's stream starts loading while recs[ri] is analysed (many
+ * streams: the table no longer fits the caches).
+ */
+static inline void run_prefetch(roce_capfile_t *c, const struct roce_cap_record *recs,
+				unsigned ri, unsigned rn)
+{
+	const uint8_t *nd;
+	uint32_t nl;
+
+	if (ri + 1 < rn)
+		roce_analyzer_prefetch(ctx.an, recs[ri + 1].linktype, recs[ri + 1].data,
+				       recs[ri + 1].caplen);
+	else if (roce_cap_peek(c, &nd, &nl))
+		roce_analyzer_prefetch(ctx.an, recs[ri].linktype, nd, nl);
 }
 
 /* Returns false when the whole run must stop (input error, signal or -c reached). */
@@ -460,6 +480,25 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 				break;
 			rn = (unsigned)r;
 			ri = 0;
+			if (plain && rn > 1 && recs[0].linktype == cur_lt &&
+			    cur_lt != ROCE_LINKTYPE_ERF) {
+				/* a run of the link type already checked, no flags
+				 * (capread.h): only what each frame needs */
+				for (; ri < rn && !G_UNLIKELY(got_signal); ri++) {
+					rec = &recs[ri];
+					if (roce_analyzer_prefetch_wanted(ctx.an))
+						run_prefetch(c, recs, ri, rn);
+					analyse_record(rec, rf->base + rec->frame_no, rf->name,
+						       true);
+				}
+				if (ri) {
+					rf->last_no = recs[ri - 1].frame_no;
+					ctx.frames = rf->base + rf->last_no;
+					ctx.matched += ri;
+					rf->frames += ri;
+				}
+				continue;       /* the next run, or a signal */
+			}
 		}
 		rec = &recs[ri++];
 		/* frame numbers are Wireshark's (pcapng custom blocks are numbered too) */
@@ -492,18 +531,8 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 		}
 		ctx.matched++;
 		rf->frames++;
-		if (roce_analyzer_prefetch_wanted(ctx.an)) {
-			/* the next record's stream starts loading while this one is analysed
-			 * (many streams: the table no longer fits the caches) */
-			const uint8_t *nd;
-			uint32_t nl;
-
-			if (ri < rn)
-				roce_analyzer_prefetch(ctx.an, recs[ri].linktype, recs[ri].data,
-						       recs[ri].caplen);
-			else if (roce_cap_peek(c, &nd, &nl))
-				roce_analyzer_prefetch(ctx.an, rec->linktype, nd, nl);
-		}
+		if (roce_analyzer_prefetch_wanted(ctx.an))
+			run_prefetch(c, recs, ri - 1, rn);
 		if (plain) {
 			analyse_record(rec, no, rf->name, true);
 			continue;
@@ -820,6 +849,8 @@ int main(int argc, char **argv)
 	dopts_ahead = dopts_taken = dopts;
 	dopts_ahead.verify_ip_csum = false;     /* the helper only wants the ICRC */
 	dopts_taken.verify_icrc = false;
+	dopts_ok = dopts_taken;
+	dopts_ok.icrc_known_ok = true;
 	if (!cli.threads)
 		cli.threads = roce_cap_cpus() > 1 ? 2 : 1;
 

@@ -75,13 +75,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define AH_CHUNK 64u                    /* records per chunk */
-#define AH_NCHUNK 256u                  /* chunks in the ring */
-#define AH_RING (AH_CHUNK * AH_NCHUNK)  /* bytes in the ring */
 #define AH_RUN 4u                       /* chunks the reader takes when it catches up */
 #define AH_DIST (8u << 20)              /* bytes the helper may run ahead */
 #define AH_MAX_IFACES 64u               /* pcapng interfaces the helper follows */
-#define AH_PF_RECS 8u                   /* records the reader prefetches ahead */
 
 struct ah_iface {
 	int linktype;
@@ -120,9 +116,8 @@ struct cap_ahead {
 	uint32_t h_nifs;
 	struct ah_iface h_ifs[AH_MAX_IFACES];
 
-	/* reader only */
-	alignas(64) uint64_t r_idx;             /* index of the next record read */
-	uint64_t r_done;                        /* done as last seen */
+	/* reader only (and the reader's c->ah_k: index of the next record read) */
+	alignas(64) uint64_t r_done;            /* done as last seen */
 	uint64_t mine_from, mine_until;         /* chunks the reader claimed */
 	bool r_mine;                            /* the current chunk is the reader's */
 	bool r_off;                             /* the helper's bytes are not used any more */
@@ -492,12 +487,17 @@ bool capr_ahead_start(struct roce_capfile *c)
 	atomic_init(&c->map_released_a, c->map_released);
 	c->ah = a;
 	c->ah_fault = &a->fault;
+	c->ah_k = 0;
+	c->ah_fast = 0;         /* the first record enters chunk 0 */
+	c->ah_v = NULL;
+	c->ah_end = a->end;
 	c->helper_stop = false;
 	c->helper_on = true;    /* before the thread: map_release_upto locks from now on */
 	if (pthread_create(&c->helper, NULL, ah_thread, c) != 0) {
 		c->helper_on = false;
 		c->ah = NULL;
 		c->ah_fault = NULL;
+		c->ah_end = NULL;
 		pthread_cond_destroy(&c->helper_cv);
 		goto fail_rel;
 	}
@@ -543,6 +543,9 @@ void capr_ahead_stop(struct roce_capfile *c)
 	c->helper_on = false;
 	c->ah = NULL;
 	c->ah_fault = NULL;
+	c->ah_fast = 0;
+	c->ah_v = NULL;
+	c->ah_end = NULL;
 	free(a);
 }
 
@@ -752,26 +755,38 @@ static void ah_enter_chunk(struct roce_capfile *c, struct cap_ahead *a, uint64_t
 	}
 }
 
-uint8_t capr_ahead_take(struct roce_capfile *c)
+/*
+ * After capr_ahead_take(): the records the reader's next calls can take
+ * inline (capr_ahead_fast()), those of the current chunk before the next
+ * one's first, and of the helper's chunk only those it published with
+ * AH_PF_RECS more after them (what capr_ahead_take() finds before it loads
+ * done again); the others come back here.
+ */
+static void ah_set_fast(struct roce_capfile *c, struct cap_ahead *a)
 {
-	struct cap_ahead *a = c->ah;
-	uint64_t k = a->r_idx++;
+	uint64_t k = c->ah_k, lim = (k + AH_CHUNK - 1) & ~(uint64_t)(AH_CHUNK - 1);
+
+	if (a->r_mine) {
+		c->ah_v = NULL;
+	} else {
+		c->ah_v = a->v;
+		if (a->r_done < lim + AH_PF_RECS)
+			lim = a->r_done > AH_PF_RECS ? a->r_done - AH_PF_RECS : 0;
+	}
+	c->ah_fast = lim;
+}
+
+static uint8_t ah_take(struct roce_capfile *c, struct cap_ahead *a)
+{
+	uint64_t k = c->ah_k++;
 	uint8_t b;
 
 	if (unlikely(!(k & (AH_CHUNK - 1))))
 		ah_enter_chunk(c, a, k);
 	if (a->r_mine)
 		return 0;
-	if (k + AH_PF_RECS < a->r_done) {
-		/* the lines the reader will read of a record further on: the
-		 * end of one (ICRC) and the headers of the next */
-		const uint8_t *q = c->base + a->end[(k + AH_PF_RECS) & (AH_RING - 1)];
-
-		__builtin_prefetch(&a->end[(k + AH_PF_RECS + 16) & (AH_RING - 1)]);
-		__builtin_prefetch(q - 8);
-		__builtin_prefetch(q + 56);
-		__builtin_prefetch(q + 110);
-	}
+	if (k + AH_PF_RECS < a->r_done)
+		(void)capr_ahead_byte(a->v, a->end, c->base, k);        /* its prefetch */
 	if (k >= a->r_done) {
 		a->r_done = atomic_load_explicit(&a->done, memory_order_acquire);
 		if (k >= a->r_done)
@@ -785,6 +800,15 @@ uint8_t capr_ahead_take(struct roce_capfile *c)
 		a->r_mine = true;
 		return 0;
 	}
+	return b;
+}
+
+uint8_t capr_ahead_take(struct roce_capfile *c)
+{
+	struct cap_ahead *a = c->ah;
+	uint8_t b = ah_take(c, a);
+
+	ah_set_fast(c, a);
 	return b;
 }
 

@@ -106,6 +106,13 @@ struct roce_capfile {
 	uint64_t ahead_taken;          /* records handed out with a helper's byte */
 	void *ahead_user;
 	uint32_t ahead_min;            /* shorter records: not given to ahead_fn */
+	/* the helper's bytes taken inline (capr_ahead_next(), capread_ahead.h): records
+	 * [ah_k, ah_fast) are within the reader's current chunk and need no chunk work;
+	 * ah_v NULL: the reader's chunk (byte 0), else the helper's published bytes */
+	uint64_t ah_k;                 /* index of the next record handed out */
+	uint64_t ah_fast;
+	const uint8_t *ah_v;           /* the helper's byte ring, or NULL */
+	const uint64_t *ah_end;        /* the helper's record end offsets (prefetch) */
 	int fd;              /* stream source, or the mapped file (for fstat) */
 	atomic_int sigbus;   /* mapped file: a page vanished (set by the SIGBUS handler) */
 	bool shrank_seen;    /* mapped file: found shorter than mapped */

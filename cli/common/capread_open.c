@@ -369,7 +369,7 @@ int roce_cap_next(roce_capfile_t *c, struct roce_cap_record *rec)
 		c->status = 1;
 	else if (r > 0 && !c->ah)
 		rec->ahead = 0;
-	else if (r > 0 && (rec->ahead = capr_ahead_take(c)) != 0)
+	else if (r > 0 && (rec->ahead = capr_ahead_next(c)) != 0)
 		c->ahead_taken++;
 	return r;
 }
@@ -384,9 +384,18 @@ int roce_cap_next(roce_capfile_t *c, struct roce_cap_record *rec)
  * capr_rec_intact() asks of a mapping.  Anything else ends the run, and
  * roce_cap_next() takes that record.  Each record is committed (position,
  * frame number, the helper's byte) in the order roce_cap_next() does it.
+ *
+ * With roce_cap_set_ahead()'s helper, ah says where the helper's bytes come
+ * from: RUN_AH_MINE and RUN_AH_HELPER are runs within c->ah_fast (the
+ * reader's chunk, byte 0; the helper's, capr_ahead_byte()), RUN_AH a run of
+ * records that need capr_ahead_take() (a chunk's first, or one the helper may
+ * not have published), which ends after the first record that leaves the next
+ * one to the inline runs.
  */
+enum { RUN_NO_AH, RUN_AH, RUN_AH_MINE, RUN_AH_HELPER };
+
 static inline __attribute__((always_inline)) unsigned pcap_run_as(struct roce_capfile *c,
-	struct roce_cap_record *recs, unsigned max, const bool map, const bool ah)
+	struct roce_cap_record *recs, unsigned max, const bool map, const int ah)
 {
 	const uint8_t *const base = c->base;
 	/* capr_check_lengths() has nothing to say, and pcap_next() no error */
@@ -395,6 +404,11 @@ static inline __attribute__((always_inline)) unsigned pcap_run_as(struct roce_ca
 	const uint64_t mul = c->nsec ? 1u : 1000u;
 	const int lt = c->linktype;
 	uint64_t pos = c->pos, stop = c->len, frame_no = c->frame_no, h0, h1;
+	_Atomic uintptr_t *const ah_fault = c->ah_fault;
+	const uint64_t *const ah_end = c->ah_end;
+	const uint8_t *const v = c->ah_v;
+	uint64_t k = c->ah_k, taken = 0;
+	bool pf_ahead = c->pf_ahead;
 	unsigned n = 0;
 
 	if (map && (pos / CAP_RELEASE_STEP + 1) * CAP_RELEASE_STEP < stop)
@@ -414,7 +428,7 @@ static inline __attribute__((always_inline)) unsigned pcap_run_as(struct roce_ca
 		if (!(h0 | h1) || caplen > wirelen || caplen > lim || end > stop)
 			break;
 		if (map) {
-			if (caplen >= CAP_PF_MIN && (!ah || !c->pf_ahead))
+			if (caplen >= CAP_PF_MIN && (ah == RUN_NO_AH || !pf_ahead))
 				capr_prefetch_to(c, end);
 			/* touch the record's end (with caplen 0 a byte of its header): a
 			 * vanished page faults here */
@@ -423,7 +437,8 @@ static inline __attribute__((always_inline)) unsigned pcap_run_as(struct roce_ca
 		n0 = ld64(base + end, false);
 		n1 = ld64(base + end + 8, false);
 		if (map && (!(n0 | n1) || atomic_load_explicit(&c->sigbus, memory_order_relaxed) ||
-			    (ah && atomic_load_explicit(c->ah_fault, memory_order_relaxed))))
+			    (ah != RUN_NO_AH && atomic_load_explicit(ah_fault,
+								     memory_order_relaxed))))
 			break;
 		rec->data = base + pos + 16;
 		rec->caplen = caplen;
@@ -433,15 +448,30 @@ static inline __attribute__((always_inline)) unsigned pcap_run_as(struct roce_ca
 		rec->ifindex = 0;
 		rec->flags = 0;
 		rec->frame_no = ++frame_no;
-		rec->ahead = 0;
+		if (ah != RUN_AH_HELPER)
+			rec->ahead = 0;
 		pos = end;
 		n++;
-		if (ah) {
-			/* the helper's side reads the position of the record taken */
+		if (ah == RUN_AH_MINE) {
+			k++;
+		} else if (ah == RUN_AH_HELPER) {
+			/* v is not NULL here (pcap_run()) */
+			uint8_t b = capr_ahead_byte(v, ah_end, base, k++);
+
+			rec->ahead = b;
+			taken += b != 0;
+		} else if (ah == RUN_AH) {
+			uint8_t b;
+
+			/* the chunk work reads the position of the record taken */
 			c->pos = pos;
 			c->frame_no = frame_no;
-			if ((rec->ahead = capr_ahead_take(c)) != 0)
-				c->ahead_taken++;
+			b = capr_ahead_take(c);
+			rec->ahead = b;
+			taken += b != 0;
+			pf_ahead = c->pf_ahead;
+			if (c->ah_k < c->ah_fast)
+				break;  /* the next ones inline */
 		}
 		h0 = n0;
 		h1 = n1;
@@ -449,18 +479,75 @@ static inline __attribute__((always_inline)) unsigned pcap_run_as(struct roce_ca
 	c->pos = pos;
 	c->frame_no = frame_no;
 	c->have = 0;
+	if (ah == RUN_AH_MINE || ah == RUN_AH_HELPER)
+		c->ah_k = k;
+	if (ah != RUN_NO_AH)
+		c->ahead_taken += taken;
 	return n;
 }
 
 /* One loop for each source (a call per run: the loop keeps its own registers). */
-static __attribute__((noinline)) unsigned pcap_run(struct roce_capfile *c,
+static __attribute__((noinline)) unsigned pcap_run_mem(struct roce_capfile *c,
 	struct roce_cap_record *recs, unsigned max)
 {
+	return pcap_run_as(c, recs, max, false, RUN_NO_AH);
+}
+
+static __attribute__((noinline)) unsigned pcap_run_map(struct roce_capfile *c,
+	struct roce_cap_record *recs, unsigned max)
+{
+	return pcap_run_as(c, recs, max, true, RUN_NO_AH);
+}
+
+static __attribute__((noinline)) unsigned pcap_run_ah(struct roce_capfile *c,
+	struct roce_cap_record *recs, unsigned max)
+{
+	return pcap_run_as(c, recs, max, true, RUN_AH);
+}
+
+static __attribute__((noinline)) unsigned pcap_run_ah_mine(struct roce_capfile *c,
+	struct roce_cap_record *recs, unsigned max)
+{
+	return pcap_run_as(c, recs, max, true, RUN_AH_MINE);
+}
+
+static __attribute__((noinline)) unsigned pcap_run_ah_helper(struct roce_capfile *c,
+	struct roce_cap_record *recs, unsigned max)
+{
+	return pcap_run_as(c, recs, max, true, RUN_AH_HELPER);
+}
+
+static unsigned pcap_run(struct roce_capfile *c, struct roce_cap_record *recs, unsigned max)
+{
+	unsigned n, got;
+
 	if (!c->map)
-		return pcap_run_as(c, recs, max, false, false);
+		return pcap_run_mem(c, recs, max);
 	if (!c->ah)
-		return pcap_run_as(c, recs, max, true, false);
-	return pcap_run_as(c, recs, max, true, true);
+		return pcap_run_map(c, recs, max);
+	/* the helper's bytes: runs within one chunk inline, the chunk work between them */
+	for (n = 0; n < max; n += got) {
+		uint64_t k = c->ah_k, f = c->ah_fast;
+		unsigned m = max - n;
+
+		if (k >= f) {
+			got = pcap_run_ah(c, recs + n, m);
+			if (!got)
+				break;
+			continue;       /* it stops where the next record is inline */
+		}
+		if (f - k < m)
+			m = (unsigned)(f - k);
+		if (c->ah_v)
+			got = pcap_run_ah_helper(c, recs + n, m);
+		else
+			got = pcap_run_ah_mine(c, recs + n, m);
+		if (got < m) {
+			n += got;
+			break;
+		}
+	}
+	return n;
 }
 
 int roce_cap_next_batch(roce_capfile_t *c, struct roce_cap_record *recs, unsigned max)

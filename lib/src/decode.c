@@ -22,6 +22,7 @@
 #include <roce/icrc.h>
 #include <roce/pkt.h>
 
+#include "icrc_int.h"
 #include "layout.h"
 
 #define ROCE_SLL_HLEN 16
@@ -440,8 +441,14 @@ static inline __attribute__((always_inline)) int roce_decode_tail(struct roce_pk
 	/* ---- ICRC ---- */
 	if (ROCE_SPAN_OK(pkt->caplen, pkt->icrc_off, ROCE_ICRC_LEN)) {
 		/* verifying reads the stored value after the CRC (cache-warm) */
-		if (!opts->verify_icrc || roce_icrc_verify(pkt) == ROCE_ICRC_UNVERIFIED)
+		if (!opts->verify_icrc) {
 			pkt->icrc_wire = roce_get_le32(pkt->frame + pkt->icrc_off);
+			/* found OK elsewhere: as verifying here would settle it */
+			if (opts->icrc_known_ok && roce_icrc_pending(pkt))
+				roce_icrc_take_ok(pkt);
+		} else if (roce_icrc_verify(pkt) == ROCE_ICRC_UNVERIFIED) {
+			pkt->icrc_wire = roce_get_le32(pkt->frame + pkt->icrc_off);
+		}
 	}
 	return roce_status_of(pkt);
 }

@@ -210,14 +210,6 @@ uint32_t roce_icrc_build_masked(const uint8_t *l3, size_t n)
 	return crc_frame(ROCE_ICRC_PREFIX_CRC, l3, n);
 }
 
-/* Whether roce_icrc_verify() has something to do (see icrc.h). */
-static inline bool icrc_pending(const struct roce_pkt *pkt)
-{
-	return pkt->kind == ROCE_KIND_ROCE && pkt->icrc_status == ROCE_ICRC_UNVERIFIED &&
-		pkt->icrc_off != 0 && ROCE_SPAN_OK(pkt->caplen, pkt->icrc_off, ROCE_ICRC_LEN) &&
-		!(pkt->findings & ROCE_FIND_BAD_LENGTH);
-}
-
 /* Stored value read after the CRC: the CRC has just pulled its line into the cache. */
 static inline enum roce_icrc_status icrc_settle(struct roce_pkt *pkt, uint32_t crc)
 {
@@ -236,7 +228,7 @@ enum roce_icrc_status roce_icrc_verify(struct roce_pkt *pkt)
 {
 	uint32_t crc;
 
-	if (!icrc_pending(pkt))
+	if (!roce_icrc_pending(pkt))
 		return pkt->icrc_status;
 	if (roce_icrc_compute(pkt, &crc) != ROCE_OK)
 		return pkt->icrc_status;
@@ -245,12 +237,11 @@ enum roce_icrc_status roce_icrc_verify(struct roce_pkt *pkt)
 
 enum roce_icrc_status roce_icrc_take_verdict(struct roce_pkt *pkt, enum roce_icrc_status verdict)
 {
-	if (!icrc_pending(pkt))
+	if (!roce_icrc_pending(pkt))
 		return pkt->icrc_status;
 	if (verdict != ROCE_ICRC_OK)
 		return roce_icrc_verify(pkt);
 	/* decoded with verify_icrc off: icrc_wire is already read */
-	pkt->icrc_computed = pkt->icrc_wire;
-	pkt->icrc_status = ROCE_ICRC_OK;
+	roce_icrc_take_ok(pkt);
 	return ROCE_ICRC_OK;
 }

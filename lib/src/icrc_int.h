@@ -1,14 +1,32 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * icrc_int.h - library-internal ICRC entry for the frame builder (icrc.c).
+ * icrc_int.h - library-internal ICRC entries: the frame builder's (icrc.c), and
+ * the verdict steps icrc.c and the decoder (decode.c) share.
  */
 #ifndef ROCE_ICRC_INT_H
 #define ROCE_ICRC_INT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include <roce/buf.h>
 #include <roce/pkt.h>
+
+/* Whether roce_icrc_verify() has something to do (see icrc.h). */
+static inline bool roce_icrc_pending(const struct roce_pkt *pkt)
+{
+	return pkt->kind == ROCE_KIND_ROCE && pkt->icrc_status == ROCE_ICRC_UNVERIFIED &&
+		pkt->icrc_off != 0 && ROCE_SPAN_OK(pkt->caplen, pkt->icrc_off, ROCE_ICRC_LEN) &&
+		!(pkt->findings & ROCE_FIND_BAD_LENGTH);
+}
+
+/* An ICRC found OK elsewhere, taken (icrc_wire already read). */
+static inline void roce_icrc_take_ok(struct roce_pkt *pkt)
+{
+	pkt->icrc_computed = pkt->icrc_wire;
+	pkt->icrc_status = ROCE_ICRC_OK;
+}
 
 /*
  * ICRC of a frame the builder is laying out: l3 points at the GRH / IP

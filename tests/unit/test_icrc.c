@@ -316,6 +316,22 @@ static void test_take_verdict(void)
 			roce_decode(ROCE_LINKTYPE_ETHERNET, buf, cap, n, &off, &p);
 			CHECK_EQ_U(roce_icrc_take_verdict(&p, ROCE_ICRC_OK),
 				   k == 2 ? ROCE_ICRC_UNVERIFIED : ROCE_ICRC_OK);
+			/* icrc_known_ok: that OK verdict taken in the decoder, byte for byte */
+			for (int lean = 0; lean < 2; lean++) {
+				struct roce_decode_opts o1 = off, o2;
+				struct roce_pkt q;
+
+				o1.analysis_only = lean;
+				o2 = o1;
+				o2.icrc_known_ok = true;
+				memset(&p, 0xa5, sizeof(p));
+				memset(&q, 0xa5, sizeof(q));
+				r1 = roce_decode(ROCE_LINKTYPE_ETHERNET, buf, cap, n, &o1, &p);
+				roce_icrc_take_verdict(&p, ROCE_ICRC_OK);
+				r2 = roce_decode(ROCE_LINKTYPE_ETHERNET, buf, cap, n, &o2, &q);
+				CHECK_EQ_I(r1, r2);
+				CHECK(memcmp(&p, &q, sizeof(p)) == 0);
+			}
 			if (check_cur_failed_) {
 				fprintf(stderr, "  vector %zu variant %d\n", i, k);
 				return;

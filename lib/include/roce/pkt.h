@@ -239,6 +239,16 @@ struct roce_decode_opts {
 	 * other frame is decoded in full.
 	 */
 	bool analysis_only;
+	/*
+	 * With verify_icrc off (default false): this frame's ICRC was found
+	 * ROCE_ICRC_OK over the same bytes elsewhere (another thread running
+	 * roce_decode() with verify_icrc on ahead of this one).  A frame whose
+	 * ICRC verify_icrc would check comes back with icrc_computed = icrc_wire
+	 * and ROCE_ICRC_OK, as with verify_icrc on, and no byte read for it: the
+	 * same as roce_decode() then roce_icrc_take_verdict(ROCE_ICRC_OK),
+	 * without the second pass over the result.
+	 */
+	bool icrc_known_ok;
 };
 
 /* Defaults: port 4791, ICRC and IPv4 checksum verification on. */
