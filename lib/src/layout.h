@@ -154,9 +154,11 @@ static inline bool roce_ipv4_hdr20_ok(const uint8_t *p)
 	/*
 	 * roce_csum_fold(sum) == 0xffff: each fold keeps the value mod 0xffff and
 	 * a non-zero sum non-zero, so the fold is 0xffff exactly when the sum is a
-	 * non-zero multiple of 0xffff (a divisibility test: a multiply, no fold).
+	 * non-zero multiple of 0xffff.  Divisibility by the odd 0xffff: the sum
+	 * times its inverse mod 2^64 is at most (2^64 - 1) / 0xffff (written out:
+	 * for "sum % 0xffff == 0" the LTO build emitted a div).
 	 */
-	return sum != 0 && sum % 0xffff == 0;
+	return sum != 0 && sum * 0xfffefffefffeffffull <= 0x1000100010001ull;
 }
 
 /* ---- IPv4-mapped IPv6 addresses (::ffff:a.b.c.d) --------------------------- */
