@@ -546,6 +546,13 @@ void an_emit(struct roce_analyzer *a, const struct roce_anomaly *an);
 
 /* an_request.c: the only writers of struct an_req and struct an_rsp */
 void an_req_process(struct an_ctx *c, struct an_flow *f);
+/*
+ * The request frame in c is the next PSN of f's request stream with nothing
+ * pending (no READ, go-back, NAK, slack, UD source check; an AckReq ring with
+ * room): an_req_process() done for it, true; it changes no hole, event,
+ * latency or array size.  Otherwise nothing done, false.
+ */
+bool an_req_inorder(struct an_ctx *c, struct an_flow *f);
 void an_resp_process(struct an_ctx *c, struct an_flow *f);
 /* PSNs a stream still misses: request holes plus skipped READ response PSNs. */
 uint64_t an_flow_unrecovered(const struct an_flow *f);

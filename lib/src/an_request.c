@@ -911,6 +911,35 @@ advance:
 		ack_push(c->a, r, p, c->ts, c->frame);
 }
 
+bool an_req_inorder(struct an_ctx *c, struct an_flow *f)
+{
+	const struct roce_pkt *pkt = c->pkt;
+	const struct roce_opcode_info *op = pkt->op;
+	struct an_req *r = f->req;
+	uint32_t p = pkt->bth.psn & 0xffffffu;
+	bool ack = pkt->bth.ackreq || (op->flags & ROCE_F_ATOMIC);
+
+	/*
+	 * What req_process() and an_req_process() come to for it: d == 0,
+	 * n == nmax == 1, "advance" with no NAK to answer and no go-back to end,
+	 * an AckReq entry pushed without growing the ring (no change of the
+	 * arrays' bytes), no hole, no event; a LAST ends a message.
+	 */
+	if (!r || !r->init || r->off || r->gbn_active || r->slack || r->err || r->next != p ||
+	    (op->flags & ROCE_F_READ) || f->st.transport == ROCE_TRANSPORT_UD ||
+	    (ack && r->ack_n >= r->ack_cap))
+		return false;
+	r->next = roce_psn_add(p, 1);
+	r->pnext = r->next;
+	r->slack_read_psn = p;
+	r->prev = p;
+	if (ack)
+		ack_push(c->a, r, p, c->ts, c->frame);
+	if (op->flags & ROCE_F_LAST)
+		r->messages++;
+	return true;
+}
+
 void an_req_process(struct an_ctx *c, struct an_flow *f)
 {
 	req_process(c, f);

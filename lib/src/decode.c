@@ -407,7 +407,7 @@ static inline void ext_clear(struct roce_pkt *pkt)
  */
 static inline __attribute__((always_inline)) int roce_decode_tail(struct roce_pkt *pkt,
 	const struct roce_opcode_info *op, size_t pay, size_t end,
-	const struct roce_decode_opts *opts)
+	const struct roce_decode_opts *opts, bool fast_v4)
 {
 	const struct roce_bth *b = &pkt->bth;
 	const bool is_cnp = (op->flags & ROCE_F_CNP) != 0;
@@ -441,12 +441,14 @@ static inline __attribute__((always_inline)) int roce_decode_tail(struct roce_pk
 	/* ---- ICRC ---- */
 	if (ROCE_SPAN_OK(pkt->caplen, pkt->icrc_off, ROCE_ICRC_LEN)) {
 		/* verifying reads the stored value after the CRC (cache-warm) */
+		/* (the fast path's layout needs fewer checks: roce_icrc_verify_v4()) */
 		if (!opts->verify_icrc) {
 			pkt->icrc_wire = roce_get_le32(pkt->frame + pkt->icrc_off);
 			/* found OK elsewhere: as verifying here would settle it */
 			if (opts->icrc_known_ok && roce_icrc_pending(pkt))
 				roce_icrc_take_ok(pkt);
-		} else if (roce_icrc_verify(pkt) == ROCE_ICRC_UNVERIFIED) {
+		} else if ((fast_v4 ? roce_icrc_verify_v4(pkt) : roce_icrc_verify(pkt)) ==
+			   ROCE_ICRC_UNVERIFIED) {
 			pkt->icrc_wire = roce_get_le32(pkt->frame + pkt->icrc_off);
 		}
 	}
@@ -506,7 +508,7 @@ static int roce_decode_transport(struct roce_pkt *pkt, size_t end,
 	pkt->payload_off = (uint32_t)pay;
 	if (end < pay + ROCE_ICRC_LEN)
 		return roce_status_of(pkt);     /* unknown opcode, no room: BAD_LENGTH set */
-	return roce_decode_tail(pkt, op, pay, end, opts);
+	return roce_decode_tail(pkt, op, pay, end, opts, false);
 }
 
 /*
@@ -775,15 +777,19 @@ static inline __attribute__((always_inline)) int roce_decode_fast(struct roce_pk
 		/* the fields the analysis and the checks here read: not SE, MigReq, FECN
 		 * and the reserved bits */
 		const uint8_t *t = f + ROCE_FAST_BTH;
+		/* bytes 4-7 (F B Resv6, DestQP) and 8-11 (A Resv7, PSN) as two words:
+		 * one load and swap each instead of three byte loads */
+		uint32_t cn_qp = roce_get_be32(t + ROCE_BTH_OFF_CN);
+		uint32_t ack_psn = roce_get_be32(t + ROCE_BTH_OFF_ACK);
 
 		b->opcode = t[ROCE_BTH_OFF_OPCODE];
 		b->padcnt = (t[ROCE_BTH_OFF_FLAGS] >> ROCE_BTH_PAD_SHIFT) & ROCE_BTH_PAD_MASK;
 		b->tver = t[ROCE_BTH_OFF_FLAGS] & ROCE_BTH_TVER_MASK;
 		b->pkey = roce_get_be16(t + ROCE_BTH_OFF_PKEY);
-		b->becn = (t[ROCE_BTH_OFF_CN] >> ROCE_BTH_BECN_SHIFT) & 1;
-		b->dqpn = roce_get_be24(t + ROCE_BTH_OFF_DQPN);
-		b->ackreq = t[ROCE_BTH_OFF_ACK] >> ROCE_BTH_ACKREQ_SHIFT;
-		b->psn = roce_get_be24(t + ROCE_BTH_OFF_PSN);
+		b->becn = (cn_qp >> (24 + ROCE_BTH_BECN_SHIFT)) & 1;
+		b->dqpn = cn_qp & 0xffffffu;
+		b->ackreq = ack_psn >> (24 + ROCE_BTH_ACKREQ_SHIFT);
+		b->psn = ack_psn & 0xffffffu;
 	}
 	pkt->op = op;
 	if (b->tver != 0)
@@ -799,7 +805,7 @@ static inline __attribute__((always_inline)) int roce_decode_fast(struct roce_pk
 	} else {
 		roce_pkt_clear_icrc(pkt);
 	}
-	return roce_decode_tail(pkt, op, pay, end, opts);
+	return roce_decode_tail(pkt, op, pay, end, opts, true);
 }
 
 /* both entry points: the general decoder (fast: ERF's frame through roce_decode()) */

@@ -37,4 +37,14 @@ static inline void roce_icrc_take_ok(struct roce_pkt *pkt)
  */
 uint32_t roce_icrc_build_masked(const uint8_t *l3, size_t n);
 
+/*
+ * roce_icrc_verify() for the decoder's fast path: pkt is RoCE v2 over IPv4
+ * without options (UDP at l3_off + 20, the BTH right after it), its ICRC
+ * bytes are captured and its ICRC step has not run (icrc_status UNVERIFIED),
+ * so of roce_icrc_verify()'s checks only the length finding remains.  The
+ * same result, in one CRC pass for frames of up to ROCE_ICRC_ONE_PASS bytes
+ * from the IP header to the ICRC.
+ */
+enum roce_icrc_status roce_icrc_verify_v4(struct roce_pkt *pkt);
+
 #endif /* ROCE_ICRC_INT_H */

@@ -143,12 +143,22 @@ static inline uint16_t roce_ipv4_csum(const uint8_t *p, size_t n)
  */
 static inline bool roce_ipv4_hdr20_ok(const uint8_t *p)
 {
-	uint32_t w[5];
-	uint64_t sum;
+	uint64_t a, b, sum;
+	uint32_t c;
 
-	memcpy(w, p, sizeof(w));
-	sum = (uint64_t)w[0] + w[1] + w[2] + w[3] + w[4];
-	return roce_csum_fold(sum) == 0xffff;
+	/* the five 32-bit words as two 64-bit loads and one 32-bit load */
+	memcpy(&a, p, 8);
+	memcpy(&b, p + 8, 8);
+	memcpy(&c, p + 16, 4);
+	sum = (a & 0xffffffffu) + (a >> 32) + (b & 0xffffffffu) + (b >> 32) + c;
+	/*
+	 * roce_csum_fold(sum) == 0xffff: each fold keeps the value mod 0xffff and
+	 * a non-zero sum non-zero, so the fold is 0xffff exactly when the sum is a
+	 * non-zero multiple of 0xffff.  Divisibility by the odd 0xffff: the sum
+	 * times its inverse mod 2^64 is at most (2^64 - 1) / 0xffff (written out:
+	 * for "sum % 0xffff == 0" the LTO build emitted a div).
+	 */
+	return sum != 0 && sum * 0xfffefffefffeffffull <= 0x1000100010001ull;
 }
 
 /* ---- IPv4-mapped IPv6 addresses (::ffff:a.b.c.d) --------------------------- */
