@@ -16,7 +16,10 @@
 #   roce-replay --topspeed --preload, engines afpacket and xdp, 1 thread and --threads 2
 #   tcpreplay --topspeed --preload-pcap
 #   trafgen (netsniff-ng; PACKET_TX_RING) -P 1 and -P 2, the same frame as its config
-#   roce-gen -i (frames built with their ICRC one by one) and roce-gen -w to a file
+#   roce-gen -i (frames built with their ICRC one by one: RDMA WRITE Only frames of the same
+#   size on 16 QPs with an AckReq and one 62-byte ACK every 16 messages, so 16 of 17 frames
+#   are the others' frame; before 4 December 2026 it ran with an ACK after every WRITE, half
+#   its frames 62 bytes) and roce-gen -w to a file
 #   pacing: roce-replay --gbps 1 and 0.25 (PACE_GBPS) on 1098-byte frames for about 3 s:
 #   achieved rate at the far end (fit to the RX timestamps), and the p50/p99/max deviation
 #   of send time from deadline (roce-replay --json); each at normal priority and at
@@ -141,7 +144,7 @@ for pl in ${PL:-64 1024}; do
 		sfx=
 		[ "$b" = "$build" ] || sfx=@base
 		measure "roce-gen-i$sfx/$pl" in_a taskset -c 1 "$b/cli/roce-gen" -c "$N" --verbs write \
-			--msg-size "$pl" --qps 16 --rate 1T -i "$if_a" -q
+			--msg-size "$pl" --ack-every 16 --qps 16 --rate 1T -i "$if_a" -q
 	done
 done
 done
