@@ -487,35 +487,18 @@ static inline __attribute__((always_inline)) unsigned pcap_run_as(struct roce_ca
 }
 
 /* One loop for each source (a call per run: the loop keeps its own registers). */
-static __attribute__((noinline)) unsigned pcap_run_mem(struct roce_capfile *c,
-	struct roce_cap_record *recs, unsigned max)
-{
-	return pcap_run_as(c, recs, max, false, RUN_NO_AH);
-}
-
-static __attribute__((noinline)) unsigned pcap_run_map(struct roce_capfile *c,
-	struct roce_cap_record *recs, unsigned max)
-{
-	return pcap_run_as(c, recs, max, true, RUN_NO_AH);
-}
-
-static __attribute__((noinline)) unsigned pcap_run_ah(struct roce_capfile *c,
-	struct roce_cap_record *recs, unsigned max)
-{
-	return pcap_run_as(c, recs, max, true, RUN_AH);
-}
-
-static __attribute__((noinline)) unsigned pcap_run_ah_mine(struct roce_capfile *c,
-	struct roce_cap_record *recs, unsigned max)
-{
-	return pcap_run_as(c, recs, max, true, RUN_AH_MINE);
-}
-
-static __attribute__((noinline)) unsigned pcap_run_ah_helper(struct roce_capfile *c,
-	struct roce_cap_record *recs, unsigned max)
-{
-	return pcap_run_as(c, recs, max, true, RUN_AH_HELPER);
-}
+#define PCAP_RUN_COPY(name, mapped, mode)                                                      \
+	static __attribute__((noinline)) unsigned name(struct roce_capfile *c,               \
+		struct roce_cap_record *recs, unsigned max)                                  \
+	{                                                                                    \
+		return pcap_run_as(c, recs, max, mapped, mode);                              \
+	}
+PCAP_RUN_COPY(pcap_run_mem, false, RUN_NO_AH)
+PCAP_RUN_COPY(pcap_run_map, true, RUN_NO_AH)
+PCAP_RUN_COPY(pcap_run_ah, true, RUN_AH)
+PCAP_RUN_COPY(pcap_run_ah_mine, true, RUN_AH_MINE)
+PCAP_RUN_COPY(pcap_run_ah_helper, true, RUN_AH_HELPER)
+#undef PCAP_RUN_COPY
 
 static unsigned pcap_run(struct roce_capfile *c, struct roce_cap_record *recs, unsigned max)
 {
