@@ -4,7 +4,6 @@
 #include "capread.h"
 #include "capio_int.h"
 
-#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -14,23 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <roce/buf.h>
+
 #define PCAP_MAGIC_US 0xa1b2c3d4u
 #define PCAP_MAGIC_NS 0xa1b23c4du
 #define PCAP_HDR_LEN 24u
 #define PCAP_MAXSNAP 262144u
-
-/* little-endian stores (the file's byte order) of a host value */
-static inline void st16(uint8_t *p, uint16_t v)
-{
-	v = htole16(v);
-	memcpy(p, &v, 2);
-}
-
-static inline void st32(uint8_t *p, uint32_t v)
-{
-	v = htole32(v);
-	memcpy(p, &v, 4);
-}
 
 /*
  * Classic pcap records are gathered in the writer's own buffer and handed
@@ -101,13 +89,13 @@ roce_capwriter_t *roce_capw_open(const char *path, int linktype, uint32_t snaple
 	w->snaplen = snaplen ? snaplen : PCAP_MAXSNAP;
 	w->maxcap = w->snaplen < ROCE_CAP_MAX_RECORD ? w->snaplen : ROCE_CAP_MAX_RECORD;
 	w->nsec = nsec != 0;
-	st32(h, w->nsec ? PCAP_MAGIC_NS : PCAP_MAGIC_US);
-	st16(h + 4, 2);
-	st16(h + 6, 4);
-	st32(h + 8, 0);
-	st32(h + 12, 0);
-	st32(h + 16, w->snaplen);
-	st32(h + 20, (uint32_t)linktype);
+	roce_put_le32(h, w->nsec ? PCAP_MAGIC_NS : PCAP_MAGIC_US);
+	roce_put_le16(h + 4, 2);
+	roce_put_le16(h + 6, 4);
+	roce_put_le32(h + 8, 0);
+	roce_put_le32(h + 12, 0);
+	roce_put_le32(h + 16, w->snaplen);
+	roce_put_le32(h + 20, (uint32_t)linktype);
 	if (fwrite(h, 1, sizeof(h), w->f) != sizeof(h)) {
 		capio_errbuf_printf(errbuf, "%s: %s", name, strerror(errno));
 		fclose(w->f);
@@ -143,10 +131,10 @@ static inline void capw_rec_header(const struct roce_capwriter *w, uint8_t *h, u
 	uint64_t sec = ts_ns / 1000000000u;
 	uint32_t sub = (uint32_t)(ts_ns - sec * 1000000000u);
 
-	st32(h, (uint32_t)sec);
-	st32(h + 4, w->nsec ? sub : sub / 1000u);
-	st32(h + 8, caplen);
-	st32(h + 12, wirelen);
+	roce_put_le32(h, (uint32_t)sec);
+	roce_put_le32(h + 4, w->nsec ? sub : sub / 1000u);
+	roce_put_le32(h + 8, caplen);
+	roce_put_le32(h + 12, wirelen);
 }
 
 /* Everything but a plain record that fits the buffer: pcapng, errors, a drain. */
@@ -250,25 +238,25 @@ roce_capwriter_t *roce_capw_open_pcapng(const char *path, int linktype, uint32_t
 		roce_capw_close(w);
 		return NULL;
 	}
-	st32(b, PCAPNG_SHB);
-	st32(b + 4, 28);
-	st32(b + 8, 0x1a2b3c4du);
-	st16(b + 12, 1);
-	st16(b + 14, 0);
-	st32(b + 16, 0xffffffffu);      /* section length unknown */
-	st32(b + 20, 0xffffffffu);
-	st32(b + 24, 28);
-	st32(b + 28, PCAPNG_IDB);
-	st32(b + 32, 32);
-	st16(b + 36, (uint16_t)linktype);
-	st16(b + 38, 0);
-	st32(b + 40, w->snaplen);
-	st16(b + 44, 9);                /* if_tsresol */
-	st16(b + 46, 1);
+	roce_put_le32(b, PCAPNG_SHB);
+	roce_put_le32(b + 4, 28);
+	roce_put_le32(b + 8, 0x1a2b3c4du);
+	roce_put_le16(b + 12, 1);
+	roce_put_le16(b + 14, 0);
+	roce_put_le32(b + 16, 0xffffffffu);      /* section length unknown */
+	roce_put_le32(b + 20, 0xffffffffu);
+	roce_put_le32(b + 24, 28);
+	roce_put_le32(b + 28, PCAPNG_IDB);
+	roce_put_le32(b + 32, 32);
+	roce_put_le16(b + 36, (uint16_t)linktype);
+	roce_put_le16(b + 38, 0);
+	roce_put_le32(b + 40, w->snaplen);
+	roce_put_le16(b + 44, 9);                /* if_tsresol */
+	roce_put_le16(b + 46, 1);
 	b[48] = 9;                      /* 10^-9 */
 	b[49] = b[50] = b[51] = 0;
-	st32(b + 52, 0);                /* opt_endofopt */
-	st32(b + 56, 32);
+	roce_put_le32(b + 52, 0);                /* opt_endofopt */
+	roce_put_le32(b + 56, 32);
 	if (fwrite(b, 1, sizeof(b), w->f) != sizeof(b)) {
 		capio_errbuf_printf(errbuf, "%s: %s", name, strerror(errno));
 		roce_capw_close(w);
@@ -293,21 +281,21 @@ static int capw_write_ng_opt(roce_capwriter_t *w, uint64_t ts_ns, const uint8_t 
 	/* opt_comment (code 1) and opt_endofopt, when there is a comment */
 	optlen = clen ? 4 + (uint32_t)clen + cpad + 4 : 0;
 	total = 32 + caplen + pad + optlen;
-	st32(h, PCAPNG_EPB);
-	st32(h + 4, total);
-	st32(h + 8, 0);
-	st32(h + 12, (uint32_t)(ts_ns >> 32));
-	st32(h + 16, (uint32_t)ts_ns);
-	st32(h + 20, caplen);
-	st32(h + 24, wirelen);
-	st32(t, total);
+	roce_put_le32(h, PCAPNG_EPB);
+	roce_put_le32(h + 4, total);
+	roce_put_le32(h + 8, 0);
+	roce_put_le32(h + 12, (uint32_t)(ts_ns >> 32));
+	roce_put_le32(h + 16, (uint32_t)ts_ns);
+	roce_put_le32(h + 20, caplen);
+	roce_put_le32(h + 24, wirelen);
+	roce_put_le32(t, total);
 	if (fwrite(h, 1, sizeof(h), w->f) != sizeof(h) ||
 	    (caplen && fwrite(data, 1, caplen, w->f) != caplen) ||
 	    (pad && fwrite(zero, 1, pad, w->f) != pad))
 		goto io;
 	if (clen) {
-		st16(o, 1);
-		st16(o + 2, (uint16_t)clen);
+		roce_put_le16(o, 1);
+		roce_put_le16(o + 2, (uint16_t)clen);
 		if (fwrite(o, 1, 4, w->f) != 4 || fwrite(comment, 1, clen, w->f) != clen ||
 		    (cpad && fwrite(zero, 1, cpad, w->f) != cpad) || fwrite(zero, 1, 4, w->f) != 4)
 			goto io;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * buf.h - bounded, alignment-free big-endian extraction.
+ * buf.h - bounded, alignment-free big-endian extraction (and the stores of both
+ * byte orders).
  *
  * Every read of packet bytes in libroce goes through a span check first
  * (ROCE_SPAN_OK) and then through these byte-shifting getters.  Fields are
@@ -102,6 +103,24 @@ static inline void roce_put_be24(uint8_t *p, uint32_t v)
 	p[2] = (uint8_t)v;
 }
 
+/* Little-endian stores (pcap headers, the ICRC), in the same two forms as above. */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static inline void roce_put_le16(uint8_t *p, uint16_t v)
+{
+	__builtin_memcpy(p, &v, 2);
+}
+
+static inline void roce_put_le32(uint8_t *p, uint32_t v)
+{
+	__builtin_memcpy(p, &v, 4);
+}
+#else
+static inline void roce_put_le16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
 static inline void roce_put_le32(uint8_t *p, uint32_t v)
 {
 	p[0] = (uint8_t)v;
@@ -109,6 +128,7 @@ static inline void roce_put_le32(uint8_t *p, uint32_t v)
 	p[2] = (uint8_t)(v >> 16);
 	p[3] = (uint8_t)(v >> 24);
 }
+#endif
 
 /*
  * 24-bit PSN serial arithmetic (IBTA; Linux rxe psn_compare):
