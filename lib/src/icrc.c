@@ -124,6 +124,21 @@ const char *roce_crc32_provider_name(void)
  * variant part (L3 + UDP + BTH) to hdr with the variant fields set to 1s.
  * *n gets the copied length.  ROCE_OK, ROCE_E_TRUNC or ROCE_E_INVAL.
  */
+/* The ICRC's masks (variant fields set to 1s) of an IPv4 header, of a UDP header at udp. */
+static inline void icrc_mask_ipv4(uint8_t *ip)
+{
+	ip[ROCE_IPV4_OFF_TOS] = 0xff;           /* DSCP + ECN */
+	ip[ROCE_IPV4_OFF_TTL] = 0xff;
+	ip[ROCE_IPV4_OFF_CSUM] = 0xff;
+	ip[ROCE_IPV4_OFF_CSUM + 1] = 0xff;
+}
+
+static inline void icrc_mask_udp(uint8_t *udp)
+{
+	udp[ROCE_UDP_OFF_CSUM] = 0xff;
+	udp[ROCE_UDP_OFF_CSUM + 1] = 0xff;
+}
+
 static int icrc_prepare(const struct roce_pkt *pkt, uint8_t hdr[ROCE_ICRC_HDR_MAX], size_t *np)
 {
 	size_t l3 = pkt->l3_off, bth = pkt->bth_off, icrc = pkt->icrc_off;
@@ -158,10 +173,7 @@ static int icrc_prepare(const struct roce_pkt *pkt, uint8_t hdr[ROCE_ICRC_HDR_MA
 	else
 		memcpy(hdr, pkt->frame + l3, n);
 	if (v2 && pkt->ip_version == 4) {
-		hdr[ROCE_IPV4_OFF_TOS] = 0xff;          /* DSCP + ECN */
-		hdr[ROCE_IPV4_OFF_TTL] = 0xff;
-		hdr[ROCE_IPV4_OFF_CSUM] = 0xff;
-		hdr[ROCE_IPV4_OFF_CSUM + 1] = 0xff;
+		icrc_mask_ipv4(hdr);
 	} else {
 		/* IPv6 or GRH: traffic class, flow label, hop limit */
 		hdr[0] |= 0x0f;
@@ -170,10 +182,8 @@ static int icrc_prepare(const struct roce_pkt *pkt, uint8_t hdr[ROCE_ICRC_HDR_MA
 		hdr[3] = 0xff;
 		hdr[ROCE_IP6_OFF_HOPS] = 0xff;
 	}
-	if (v2) {
-		hdr[udp_rel + ROCE_UDP_OFF_CSUM] = 0xff;
-		hdr[udp_rel + ROCE_UDP_OFF_CSUM + 1] = 0xff;
-	}
+	if (v2)
+		icrc_mask_udp(hdr + udp_rel);
 	hdr[n - ROCE_BTH_LEN + ROCE_BTH_OFF_CN] = 0xff;  /* FECN | BECN | Resv6 */
 	*np = n;
 	return ROCE_OK;
@@ -243,12 +253,8 @@ enum roce_icrc_status roce_icrc_verify_v4(struct roce_pkt *pkt)
 		return pkt->icrc_status;
 	memcpy(buf, l3, n <= sizeof(buf) ? n : ROCE_ICRC_HDR_V4);
 	/* icrc_prepare()'s masks for IPv4 + UDP + BTH */
-	buf[ROCE_IPV4_OFF_TOS] = 0xff;
-	buf[ROCE_IPV4_OFF_TTL] = 0xff;
-	buf[ROCE_IPV4_OFF_CSUM] = 0xff;
-	buf[ROCE_IPV4_OFF_CSUM + 1] = 0xff;
-	buf[ROCE_IPV4_MIN_HLEN + ROCE_UDP_OFF_CSUM] = 0xff;
-	buf[ROCE_IPV4_MIN_HLEN + ROCE_UDP_OFF_CSUM + 1] = 0xff;
+	icrc_mask_ipv4(buf);
+	icrc_mask_udp(buf + ROCE_IPV4_MIN_HLEN);
 	buf[ROCE_IPV4_MIN_HLEN + ROCE_UDP_HLEN + ROCE_BTH_OFF_CN] = 0xff;
 	if (n <= sizeof(buf)) {
 		crc = crc_frame(ROCE_ICRC_PREFIX_CRC, buf, n);
