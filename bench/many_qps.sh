@@ -10,7 +10,13 @@
 # ACK and a READ_RESPONSE_ONLY (4 frames per QP, 2 streams per QP):
 #   hosts  streams = 1k, 10k, 100k, 1M: QPs spread over min(QPs, 50000) host pairs
 #   onepair  20,000 QPs (40k streams) and 50,000 QPs between ONE host pair, random initial PSNs
-# and the reference: the small-frame bulk capture of bench.sh (RC WRITE of 64-byte messages, an
+#   long     the hosts layouts at 1k, 10k, 100k (and 1M) streams again, every QP repeating its
+#            4-frame exchange R times, the QPs' frames interleaved, so that every frame looks up
+#            one of N live streams (400,000 frames at 1k and 10k; 8 frames a stream at 100k,
+#            4 at 1M): the cost of a frame with N streams in the table, creation amortised
+# and two references: the same exchange on 16 QPs (8 host pairs, 32 streams, 400,000 frames: the
+# cost of this traffic's frame with every stream in the cache, the "vs 16 QPs" column) and
+# the small-frame bulk capture of bench.sh (RC WRITE of 64-byte messages, an
 # ACK every 16, 64 QPs between 16 host pairs, about 500,000 frames), made with roce-gen as there
 # (roce-mkcaptures --bulk made it before it was folded into roce-gen).
 # Times are CPU seconds (user + system) of the child: the kernel's own count of the time it ran
@@ -128,13 +134,14 @@ echo "Start-up of roce-analyze -q (empty capture): $start_cpu CPU s (median of 3
 echo
 
 echo "| capture | streams | frames | roce-analyze -q CPU s | ns/frame (pairs, IQR) | vs bulk |" \
-	"--json CPU s | peak RSS MiB | tshark CPU s | tshark / -q | tshark / --json |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-printf '| bulk, 16 host pairs, 64 QPs | 128 | %d | %.3f | %.0f (%d, %d) | 1.00 | - | %d | - | - | - |\n' \
+	"vs 16 QPs | --json CPU s | peak RSS MiB | tshark CPU s | tshark / -q | tshark / --json |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+printf '| bulk, 16 host pairs, 64 QPs | 128 | %d | %.3f | %.0f (%d, %d) | 1.00 | - | - | %d |' \
 	"$bulk_frames" "$bulk_cpu" "$bulk_ns" "$bulk_pairs" "$bulk_iqr" "$bulk_rss"
+echo " - | - | - |"
 
-row() { # name file streams
-	local name=$1 f=$2 streams=$3 n c rss ns iqr pairs j jr ts ratio qratio
+row() { # name file streams [rounds]
+	local name=$1 f=$2 streams=$3 rounds=${4:-} n c rss ns iqr pairs j jr ts ratio qratio
 	n=$(frames "$f")
 	read -r c rss < <(cpu "$ra" -q --max-flows 2000000 "$f")
 	read -r j jr < <(cpu "$ra" --json --max-flows 2000000 "$f")
@@ -149,10 +156,21 @@ row() { # name file streams
 		ts="-"; ratio="-"; qratio="-"
 	fi
 	[ "$jr" -gt "$rss" ] && rss=$jr
-	printf '| %s | %d | %d | %.3f | %.0f (%d, %d) | %.2f | %.3f | %d | %s | %s | %s |\n' \
-		"$name" "$streams" "$n" "$c" "$ns" "$pairs" "$iqr" "$(echo "$ns / $bulk_ns" | bc -l)" \
+	printf '| %s | %d |%s %d | %.3f | %.0f (%d, %d) | %.2f | %.2f | %.3f | %d | %s | %s | %s |\n' \
+		"$name" "$streams" "${rounds:+ $rounds |}" "$n" "$c" "$ns" "$pairs" "$iqr" \
+		"$(echo "$ns / $bulk_ns" | bc -l)" "$(echo "$ns / ${ref_ns:-$ns}" | bc -l)" \
 		"$j" "$rss" "$ts" "$qratio" "$ratio"
+	last_ns=$ns
 }
+
+# the same exchange on 16 QPs (8 host pairs, 32 streams), 200,000 messages: what a frame of this
+# traffic costs when its stream is always in the cache (the "vs 16 QPs" column)
+"$gen" -q -w "$tmp/ref.pcap" --hosts=8 --qps=2 --verbs=send,read --msg-size=256 --random-psn \
+	-m 200000
+ref_ns=
+row "same exchange, 16 QPs over 8 host pairs" "$tmp/ref.pcap" 32
+ref_ns=$last_ns
+rm -f "$tmp/ref.pcap"*
 
 for streams in 1000 10000 100000 1000000; do
 	[ "$streams" -le "$max" ] || continue
@@ -168,4 +186,24 @@ for qps in 20000 50000; do
 		--random-psn -m $((2 * qps))
 	row "$qps QPs, ONE host pair, random PSNs" "$tmp/one$qps.pcap" $((2 * qps))
 	rm -f "$tmp/one$qps.pcap"*
+done
+
+echo
+echo "Long-lived streams: the same layouts with every QP repeating its exchange R times (rounds)."
+echo
+echo "| capture | streams | rounds | frames | roce-analyze -q CPU s | ns/frame (pairs, IQR) |" \
+	"vs bulk | vs 16 QPs | --json CPU s | peak RSS MiB | tshark CPU s | tshark / -q |" \
+	"tshark / --json |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+for streams in 1000 10000 100000 1000000; do
+	[ "$streams" -le "$max" ] || continue
+	qps=$((streams / 2))
+	hosts=$((qps < 50000 ? qps : 50000))
+	msgs=$((streams * 2 > 200000 ? streams * 2 : 200000))
+	[ "$streams" -ge 1000000 ] && msgs=$((streams * 2))
+	[ "$streams" -ge 100000 ] && [ "$streams" -lt 1000000 ] && msgs=$((streams * 4))
+	"$gen" -q -w "$tmp/l$streams.pcap" --hosts=$hosts --qps=$((qps / hosts)) --verbs=send,read \
+		--msg-size=256 --random-psn -m "$msgs"
+	row "QPs over $hosts host pairs" "$tmp/l$streams.pcap" "$streams" "$((msgs / streams))"
+	rm -f "$tmp/l$streams.pcap"*
 done
