@@ -4,7 +4,8 @@
  * verify_icrc on: the same verdict (OK, BAD or UNVERIFIED) on every prefix of
  * the ICRC vectors V1..V9, PFC and PAUSE and of built frames of every opcode
  * (v1, v2/IPv4 with a VLAN tag, v2/IPv6, v2/IPv4 with options), re-framed as
- * SLL, SLL2, raw IP and ERF; on hostile length fields; on every frame of
+ * SLL, SLL2, raw IP and ERF; on hostile length fields and every extent length
+ * under four opcodes; on every frame of
  * captures/ and ../shared/captures/ (skipped when absent); on generated
  * mixes (small, large, bad ICRCs, v1, v6, VLAN), where every frame must be
  * verified; and on random damage (bit flips, cut frames, wire lengths and
@@ -309,6 +310,53 @@ static void test_hostile_lengths(void)
 	}
 }
 
+/*
+ * Every extent from nothing to past the frame, the IP and UDP (or GRH) lengths
+ * agreeing, under the sample's own opcode, an unknown one, an ACK and a CNP
+ * (the opcodes whose room for payload decides).
+ */
+static void test_every_extent(void)
+{
+	int unknown = -1;
+
+	for (unsigned op = 0; op < 256 && unknown < 0; op++)
+		if (!roce_opcodes[op].name)
+			unknown = (int)op;
+	REQUIRE(unknown >= 0);
+	for (size_t i = 0; i < n_samples && !check_cur_failed_; i++) {
+		const int ops[] = { -1, unknown, 0x11, 0x81 };
+		uint8_t *f = samples[i].f, g[SAMPLE_MAX];
+		size_t n = samples[i].n, l3 = 14, udp = 0, bth;
+		uint16_t et = roce_get_be16(f + 12);
+
+		while (et == 0x8100 && l3 + 4 <= n) {
+			et = roce_get_be16(f + l3 + 2);
+			l3 += 4;
+		}
+		if (et == 0x0800)
+			udp = l3 + (f[l3] & 0xf) * 4;
+		else if (et == 0x86dd)
+			udp = l3 + 40;
+		else if (et != 0x8915)
+			continue;
+		bth = udp ? udp + 8 : l3 + 40;
+		for (size_t oi = 0; oi < sizeof(ops) / sizeof(ops[0]); oi++) {
+			memcpy(g, f, n);
+			if (ops[oi] >= 0)
+				g[bth] = (uint8_t)ops[oi];
+			for (size_t x = 0; bth + x <= n + 4; x++) {
+				if (et == 0x0800)
+					roce_put_be16(g + l3 + 2, (uint16_t)(bth - l3 + x));
+				else
+					roce_put_be16(g + l3 + 4, (uint16_t)(bth - l3 - 40 + x));
+				if (udp)
+					roce_put_be16(g + udp + 4, (uint16_t)(8 + x));
+				compare(ROCE_LINKTYPE_ETHERNET, g, n, n, NULL, "extent");
+			}
+		}
+	}
+}
+
 /* ---- random damage ----------------------------------------------------------------- */
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
@@ -563,6 +611,7 @@ int main(void)
 	RUN(test_vectors_valid);
 	RUN(test_prefixes_all_links);
 	RUN(test_hostile_lengths);
+	RUN(test_every_extent);
 	RUN(test_random_damage);
 	RUN(test_captures);
 	RUN(test_generated);
