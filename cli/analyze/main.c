@@ -64,9 +64,9 @@
 static struct ra_ctx ctx;
 static struct ra_cli cli;                   /* the options that are the driver's own */
 static struct roce_decode_opts dopts;
-/* --threads 2: the reader's helper verifies ICRCs ahead (dopts_ahead), the
- * reader decodes an OK verdict with dopts_ok (icrc_known_ok), another with
- * dopts_taken and takes it (threads_ahead()) */
+/* --threads 2: the reader's helper verifies ICRCs ahead (roce_icrc_frame_verdict() with
+ * dopts_ahead's ports), the reader decodes an OK verdict with dopts_ok (icrc_known_ok),
+ * another with dopts_taken and takes it (threads_ahead()) */
 static struct roce_decode_opts dopts_ahead, dopts_taken, dopts_ok;
 /* frames shorter than this are verified by the main thread even with --threads 2: none, since
  * whether taking the helper's verdict for a short frame pays depends on the machine and its
@@ -383,14 +383,15 @@ static inline __attribute__((always_inline)) void analyse_record(const struct ro
 	}
 }
 
-/* On the capture reader's helper thread: the ICRC verdict of a record, + 1. */
+/*
+ * On the capture reader's helper thread: the ICRC verdict of a record, + 1: the one
+ * roce_decode() with verify_icrc would give, from the headers alone (the reader decodes).
+ */
 static uint8_t threads_ahead(void *user, const struct roce_cap_record *rec)
 {
-	struct roce_pkt pkt;
-
 	(void)user;
-	roce_decode(rec->linktype, rec->data, rec->caplen, rec->wirelen, &dopts_ahead, &pkt);
-	return (uint8_t)(1 + pkt.icrc_status);
+	return (uint8_t)(1 + roce_icrc_frame_verdict(rec->linktype, rec->data, rec->caplen,
+						     rec->wirelen, &dopts_ahead));
 }
 
 /*
@@ -847,7 +848,6 @@ int main(int argc, char **argv)
 	/* the decoded frame goes to the analysis only, unless --frames or --extract print it */
 	dopts.analysis_only = !ctx.o.frames && !ctx.o.extract;
 	dopts_ahead = dopts_taken = dopts;
-	dopts_ahead.verify_ip_csum = false;     /* the helper only wants the ICRC */
 	dopts_taken.verify_icrc = false;
 	dopts_ok = dopts_taken;
 	dopts_ok.icrc_known_ok = true;

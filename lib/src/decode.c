@@ -25,9 +25,6 @@
 #include "icrc_int.h"
 #include "layout.h"
 
-#define ROCE_SLL_HLEN 16
-#define ROCE_SLL2_HLEN 20
-
 /* ------------------------------------------------------------------ */
 /* findings, syndromes, small helpers                                  */
 
@@ -260,14 +257,6 @@ static const struct roce_decode_opts roce_default_opts = {
 	.verify_icrc = true,
 	.verify_ip_csum = true,
 };
-
-static bool roce_port_match(const struct roce_decode_opts *o, uint16_t port)
-{
-	for (int i = 0; i < ROCE_MAX_UDP_PORTS && o->udp_ports[i]; i++)
-		if (o->udp_ports[i] == port)
-			return true;
-	return false;
-}
 
 static int roce_status_of(const struct roce_pkt *pkt)
 {

@@ -119,11 +119,6 @@ const char *roce_crc32_provider_name(void)
 	return roce_crc_name;
 }
 
-/*
- * Check that pkt's offsets describe an ICRC-covered region and copy its
- * variant part (L3 + UDP + BTH) to hdr with the variant fields set to 1s.
- * *n gets the copied length.  ROCE_OK, ROCE_E_TRUNC or ROCE_E_INVAL.
- */
 /* The ICRC's masks (variant fields set to 1s) of an IPv4 header, of a UDP header at udp. */
 static inline void icrc_mask_ipv4(uint8_t *ip)
 {
@@ -139,40 +134,44 @@ static inline void icrc_mask_udp(uint8_t *udp)
 	udp[ROCE_UDP_OFF_CSUM + 1] = 0xff;
 }
 
-static int icrc_prepare(const struct roce_pkt *pkt, uint8_t hdr[ROCE_ICRC_HDR_MAX], size_t *np)
+/*
+ * Check that the offsets describe an ICRC-covered region of s->frame and copy
+ * its variant part (L3 + UDP + BTH) to hdr with the variant fields set to 1s.
+ * *n gets the copied length.  ROCE_OK, ROCE_E_TRUNC or ROCE_E_INVAL.
+ */
+static int icrc_prepare_at(const struct roce_icrc_span *s, uint8_t hdr[ROCE_ICRC_HDR_MAX],
+			   size_t *np)
 {
-	size_t l3 = pkt->l3_off, bth = pkt->bth_off, icrc = pkt->icrc_off;
+	size_t l3 = s->l3_off, bth = s->bth_off, icrc = s->icrc_off;
 	size_t n, udp_rel = 0;
-	bool v2 = pkt->version == 2;
+	bool v2 = s->version == 2;
 
-	if (!pkt->frame || pkt->kind != ROCE_KIND_ROCE || bth == 0)
-		return ROCE_E_INVAL;
 	if (bth < l3 || icrc < bth + ROCE_BTH_LEN)
 		return ROCE_E_INVAL;
 	n = bth + ROCE_BTH_LEN - l3;
 	if (n > ROCE_ICRC_HDR_MAX)
 		return ROCE_E_INVAL;
 	if (v2) {
-		if (pkt->udp_off < l3 || pkt->udp_off + ROCE_UDP_HLEN != bth)
+		if (s->udp_off < l3 || s->udp_off + ROCE_UDP_HLEN != bth)
 			return ROCE_E_INVAL;
-		udp_rel = pkt->udp_off - l3;
-		if (pkt->ip_version == 4 && udp_rel < ROCE_IPV4_MIN_HLEN)
+		udp_rel = s->udp_off - l3;
+		if (s->ip_version == 4 && udp_rel < ROCE_IPV4_MIN_HLEN)
 			return ROCE_E_INVAL;
-		if (pkt->ip_version == 6 && udp_rel != ROCE_IPV6_HLEN)
+		if (s->ip_version == 6 && udp_rel != ROCE_IPV6_HLEN)
 			return ROCE_E_INVAL;
-		if (pkt->ip_version != 4 && pkt->ip_version != 6)
+		if (s->ip_version != 4 && s->ip_version != 6)
 			return ROCE_E_INVAL;
-	} else if (pkt->version != 1 || n != ROCE_GRH_LEN + ROCE_BTH_LEN) {
+	} else if (s->version != 1 || n != ROCE_GRH_LEN + ROCE_BTH_LEN) {
 		return ROCE_E_INVAL;
 	}
-	if (icrc > pkt->caplen)
+	if (icrc > s->caplen)
 		return ROCE_E_TRUNC;
 
 	if (n == ROCE_ICRC_HDR_V4)              /* IPv4 without options: inlined copy */
-		memcpy(hdr, pkt->frame + l3, ROCE_ICRC_HDR_V4);
+		memcpy(hdr, s->frame + l3, ROCE_ICRC_HDR_V4);
 	else
-		memcpy(hdr, pkt->frame + l3, n);
-	if (v2 && pkt->ip_version == 4) {
+		memcpy(hdr, s->frame + l3, n);
+	if (v2 && s->ip_version == 4) {
 		icrc_mask_ipv4(hdr);
 	} else {
 		/* IPv6 or GRH: traffic class, flow label, hop limit */
@@ -189,24 +188,32 @@ static int icrc_prepare(const struct roce_pkt *pkt, uint8_t hdr[ROCE_ICRC_HDR_MA
 	return ROCE_OK;
 }
 
-/* The part after the masked copy: BTH end .. ICRC, CRC'd in place. */
-static inline uint32_t icrc_rest(const struct roce_pkt *pkt, uint32_t crc)
+int roce_icrc_compute_at(const struct roce_icrc_span *s, uint32_t *out)
 {
-	size_t from = (size_t)pkt->bth_off + ROCE_BTH_LEN;
+	uint8_t hdr[ROCE_ICRC_HDR_MAX];
+	size_t n, from = (size_t)s->bth_off + ROCE_BTH_LEN;
+	int rc = icrc_prepare_at(s, hdr, &n);
 
-	return crc_frame(crc, pkt->frame + from, pkt->icrc_off - from);
+	if (rc != ROCE_OK)
+		return rc;
+	/* the part after the masked copy: BTH end .. ICRC, CRC'd in place */
+	*out = crc_frame(crc_frame(ROCE_ICRC_PREFIX_CRC, hdr, n), s->frame + from,
+			 s->icrc_off - from);
+	return ROCE_OK;
 }
 
 int roce_icrc_compute(const struct roce_pkt *pkt, uint32_t *out)
 {
-	uint8_t hdr[ROCE_ICRC_HDR_MAX];
-	size_t n;
-	int rc = icrc_prepare(pkt, hdr, &n);
+	struct roce_icrc_span sp;
 
-	if (rc != ROCE_OK)
-		return rc;
-	*out = icrc_rest(pkt, crc_frame(ROCE_ICRC_PREFIX_CRC, hdr, n));
-	return ROCE_OK;
+	if (!pkt->frame || pkt->kind != ROCE_KIND_ROCE || pkt->bth_off == 0)
+		return ROCE_E_INVAL;
+	sp = (struct roce_icrc_span){
+		.frame = pkt->frame, .caplen = pkt->caplen, .l3_off = pkt->l3_off,
+		.udp_off = pkt->udp_off, .bth_off = pkt->bth_off, .icrc_off = pkt->icrc_off,
+		.version = pkt->version, .ip_version = pkt->ip_version,
+	};
+	return roce_icrc_compute_at(&sp, out);
 }
 
 /*
@@ -242,27 +249,34 @@ static inline enum roce_icrc_status icrc_settle(struct roce_pkt *pkt, uint32_t c
  */
 #define ROCE_ICRC_ONE_PASS 256
 
-enum roce_icrc_status roce_icrc_verify_v4(struct roce_pkt *pkt)
+/* The ICRC of RoCE v2 over IPv4 without options: n bytes from the IP header at l3 to the ICRC. */
+static inline uint32_t icrc_crc_v4(const uint8_t *l3, size_t n)
 {
 	uint8_t buf[ROCE_ICRC_ONE_PASS];
-	const uint8_t *l3 = pkt->frame + pkt->l3_off;
-	size_t n = (size_t)pkt->icrc_off - pkt->l3_off;       /* >= ROCE_ICRC_HDR_V4 */
-	uint32_t crc;
 
-	if (pkt->findings & ROCE_FIND_BAD_LENGTH)
-		return pkt->icrc_status;
 	memcpy(buf, l3, n <= sizeof(buf) ? n : ROCE_ICRC_HDR_V4);
-	/* icrc_prepare()'s masks for IPv4 + UDP + BTH */
+	/* icrc_prepare_at()'s masks for IPv4 + UDP + BTH */
 	icrc_mask_ipv4(buf);
 	icrc_mask_udp(buf + ROCE_IPV4_MIN_HLEN);
 	buf[ROCE_IPV4_MIN_HLEN + ROCE_UDP_HLEN + ROCE_BTH_OFF_CN] = 0xff;
-	if (n <= sizeof(buf)) {
-		crc = crc_frame(ROCE_ICRC_PREFIX_CRC, buf, n);
-	} else {
-		crc = crc_frame(ROCE_ICRC_PREFIX_CRC, buf, ROCE_ICRC_HDR_V4);
-		crc = crc_frame(crc, l3 + ROCE_ICRC_HDR_V4, n - ROCE_ICRC_HDR_V4);
-	}
-	return icrc_settle(pkt, crc);
+	if (n <= sizeof(buf))
+		return crc_frame(ROCE_ICRC_PREFIX_CRC, buf, n);
+	return crc_frame(crc_frame(ROCE_ICRC_PREFIX_CRC, buf, ROCE_ICRC_HDR_V4),
+			 l3 + ROCE_ICRC_HDR_V4, n - ROCE_ICRC_HDR_V4);
+}
+
+uint32_t roce_icrc_crc_v4(const uint8_t *l3, size_t n)
+{
+	return icrc_crc_v4(l3, n);
+}
+
+enum roce_icrc_status roce_icrc_verify_v4(struct roce_pkt *pkt)
+{
+	if (pkt->findings & ROCE_FIND_BAD_LENGTH)
+		return pkt->icrc_status;
+	/* n >= ROCE_ICRC_HDR_V4 */
+	return icrc_settle(pkt, icrc_crc_v4(pkt->frame + pkt->l3_off,
+					    (size_t)pkt->icrc_off - pkt->l3_off));
 }
 
 enum roce_icrc_status roce_icrc_verify(struct roce_pkt *pkt)

@@ -44,6 +44,13 @@
 #define ROCE_VLAN_PCP_SHIFT 13
 #define ROCE_VLAN_VID_MASK 0x0fff
 
+/* Linux cooked captures: SLL pkttype(2) arphrd(2) addr_len(2) addr(8) protocol(2);
+ * SLL2 protocol(2) resv(2) ifindex(4) arphrd(2) pkttype(1) addr_len(1) addr(8) */
+#define ROCE_SLL_HLEN 16
+#define ROCE_SLL_OFF_PROTO 14
+#define ROCE_SLL2_HLEN 20
+#define ROCE_SLL2_OFF_PROTO 0
+
 /* ---- MAC Control (0x8808): PFC and PAUSE --------------------------------- */
 /*
  *   PFC:   opcode 0x0101 | resv(8) e[7:0] | time[0] .. time[7] (16 bit each)
@@ -191,6 +198,15 @@ static inline bool roce_is_v4mapped(const uint8_t a[16])
 #define ROCE_UDP_OFF_DPORT 2
 #define ROCE_UDP_OFF_LEN 4
 #define ROCE_UDP_OFF_CSUM 6
+
+/* Is port one of opts' RoCE v2 destination ports? */
+static inline bool roce_port_match(const struct roce_decode_opts *o, uint16_t port)
+{
+	for (int i = 0; i < ROCE_MAX_UDP_PORTS && o->udp_ports[i]; i++)
+		if (o->udp_ports[i] == port)
+			return true;
+	return false;
+}
 
 /* ---- BTH (12 bytes) -------------------------------------------------------- */
 /*

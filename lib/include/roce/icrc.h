@@ -72,6 +72,24 @@ ROCE_API enum roce_icrc_status roce_icrc_take_verdict(struct roce_pkt *pkt,
 						      enum roce_icrc_status verdict)
 	ROCE_NONNULL(1);
 
+/*
+ * The ICRC verdict of one frame without decoding it: the icrc_status that
+ * roce_decode(linktype, frame, caplen, wirelen, opts, &pkt) with verify_icrc
+ * on would leave in pkt, found from the headers alone (link layer, VLAN tags,
+ * GRH or IPv4 / IPv6 and UDP, the length fields and the opcode's header
+ * length; no struct roce_pkt filled, no IPv4 header checksum).  Of opts only
+ * udp_ports counts (NULL: the defaults).  ROCE_ICRC_OK or ROCE_ICRC_BAD
+ * exactly where the decoder would compute the ICRC and come to the same;
+ * ROCE_ICRC_UNVERIFIED for every other frame: not RoCE, cut before the
+ * ICRC's end, length fields the decoder finds inconsistent (BAD_LENGTH), an
+ * IPv4 fragment, a link type roce_decode() does not take.  For a thread that
+ * verifies ahead of the one decoding (roce_icrc_take_verdict(),
+ * roce_decode_opts.icrc_known_ok).  Every read is within caplen.
+ */
+ROCE_API enum roce_icrc_status roce_icrc_frame_verdict(int linktype, const uint8_t *frame,
+						       size_t caplen, size_t wirelen,
+						       const struct roce_decode_opts *opts);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * icrc_frame.c - roce_icrc_frame_verdict(): the ICRC verdict of a frame from
+ * its headers alone, for a thread that verifies ahead of the one decoding.
+ *
+ * specification: IBTA Vol 1 9.8.2 (ICRC), Annex A16 (RoCE, GRH), Annex A17
+ * (RoCE v2); IEEE 802.1Q (tags).
+ *
+ * The walk is roce_decode()'s (decode.c) cut down to what decides whether the
+ * decoder's ICRC step runs and over which bytes: the link layer and tags, the
+ * GRH or the IP header and UDP port, the length fields, the opcode's header
+ * length.  Each test below names the decoder's outcome it stands for; every
+ * outcome but "ICRC checked" leaves the ICRC unverified.  Every read is
+ * inside a span checked against caplen first.  test_icrc_frame compares the
+ * verdict with the decoder's on vectors, captures and damaged frames.
+ */
+#include <stddef.h>
+
+#include <roce/buf.h>
+#include <roce/erf.h>
+#include <roce/icrc.h>
+#include <roce/opcode.h>
+#include <roce/pkt.h>
+
+#include "icrc_int.h"
+#include "layout.h"
+
+/* Ethernet, IPv4 and UDP headers: what verdict_fast() reads before a span check */
+#define ROCE_VERDICT_FAST_MIN (ROCE_ETH_HLEN + ROCE_IPV4_MIN_HLEN + ROCE_UDP_HLEN)
+
+static const struct roce_decode_opts roce_verdict_opts = {
+	.udp_ports = { ROCE_UDP_PORT },
+};
+
+/*
+ * From the BTH on: s holds l3_off, udp_off, version and ip_version, and end is
+ * where the length fields say the RoCE extent ends (UDP's / GRH's, already
+ * found consistent with the IP header's).
+ */
+static inline __attribute__((always_inline)) enum roce_icrc_status verdict_transport(
+	struct roce_icrc_span *s, size_t bth, size_t end)
+{
+	const struct roce_opcode_info *op;
+	size_t pay, icrc;
+	uint32_t crc;
+
+	/* roce_decode_transport(): BAD_LENGTH */
+	if (end < bth + ROCE_BTH_LEN + ROCE_ICRC_LEN)
+		return ROCE_ICRC_UNVERIFIED;
+	icrc = end - ROCE_ICRC_LEN;
+	/*
+	 * The tail's ICRC span.  It also covers the BTH and the extension headers the
+	 * decoder checks first (TRUNCATED), which end before it below, and
+	 * roce_clamp_end()'s BAD_LENGTH for an extent beyond the wire length: the
+	 * wire length is at least caplen, so such an extent ends beyond caplen too.
+	 */
+	if (!ROCE_SPAN_OK(s->caplen, icrc, ROCE_ICRC_LEN))
+		return ROCE_ICRC_UNVERIFIED;
+	op = &roce_opcodes[s->frame[bth + ROCE_BTH_OFF_OPCODE]];
+	if (op->name) {
+		pay = bth + ROCE_BTH_LEN + op->hdr_len;
+		if (end < pay + ROCE_ICRC_LEN)
+			return ROCE_ICRC_UNVERIFIED;    /* BAD_LENGTH */
+		/* roce_decode_tail(): no payload allowed, yet some (a CNP's is BAD_CNP only) */
+		if (!(op->hdrs & ROCE_H_PAYLOAD) && icrc != pay && !(op->flags & ROCE_F_CNP))
+			return ROCE_ICRC_UNVERIFIED;    /* BAD_LENGTH */
+	}
+	s->bth_off = (uint32_t)bth;
+	s->icrc_off = (uint32_t)icrc;
+	if (s->version == 2 && s->ip_version == 4 &&
+	    bth == (size_t)s->l3_off + ROCE_IPV4_MIN_HLEN + ROCE_UDP_HLEN)
+		crc = roce_icrc_crc_v4(s->frame + s->l3_off, icrc - s->l3_off);
+	else if (roce_icrc_compute_at(s, &crc) != ROCE_OK)
+		return ROCE_ICRC_UNVERIFIED;            /* not reached: the offsets are checked */
+	return crc == roce_get_le32(s->frame + icrc) ? ROCE_ICRC_OK : ROCE_ICRC_BAD;
+}
+
+/* UDP at udp (captured), the IP header saying its datagram ends at ip_end. */
+static inline __attribute__((always_inline)) enum roce_icrc_status verdict_udp(
+	struct roce_icrc_span *s, size_t udp, size_t ip_end, const struct roce_decode_opts *opts)
+{
+	const uint8_t *u = s->frame + udp;
+
+	/* roce_decode_ipv4/6(): not RoCE */
+	if (!roce_port_match(opts, roce_get_be16(u + ROCE_UDP_OFF_DPORT)))
+		return ROCE_ICRC_UNVERIFIED;
+	/* roce_decode_udp(): BAD_LENGTH unless UDP's length is the IP header's */
+	if (ip_end < udp + ROCE_UDP_HLEN || roce_get_be16(u + ROCE_UDP_OFF_LEN) != ip_end - udp)
+		return ROCE_ICRC_UNVERIFIED;
+	s->udp_off = (uint32_t)udp;
+	s->version = 2;
+	return verdict_transport(s, udp + ROCE_UDP_HLEN, ip_end);
+}
+
+/* The GRH or the IP header at off, of EtherType et. */
+static enum roce_icrc_status verdict_l3(struct roce_icrc_span *s, uint16_t et, size_t off,
+					const struct roce_decode_opts *opts)
+{
+	const uint8_t *h = s->frame + off;
+	size_t ihl;
+
+	s->l3_off = (uint32_t)off;
+	switch (et) {
+	case ROCE_ETHERTYPE_IPV4:
+		/* roce_decode_ipv4(): not RoCE, an IP fragment or the ICRC */
+		if (!ROCE_SPAN_OK(s->caplen, off, ROCE_IPV4_MIN_HLEN))
+			return ROCE_ICRC_UNVERIFIED;
+		ihl = (size_t)(h[0] & 0xf) * 4;
+		if ((h[0] >> 4) != 4 || ihl < ROCE_IPV4_MIN_HLEN ||
+		    h[ROCE_IPV4_OFF_PROTO] != ROCE_IPPROTO_UDP ||
+		    (roce_get_be16(h + ROCE_IPV4_OFF_FRAG) &
+		     (ROCE_IPV4_FRAG_OFF_MASK | ROCE_IPV4_MF)) ||
+		    !ROCE_SPAN_OK(s->caplen, off + ihl, ROCE_UDP_HLEN))
+			return ROCE_ICRC_UNVERIFIED;
+		s->ip_version = 4;
+		return verdict_udp(s, off + ihl, off + roce_get_be16(h + ROCE_IPV4_OFF_TOTLEN),
+				   opts);
+	case ROCE_ETHERTYPE_IPV6:
+		/* roce_decode_ipv6(): UDP right after the fixed header */
+		if (!ROCE_SPAN_OK(s->caplen, off, ROCE_IPV6_HLEN + ROCE_UDP_HLEN) ||
+		    (h[0] >> 4) != 6 || h[ROCE_IP6_OFF_NXT] != ROCE_IPPROTO_UDP)
+			return ROCE_ICRC_UNVERIFIED;
+		s->ip_version = 6;
+		return verdict_udp(s, off + ROCE_IPV6_HLEN,
+				   off + ROCE_IPV6_HLEN + roce_get_be16(h + ROCE_IP6_OFF_PAYLEN),
+				   opts);
+	case ROCE_ETHERTYPE_ROCE:
+		/* roce_decode_v1(): the GRH, then the BTH */
+		if (!ROCE_SPAN_OK(s->caplen, off, ROCE_GRH_LEN) ||
+		    h[ROCE_IP6_OFF_NXT] != ROCE_GRH_NXT_BTH)
+			return ROCE_ICRC_UNVERIFIED;
+		s->version = 1;
+		off += ROCE_GRH_LEN;
+		return verdict_transport(s, off, off + roce_get_be16(h + ROCE_IP6_OFF_PAYLEN));
+	default:
+		return ROCE_ICRC_UNVERIFIED;            /* MAC Control, or not RoCE */
+	}
+}
+
+/*
+ * The common frame, the decoder's fast path's: untagged Ethernet, IPv4 without
+ * options (both tested by the caller, with caplen >= ROCE_VERDICT_FAST_MIN).
+ * The general walk's steps with the offsets constant and the tests that give
+ * the same outcome (ROCE_ICRC_UNVERIFIED) merged: half its instructions.
+ */
+#define VF_IP ROCE_ETH_HLEN
+#define VF_UDP (VF_IP + ROCE_IPV4_MIN_HLEN)
+#define VF_BTH (VF_UDP + ROCE_UDP_HLEN)
+#define VF_EXT (VF_BTH + ROCE_BTH_LEN)
+
+static inline __attribute__((always_inline)) enum roce_icrc_status verdict_fast(
+	const uint8_t *f, size_t caplen, const struct roce_decode_opts *opts)
+{
+	const uint8_t *ip = f + VF_IP, *u = f + VF_UDP;
+	const struct roce_opcode_info *op;
+	size_t tot = roce_get_be16(ip + ROCE_IPV4_OFF_TOTLEN), end = VF_IP + tot, pay;
+
+	/* not RoCE (not UDP, a fragment, another port); BAD_LENGTH: the UDP length is
+	 * not the IP header's (verdict_udp()) or leaves no room for BTH and ICRC */
+	if (ip[ROCE_IPV4_OFF_PROTO] != ROCE_IPPROTO_UDP ||
+	    (roce_get_be16(ip + ROCE_IPV4_OFF_FRAG) & (ROCE_IPV4_FRAG_OFF_MASK | ROCE_IPV4_MF)) ||
+	    !roce_port_match(opts, roce_get_be16(u + ROCE_UDP_OFF_DPORT)) ||
+	    end < VF_BTH + ROCE_BTH_LEN + ROCE_ICRC_LEN ||
+	    roce_get_be16(u + ROCE_UDP_OFF_LEN) != tot - ROCE_IPV4_MIN_HLEN)
+		return ROCE_ICRC_UNVERIFIED;
+	/* the ICRC span (verdict_transport()) */
+	if (end > caplen)
+		return ROCE_ICRC_UNVERIFIED;
+	op = &roce_opcodes[f[VF_BTH + ROCE_BTH_OFF_OPCODE]];
+	if (op->name) {
+		pay = VF_EXT + op->hdr_len;
+		if (end < pay + ROCE_ICRC_LEN ||
+		    (!(op->hdrs & ROCE_H_PAYLOAD) && end - ROCE_ICRC_LEN != pay &&
+		     !(op->flags & ROCE_F_CNP)))
+			return ROCE_ICRC_UNVERIFIED;    /* BAD_LENGTH */
+	}
+	return roce_icrc_crc_v4(ip, end - ROCE_ICRC_LEN - VF_IP) ==
+	       roce_get_le32(f + end - ROCE_ICRC_LEN) ? ROCE_ICRC_OK : ROCE_ICRC_BAD;
+}
+
+/* Every other frame: the link layer and tags, then verdict_l3(). */
+static __attribute__((noinline)) enum roce_icrc_status verdict_general(int linktype,
+	const uint8_t *frame, size_t caplen, const struct roce_decode_opts *opts)
+{
+	struct roce_icrc_span s = { .frame = frame, .caplen = caplen };
+	size_t off;
+	uint16_t et;
+	unsigned tags = 0;
+
+	switch (linktype) {
+	case ROCE_LINKTYPE_ETHERNET:
+		if (caplen < ROCE_ETH_HLEN)
+			return ROCE_ICRC_UNVERIFIED;
+		et = roce_get_be16(frame + ROCE_ETH_OFF_TYPE);
+		off = ROCE_ETH_HLEN;
+		break;
+	case ROCE_LINKTYPE_LINUX_SLL:
+		if (caplen < ROCE_SLL_HLEN)
+			return ROCE_ICRC_UNVERIFIED;
+		et = roce_get_be16(frame + ROCE_SLL_OFF_PROTO);
+		off = ROCE_SLL_HLEN;
+		break;
+	case ROCE_LINKTYPE_LINUX_SLL2:
+		if (caplen < ROCE_SLL2_HLEN)
+			return ROCE_ICRC_UNVERIFIED;
+		et = roce_get_be16(frame + ROCE_SLL2_OFF_PROTO);
+		off = ROCE_SLL2_HLEN;
+		break;
+	case ROCE_LINKTYPE_RAW:
+		if (caplen < 1)
+			return ROCE_ICRC_UNVERIFIED;
+		if ((frame[0] >> 4) == 4)
+			et = ROCE_ETHERTYPE_IPV4;
+		else if ((frame[0] >> 4) == 6)
+			et = ROCE_ETHERTYPE_IPV6;
+		else
+			return ROCE_ICRC_UNVERIFIED;
+		off = 0;
+		break;
+	case ROCE_LINKTYPE_IPV4:
+		et = ROCE_ETHERTYPE_IPV4;
+		off = 0;
+		break;
+	case ROCE_LINKTYPE_IPV6:
+		et = ROCE_ETHERTYPE_IPV6;
+		off = 0;
+		break;
+	case ROCE_LINKTYPE_ERF: {
+		/* the frame inside, as roce_decode() takes it */
+		struct roce_erf erf;
+
+		if (roce_erf_parse(frame, caplen, &erf) != ROCE_OK || erf.inner_linktype < 0 ||
+		    erf.inner_linktype == ROCE_LINKTYPE_ERF)
+			return ROCE_ICRC_UNVERIFIED;
+		return roce_icrc_frame_verdict(erf.inner_linktype, frame + erf.hdr_len,
+					       erf.inner_caplen, erf.inner_wirelen, opts);
+	}
+	default:
+		return ROCE_ICRC_UNVERIFIED;            /* ROCE_E_LINKTYPE */
+	}
+
+	/* 802.1Q / 802.1ad / legacy QinQ tags, as many as the decoder takes */
+	if (off > 0) {
+		while (et == ROCE_ETHERTYPE_8021Q || et == ROCE_ETHERTYPE_8021AD ||
+		       et == ROCE_ETHERTYPE_QINQ_OLD) {
+			if (tags >= ROCE_MAX_VLANS || !ROCE_SPAN_OK(caplen, off, ROCE_VLAN_TAG_LEN))
+				return ROCE_ICRC_UNVERIFIED;
+			tags++;
+			et = roce_get_be16(frame + off + 2);
+			off += ROCE_VLAN_TAG_LEN;
+		}
+	}
+	return verdict_l3(&s, et, off, opts);
+}
+
+enum roce_icrc_status roce_icrc_frame_verdict(int linktype, const uint8_t *frame, size_t caplen,
+					      size_t wirelen, const struct roce_decode_opts *opts)
+{
+	(void)wirelen;          /* an extent beyond it ends beyond caplen (verdict_transport()) */
+	if (!frame)
+		return ROCE_ICRC_UNVERIFIED;
+	if (!opts)
+		opts = &roce_verdict_opts;
+	if (linktype == ROCE_LINKTYPE_ETHERNET && caplen >= ROCE_VERDICT_FAST_MIN &&
+	    roce_get_be16(frame + ROCE_ETH_OFF_TYPE) == ROCE_ETHERTYPE_IPV4 &&
+	    frame[ROCE_ETH_HLEN] == ROCE_IPV4_VER_IHL)
+		return verdict_fast(frame, caplen, opts);
+	return verdict_general(linktype, frame, caplen, opts);
+}
