@@ -411,6 +411,55 @@ static inline void run_prefetch(roce_capfile_t *c, const struct roce_cap_record 
 		roce_analyzer_prefetch(ctx.an, recs[ri].linktype, nd, nl);
 }
 
+/*
+ * A run of records in the plain loop (analyse_file(): no -c, filter, progress,
+ * --frames, --extract or --interval) with the link type already checked and
+ * no flags (capread.h): what analyse_record() does for each, with the
+ * timestamp bounds kept in registers and the prefetch decided once per run,
+ * and the frame decoded and analysed in one call (nothing reads it after the
+ * analysis).  Returns how many records were analysed: all of them, or those
+ * before a signal.
+ */
+static __attribute__((noinline)) unsigned plain_run(roce_capfile_t *c,
+	const struct roce_cap_record *recs, unsigned rn, uint64_t base, const char *src)
+{
+	roce_analyzer_t *const an = ctx.an;
+	const bool pf = roce_analyzer_prefetch_wanted(an);
+	uint64_t lo, hi;
+	unsigned ri;
+
+	if (G_UNLIKELY(!ctx.have_first_ts)) {
+		ctx.first_ts_ns = ctx.min_ts_ns = ctx.max_ts_ns = recs[0].ts_ns;
+		ctx.have_first_ts = true;
+	}
+	lo = ctx.min_ts_ns;
+	hi = ctx.max_ts_ns;
+	for (ri = 0; ri < rn && !G_UNLIKELY(got_signal); ri++) {
+		const struct roce_cap_record *r = &recs[ri];
+		const uint64_t ts = r->ts_ns;
+
+		if (pf)
+			run_prefetch(c, recs, ri, rn);
+		lo = ts < lo ? ts : lo;
+		hi = ts > hi ? ts : hi;
+		if (G_LIKELY(r->ahead == 0 || r->ahead == 1 + ROCE_ICRC_OK)) {
+			/* --threads 2: the ICRC was verified on the other core */
+			roce_analyzer_decode_process(an, r->linktype, r->data, r->caplen,
+						     r->wirelen, r->ahead ? &dopts_ok : &dopts,
+						     ts, base + r->frame_no);
+		} else {
+			ctx.min_ts_ns = lo;
+			ctx.max_ts_ns = hi;
+			analyse_record(r, base + r->frame_no, src, true);
+		}
+	}
+	ctx.min_ts_ns = lo;
+	ctx.max_ts_ns = hi;
+	if (ri)
+		ctx.last_ts_ns = recs[ri - 1].ts_ns;
+	return ri;
+}
+
 /* Returns false when the whole run must stop (input error, signal or -c reached). */
 static bool analyse_file(struct ra_file *rf, struct progress *pg)
 {
@@ -485,13 +534,7 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 			    cur_lt != ROCE_LINKTYPE_ERF) {
 				/* a run of the link type already checked, no flags
 				 * (capread.h): only what each frame needs */
-				for (; ri < rn && !G_UNLIKELY(got_signal); ri++) {
-					rec = &recs[ri];
-					if (roce_analyzer_prefetch_wanted(ctx.an))
-						run_prefetch(c, recs, ri, rn);
-					analyse_record(rec, rf->base + rec->frame_no, rf->name,
-						       true);
-				}
+				ri = plain_run(c, recs, rn, rf->base, rf->name);
 				if (ri) {
 					rf->last_no = recs[ri - 1].frame_no;
 					ctx.frames = rf->base + rf->last_no;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "an_internal.h"
+#include "decode_fast.h"
 #include "layout.h"
 
 #define AN_DEF_MAX_FLOWS   1000000u
@@ -891,6 +892,44 @@ void roce_analyzer_process(roce_analyzer_t *a, const struct roce_pkt *pkt, int s
 	for (unsigned i = 0; i < a->nobs; i++)
 		if (a->obs[i].on_frame)
 			a->obs[i].on_frame(a->obs[i].user, pkt, ts_ns, frame_no, res);
+}
+
+/*
+ * roce_decode() then roce_analyzer_process() with no result, in one call.
+ * With no observer and no idle timeout nothing but the analysis reads the
+ * frame: the analyzer's entry is inline here and, with no ICRC pass to make,
+ * the decoder's fast path too (as with analysis_only), two calls and their
+ * set-up a frame fewer.  (The ICRC pass stays roce_decode()'s alone, inlined
+ * there.)
+ */
+int roce_analyzer_decode_process(roce_analyzer_t *a, int linktype, const uint8_t *frame,
+	size_t caplen, size_t wirelen, const struct roce_decode_opts *opts, uint64_t ts_ns,
+	uint64_t frame_no)
+{
+	struct roce_frame_result tmp;
+	struct roce_pkt pkt;
+	int st = 1;
+
+	if (!opts || a->nobs || a->cfg.idle_timeout_ns) {
+		st = roce_decode(linktype, frame, caplen, wirelen, opts, &pkt);
+		roce_analyzer_process(a, &pkt, st, ts_ns, frame_no, NULL);
+		return st;
+	}
+	if (opts->verify_icrc) {
+		st = roce_decode(linktype, frame, caplen, wirelen, opts, &pkt);
+		process_frame(a, &pkt, st, ts_ns, frame_no, &tmp, true);
+		return st;
+	}
+	if (linktype == ROCE_LINKTYPE_ETHERNET && frame) {
+		pkt.frame = frame;
+		pkt.caplen = caplen;
+		pkt.wirelen = wirelen < caplen ? caplen : wirelen;
+		st = roce_decode_fast(&pkt, opts, false, true);
+	}
+	if (st == 1)
+		st = roce_decode_rest(linktype, frame, caplen, wirelen, opts, &pkt);
+	process_frame(a, &pkt, st, ts_ns, frame_no, &tmp, true);
+	return st;
 }
 
 /* ------------------------------------------------------------------ end */

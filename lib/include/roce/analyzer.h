@@ -229,6 +229,17 @@ struct roce_frame_result {
 ROCE_API void roce_analyzer_process(roce_analyzer_t *a, const struct roce_pkt *pkt, int status,
 	uint64_t ts_ns, uint64_t frame_no, struct roce_frame_result *res) ROCE_NONNULL(1, 2);
 
+/*
+ * roce_decode(linktype, frame, caplen, wirelen, opts, &pkt) then
+ * roce_analyzer_process(a, &pkt, status, ts_ns, frame_no, NULL) in one call,
+ * for a caller that reads nothing of the decoded frame: the same analysis
+ * and results, fewer instructions a frame.  opts may be NULL (roce_decode()'s
+ * defaults).  Returns roce_decode()'s status.
+ */
+ROCE_API int roce_analyzer_decode_process(roce_analyzer_t *a, int linktype, const uint8_t *frame,
+	size_t caplen, size_t wirelen, const struct roce_decode_opts *opts, uint64_t ts_ns,
+	uint64_t frame_no) ROCE_NONNULL(1);
+
 /* End of input: reports unrecovered PSNs and closes open pauses.  Idempotent. */
 ROCE_API void roce_analyzer_finish(roce_analyzer_t *a) ROCE_NONNULL(1);
 
