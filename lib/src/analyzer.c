@@ -494,6 +494,7 @@ void roce_analyzer_prefetch(const roce_analyzer_t *a, int linktype, const uint8_
 		return;
 	h = flow_hash_words(version, roce_get_be24(frame + bth + ROCE_BTH_OFF_DQPN), w);
 	AN_PREFETCH(&a->flows.slots[h & a->flows.mask]);
+	AN_PREFETCH_KEEP();
 }
 
 /* The frame's stream if it exists (untrustworthy frames never create one). */
