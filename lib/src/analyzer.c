@@ -468,31 +468,36 @@ void roce_analyzer_prefetch(const roce_analyzer_t *a, int linktype, const uint8_
 		et = roce_get_be16(frame + off + 2);
 		off += ROCE_VLAN_TAG_LEN;
 	}
-	/* the key's words as flow_key_of() and flow_hash() make them, without the key */
+	/*
+	 * the key's words as flow_key_of() and flow_hash() make them, without the key;
+	 * the hash in each branch: IPv4's zero words fold into constants
+	 */
 	if (et == ROCE_ETHERTYPE_IPV4) {
 		const uint8_t *ip = frame + off;        /* (20 bytes there: checked above) */
 		/* ::ffff:a.b.c.d, bytes 8-15 */
 		uint8_t m[2][8] = { { 0, 0, 0xff, 0xff }, { 0, 0, 0xff, 0xff } };
 
-		version = 2;
 		memcpy(&m[0][4], ip + ROCE_IPV4_OFF_SRC, 4);
 		memcpy(&m[1][4], ip + ROCE_IPV4_OFF_DST, 4);
 		w[0] = w[2] = 0;
 		memcpy(&w[1], m[0], 8);
 		memcpy(&w[3], m[1], 8);
 		bth = off + (size_t)(ip[0] & 0xf) * 4 + ROCE_UDP_HLEN;
+		if (!ROCE_SPAN_OK(caplen, bth, ROCE_BTH_LEN))
+			return;
+		h = flow_hash_words(2, roce_get_be24(frame + bth + ROCE_BTH_OFF_DQPN), w);
 	} else if ((et == ROCE_ETHERTYPE_IPV6 || et == ROCE_ETHERTYPE_ROCE) &&
 		   ROCE_SPAN_OK(caplen, off, ROCE_IPV6_HLEN)) {
 		version = et == ROCE_ETHERTYPE_ROCE ? 1 : 2;
 		memcpy(&w[0], frame + off + ROCE_IP6_OFF_SRC, 16);
 		memcpy(&w[2], frame + off + ROCE_IP6_OFF_DST, 16);
 		bth = off + ROCE_IPV6_HLEN + (version == 2 ? ROCE_UDP_HLEN : 0);
+		if (!ROCE_SPAN_OK(caplen, bth, ROCE_BTH_LEN))
+			return;
+		h = flow_hash_words(version, roce_get_be24(frame + bth + ROCE_BTH_OFF_DQPN), w);
 	} else {
 		return;
 	}
-	if (!ROCE_SPAN_OK(caplen, bth, ROCE_BTH_LEN))
-		return;
-	h = flow_hash_words(version, roce_get_be24(frame + bth + ROCE_BTH_OFF_DQPN), w);
 	AN_PREFETCH(&a->flows.slots[h & a->flows.mask]);
 	AN_PREFETCH_KEEP();
 }
