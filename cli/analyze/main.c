@@ -395,19 +395,28 @@ static uint8_t threads_ahead(void *user, const struct roce_cap_record *rec)
 }
 
 /*
- * The next record's stream starts loading while recs[ri] is analysed (many
- * streams: the table no longer fits the caches).
+ * Many streams (the table no longer fits the caches): while recs[ri] is
+ * analysed, the next record's stream record starts loading (its table slot
+ * was asked for a record ago), and the slot of the record after it.
  */
+static uint32_t ahead_token;    /* roce_analyzer_prefetch_slot() of the record after the next */
+
 static inline void run_prefetch(roce_capfile_t *c, const struct roce_cap_record *recs,
 				unsigned ri, unsigned rn)
 {
 	const uint8_t *nd;
 	uint32_t nl;
 
-	if (ri + 1 < rn)
-		roce_analyzer_prefetch(ctx.an, recs[ri + 1].linktype, recs[ri + 1].data,
-				       recs[ri + 1].caplen);
-	else if (roce_cap_peek(c, &nd, &nl))
+	roce_analyzer_prefetch_stream(ctx.an, ahead_token);
+	ahead_token = 0;
+	if (ri == 0 && rn > 1)  /* a new run: its second record's slot was not asked for */
+		roce_analyzer_prefetch(ctx.an, recs[1].linktype, recs[1].data, recs[1].caplen);
+	if (ri + 2 < rn)
+		ahead_token = roce_analyzer_prefetch_slot(ctx.an, recs[ri + 2].linktype,
+							  recs[ri + 2].data, recs[ri + 2].caplen);
+	else if (ri + 2 == rn && roce_cap_peek(c, &nd, &nl))  /* the next run's first */
+		ahead_token = roce_analyzer_prefetch_slot(ctx.an, recs[ri].linktype, nd, nl);
+	else if (rn == 1 && roce_cap_peek(c, &nd, &nl))
 		roce_analyzer_prefetch(ctx.an, recs[ri].linktype, nd, nl);
 }
 

@@ -450,7 +450,8 @@ bool roce_analyzer_prefetch_wanted(const roce_analyzer_t *a)
 	return a->flows.mask + 1 >= AN_PREFETCH_MIN_SLOTS;
 }
 
-void roce_analyzer_prefetch(const roce_analyzer_t *a, int linktype, const uint8_t *frame,
+/* The frame's stream-table hash as flow_get() computes it, its slot prefetched; 0: not placed. */
+static uint32_t prefetch_slot(const roce_analyzer_t *a, int linktype, const uint8_t *frame,
 	size_t caplen)
 {
 	uint64_t w[4];
@@ -462,39 +463,87 @@ void roce_analyzer_prefetch(const roce_analyzer_t *a, int linktype, const uint8_
 	/* the Ethernet header, two tags and an IPv4 header's fixed part: checked once */
 	if (!roce_analyzer_prefetch_wanted(a) || linktype != ROCE_LINKTYPE_ETHERNET ||
 	    caplen < ROCE_ETH_HLEN + ROCE_VLAN_TAG_LEN * 2 + ROCE_IPV4_MIN_HLEN)
-		return;
+		return 0;
 	et = roce_get_be16(frame + ROCE_ETH_OFF_TYPE);
 	for (int i = 0; i < 2 && (et == ROCE_ETHERTYPE_8021Q || et == ROCE_ETHERTYPE_8021AD ||
 				  et == ROCE_ETHERTYPE_QINQ_OLD); i++) {
 		et = roce_get_be16(frame + off + 2);
 		off += ROCE_VLAN_TAG_LEN;
 	}
-	/* the key's words as flow_key_of() and flow_hash() make them, without the key */
+	/*
+	 * the key's words as flow_key_of() and flow_hash() make them, without the key;
+	 * the hash in each branch: IPv4's zero words fold into constants
+	 */
 	if (et == ROCE_ETHERTYPE_IPV4) {
 		const uint8_t *ip = frame + off;        /* (20 bytes there: checked above) */
 		/* ::ffff:a.b.c.d, bytes 8-15 */
 		uint8_t m[2][8] = { { 0, 0, 0xff, 0xff }, { 0, 0, 0xff, 0xff } };
 
-		version = 2;
 		memcpy(&m[0][4], ip + ROCE_IPV4_OFF_SRC, 4);
 		memcpy(&m[1][4], ip + ROCE_IPV4_OFF_DST, 4);
 		w[0] = w[2] = 0;
 		memcpy(&w[1], m[0], 8);
 		memcpy(&w[3], m[1], 8);
 		bth = off + (size_t)(ip[0] & 0xf) * 4 + ROCE_UDP_HLEN;
+		if (!ROCE_SPAN_OK(caplen, bth, ROCE_BTH_LEN))
+			return 0;
+		h = flow_hash_words(2, roce_get_be24(frame + bth + ROCE_BTH_OFF_DQPN), w);
 	} else if ((et == ROCE_ETHERTYPE_IPV6 || et == ROCE_ETHERTYPE_ROCE) &&
 		   ROCE_SPAN_OK(caplen, off, ROCE_IPV6_HLEN)) {
 		version = et == ROCE_ETHERTYPE_ROCE ? 1 : 2;
 		memcpy(&w[0], frame + off + ROCE_IP6_OFF_SRC, 16);
 		memcpy(&w[2], frame + off + ROCE_IP6_OFF_DST, 16);
 		bth = off + ROCE_IPV6_HLEN + (version == 2 ? ROCE_UDP_HLEN : 0);
+		if (!ROCE_SPAN_OK(caplen, bth, ROCE_BTH_LEN))
+			return 0;
+		h = flow_hash_words(version, roce_get_be24(frame + bth + ROCE_BTH_OFF_DQPN), w);
 	} else {
-		return;
+		return 0;
 	}
-	if (!ROCE_SPAN_OK(caplen, bth, ROCE_BTH_LEN))
-		return;
-	h = flow_hash_words(version, roce_get_be24(frame + bth + ROCE_BTH_OFF_DQPN), w);
 	AN_PREFETCH(&a->flows.slots[h & a->flows.mask]);
+	AN_PREFETCH_KEEP();
+	return h;
+}
+
+void roce_analyzer_prefetch(const roce_analyzer_t *a, int linktype, const uint8_t *frame,
+	size_t caplen)
+{
+	(void)prefetch_slot(a, linktype, frame, caplen);
+}
+
+uint32_t roce_analyzer_prefetch_slot(const roce_analyzer_t *a, int linktype, const uint8_t *frame,
+	size_t caplen)
+{
+	return prefetch_slot(a, linktype, frame, caplen);
+}
+
+/*
+ * The stream whose hash is h, if it sits in its home slot or the next one
+ * (below half load, most do): the record's first 128 bytes (what every frame
+ * reads: key, links, counters), which span up to three lines on its 32-byte
+ * boundary.  Reads only the slot, loaded by roce_analyzer_prefetch_slot() a
+ * frame before; a stale h (the table grew since) costs a wasted hint.
+ */
+void roce_analyzer_prefetch_stream(const roce_analyzer_t *a, uint32_t h)
+{
+	const struct an_table *t = &a->flows;
+	uint32_t i = h & t->mask;
+	const char *e;
+
+	if (!h)
+		return;
+	if (t->slots[i].hash != h) {
+		i = (i + 1) & t->mask;
+		if (t->slots[i].hash != h)
+			return;
+	}
+	e = (const char *)t->slots[i].e;
+	if (!e)
+		return;
+	AN_PREFETCH(e);
+	AN_PREFETCH(e + AN_LINE);
+	AN_PREFETCH(e + 2 * AN_LINE - 1);
+	AN_PREFETCH_KEEP();
 }
 
 /* The frame's stream if it exists (untrustworthy frames never create one). */

@@ -404,9 +404,32 @@ static void t_prefetch_wanted(void)
 	roce_analyzer_destroy(t.a);
 }
 
+/* roce_analyzer_prefetch_slot(): a token for a frame it can place, 0 for one it cannot. */
+static void t_prefetch_slot(void)
+{
+	uint8_t buf[256];
+	size_t len = 0;
+	struct roce_frame_spec s;
+	struct t t;
+
+	REQUIRE(t_init(&t, 0));
+	for (uint32_t qp = 1; qp <= 9000; qp++)
+		rc(&t, 0, qp, ROCE_OP_RC_SEND_ONLY, 1, T0 + qp * US);
+	roce_frame_spec_init(&s);
+	s.bth.opcode = ROCE_OP_RC_SEND_ONLY;
+	s.bth.dqpn = 5;
+	REQUIRE(roce_build(&s, buf, sizeof(buf), &len) == ROCE_OK);
+	CHECK(roce_analyzer_prefetch_slot(t.a, ROCE_LINKTYPE_ETHERNET, buf, len) != 0);
+	CHECK_EQ_U(roce_analyzer_prefetch_slot(t.a, ROCE_LINKTYPE_ETHERNET, buf, 20), 0);
+	roce_analyzer_prefetch_stream(t.a, 0);
+	roce_analyzer_prefetch_stream(t.a, 12345);
+	roce_analyzer_destroy(t.a);
+}
+
 int main(void)
 {
 	RUN(t_snapshot_equals_finish);
+	RUN(t_prefetch_slot);
 	RUN(t_observer_sees_every_frame);
 	RUN(t_stream_ids);
 	RUN(t_idle_expiry);

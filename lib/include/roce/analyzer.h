@@ -172,6 +172,16 @@ ROCE_API void roce_analyzer_prefetch(const roce_analyzer_t *a, int linktype, con
  * asks this before.
  */
 ROCE_API bool roce_analyzer_prefetch_wanted(const roce_analyzer_t *a);
+/*
+ * Two records ahead: roce_analyzer_prefetch_slot() is roce_analyzer_prefetch()
+ * and returns a token for the frame (0: nothing to follow);
+ * roce_analyzer_prefetch_stream() given that token a record later (the slot
+ * has arrived by then) starts loading the stream record the slot points to.
+ * No effect on any result; a token from before the table changed is harmless.
+ */
+ROCE_API uint32_t roce_analyzer_prefetch_slot(const roce_analyzer_t *a, int linktype,
+	const uint8_t *frame, size_t caplen);
+ROCE_API void roce_analyzer_prefetch_stream(const roce_analyzer_t *a, uint32_t token);
 
 /*
  * Per-frame events (struct roce_frame_result.events): ROCE_EV_<SYMBOL> is
