@@ -569,54 +569,21 @@ static __attribute__((noinline)) int roce_decode_any(int linktype, const uint8_t
 	out->wirelen = wirelen < caplen ? caplen : wirelen;
 	roce_pkt_reset(out);
 
-	switch (linktype) {
-	case ROCE_LINKTYPE_ETHERNET:
-		if (caplen < ROCE_ETH_HLEN)
-			goto not_roce;
+	switch (roce_link_layer(linktype, frame, caplen, &et, &off)) {
+	case -1:
+		return ROCE_E_LINKTYPE;
+	case 1:
+		goto not_roce;
+	}
+	/* the MACs the link header has: Ethernet both; SLL / SLL2 the source when
+	 * its address is 6 bytes long */
+	if (linktype == ROCE_LINKTYPE_ETHERNET) {
 		out->dst_mac = frame + ROCE_ETH_OFF_DST;
 		out->src_mac = frame + ROCE_ETH_OFF_SRC;
-		et = roce_get_be16(frame + ROCE_ETH_OFF_TYPE);
-		off = ROCE_ETH_HLEN;
-		break;
-	case ROCE_LINKTYPE_LINUX_SLL:
-		/* pkttype(2) arphrd(2) addr_len(2) addr(8) protocol(2) */
-		if (caplen < ROCE_SLL_HLEN)
-			goto not_roce;
-		if (roce_get_be16(frame + 4) == 6)
-			out->src_mac = frame + 6;
-		et = roce_get_be16(frame + 14);
-		off = ROCE_SLL_HLEN;
-		break;
-	case ROCE_LINKTYPE_LINUX_SLL2:
-		/* protocol(2) resv(2) ifindex(4) arphrd(2) pkttype(1) addr_len(1) addr(8) */
-		if (caplen < ROCE_SLL2_HLEN)
-			goto not_roce;
-		if (frame[11] == 6)
-			out->src_mac = frame + 12;
-		et = roce_get_be16(frame);
-		off = ROCE_SLL2_HLEN;
-		break;
-	case ROCE_LINKTYPE_RAW:
-		if (caplen < 1)
-			goto not_roce;
-		if ((frame[0] >> 4) == 4)
-			et = ROCE_ETHERTYPE_IPV4;
-		else if ((frame[0] >> 4) == 6)
-			et = ROCE_ETHERTYPE_IPV6;
-		else
-			goto not_roce;
-		off = 0;
-		break;
-	case ROCE_LINKTYPE_IPV4:
-		et = ROCE_ETHERTYPE_IPV4;
-		off = 0;
-		break;
-	case ROCE_LINKTYPE_IPV6:
-		et = ROCE_ETHERTYPE_IPV6;
-		off = 0;
-		break;
-	default:
-		return ROCE_E_LINKTYPE;
+	} else if (linktype == ROCE_LINKTYPE_LINUX_SLL && roce_get_be16(frame + 4) == 6) {
+		out->src_mac = frame + 6;
+	} else if (linktype == ROCE_LINKTYPE_LINUX_SLL2 && frame[11] == 6) {
+		out->src_mac = frame + 12;
 	}
 
 	/* 802.1Q / 802.1ad / legacy QinQ tags: TPID(16) PCP(3) DEI(1) VID(12) */

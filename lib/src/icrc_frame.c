@@ -187,45 +187,7 @@ static __attribute__((noinline)) enum roce_icrc_status verdict_general(int linkt
 	uint16_t et;
 	unsigned tags = 0;
 
-	switch (linktype) {
-	case ROCE_LINKTYPE_ETHERNET:
-		if (caplen < ROCE_ETH_HLEN)
-			return ROCE_ICRC_UNVERIFIED;
-		et = roce_get_be16(frame + ROCE_ETH_OFF_TYPE);
-		off = ROCE_ETH_HLEN;
-		break;
-	case ROCE_LINKTYPE_LINUX_SLL:
-		if (caplen < ROCE_SLL_HLEN)
-			return ROCE_ICRC_UNVERIFIED;
-		et = roce_get_be16(frame + ROCE_SLL_OFF_PROTO);
-		off = ROCE_SLL_HLEN;
-		break;
-	case ROCE_LINKTYPE_LINUX_SLL2:
-		if (caplen < ROCE_SLL2_HLEN)
-			return ROCE_ICRC_UNVERIFIED;
-		et = roce_get_be16(frame + ROCE_SLL2_OFF_PROTO);
-		off = ROCE_SLL2_HLEN;
-		break;
-	case ROCE_LINKTYPE_RAW:
-		if (caplen < 1)
-			return ROCE_ICRC_UNVERIFIED;
-		if ((frame[0] >> 4) == 4)
-			et = ROCE_ETHERTYPE_IPV4;
-		else if ((frame[0] >> 4) == 6)
-			et = ROCE_ETHERTYPE_IPV6;
-		else
-			return ROCE_ICRC_UNVERIFIED;
-		off = 0;
-		break;
-	case ROCE_LINKTYPE_IPV4:
-		et = ROCE_ETHERTYPE_IPV4;
-		off = 0;
-		break;
-	case ROCE_LINKTYPE_IPV6:
-		et = ROCE_ETHERTYPE_IPV6;
-		off = 0;
-		break;
-	case ROCE_LINKTYPE_ERF: {
+	if (linktype == ROCE_LINKTYPE_ERF) {
 		/* the frame inside, as roce_decode() takes it */
 		struct roce_erf erf;
 
@@ -235,9 +197,8 @@ static __attribute__((noinline)) enum roce_icrc_status verdict_general(int linkt
 		return roce_icrc_frame_verdict(erf.inner_linktype, frame + erf.hdr_len,
 					       erf.inner_caplen, erf.inner_wirelen, opts);
 	}
-	default:
-		return ROCE_ICRC_UNVERIFIED;            /* ROCE_E_LINKTYPE */
-	}
+	if (roce_link_layer(linktype, frame, caplen, &et, &off) != 0)
+		return ROCE_ICRC_UNVERIFIED;    /* not RoCE, or ROCE_E_LINKTYPE */
 
 	/* 802.1Q / 802.1ad / legacy QinQ tags, as many as the decoder takes */
 	if (off > 0) {

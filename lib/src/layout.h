@@ -51,6 +51,54 @@
 #define ROCE_SLL2_HLEN 20
 #define ROCE_SLL2_OFF_PROTO 0
 
+/*
+ * The link layer of a frame of linktype (not ERF, whose inner frame the caller
+ * takes first): *et the ethertype of what follows (RAW, IPV4 and IPV6: that of
+ * the IP version) and *off its offset; VLAN tags are the caller's.  0: found;
+ * 1: not RoCE (too short for the link header, RAW of another IP version);
+ * -1: a link type the decoder does not take (ROCE_E_LINKTYPE).  Shared by
+ * roce_decode() and roce_icrc_frame_verdict().
+ */
+static inline int roce_link_layer(int linktype, const uint8_t *frame, size_t caplen,
+				  uint16_t *et, size_t *off)
+{
+	size_t hlen = 0, proto = 0;
+
+	*off = 0;
+	switch (linktype) {
+	case ROCE_LINKTYPE_ETHERNET:
+		hlen = ROCE_ETH_HLEN;
+		proto = ROCE_ETH_OFF_TYPE;
+		break;
+	case ROCE_LINKTYPE_LINUX_SLL:
+		hlen = ROCE_SLL_HLEN;
+		proto = ROCE_SLL_OFF_PROTO;
+		break;
+	case ROCE_LINKTYPE_LINUX_SLL2:
+		hlen = ROCE_SLL2_HLEN;
+		proto = ROCE_SLL2_OFF_PROTO;
+		break;
+	case ROCE_LINKTYPE_RAW:
+		if (caplen < 1 || ((frame[0] >> 4) != 4 && (frame[0] >> 4) != 6))
+			return 1;
+		*et = (frame[0] >> 4) == 4 ? ROCE_ETHERTYPE_IPV4 : ROCE_ETHERTYPE_IPV6;
+		return 0;
+	case ROCE_LINKTYPE_IPV4:
+		*et = ROCE_ETHERTYPE_IPV4;
+		return 0;
+	case ROCE_LINKTYPE_IPV6:
+		*et = ROCE_ETHERTYPE_IPV6;
+		return 0;
+	default:
+		return -1;
+	}
+	if (caplen < hlen)
+		return 1;
+	*et = roce_get_be16(frame + proto);
+	*off = hlen;
+	return 0;
+}
+
 /* ---- MAC Control (0x8808): PFC and PAUSE --------------------------------- */
 /*
  *   PFC:   opcode 0x0101 | resv(8) e[7:0] | time[0] .. time[7] (16 bit each)
