@@ -26,6 +26,7 @@
 #include "capread.h"
 #include "check.h"
 #include "gen.h"
+#include "linkwrap.h"
 #include "roce_vectors.h"
 
 static unsigned long n_cmp, n_ok, n_bad;
@@ -68,50 +69,10 @@ static void sweep(int lt, const uint8_t *f, size_t n, const char *what)
 	}
 }
 
-/* The frame as Ethernet, and re-framed for the other link types (test_sweep's). */
+/* The frame as Ethernet, and re-framed for the other link types (linkwrap.h). */
 static void sweep_all_links(const uint8_t *f, size_t n, const char *what)
 {
-	uint8_t g[2048];
-	size_t l3 = 14;
-	uint16_t et = roce_get_be16(f + 12);
-
-	sweep(ROCE_LINKTYPE_ETHERNET, f, n, what);
-	while ((et == 0x8100 || et == 0x88a8) && l3 + 4 <= n) {
-		et = roce_get_be16(f + l3 + 2);
-		l3 += 4;
-	}
-	if (n - l3 + 26 + 8 > sizeof(g))
-		return;
-	memset(g, 0, 16);
-	roce_put_be16(g + 4, 6);
-	memcpy(g + 6, f + 6, 6);
-	roce_put_be16(g + 14, et);
-	memcpy(g + 16, f + l3, n - l3);
-	sweep(ROCE_LINKTYPE_LINUX_SLL, g, n - l3 + 16, what);
-	memset(g, 0, 20);
-	roce_put_be16(g, et);
-	g[11] = 6;
-	memcpy(g + 12, f + 6, 6);
-	memcpy(g + 20, f + l3, n - l3);
-	sweep(ROCE_LINKTYPE_LINUX_SLL2, g, n - l3 + 20, what);
-	if (n + 26 + 8 <= sizeof(g)) {
-		/* ERF type 2 (Ethernet), one extension header, 2 bytes of pad */
-		size_t rl = 26 + n;
-
-		memset(g, 0, 26);
-		g[4] = 1;
-		g[8] = 0x80 | 2;
-		roce_put_be16(g + 10, (uint16_t)(rl + (-rl & 7)));
-		roce_put_be16(g + 14, (uint16_t)n);
-		g[16] = 3;
-		memcpy(g + 26, f, n);
-		memset(g + rl, 0, -rl & 7);
-		sweep(ROCE_LINKTYPE_ERF, g, rl + (-rl & 7), what);
-	}
-	if (et == 0x0800 || et == 0x86dd) {
-		sweep(ROCE_LINKTYPE_RAW, f + l3, n - l3, what);
-		sweep(et == 0x0800 ? ROCE_LINKTYPE_IPV4 : ROCE_LINKTYPE_IPV6, f + l3, n - l3, what);
-	}
+	sweep_links(sweep, f, n, what);
 }
 
 /* ---- sample frames ----------------------------------------------------------------- */

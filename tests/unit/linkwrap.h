@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * linkwrap.h - test helper: an Ethernet frame handed to a callback as it is
+ * and re-framed for the other link types roce_decode() takes (Linux SLL and
+ * SLL2, ERF with an extension header and pad, RAW, IPv4 / IPv6), for the
+ * tests that sweep every prefix of a frame on every link type (test_sweep,
+ * test_icrc_frame).
+ */
+#ifndef ROCE_TEST_LINKWRAP_H
+#define ROCE_TEST_LINKWRAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <roce/buf.h>
+#include <roce/pkt.h>
+
+typedef void (*link_sweep_fn)(int linktype, const uint8_t *f, size_t n, const char *what);
+
+/* f (an Ethernet frame of n bytes) given to sweep as it is and re-framed for the other
+ * link types. */
+static inline void sweep_links(link_sweep_fn sweep, const uint8_t *f, size_t n, const char *what)
+{
+	uint8_t g[2048];
+	size_t l3 = 14;
+	uint16_t et = roce_get_be16(f + 12);
+
+	sweep(ROCE_LINKTYPE_ETHERNET, f, n, what);
+	while ((et == 0x8100 || et == 0x88a8) && l3 + 4 <= n) {
+		et = roce_get_be16(f + l3 + 2);
+		l3 += 4;
+	}
+	if (n - l3 + 20 > sizeof(g))
+		return;
+	/* SLL */
+	memset(g, 0, 16);
+	roce_put_be16(g + 4, 6);
+	memcpy(g + 6, f + 6, 6);
+	roce_put_be16(g + 14, et);
+	memcpy(g + 16, f + l3, n - l3);
+	sweep(ROCE_LINKTYPE_LINUX_SLL, g, n - l3 + 16, what);
+	/* SLL2 */
+	memset(g, 0, 20);
+	roce_put_be16(g, et);
+	g[11] = 6;
+	memcpy(g + 12, f + 6, 6);
+	memcpy(g + 20, f + l3, n - l3);
+	sweep(ROCE_LINKTYPE_LINUX_SLL2, g, n - l3 + 20, what);
+	/* ERF (type 2 ETH, one extension header, 2 bytes of pad) */
+	if (n + 26 + 8 <= sizeof(g)) {
+		size_t rl = 26 + n;
+
+		memset(g, 0, 26);
+		g[4] = 1;               /* 1 s */
+		g[8] = 0x80 | 2;
+		roce_put_be16(g + 10, (uint16_t)(rl + (-rl & 7)));
+		roce_put_be16(g + 14, (uint16_t)n);
+		g[16] = 3;              /* extension header, the last one */
+		memcpy(g + 26, f, n);
+		memset(g + rl, 0, -rl & 7);
+		sweep(ROCE_LINKTYPE_ERF, g, rl + (-rl & 7), what);
+	}
+	if (et == 0x0800 || et == 0x86dd) {
+		sweep(ROCE_LINKTYPE_RAW, f + l3, n - l3, what);
+		sweep(et == 0x0800 ? ROCE_LINKTYPE_IPV4 : ROCE_LINKTYPE_IPV6, f + l3, n - l3,
+			what);
+	}
+}
+
+#endif /* ROCE_TEST_LINKWRAP_H */
