@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * linkwrap.h - test helper: an Ethernet frame handed to a callback as it is
- * and re-framed for the other link types roce_decode() takes (Linux SLL and
- * SLL2, ERF with an extension header and pad, RAW, IPv4 / IPv6), for the
- * tests that sweep every prefix of a frame on every link type (test_sweep,
- * test_icrc_frame).
+ * linkwrap.h - test helpers for the tests that sweep every prefix of a frame
+ * on every link type (test_sweep, test_icrc_frame): a frame of each opcode
+ * built in a few variants, and an Ethernet frame handed to a callback as it
+ * is and re-framed for the other link types roce_decode() takes (Linux SLL
+ * and SLL2, ERF with an extension header and pad, RAW, IPv4 / IPv6).
  */
 #ifndef ROCE_TEST_LINKWRAP_H
 #define ROCE_TEST_LINKWRAP_H
@@ -14,7 +14,34 @@
 #include <string.h>
 
 #include <roce/buf.h>
+#include <roce/build.h>
+#include <roce/opcode.h>
 #include <roce/pkt.h>
+
+/*
+ * A frame of opcode op (0x15, which has no name, too) in variant v: 0 RoCE v1,
+ * 1 v2 IPv4 with one tag (VLAN 7), 2 v2 IPv6, 3 v2 IPv4 untagged; BECN set; a
+ * payload of 44 bytes (45 on a LAST or ONLY opcode) from payload where the
+ * opcode carries one.  roce_build()'s status.
+ */
+static inline int build_opcode_frame(unsigned op, unsigned v, const uint8_t payload[45],
+				     uint8_t *buf, size_t size, size_t *len)
+{
+	struct roce_frame_spec s;
+
+	roce_frame_spec_init(&s);
+	s.version = v == 0 ? 1 : 2;
+	s.ip_version = v == 2 ? 6 : 4;
+	s.vlan_count = v == 1;
+	s.vlan_id[0] = 7;
+	s.bth.opcode = (uint8_t)op;
+	s.bth.becn = 1;
+	if (roce_opcodes[op].hdrs & ROCE_H_PAYLOAD || op == 0x15) {
+		s.payload = payload;
+		s.payload_len = (roce_opcodes[op].flags & ROCE_F_LAST) ? 45 : 44;
+	}
+	return roce_build(&s, buf, size, len);
+}
 
 typedef void (*link_sweep_fn)(int linktype, const uint8_t *f, size_t n, const char *what);
 

@@ -220,22 +220,10 @@ static void test_sweep_every_opcode(void)
 		if (!roce_opcodes[op].name && op != 0x15)
 			continue;
 		for (unsigned v = 0; v < 3; v++) {
-			struct roce_frame_spec s;
 			uint8_t buf[512];
 			size_t len;
 
-			roce_frame_spec_init(&s);
-			s.version = v == 0 ? 1 : 2;
-			s.ip_version = v == 2 ? 6 : 4;
-			s.vlan_count = v == 1;
-			s.vlan_id[0] = 7;
-			s.bth.opcode = (uint8_t)op;
-			s.bth.becn = 1;
-			if (roce_opcodes[op].hdrs & ROCE_H_PAYLOAD || op == 0x15) {
-				s.payload = payload;
-				s.payload_len = (roce_opcodes[op].flags & ROCE_F_LAST) ? 45 : 44;
-			}
-			if (roce_build(&s, buf, sizeof(buf), &len) != ROCE_OK) {
+			if (build_opcode_frame(op, v, payload, buf, sizeof(buf), &len) != ROCE_OK) {
 				CHECK(0);
 				return;
 			}
