@@ -38,6 +38,13 @@
 #define AN_ACK_FIRST       1    /* entries of the first rings (records of pools ack1, rd1) */
 #define AN_READ_FIRST      1
 
+/* A hint to load p's cache line for writing (no effect on the result). */
+#if defined(__GNUC__) || defined(__clang__)
+#define AN_PREFETCH_W(p) __builtin_prefetch((p), 1)
+#else
+#define AN_PREFETCH_W(p) ((void)(p))
+#endif
+
 /* ------------------------------------------------------------------ pools */
 
 /*
@@ -84,10 +91,14 @@ void *an_pool_take(struct an_pool *p);
 static inline void *an_pool_get(struct an_pool *p)
 {
 	if (!p->free && p->zeroed && (size_t)(p->end - p->cur) >= p->size) {
-		void *o = p->cur;
+		char *o = p->cur;
 
 		p->cur += p->size;
 		p->live++;
+		/* the next record's lines, for writing: new memory, long out of every cache
+		 * since the kernel cleared it (no fault: prefetches never fault) */
+		AN_PREFETCH_W(o + p->size);
+		AN_PREFETCH_W(o + 2 * p->size - 1);
 		return o;
 	}
 	return an_pool_get_slow(p);
@@ -107,6 +118,12 @@ void *an_zalloc_in(struct an_arena *ar, size_t n);
 void an_zfree_in(struct an_arena *ar, void *p, size_t n);
 /* Advise the 2 MiB-aligned part of [p, p + n) as transparent huge pages (Linux). */
 void an_advise_huge(void *p, size_t n);
+/* n bytes of address space, not backed until populated (advised as huge pages; Linux; NULL
+ * elsewhere or without memory): an array that grows in place (a table's dense array). */
+void *an_map_reserve(size_t n);
+/* Back bytes [from, to) of a reserved mapping p, zeroed, in one call (no fault per page). */
+void an_map_populate(void *p, size_t from, size_t to);
+void an_map_release(void *p, size_t n);
 
 /* ---------------------------------------------------------- distributions */
 
@@ -174,6 +191,9 @@ struct an_table {
 	uint32_t n, cap;        /* live entries, the cap */
 	uint32_t len, dense_cap;
 	uint32_t cursor;        /* a walker's next index (idle sweep), < len or 0 */
+	/* elements of the address space reserved for dense (an_map_reserve(): it grows in
+	 * place, populated in steps); 0: dense is from malloc() */
+	uint32_t dense_res;
 };
 
 /* The live entry at dense index i, NULL for a gap. */

@@ -183,12 +183,11 @@ static void index_add(struct an_pairidx *x, struct an_flow *f)
 	const struct roce_flow_key *k = &f->st.key;
 	uint32_t h = hp_hash(k->version, k->src, k->dst);
 	struct an_hp *hp = hp_find(x, k->version, k->src, k->dst, h);
-	/* (records cleared here, by a memset() of known size: a few stores, not a call) */
+	/* (not cleared: every member is set below, the bucket links by bucket_link()) */
 	struct an_pnode *n = an_pool_take(&x->pn_pool);
 
 	if (!n)
 		return;                 /* cannot index: the stream is simply not a candidate */
-	memset(n, 0, sizeof(*n));
 	if (hp && hp == x->spare) {
 		x->spare = NULL;
 	} else if (!hp) {

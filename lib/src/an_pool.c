@@ -148,6 +148,47 @@ void an_zfree(void *p, size_t n)
 	free(p);
 }
 
+void *an_map_reserve(size_t n)
+{
+#if defined(__linux__) && defined(MAP_ANONYMOUS) && defined(MAP_NORESERVE)
+	void *m = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		-1, 0);
+
+	if (m == MAP_FAILED)
+		return NULL;
+	an_advise_huge(m, n);
+	return m;
+#else
+	(void)n;
+	return NULL;
+#endif
+}
+
+void an_map_populate(void *p, size_t from, size_t to)
+{
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+	uintptr_t lo = ((uintptr_t)p + from) & ~(uintptr_t)4095;
+
+	if (to > from)
+		(void)madvise((void *)lo, (uintptr_t)p + to - lo, MADV_POPULATE_WRITE); /* advice only */
+#else
+	(void)p;
+	(void)from;
+	(void)to;
+#endif
+}
+
+void an_map_release(void *p, size_t n)
+{
+#if defined(__linux__) && defined(MAP_ANONYMOUS)
+	if (p)
+		(void)munmap(p, n);
+#else
+	(void)p;
+	(void)n;
+#endif
+}
+
 /* A table array given back to the arena (an_zfree_in()), in its first bytes. */
 struct an_region {
 	struct an_region *next;

@@ -33,6 +33,7 @@
  * array sized for the cap.
  */
 #define AN_TABLE_MIN 64u
+#define AN_DENSE_MAP_MIN (64u << 10)    /* dense arrays in reserved address space from here */
 
 int an_table_init(struct an_table *t, uint32_t cap)
 {
@@ -49,6 +50,7 @@ int an_table_init(struct an_table *t, uint32_t cap)
 	t->max_size = max;
 	t->cap = cap;
 	t->n = t->len = t->cursor = 0;
+	t->dense_res = 0;
 	return 0;
 }
 
@@ -56,7 +58,10 @@ void an_table_free(struct an_table *t)
 {
 	if (t->slots)
 		an_zfree_in(t->arena, t->slots, (t->mask + 1) * sizeof(*t->slots));
-	free(t->dense);
+	if (t->dense_res)
+		an_map_release(t->dense, (size_t)t->dense_res * sizeof(*t->dense));
+	else
+		free(t->dense);
 }
 
 /* Slot holding e, inserted with hash h. */
@@ -108,6 +113,38 @@ static void dense_compact(struct an_table *t)
 }
 
 /*
+ * Grow the dense array to want elements without a copy or a page fault per
+ * 4 KiB: from AN_DENSE_MAP_MIN bytes it lives in address space reserved for
+ * its largest size (an_map_reserve(), advised as huge pages), and each growth
+ * populates its new part in one call.  On reaching that size the malloc()ed
+ * array is copied there once.  -1: not mapped (below the size, no mmap(), no
+ * memory): realloc() as before.
+ */
+static int dense_grow_mapped(struct an_table *t, uint32_t want)
+{
+	if (!t->dense_res) {
+		uint64_t res = (uint64_t)t->cap + t->cap / 8 + 16;
+		uint64_t *m;
+
+		if ((uint64_t)want * sizeof(*t->dense) < AN_DENSE_MAP_MIN || res > UINT32_MAX ||
+		    (m = an_map_reserve((size_t)res * sizeof(*m))) == NULL)
+			return -1;
+		an_map_populate(m, 0, (size_t)want * sizeof(*m));
+		memcpy(m, t->dense, (size_t)t->len * sizeof(*m));
+		free(t->dense);
+		t->dense = m;
+		t->dense_res = (uint32_t)res;
+	} else {
+		if (want > t->dense_res)
+			return -1;
+		an_map_populate(t->dense, (size_t)t->dense_cap * sizeof(*t->dense),
+			(size_t)want * sizeof(*t->dense));
+	}
+	t->dense_cap = want;
+	return 0;
+}
+
+/*
  * Room in the dense array for one more entry.  Full: the gaps go if they are
  * an eighth of it; else it grows by an eighth, up to cap (without gaps: as
  * many elements as entries) or an eighth more (room for gaps at the cap), and
@@ -128,7 +165,10 @@ static int dense_reserve(struct an_table *t)
 	}
 	if (want > lim)
 		want = lim;
-	if (want > t->dense_cap && (nd = realloc(t->dense, (size_t)want * sizeof(*nd))) != NULL) {
+	if (want > t->dense_cap && dense_grow_mapped(t, (uint32_t)want) == 0)
+		return 0;
+	if (want > t->dense_cap && !t->dense_res &&
+	    (nd = realloc(t->dense, (size_t)want * sizeof(*nd))) != NULL) {
 		t->dense = nd;
 		t->dense_cap = (uint32_t)want;
 		return 0;

@@ -588,6 +588,8 @@ static __attribute__((noinline)) struct an_flow *flow_new(struct an_ctx *c,
 	f = an_pool_get(&a->pool.flow);
 	if (!f)
 		return NULL;
+	/* the next record's middle line (an_pool_get() loaded its first and last) */
+	AN_PREFETCH_W((char *)(f + 1) + AN_LINE);
 	f->ent.seq = a->seq++;
 	f->st.key = *k;
 	f->st.first_frame = c->frame;
