@@ -519,10 +519,12 @@ uint32_t roce_analyzer_prefetch_slot(const roce_analyzer_t *a, int linktype, con
 
 /*
  * The stream whose hash is h, if it sits in its home slot or the next one
- * (below half load, most do): the record's first 128 bytes (what every frame
- * reads: key, links, counters), which span up to three lines on its 32-byte
- * boundary.  Reads only the slot, loaded by roce_analyzer_prefetch_slot() a
- * frame before; a stale h (the table grew since) costs a wasted hint.
+ * (below half load, most do): all 160 bytes of the record, three lines on its
+ * 32-byte boundary (the key, links and counters every frame reads, and the
+ * tail with the response state, latency and event-counter pointers, which
+ * half the records have on a third line).  Reads only the slot, loaded by
+ * roce_analyzer_prefetch_slot() a frame before; a stale h (the table grew
+ * since) costs a wasted hint.
  */
 void roce_analyzer_prefetch_stream(const roce_analyzer_t *a, uint32_t h)
 {
@@ -542,7 +544,7 @@ void roce_analyzer_prefetch_stream(const roce_analyzer_t *a, uint32_t h)
 		return;
 	AN_PREFETCH(e);
 	AN_PREFETCH(e + AN_LINE);
-	AN_PREFETCH(e + 2 * AN_LINE - 1);
+	AN_PREFETCH(e + sizeof(struct an_flow) - 1);
 	AN_PREFETCH_KEEP();
 }
 
