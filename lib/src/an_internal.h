@@ -38,11 +38,26 @@
 #define AN_ACK_FIRST       1    /* entries of the first rings (records of pools ack1, rd1) */
 #define AN_READ_FIRST      1
 
-/* A hint to load p's cache line for writing (no effect on the result). */
+#define AN_LINE 64
+
+/*
+ * Hints to load p's cache line, to read (AN_PREFETCH) or to write
+ * (AN_PREFETCH_W); no effect on the result, none without GCC/Clang.
+ */
 #if defined(__GNUC__) || defined(__clang__)
+#define AN_PREFETCH(p) __builtin_prefetch(p)
 #define AN_PREFETCH_W(p) __builtin_prefetch((p), 1)
+/*
+ * In a function whose only effect is AN_PREFETCH(): GCC counts a prefetch as
+ * no side effect, so it takes such a function for a pure one and, with LTO,
+ * drops every call whose result is unused (the CLI's roce_analyzer_prefetch()
+ * calls were gone from the LTO build).  An empty volatile asm is an effect.
+ */
+#define AN_PREFETCH_KEEP() __asm__ volatile("")
 #else
+#define AN_PREFETCH(p) ((void)(p))
 #define AN_PREFETCH_W(p) ((void)(p))
+#define AN_PREFETCH_KEEP() ((void)0)
 #endif
 
 /* ------------------------------------------------------------------ pools */
@@ -409,22 +424,6 @@ void an_lat_add(struct roce_analyzer *a, struct an_flow *f, enum an_lat_kind k, 
 /* Release f's latency block and its histograms. */
 void an_lat_free(struct roce_analyzer *a, struct an_flow *f);
 
-#define AN_LINE 64
-
-/* A hint to load p's cache line (no effect on the result; none without GCC/Clang). */
-#if defined(__GNUC__) || defined(__clang__)
-#define AN_PREFETCH(p) __builtin_prefetch(p)
-/*
- * In a function whose only effect is AN_PREFETCH(): GCC counts a prefetch as
- * no side effect, so it takes such a function for a pure one and, with LTO,
- * drops every call whose result is unused (the CLI's roce_analyzer_prefetch()
- * calls were gone from the LTO build).  An empty volatile asm is an effect.
- */
-#define AN_PREFETCH_KEEP() __asm__ volatile("")
-#else
-#define AN_PREFETCH(p) ((void)(p))
-#define AN_PREFETCH_KEEP() ((void)0)
-#endif
 _Static_assert(offsetof(struct an_flow, st) + offsetof(struct an_fstat, last_ts_ns) +
 	sizeof(uint64_t) <= 2 * AN_LINE, "stream hot fields past the record's first 128 bytes");
 _Static_assert(sizeof(struct an_flow) % AN_FLOW_ALIGN == 0, "stream record size");

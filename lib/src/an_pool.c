@@ -118,9 +118,7 @@ static void *map_zeroed(size_t n)
 			(void)munmap(lo + n, align - head);
 		an_advise_huge(lo, n);
 	}
-#if defined(MADV_POPULATE_WRITE)
-	(void)madvise(lo, n, MADV_POPULATE_WRITE);     /* advice only (Linux 5.14) */
-#endif
+	an_map_populate(lo, 0, n);
 	return lo;
 #else
 	(void)n;
@@ -170,7 +168,8 @@ void an_map_populate(void *p, size_t from, size_t to)
 	uintptr_t lo = ((uintptr_t)p + from) & ~(uintptr_t)4095;
 
 	if (to > from)
-		(void)madvise((void *)lo, (uintptr_t)p + to - lo, MADV_POPULATE_WRITE); /* advice only */
+		(void)madvise((void *)lo, (uintptr_t)p + to - lo,
+			MADV_POPULATE_WRITE);   /* advice only (Linux 5.14) */
 #else
 	(void)p;
 	(void)from;
