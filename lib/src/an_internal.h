@@ -17,6 +17,9 @@
  *   an_event.c    anomaly records and their delivery, observer calls,
  *                 event-counter blocks (AN_COUNT)
  *   an_dist.c     latency distributions
+ *   an_predict.c  header prediction: the next in-order request frame of the
+ *                 stream of an earlier one, analysed without decoding and
+ *                 lookup (roce_analyzer_decode_process())
  */
 #ifndef ROCE_AN_INTERNAL_H
 #define ROCE_AN_INTERNAL_H
@@ -493,6 +496,34 @@ struct an_pools {
 	struct an_pool ack1, rd1;       /* first AckReq / READ rings (AN_ACK_FIRST, AN_READ_FIRST) */
 };
 
+/*
+ * Header prediction (an_predict.c): the Ethernet, IPv4, UDP and BTH bytes of
+ * the last frame that went through the full path into f's in-order request
+ * branch with the common layout and nothing to report.  f is cleared when
+ * the stream is freed.
+ */
+#define AN_PRED_HDR 54          /* Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 */
+#define AN_PRED_MISSES 8
+#define AN_PRED_BACKOFF 1024
+
+struct an_pred {
+	struct an_flow *f;      /* NULL: nothing predicted */
+	struct an_flow *cand;   /* the stream roce_process() last took in order */
+	bool off;               /* an_predict_enable(a, false): the full path only */
+	uint64_t hits;          /* frames analysed by an_predict() (an_predict_hits()) */
+	/* predictions missed in a row; after AN_PRED_MISSES, nothing is learnt for
+	 * the next skip in-order frames (traffic that interleaves streams frame by
+	 * frame pays a few instructions a frame, not a miss and a copy) */
+	uint32_t miss, skip;
+	/* the header bytes that must match, as an_predict() loads them */
+	uint64_t q[4];
+	uint32_t d[2];
+	/* the learnt frame's IPv4 header checksum was right; the one's complement
+	 * sum of its total length, ID and checksum words */
+	bool csum_ok;
+	uint32_t csum3;
+};
+
 struct roce_analyzer {
 	struct roce_analyzer_config cfg;
 	struct roce_summary sum;
@@ -518,6 +549,7 @@ struct roce_analyzer {
 	uint64_t last_frame;
 	uint32_t pmtu_learned;
 	bool finished;
+	struct an_pred pred;
 };
 
 /* Per-frame context. */
@@ -566,6 +598,49 @@ struct roce_counters *an_flow_ctr(struct roce_analyzer *a, struct an_flow *f);
 /* analyzer.c */
 void an_flow_export(const struct an_flow *f, struct roce_flow_stats *out);
 
+static inline bool an_pmtu_valid(uint32_t v)
+{
+	return v == 256 || v == 512 || v == 1024 || v == 2048 || v == 4096;
+}
+
+/*
+ * A request or response FIRST / MIDDLE frame's payload length (op flags fl,
+ * v bytes) as the path MTU of f, its peer and the run.  (Always inlined:
+ * with two callers it became a call a frame, 8 instructions.)
+ */
+static inline __attribute__((always_inline)) void an_learn_pmtu(struct roce_analyzer *a,
+	struct an_flow *f, uint32_t fl, uint32_t v)
+{
+	if (!(fl & (ROCE_F_REQ | ROCE_F_RESP)) || !(fl & (ROCE_F_FIRST | ROCE_F_MIDDLE)) ||
+	    (fl & ROCE_F_LAST) || !an_pmtu_valid(v))
+		return;
+	if (f->st.pmtu == v && a->pmtu_learned == v && (a->cfg.pmtu || a->sum.pmtu == v) &&
+	    (!f->peer || f->peer->st.pmtu == v))
+		return;                 /* nothing would change: write nothing */
+	f->st.pmtu = v;
+	if (f->peer)
+		f->peer->st.pmtu = v;
+	a->pmtu_learned = v;
+	if (!a->cfg.pmtu)
+		a->sum.pmtu = v;
+}
+
+/* an_predict.c */
+/*
+ * The frame analysed as the next of the predicted stream (the whole of
+ * roce_analyzer_decode_process() for it, with no observer, no idle timeout
+ * and no ICRC to compute), returning its status; or 1 with nothing done.
+ */
+int an_predict(struct roce_analyzer *a, const uint8_t *frame, size_t caplen, size_t wirelen,
+	const struct roce_decode_opts *opts, uint64_t ts_ns, uint64_t frame_no);
+/* After the full path analysed pkt (status st): remember it if it qualifies. */
+void an_predict_learn(struct roce_analyzer *a, const struct roce_pkt *pkt, int st,
+	const uint8_t *frame, size_t caplen);
+/* Prediction on (the default) or off (tests compare both). */
+void an_predict_enable(roce_analyzer_t *a, bool on);
+/* Frames an_predict() analysed (for tests). */
+uint64_t an_predict_hits(const roce_analyzer_t *a);
+
 /* an_event.c */
 void an_init(struct roce_anomaly *an, enum roce_anomaly_type type,
 	uint64_t frame, uint64_t ts, const struct an_flow *f);
@@ -580,6 +655,24 @@ void an_req_process(struct an_ctx *c, struct an_flow *f);
  * latency or array size.  Otherwise nothing done, false.
  */
 bool an_req_inorder(struct an_ctx *c, struct an_flow *f);
+
+/*
+ * an_req_inorder()'s test: request PSN p (AckReq or atomic: ack; opcode
+ * flags fl) of f is the next with nothing pending.  an_req_advance() is what
+ * an_req_inorder() then does (the one code for both and an_predict()).
+ */
+static inline __attribute__((always_inline)) bool an_req_inorder_ok(const struct an_flow *f,
+	uint32_t p, bool ack, uint32_t fl)
+{
+	const struct an_req *r = f->req;
+
+	return !(!r || !r->init || r->off || r->gbn_active || r->slack || r->err ||
+		 r->next != p || (fl & ROCE_F_READ) || f->st.transport == ROCE_TRANSPORT_UD ||
+		 (ack && r->ack_n >= r->ack_cap));
+}
+
+void an_req_advance(struct roce_analyzer *a, struct an_req *r, uint32_t p, bool ack, bool last,
+	uint64_t ts, uint64_t frame);
 void an_resp_process(struct an_ctx *c, struct an_flow *f);
 /* PSNs a stream still misses: request holes plus skipped READ response PSNs. */
 uint64_t an_flow_unrecovered(const struct an_flow *f);

@@ -911,11 +911,23 @@ advance:
 		ack_push(c->a, r, p, c->ts, c->frame);
 }
 
+void an_req_advance(struct roce_analyzer *a, struct an_req *r, uint32_t p, bool ack, bool last,
+	uint64_t ts, uint64_t frame)
+{
+	r->next = roce_psn_add(p, 1);
+	r->pnext = r->next;
+	r->slack_read_psn = p;
+	r->prev = p;
+	if (ack)
+		ack_push(a, r, p, ts, frame);
+	if (last)
+		r->messages++;
+}
+
 bool an_req_inorder(struct an_ctx *c, struct an_flow *f)
 {
 	const struct roce_pkt *pkt = c->pkt;
 	const struct roce_opcode_info *op = pkt->op;
-	struct an_req *r = f->req;
 	uint32_t p = pkt->bth.psn & 0xffffffu;
 	bool ack = pkt->bth.ackreq || (op->flags & ROCE_F_ATOMIC);
 
@@ -925,18 +937,9 @@ bool an_req_inorder(struct an_ctx *c, struct an_flow *f)
 	 * an AckReq entry pushed without growing the ring (no change of the
 	 * arrays' bytes), no hole, no event; a LAST ends a message.
 	 */
-	if (!r || !r->init || r->off || r->gbn_active || r->slack || r->err || r->next != p ||
-	    (op->flags & ROCE_F_READ) || f->st.transport == ROCE_TRANSPORT_UD ||
-	    (ack && r->ack_n >= r->ack_cap))
+	if (!an_req_inorder_ok(f, p, ack, op->flags))
 		return false;
-	r->next = roce_psn_add(p, 1);
-	r->pnext = r->next;
-	r->slack_read_psn = p;
-	r->prev = p;
-	if (ack)
-		ack_push(c->a, r, p, c->ts, c->frame);
-	if (op->flags & ROCE_F_LAST)
-		r->messages++;
+	an_req_advance(c->a, f->req, p, ack, (op->flags & ROCE_F_LAST) != 0, c->ts, c->frame);
 	return true;
 }
 

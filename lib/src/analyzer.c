@@ -62,11 +62,6 @@ static void set_err(char *errbuf, const char *msg)
 		snprintf(errbuf, ROCE_ERRBUF_SIZE, "%s", msg);
 }
 
-static bool pmtu_valid(uint32_t v)
-{
-	return v == 256 || v == 512 || v == 1024 || v == 2048 || v == 4096;
-}
-
 roce_analyzer_t *roce_analyzer_create(const struct roce_analyzer_config *c, char *errbuf)
 {
 	struct roce_analyzer *a;
@@ -92,7 +87,7 @@ roce_analyzer_t *roce_analyzer_create(const struct roce_analyzer_config *c, char
 		set_err(errbuf, "analyzer: max_flows / max_pfc too large (limit 67108864)");
 		return NULL;
 	}
-	if (cfg.pmtu && !pmtu_valid(cfg.pmtu)) {
+	if (cfg.pmtu && !an_pmtu_valid(cfg.pmtu)) {
 		set_err(errbuf, "analyzer: pmtu must be 0 or one of 256, 512, 1024, 2048, 4096");
 		return NULL;
 	}
@@ -139,6 +134,8 @@ roce_analyzer_t *roce_analyzer_create(const struct roce_analyzer_config *c, char
 /* f's records go back to their pools (the memory of an evicted stream is reused). */
 static void flow_free(struct roce_analyzer *a, struct an_flow *f)
 {
+	if (a->pred.f == f)
+		a->pred.f = NULL;       /* (the record may come back as another stream) */
 	if (a->cfg.max_memory)
 		a->var_bytes -= an_req_var_bytes(f->req) + an_rsp_var_bytes(f->rsp);
 	if (an_flow_holed(f))
@@ -673,24 +670,10 @@ static void malformed_report(struct an_ctx *c, struct an_flow *f)
 	an_emit(c->a, &an);
 }
 
-/* (always inlined: with two callers it became a call a frame, 8 instructions) */
 static inline __attribute__((always_inline)) void learn_pmtu(struct roce_analyzer *a,
 	struct an_flow *f, const struct roce_pkt *pkt)
 {
-	uint32_t fl = pkt->op->flags, v = pkt->payload_len;
-
-	if (!(fl & (ROCE_F_REQ | ROCE_F_RESP)) || !(fl & (ROCE_F_FIRST | ROCE_F_MIDDLE)) ||
-	    (fl & ROCE_F_LAST) || !pmtu_valid(v))
-		return;
-	if (f->st.pmtu == v && a->pmtu_learned == v && (a->cfg.pmtu || a->sum.pmtu == v) &&
-	    (!f->peer || f->peer->st.pmtu == v))
-		return;                 /* nothing would change: write nothing */
-	f->st.pmtu = v;
-	if (f->peer)
-		f->peer->st.pmtu = v;
-	a->pmtu_learned = v;
-	if (!a->cfg.pmtu)
-		a->sum.pmtu = v;
+	an_learn_pmtu(a, f, pkt->op->flags, pkt->payload_len);
 }
 
 static void roce_process(struct an_ctx *c, int status)
@@ -807,6 +790,7 @@ static void roce_process(struct an_ctx *c, int status)
 	}
 	if ((op->flags & ROCE_F_REQ) && an_req_inorder(c, f)) {
 		/* the common request: no hole or array size to follow (below) */
+		a->pred.cand = f;
 		f->st.is_request = true;
 		learn_pmtu(a, f, pkt);
 		if (!f->peer || (f->req && f->req->pn))
@@ -953,7 +937,10 @@ void roce_analyzer_process(roce_analyzer_t *a, const struct roce_pkt *pkt, int s
  * frame: the analyzer's entry is inline here and, with no ICRC pass to make,
  * the decoder's fast path too (as with analysis_only), two calls and their
  * set-up a frame fewer.  (The ICRC pass stays roce_decode()'s alone, inlined
- * there.)
+ * there.)  Before either, the header prediction (an_predict.c): the next
+ * in-order request frame of the stream of an earlier one, analysed without
+ * the decoder, the stream lookup and the dispatch; the full path learns the
+ * next prediction.
  */
 int roce_analyzer_decode_process(roce_analyzer_t *a, int linktype, const uint8_t *frame,
 	size_t caplen, size_t wirelen, const struct roce_decode_opts *opts, uint64_t ts_ns,
@@ -968,20 +955,28 @@ int roce_analyzer_decode_process(roce_analyzer_t *a, int linktype, const uint8_t
 		roce_analyzer_process(a, &pkt, st, ts_ns, frame_no, NULL);
 		return st;
 	}
+	/* the next frame of the stream of an earlier one (an_predict.c) */
+	if (a->pred.f && linktype == ROCE_LINKTYPE_ETHERNET && frame) {
+		st = an_predict(a, frame, caplen, wirelen, opts, ts_ns, frame_no);
+		if (st != 1)
+			return st;
+	}
 	if (opts->verify_icrc) {
 		st = roce_decode(linktype, frame, caplen, wirelen, opts, &pkt);
-		process_frame(a, &pkt, st, ts_ns, frame_no, &tmp, true);
-		return st;
+	} else {
+		if (linktype == ROCE_LINKTYPE_ETHERNET && frame) {
+			pkt.frame = frame;
+			pkt.caplen = caplen;
+			pkt.wirelen = wirelen < caplen ? caplen : wirelen;
+			st = roce_decode_fast(&pkt, opts, false, true);
+		}
+		if (st == 1)
+			st = roce_decode_rest(linktype, frame, caplen, wirelen, opts, &pkt);
 	}
-	if (linktype == ROCE_LINKTYPE_ETHERNET && frame) {
-		pkt.frame = frame;
-		pkt.caplen = caplen;
-		pkt.wirelen = wirelen < caplen ? caplen : wirelen;
-		st = roce_decode_fast(&pkt, opts, false, true);
-	}
-	if (st == 1)
-		st = roce_decode_rest(linktype, frame, caplen, wirelen, opts, &pkt);
+	a->pred.cand = NULL;
 	process_frame(a, &pkt, st, ts_ns, frame_no, &tmp, true);
+	if (a->pred.cand)
+		an_predict_learn(a, &pkt, st, frame, caplen);
 	return st;
 }
 

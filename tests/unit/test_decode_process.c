@@ -7,7 +7,12 @@
  * decoder options roce-analyze uses (and NULL), with and without an observer
  * and an idle timeout (the entry's other paths); the statuses of every frame,
  * the summaries, every stream's stats, every PFC entry and every anomaly must
- * be the same.  Skips (77) when no capture is found.
+ * be the same.  A third analyzer takes the same call with header prediction
+ * off (an_predict.c), and bulk WRITE streams built here check that the
+ * prediction takes the next in-order frame and that a frame differing from it
+ * in one field (PSN, opcode, a header bit, CE, pad, lengths, a short capture)
+ * falls back to the full path with the same result.  Skips (77) when no
+ * capture is found.
  */
 #define _DEFAULT_SOURCE         /* DT_DIR */
 
@@ -16,10 +21,16 @@
 #include <string.h>
 
 #include <roce/analyzer.h>
+#include <roce/build.h>
+#include <roce/opcode.h>
 #include <roce/pkt.h>
 
 #include "capread.h"
 #include "check.h"
+
+/* libroce internals (lib/src/an_internal.h), for this test: header prediction */
+void an_predict_enable(roce_analyzer_t *a, bool on);
+uint64_t an_predict_hits(const roce_analyzer_t *a);
 
 #define MAX_FILES 128
 #define MAX_AN 4096
@@ -111,7 +122,7 @@ static int collect_pfc(void *user, const struct roce_pfc_stats *p)
 	return 0;
 }
 
-static bool side_init(struct side *s, bool observer, uint64_t idle_ns)
+static bool side_init(struct side *s, bool observer, uint64_t idle_ns, uint32_t max_flows)
 {
 	struct roce_analyzer_config cfg;
 	char err[ROCE_ERRBUF_SIZE];
@@ -121,6 +132,7 @@ static bool side_init(struct side *s, bool observer, uint64_t idle_ns)
 	cfg.on_anomaly = on_anomaly;
 	cfg.user = s;
 	cfg.idle_timeout_ns = idle_ns;
+	cfg.max_flows = max_flows;
 	s->a = roce_analyzer_create(&cfg, err);
 	if (!s->a)
 		return false;
@@ -148,6 +160,80 @@ static void side_free(struct side *s)
 	free(s->flows);
 }
 
+/* sa: roce_decode() + roce_analyzer_process(); sb: roce_analyzer_decode_process();
+ * sc: the same with header prediction off */
+static struct side sa, sb, sc;
+
+static bool sides_init(bool observer, uint64_t idle_ns, uint32_t max_flows)
+{
+	if (!side_init(&sa, observer, idle_ns, max_flows) ||
+	    !side_init(&sb, observer, idle_ns, max_flows) ||
+	    !side_init(&sc, observer, idle_ns, max_flows))
+		return false;
+	an_predict_enable(sc.a, false);
+	return true;
+}
+
+/* One frame to the three sides; returns the status. */
+static int feed(int linktype, const uint8_t *d, size_t cap, size_t wire,
+	const struct roce_decode_opts *opts, uint64_t ts, uint64_t no)
+{
+	struct roce_pkt pkt;
+	int st, st2, st3;
+
+	st = roce_decode(linktype, d, cap, wire, opts, &pkt);
+	roce_analyzer_process(sa.a, &pkt, st, ts, no, NULL);
+	st2 = roce_analyzer_decode_process(sb.a, linktype, d, cap, wire, opts, ts, no);
+	st3 = roce_analyzer_decode_process(sc.a, linktype, d, cap, wire, opts, ts, no);
+	CHECK_EQ_I(st, st2);
+	CHECK_EQ_I(st, st3);
+	return st;
+}
+
+static void sides_compare(const struct side *x, const struct side *y, uint64_t frames)
+{
+	struct roce_summary p, q;
+
+	roce_analyzer_summary(x->a, &p);
+	roce_analyzer_summary(y->a, &q);
+	CHECK(memcmp(&p, &q, sizeof(p)) == 0);
+	CHECK_EQ_U(p.frames, frames);
+	CHECK_EQ_U(x->nflows, y->nflows);
+	for (unsigned i = 0; i < x->nflows && i < y->nflows; i++)
+		CHECK(memcmp(&x->flows[i], &y->flows[i], sizeof(x->flows[i])) == 0);
+	CHECK_EQ_U(x->npfc, y->npfc);
+	for (unsigned i = 0; i < x->npfc && i < y->npfc; i++)
+		CHECK(memcmp(&x->pfc[i], &y->pfc[i], sizeof(x->pfc[i])) == 0);
+	CHECK_EQ_U(x->nan, y->nan);
+	for (unsigned i = 0; i < x->nan && i < y->nan; i++) {
+		const struct roce_anomaly *m = &x->an[i], *n = &y->an[i];
+
+		CHECK_EQ_I(m->type, n->type);
+		CHECK_EQ_U(m->frame, n->frame);
+		CHECK_EQ_U(m->ts_ns, n->ts_ns);
+		CHECK_EQ_U(m->psn, n->psn);
+		CHECK_EQ_U(m->expected_psn, n->expected_psn);
+		CHECK_EQ_U(m->count, n->count);
+		CHECK_STR(m->detail, n->detail);
+	}
+	CHECK_EQ_U(x->obs_frames, y->obs_frames);
+	CHECK_EQ_U(x->obs_events, y->obs_events);
+}
+
+/* Finish the three sides, compare them with sa, free them. */
+static void sides_end(uint64_t frames)
+{
+	side_end(&sa);
+	side_end(&sb);
+	side_end(&sc);
+	sides_compare(&sa, &sb, frames);
+	sides_compare(&sa, &sc, frames);
+	CHECK_EQ_U(an_predict_hits(sc.a), 0);
+	side_free(&sa);
+	side_free(&sb);
+	side_free(&sc);
+}
+
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
 static uint32_t rnd(void)
@@ -157,8 +243,6 @@ static uint32_t rnd(void)
 	rng ^= rng << 17;
 	return (uint32_t)(rng >> 16);
 }
-
-static struct side sa, sb;
 
 /* One file both ways; returns the frames fed to each side. */
 static uint64_t run_both(const char *path, const struct roce_decode_opts *opts, bool observer,
@@ -173,7 +257,7 @@ static uint64_t run_both(const char *path, const struct roce_decode_opts *opts, 
 
 	if (!cf)
 		return 0;
-	if (!side_init(&sa, observer, idle_ns) || !side_init(&sb, observer, idle_ns)) {
+	if (!sides_init(observer, idle_ns, 0)) {
 		roce_cap_close(cf);
 		return 0;
 	}
@@ -181,8 +265,6 @@ static uint64_t run_both(const char *path, const struct roce_decode_opts *opts, 
 		for (int v = 0; v < 3; v++) {
 			const uint8_t *d = rec.data;
 			size_t cap = rec.caplen, wire = rec.wirelen;
-			struct roce_pkt pkt;
-			int st, st2;
 
 			if (v > 0) {
 				if (cap > sizeof(copy) || !cap)
@@ -200,48 +282,270 @@ static uint64_t run_both(const char *path, const struct roce_decode_opts *opts, 
 				}
 			}
 			no++;
-			st = roce_decode(rec.linktype, d, cap, wire, opts, &pkt);
-			roce_analyzer_process(sa.a, &pkt, st, rec.ts_ns + no, no, NULL);
-			st2 = roce_analyzer_decode_process(sb.a, rec.linktype, d, cap, wire, opts,
-							   rec.ts_ns + no, no);
-			CHECK_EQ_I(st, st2);
+			feed(rec.linktype, d, cap, wire, opts, rec.ts_ns + no, no);
 		}
 	}
 	CHECK_EQ_I(rc, 0);
 	roce_cap_close(cf);
-	side_end(&sa);
-	side_end(&sb);
-	{
-		struct roce_summary x, y;
-
-		roce_analyzer_summary(sa.a, &x);
-		roce_analyzer_summary(sb.a, &y);
-		CHECK(memcmp(&x, &y, sizeof(x)) == 0);
-		CHECK_EQ_U(x.frames, no);
-	}
-	CHECK_EQ_U(sa.nflows, sb.nflows);
-	for (unsigned i = 0; i < sa.nflows && i < sb.nflows; i++)
-		CHECK(memcmp(&sa.flows[i], &sb.flows[i], sizeof(sa.flows[i])) == 0);
-	CHECK_EQ_U(sa.npfc, sb.npfc);
-	for (unsigned i = 0; i < sa.npfc && i < sb.npfc; i++)
-		CHECK(memcmp(&sa.pfc[i], &sb.pfc[i], sizeof(sa.pfc[i])) == 0);
-	CHECK_EQ_U(sa.nan, sb.nan);
-	for (unsigned i = 0; i < sa.nan && i < sb.nan; i++) {
-		const struct roce_anomaly *x = &sa.an[i], *y = &sb.an[i];
-
-		CHECK_EQ_I(x->type, y->type);
-		CHECK_EQ_U(x->frame, y->frame);
-		CHECK_EQ_U(x->ts_ns, y->ts_ns);
-		CHECK_EQ_U(x->psn, y->psn);
-		CHECK_EQ_U(x->expected_psn, y->expected_psn);
-		CHECK_EQ_U(x->count, y->count);
-		CHECK_STR(x->detail, y->detail);
-	}
-	CHECK_EQ_U(sa.obs_frames, sb.obs_frames);
-	CHECK_EQ_U(sa.obs_events, sb.obs_events);
-	side_free(&sa);
-	side_free(&sb);
+	sides_end(no);
 	return no;
+}
+
+/* ---- header prediction: built bulk WRITE streams ---- */
+
+#define REQ_IP 0x0a000001u
+#define RSP_IP 0x0a000002u
+#define REQ_QP 0x000111u        /* the requester's QP: the ACKs' destination */
+#define RSP_QP 0x000222u
+#define PMTU 1024u
+
+struct wspec {
+	uint8_t opcode;
+	uint32_t psn, dqpn, src_ip;
+	uint32_t pay;
+	bool ackreq, se;
+	uint8_t tclass, ttl, tver, becn;
+	uint16_t dport, pkey, ip_id;
+};
+
+static void wspec_init(struct wspec *w, uint8_t opcode, uint32_t psn)
+{
+	memset(w, 0, sizeof(*w));
+	w->opcode = opcode;
+	w->psn = psn;
+	w->dqpn = RSP_QP;
+	w->src_ip = REQ_IP;
+	w->pay = (roce_opcodes[opcode].flags & ROCE_F_LAST) ? 512 : PMTU;
+	w->tclass = 26 << 2 | 2;        /* DSCP 26, ECT(0) */
+	w->pkey = 0xffff;
+	w->ip_id = (uint16_t)(psn * 7);
+}
+
+static size_t wbuild(const struct wspec *w, uint8_t *buf, size_t cap)
+{
+	struct roce_frame_spec s;
+	size_t len = 0;
+
+	roce_frame_spec_init(&s);
+	memcpy(s.dst_mac, "\x02\x00\x00\x00\x00\x02", 6);
+	memcpy(s.src_mac, "\x02\x00\x00\x00\x00\x01", 6);
+	roce_addr_v4(s.src, w->src_ip);
+	roce_addr_v4(s.dst, w->src_ip == REQ_IP ? RSP_IP : REQ_IP);
+	s.tclass = w->tclass;
+	s.ttl = w->ttl;
+	s.ip_id = w->ip_id;
+	s.dport = w->dport;
+	s.bth.opcode = w->opcode;
+	s.bth.psn = w->psn;
+	s.bth.dqpn = w->dqpn;
+	s.bth.ackreq = w->ackreq;
+	s.bth.se = w->se;
+	s.bth.tver = w->tver;
+	s.bth.becn = w->becn;
+	s.bth.pkey = w->pkey;
+	s.reth.va = 0x10000;
+	s.reth.rkey = 0x1234;
+	s.reth.dma_len = 16 * PMTU;
+	s.aeth.msn = 1;
+	s.payload_len = w->pay;
+	CHECK(roce_build(&s, buf, cap, &len) == ROCE_OK);
+	return len;
+}
+
+static uint8_t fbuf[4096];
+static uint64_t fno;
+
+static int wfeed(const struct wspec *w, const struct roce_decode_opts *opts)
+{
+	size_t n = wbuild(w, fbuf, sizeof(fbuf));
+
+	fno++;
+	return feed(ROCE_LINKTYPE_ETHERNET, fbuf, n, n, opts, 1000000 + fno * 1000, fno);
+}
+
+/* A message of n frames from PSN psn (FIRST, MIDDLE.., LAST with AckReq), then its ACK. */
+static void wmessage(uint32_t psn, unsigned n, const struct roce_decode_opts *opts)
+{
+	struct wspec w;
+
+	for (unsigned i = 0; i < n; i++) {
+		wspec_init(&w, i == 0 ? ROCE_OP_RC_RDMA_WRITE_FIRST : i + 1 == n ?
+			   ROCE_OP_RC_RDMA_WRITE_LAST : ROCE_OP_RC_RDMA_WRITE_MIDDLE, psn + i);
+		w.ackreq = i + 1 == n;
+		wfeed(&w, opts);
+	}
+	wspec_init(&w, ROCE_OP_RC_ACKNOWLEDGE, psn + n - 1);
+	w.src_ip = RSP_IP;
+	w.dqpn = REQ_QP;
+	w.pay = 0;
+	wfeed(&w, opts);
+}
+
+/* Bytes of the 54 header bytes that may differ from the predicted frame's (an_predict.c). */
+static bool may_differ(unsigned byte, unsigned bit)
+{
+	return (byte >= 16 && byte <= 19) || byte == 24 || byte == 25 ||
+		(byte >= 38 && byte <= 42) || (byte == 43 && bit >= 6) ||
+		(byte == 50 && bit == 7) || byte >= 51;
+}
+
+enum variant {
+	V_PSN_NEXT, V_PSN_PREV, V_CE, V_ECT1, V_PAD, V_TVER, V_DPORT, V_TTL, V_QP, V_SRC,
+	V_PKEY, V_BECN, V_OP_READ, V_OP_ACK, V_OP_ATOMIC, V_OP_IMM, V_OP_UNKNOWN, V_OP_CNP,
+	V_OP_SEND_ONLY_UD, V_CUT_53, V_CUT_HDR, V_IPLEN, V_WIRE, V_IPCSUM, V_LENS_LONG,
+	V_COUNT,
+	/* may be taken, same result */
+	V_OK_LAST, V_OK_SE, V_OK_ACKREQ, V_OK_SEND, V_OK_NOICRC,
+	V_BAD_ICRC,             /* taken unless verified */
+	V_OK_COUNT
+};
+
+/*
+ * Prediction taken for the third frame of a message; the fourth is variant v
+ * of the next in-order MIDDLE; then the rest of the traffic.  The three sides
+ * agree (sides_end()); a variant below V_COUNT must fall back.
+ */
+static void run_variant(int v, int bit, const struct roce_decode_opts *opts)
+{
+	struct wspec w;
+	size_t n, cap, wire;
+	uint64_t h;
+
+	if (!sides_init(false, 0, 0))
+		return;
+	fno = 0;
+	wmessage(100, 16, opts);                /* a first message, its ACK */
+	wspec_init(&w, ROCE_OP_RC_RDMA_WRITE_FIRST, 116);
+	wfeed(&w, opts);
+	wspec_init(&w, ROCE_OP_RC_RDMA_WRITE_MIDDLE, 117);
+	wfeed(&w, opts);
+	h = an_predict_hits(sb.a);
+	wspec_init(&w, ROCE_OP_RC_RDMA_WRITE_MIDDLE, 118);
+	wfeed(&w, opts);
+	CHECK_EQ_U(an_predict_hits(sb.a), h + 1);              /* taken */
+	h = an_predict_hits(sb.a);
+
+	wspec_init(&w, ROCE_OP_RC_RDMA_WRITE_MIDDLE, 119);
+	switch (v) {
+	case V_PSN_NEXT: w.psn++; break;
+	case V_PSN_PREV: w.psn--; break;
+	case V_CE: w.tclass |= 3; break;
+	case V_ECT1: w.tclass = (w.tclass & ~3) | 1; break;
+	case V_PAD: w.pay--; break;
+	case V_TVER: w.tver = 1; break;
+	case V_DPORT: w.dport = 4792; break;
+	case V_TTL: w.ttl = 63; break;
+	case V_QP: w.dqpn++; break;
+	case V_SRC: w.src_ip++; break;
+	case V_PKEY: w.pkey = 0x7fff; break;
+	case V_BECN: w.becn = 1; break;
+	case V_OP_READ: w.opcode = ROCE_OP_RC_RDMA_READ_REQUEST; w.pay = 0; break;
+	case V_OP_ACK: w.opcode = ROCE_OP_RC_ACKNOWLEDGE; w.pay = 0; break;
+	case V_OP_ATOMIC: w.opcode = ROCE_OP_RC_FETCH_ADD; w.pay = 0; break;
+	case V_OP_IMM: w.opcode = ROCE_OP_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE; break;
+	case V_OP_CNP: w.opcode = ROCE_OP_CNP; w.pay = 0; w.becn = 1; break;
+	case V_OP_SEND_ONLY_UD: w.opcode = ROCE_OP_UD_SEND_ONLY; break;
+	case V_OK_LAST: w.opcode = ROCE_OP_RC_RDMA_WRITE_LAST; break;
+	case V_OK_SE: w.se = true; break;
+	case V_OK_ACKREQ: w.ackreq = true; break;
+	case V_OK_SEND: w.opcode = ROCE_OP_RC_SEND_MIDDLE; break;
+	default: break;
+	}
+	n = wbuild(&w, fbuf, sizeof(fbuf));
+	cap = wire = n;
+	switch (v) {
+	case V_OP_UNKNOWN: fbuf[42] = 0x1f; break;      /* no opcode there */
+	case V_CUT_53: cap = 53; break;
+	case V_CUT_HDR: fbuf[42] = ROCE_OP_RC_RDMA_WRITE_FIRST; cap = 54 + 8; break;
+	case V_IPLEN: fbuf[17]++; break;                /* IPv4 and UDP lengths disagree */
+	case V_WIRE: wire = n - 8; cap = wire; break;   /* the IPv4 length beyond the wire */
+	case V_IPCSUM: fbuf[25] ^= 0x10; break;
+	case V_LENS_LONG: fbuf[17] += 4; fbuf[39] += 4; fbuf[25] -= 4; break;
+	case V_OK_NOICRC: cap = n - 4; break;           /* ICRC not captured */
+	case V_BAD_ICRC: fbuf[n - 1] ^= 0x01; break;
+	default: break;
+	}
+	if (v == -1) {
+		/* one header bit flipped */
+		fbuf[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+	}
+	fno++;
+	feed(ROCE_LINKTYPE_ETHERNET, fbuf, cap, wire, opts, 1000000 + fno * 1000, fno);
+	if (v >= 0 && v < V_COUNT)
+		CHECK_EQ_U(an_predict_hits(sb.a), h);           /* fell back */
+	if (v == -1 && !may_differ((unsigned)bit / 8, (unsigned)bit % 8))
+		CHECK_EQ_U(an_predict_hits(sb.a), h);
+	if (v > V_COUNT)
+		CHECK_EQ_U(an_predict_hits(sb.a),
+			   h + (v == V_BAD_ICRC && opts->verify_icrc ? 0 : 1));
+	/* the rest of the message and more */
+	for (uint32_t p = 120; p < 131; p++) {
+		wspec_init(&w, p == 130 ? ROCE_OP_RC_RDMA_WRITE_LAST : ROCE_OP_RC_RDMA_WRITE_MIDDLE,
+			   p);
+		w.ackreq = p == 130;
+		wfeed(&w, opts);
+	}
+	wmessage(131, 16, opts);
+	wmessage(147, 3, opts);
+	sides_end(fno);
+}
+
+static void test_prediction(void)
+{
+	struct roce_decode_opts o[3];
+	uint64_t frames = 0;
+
+	for (int i = 0; i < 3; i++) {
+		roce_decode_opts_init(&o[i]);
+		o[i].analysis_only = true;
+	}
+	o[1].verify_icrc = false;               /* --no-icrc */
+	o[2].verify_icrc = false;               /* --threads 2, the helper's OK */
+	o[2].icrc_known_ok = true;
+	for (int i = 0; i < 3; i++) {
+		for (int v = 0; v < V_OK_COUNT; v++)
+			if (v != V_COUNT)
+				run_variant(v, 0, &o[i]);
+		for (int bit = 0; bit < 54 * 8; bit++)
+			run_variant(-1, bit, &o[i]);
+	}
+
+	/* bulk traffic: most frames taken; more streams than the table holds */
+	for (int i = 0; i < 3; i++) {
+		uint64_t h;
+
+		if (!sides_init(false, 0, 0))
+			return;
+		fno = 0;
+		for (uint32_t m = 0; m < 50; m++)
+			wmessage(1000 + m * 16, 16, &o[i]);
+		h = an_predict_hits(sb.a);
+		CHECK(h >= 50 * 13);
+		frames += fno;
+		sides_end(fno);
+	}
+	{
+		struct wspec w;
+
+		/* the predicted stream evicted (a table of 2) and its record reused */
+		if (!sides_init(false, 0, 2))
+			return;
+		fno = 0;
+		wmessage(10, 8, &o[1]);         /* requester stream and the ACKs' */
+		for (uint32_t q = 0; q < 3; q++) {
+			wspec_init(&w, ROCE_OP_RC_RDMA_WRITE_MIDDLE, 500 + q);
+			w.dqpn = 0x900 + q;
+			wfeed(&w, &o[1]);
+			wfeed(&w, &o[1]);
+		}
+		for (uint32_t p = 18; p < 24; p++) {
+			wspec_init(&w, ROCE_OP_RC_RDMA_WRITE_MIDDLE, p);
+			wfeed(&w, &o[1]);
+		}
+		frames += fno;
+		sides_end(fno);
+	}
+	CHECK(frames > 0);
 }
 
 static void test_same_as_two_calls(void)
@@ -271,6 +575,7 @@ int main(void)
 {
 	find_captures(ROCE_SOURCE_DIR "/captures");
 	find_captures(ROCE_SHARED_DIR "/captures");
+	RUN(test_prediction);
 	if (!nfiles)
 		return 77;
 	RUN(test_same_as_two_calls);

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * an_predict.c - header prediction (after Van Jacobson's for TCP): bulk RDMA
+ * traffic comes in runs of one queue pair (WRITE_FIRST, MIDDLE .. MIDDLE,
+ * LAST, then the responder's ACK), so the frame after a request is most
+ * often the same stream's next PSN.  roce_analyzer_decode_process() remembers
+ * the headers of the last request frame the full path took in order (its
+ * Ethernet, IPv4, UDP and BTH bytes, 54) and its stream; a frame whose
+ * header bytes are the same but for those that change from frame to frame
+ * of one stream, and that is that stream's next PSN with nothing pending, is
+ * analysed here: the counters and stream state the full path would update
+ * for it, without the generic decode, the stream lookup and the dispatch.
+ *
+ * What may differ from the remembered frame: the IPv4 total length, ID and
+ * header checksum, the UDP length and checksum, the BTH opcode, its SE and
+ * MigReq bits (the analysis reads neither), AckReq and PSN.  The rest (MACs,
+ * EtherType, IPv4 version / IHL, TOS with ECN, flags and fragment offset,
+ * TTL, protocol, addresses, ports, BTH pad count and TVer, P_Key, FECN /
+ * BECN, destination QP, reserved bits) must be equal.  The remembered frame
+ * had no finding, pad count 0, TVer 0, no CE, no ICRC verdict of BAD.
+ *
+ * Taken here only when, besides: the opcode is a request that carries
+ * payload and no extension header but a RETH (SEND / WRITE FIRST, MIDDLE,
+ * LAST, ONLY; the request code's in-order branch does not depend on the
+ * opcode sequence, so any of them may follow any other), the lengths agree
+ * and fit as roce_decode_fast() requires, the port is a RoCE port of these
+ * options, the IPv4 checksum is right when checked, the stream's transport
+ * is known (not CNP-only) and an_req_inorder_ok() holds (next PSN, no
+ * go-back, NAK, slack or READ pending, AckReq ring with room).  Everything
+ * else, and every frame in doubt, goes to the full path: nothing is written
+ * before the decision.  The ICRC is verified here when the options ask for
+ * it (a bad one goes to the full path, which reports it), or an OK verdict
+ * from elsewhere (icrc_known_ok) is taken as the decoder takes it.  The
+ * caller has no observer and no idle timeout.  test_decode_process compares
+ * both ways.
+ */
+#include "an_internal.h"
+#include "decode_fast.h"
+#include "layout.h"
+
+/*
+ * The bytes that must match, as six loads: 0-7 and 8-15 (MACs, EtherType,
+ * version / IHL, TOS), 20-23 (flags / fragment offset, TTL, protocol), 26-33
+ * (addresses), 34-37 (ports), 43-50 (BTH SE M Pad TVer, P_Key, F B Resv6,
+ * destination QP, A Resv7) less SE, MigReq and AckReq.  (Native byte order:
+ * only equality is asked.)
+ */
+#define PRED_Q3_OFF 43
+
+static inline __attribute__((always_inline)) uint64_t pred_q3(const uint8_t *fr)
+{
+	uint64_t w;
+	static const uint8_t m[8] = { 0x3f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f };
+	uint64_t mw;
+
+	memcpy(&w, fr + PRED_Q3_OFF, 8);
+	memcpy(&mw, m, 8);
+	return w & mw;
+}
+
+static inline __attribute__((always_inline)) uint64_t pred_ld64(const uint8_t *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+	return w;
+}
+
+static inline __attribute__((always_inline)) uint32_t pred_ld32(const uint8_t *p)
+{
+	uint32_t w;
+
+	memcpy(&w, p, 4);
+	return w;
+}
+
+/*
+ * The IPv4 total length, ID and header checksum words' one's complement sum
+ * (in native byte order: the same up to a byte swap, which keeps equality mod
+ * 0xffff).  Never 0 (the total length is not), so a value in 1..0xffff: one
+ * per class mod 0xffff.  The other seven words match the learnt header's, so
+ * when that header's checksum was right this one's is exactly when the sums
+ * are equal (the full sum is then a nonzero multiple of 0xffff: word 0 is not
+ * zero).
+ */
+static inline __attribute__((always_inline)) uint32_t pred_csum3(const uint8_t *ip)
+{
+	uint32_t v = pred_ld32(ip + ROCE_IPV4_OFF_TOTLEN);     /* total length, ID */
+	uint16_t c;
+	uint32_t s;
+
+	memcpy(&c, ip + ROCE_IPV4_OFF_CSUM, 2);
+	s = (v & 0xffffu) + (v >> 16) + c;
+	s = (s & 0xffffu) + (s >> 16);
+	return (s & 0xffffu) + (s >> 16);
+}
+
+/*
+ * Per opcode: 0, not predicted; else PRED_OK and what an_predict() needs of
+ * the opcode.  Predicted: a request that carries payload and no extension
+ * header but a RETH, not a READ, atomic or CNP (from opcodes.def).
+ */
+#define PRED_OK     1u
+#define PRED_RETH   2u          /* a RETH (16 bytes) before the payload */
+#define PRED_LAST   4u          /* ends a message */
+#define PRED_PMTU   8u          /* FIRST / MIDDLE: its payload is the path MTU */
+
+#define PRED_CODE(h, f) \
+	(((f) & ROCE_F_REQ) && !((f) & (ROCE_F_READ | ROCE_F_ATOMIC | ROCE_F_CNP)) && \
+	 ((h) & ROCE_H_PAYLOAD) && !((h) & ~(ROCE_H_PAYLOAD | ROCE_H_RETH)) ? \
+	 PRED_OK | ((h) & ROCE_H_RETH ? PRED_RETH : 0) | ((f) & ROCE_F_LAST ? PRED_LAST : 0) | \
+	 ((f) & (ROCE_F_FIRST | ROCE_F_MIDDLE) && !((f) & ROCE_F_LAST) ? PRED_PMTU : 0) : 0)
+
+static const uint8_t pred_op[256] = {
+#define ROCE_OP(sym, val, hdrs, flags) [val] = PRED_CODE(hdrs, flags),
+#include <roce/opcodes.def>
+#undef ROCE_OP
+};
+
+/* Not this frame: the full path.  Many misses in a row: stop predicting a while. */
+static inline int pred_miss(struct an_pred *pr)
+{
+	if (++pr->miss >= AN_PRED_MISSES) {
+		pr->f = NULL;
+		pr->skip = AN_PRED_BACKOFF;
+		pr->miss = 0;
+	}
+	return 1;
+}
+
+void an_predict_enable(roce_analyzer_t *a, bool on)
+{
+	a->pred.off = !on;
+	a->pred.f = NULL;
+}
+
+uint64_t an_predict_hits(const roce_analyzer_t *a)
+{
+	return a->pred.hits;
+}
+
+void an_predict_learn(struct roce_analyzer *a, const struct roce_pkt *pkt, int st,
+	const uint8_t *fr, size_t caplen)
+{
+	struct an_pred *pr = &a->pred;
+	const uint8_t *ip = fr + ROCE_FAST_L3;
+
+	if (pr->skip) {
+		pr->skip--;
+		return;
+	}
+	if (pr->off || st != ROCE_OK || pkt->findings || pkt->kind != ROCE_KIND_ROCE ||
+	    pkt->version != 2 || pkt->icrc_status == ROCE_ICRC_BAD || caplen < AN_PRED_HDR ||
+	    roce_get_be16(fr + ROCE_ETH_OFF_TYPE) != ROCE_ETHERTYPE_IPV4 || ip[0] != 0x45 ||
+	    (ip[ROCE_IPV4_OFF_TOS] & 3) == 3 || (fr[ROCE_FAST_BTH + ROCE_BTH_OFF_FLAGS] & 0x3f))
+		return;
+	pr->f = pr->cand;
+	pr->q[0] = pred_ld64(fr);
+	pr->q[1] = pred_ld64(fr + 8);
+	pr->q[2] = pred_ld64(fr + 26);
+	pr->q[3] = pred_q3(fr);
+	pr->d[0] = pred_ld32(fr + 20);
+	pr->d[1] = pred_ld32(fr + 34);
+	pr->csum_ok = roce_ipv4_hdr20_ok(ip);
+	pr->csum3 = pred_csum3(ip);
+}
+
+int an_predict(struct roce_analyzer *a, const uint8_t *fr, size_t caplen, size_t wirelen,
+	const struct roce_decode_opts *opts, uint64_t ts, uint64_t no)
+{
+	const uint8_t *ip = fr + ROCE_FAST_L3, *u = fr + ROCE_FAST_UDP, *t = fr + ROCE_FAST_BTH;
+	struct an_pred *pr = &a->pred;
+	struct an_flow *f = pr->f;
+	uint32_t code, psn, pay;
+	size_t end, hl;
+	uint16_t tot;
+	bool ack, ok;
+
+	if (caplen < AN_PRED_HDR)
+		return pred_miss(pr);
+	if (((pred_ld64(fr) ^ pr->q[0]) | (pred_ld64(fr + 8) ^ pr->q[1]) |
+	     (pred_ld64(fr + 26) ^ pr->q[2]) | (pred_q3(fr) ^ pr->q[3]) |
+	     ((pred_ld32(fr + 20) ^ pr->d[0]) | (pred_ld32(fr + 34) ^ pr->d[1]))) != 0)
+		return pred_miss(pr);
+	if (wirelen < caplen)
+		wirelen = caplen;
+	tot = roce_get_be16(ip + ROCE_IPV4_OFF_TOTLEN);
+	end = ROCE_FAST_L3 + (size_t)tot;
+	code = pred_op[t[ROCE_BTH_OFF_OPCODE]];
+	hl = (code & PRED_RETH) ? ROCE_RETH_LEN : 0;
+	if (!code || tot < ROCE_IPV4_MIN_HLEN + ROCE_UDP_HLEN ||
+	    roce_get_be16(u + ROCE_UDP_OFF_LEN) != tot - ROCE_IPV4_MIN_HLEN || end > wirelen ||
+	    end < (size_t)AN_PRED_HDR + hl + ROCE_ICRC_LEN || caplen < AN_PRED_HDR + hl ||
+	    f->st.transport == ROCE_TRANSPORT_CNP ||
+	    !roce_port_match(opts, roce_get_be16(u + ROCE_UDP_OFF_DPORT)) ||
+	    (opts->verify_ip_csum && (!pr->csum_ok || pred_csum3(ip) != pr->csum3)))
+		return pred_miss(pr);
+	psn = roce_get_be24(t + ROCE_BTH_OFF_PSN);
+	ack = t[ROCE_BTH_OFF_ACK] >> ROCE_BTH_ACKREQ_SHIFT;
+	if (!an_req_inorder_ok(f, psn, ack, 0))
+		return pred_miss(pr);
+	/* the ICRC step of roce_decode_tail(): verified here when asked (a bad one is
+	 * the full path's to report), or an OK found elsewhere taken */
+	ok = caplen >= end;
+	if (opts->verify_icrc) {
+		if (ok && roce_icrc_crc_v4(ip, end - ROCE_ICRC_LEN - ROCE_FAST_L3) !=
+		    roce_get_le32(fr + end - ROCE_ICRC_LEN))
+			return pred_miss(pr);
+	} else {
+		ok = ok && opts->icrc_known_ok;         /* roce_icrc_pending() */
+	}
+
+	/* what process_frame() and roce_process() do for it, in their order */
+	pr->hits++;
+	pr->miss = 0;
+	pay = (uint32_t)(end - ROCE_ICRC_LEN - (AN_PRED_HDR + hl));    /* pad count 0 */
+	if (ts > a->now)
+		a->now = ts;
+	a->finished = false;
+	a->tick++;
+	if (no > a->last_frame)
+		a->last_frame = no;
+	a->sum.frames++;
+	a->sum.bytes += wirelen;
+	if (a->sum.frames == 1 || ts < a->sum.first_ts_ns)
+		a->sum.first_ts_ns = ts;
+	if (ts > a->sum.last_ts_ns)
+		a->sum.last_ts_ns = ts;
+	a->sum.roce_frames++;
+	a->sum.rocev2_frames++;
+	if (ok)
+		a->sum.icrc_ok++;
+	else
+		a->sum.icrc_unverified++;
+	a->sum.opcodes[t[ROCE_BTH_OFF_OPCODE]]++;
+	f->st.frames++;
+	f->st.bytes += wirelen;
+	if (f->st.last_ts_ns < ts)
+		f->st.last_ts_ns = ts;
+	f->st.payload_bytes += pay;
+	f->st.last_psn = psn;
+	if (ip[ROCE_IPV4_OFF_TOS] & 3)
+		AN_COUNT_HOT(a, f, ecn_capable, 1);
+	an_req_advance(a, f->req, psn, ack, (code & PRED_LAST) != 0, ts, no);
+	f->st.is_request = true;
+	if (code & PRED_PMTU)
+		an_learn_pmtu(a, f, ROCE_F_REQ | ROCE_F_MIDDLE, pay);
+	if (!f->peer || f->req->pn)
+		an_pair_sync(a, f);
+	return ROCE_OK;
+}
