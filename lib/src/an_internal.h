@@ -37,6 +37,9 @@
 #define AN_READ_RING       16
 #define AN_ACK_FIRST       1    /* entries of the first rings (records of pools ack1, rd1) */
 #define AN_READ_FIRST      1
+/* i modulo a ring's capacity: the AckReq and READ rings' capacities are powers of two
+ * (AN_*_FIRST, doubled up to AN_*_RING), so a mask, not a division */
+#define AN_RING_AT(i, cap) ((unsigned)(i) & ((unsigned)(cap) - 1u))
 
 #define AN_LINE 64
 
@@ -575,11 +578,20 @@ void an_emit(struct roce_analyzer *a, const struct roce_anomaly *an);
 void an_req_process(struct an_ctx *c, struct an_flow *f);
 /*
  * The request frame in c is the next PSN of f's request stream with nothing
- * pending (no READ, go-back, NAK, slack, UD source check; an AckReq ring with
- * room): an_req_process() done for it, true; it changes no hole, event,
- * latency or array size.  Otherwise nothing done, false.
+ * pending (no go-back, NAK, slack, UD source check; an AckReq ring with room;
+ * a READ only with its N known and the READ ring's next slot free):
+ * an_req_process() done for it, true; it changes no hole, event, latency or
+ * array size.  Otherwise nothing done, false.
  */
 bool an_req_inorder(struct an_ctx *c, struct an_flow *f);
+/*
+ * The response frame in c is the PSN after the newest of f's initialised
+ * response sequence, f paired with a followed request stream, reliable
+ * transport, an ACK-type AETH or none: an_resp_process() done for it, true
+ * (latencies and events as there); it changes no hole or array size.
+ * Otherwise nothing done, false.
+ */
+bool an_resp_inorder(struct an_ctx *c, struct an_flow *f);
 void an_resp_process(struct an_ctx *c, struct an_flow *f);
 /* PSNs a stream still misses: request holes plus skipped READ response PSNs. */
 uint64_t an_flow_unrecovered(const struct an_flow *f);
