@@ -95,7 +95,9 @@ static bool h_cover(struct an_dist *d, unsigned idx, uint64_t *bytes)
 	return true;
 }
 
-void an_dist_add(struct an_dist *d, uint64_t v, uint64_t *bytes)
+/* an_dist_add() of a sample the histogram does not cover yet (or no histogram) */
+static __attribute__((noinline)) void dist_add_slow(struct an_dist *d, uint64_t v,
+	uint64_t *bytes)
 {
 	unsigned idx;
 
@@ -143,6 +145,39 @@ void an_dist_add(struct an_dist *d, uint64_t v, uint64_t *bytes)
 		d->max = v;
 	d->count++;
 	(*h_at(d, idx))++;
+}
+
+/*
+ * The common cases first: a histogram that covers the sample's bucket, or the
+ * first sample (what dist_add_slow() does there, without its h_cover() call and
+ * frames).
+ */
+static inline __attribute__((always_inline)) void dist_add(struct an_dist *d, uint64_t v,
+	uint64_t *bytes)
+{
+	if (d->hist) {
+		unsigned idx = h_index(v), lo = h_lo(d);
+
+		if (idx >= lo && idx < h_hi(d)) {
+			if (v < d->min)
+				d->min = v;
+			if (v > d->max)
+				d->max = v;
+			d->count++;
+			d->hist[1 + idx - lo]++;
+			return;
+		}
+	} else if (d->count == 0) {
+		d->min = d->max = v;
+		d->count = 1;
+		return;
+	}
+	dist_add_slow(d, v, bytes);
+}
+
+void an_dist_add(struct an_dist *d, uint64_t v, uint64_t *bytes)
+{
+	dist_add(d, v, bytes);
 }
 
 static uint64_t dist_quantile(const struct an_dist *d, unsigned pct)
@@ -215,7 +250,8 @@ const struct an_dist *an_lat_dist(const struct an_flow *f, enum an_lat_kind k)
 	return f->lat->x ? &f->lat->x->d[k - AN_LAT_NAK_RESPONSE] : NULL;
 }
 
-void an_lat_add(struct roce_analyzer *a, struct an_flow *f, enum an_lat_kind k, uint64_t v)
+__attribute__((always_inline)) inline void an_lat_add(struct roce_analyzer *a, struct an_flow *f,
+	enum an_lat_kind k, uint64_t v)
 {
 	struct an_dist *d = NULL;
 
@@ -231,7 +267,7 @@ void an_lat_add(struct roce_analyzer *a, struct an_flow *f, enum an_lat_kind k, 
 			d = &x->d[k - AN_LAT_NAK_RESPONSE];
 	}
 	if (d)
-		an_dist_add(d, v, &a->hist_bytes);  /* (no memory: the sample is dropped) */
+		dist_add(d, v, &a->hist_bytes);     /* (no memory: the sample is dropped) */
 }
 
 void an_lat_free(struct roce_analyzer *a, struct an_flow *f)

@@ -40,6 +40,9 @@
 #define AN_READ_RING       16
 #define AN_ACK_FIRST       1    /* entries of the first rings (records of pools ack1, rd1) */
 #define AN_READ_FIRST      1
+/* i modulo a ring's capacity: the AckReq and READ rings' capacities are powers of two
+ * (AN_*_FIRST, doubled up to AN_*_RING), so a mask, not a division */
+#define AN_RING_AT(i, cap) ((unsigned)(i) & ((unsigned)(cap) - 1u))
 
 #define AN_LINE 64
 
@@ -650,16 +653,19 @@ void an_emit(struct roce_analyzer *a, const struct roce_anomaly *an);
 void an_req_process(struct an_ctx *c, struct an_flow *f);
 /*
  * The request frame in c is the next PSN of f's request stream with nothing
- * pending (no READ, go-back, NAK, slack, UD source check; an AckReq ring with
- * room): an_req_process() done for it, true; it changes no hole, event,
- * latency or array size.  Otherwise nothing done, false.
+ * pending (no go-back, NAK, slack, UD source check; an AckReq ring with room;
+ * a READ only with its N known and the READ ring's next slot free):
+ * an_req_process() done for it, true; it changes no hole, event, latency or
+ * array size.  Otherwise nothing done, false.
  */
 bool an_req_inorder(struct an_ctx *c, struct an_flow *f);
 
 /*
- * an_req_inorder()'s test: request PSN p (AckReq or atomic: ack; opcode
- * flags fl) of f is the next with nothing pending.  an_req_advance() is what
- * an_req_inorder() then does (the one code for both and an_predict()).
+ * an_req_inorder()'s test: request PSN p (AckReq, READ or atomic: ack; opcode
+ * flags fl, a READ's flag masked by an_req_inorder(), which checks its ring
+ * itself) of f is the next with nothing pending.  an_req_advance() is what
+ * an_req_inorder() then does for a request other than a READ (the one code for
+ * both and an_predict()).
  */
 static inline __attribute__((always_inline)) bool an_req_inorder_ok(const struct an_flow *f,
 	uint32_t p, bool ack, uint32_t fl)
@@ -673,6 +679,14 @@ static inline __attribute__((always_inline)) bool an_req_inorder_ok(const struct
 
 void an_req_advance(struct roce_analyzer *a, struct an_req *r, uint32_t p, bool ack, bool last,
 	uint64_t ts, uint64_t frame);
+/*
+ * The response frame in c is the PSN after the newest of f's initialised
+ * response sequence, f paired with a followed request stream, reliable
+ * transport, an ACK-type AETH or none: an_resp_process() done for it, true
+ * (latencies and events as there); it changes no hole or array size.
+ * Otherwise nothing done, false.
+ */
+bool an_resp_inorder(struct an_ctx *c, struct an_flow *f);
 void an_resp_process(struct an_ctx *c, struct an_flow *f);
 /* PSNs a stream still misses: request holes plus skipped READ response PSNs. */
 uint64_t an_flow_unrecovered(const struct an_flow *f);

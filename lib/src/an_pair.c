@@ -308,7 +308,7 @@ static void peer_link(struct roce_analyzer *a, struct an_flow *f, struct an_flow
 static uint64_t outstanding_at(const struct an_req *r, uint32_t P)
 {
 	for (unsigned i = 0; i < r->ack_n; i++) {
-		const struct an_ackent *e = &r->ack[(r->ack_head + i) % r->ack_cap];
+		const struct an_ackent *e = &r->ack[AN_RING_AT(r->ack_head + i, r->ack_cap)];
 
 		if (e->psn == P)
 			return e->ts;

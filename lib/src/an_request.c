@@ -107,6 +107,7 @@
 #include <stdio.h>
 
 #include "an_internal.h"
+#include "an_ring.h"
 
 #define AN_RESYNC          (1 << 22)   /* PSN jump taken as a new connection */
 #define AN_MAX_READ_N      (1u << 22)
@@ -178,16 +179,6 @@ static void an_req_reset(struct roce_analyzer *a, struct an_req *r)
 		memset(rd, 0, rd_cap * sizeof(*rd));
 }
 
-/* Give back an AckReq/READ ring: the first size (first entries) to its pool, larger ones to
- * free() (none yet: cap 0, nothing; a stream's first ring grows from there). */
-static void ring_put(struct an_pool *pool, void *ring, unsigned cap, unsigned first)
-{
-	if (cap == first)
-		an_pool_put(pool, ring);
-	else if (cap)
-		free(ring);
-}
-
 void an_req_free(struct roce_analyzer *a, struct an_req *r)
 {
 	if (!r)
@@ -212,11 +203,6 @@ void an_rsp_free(struct roce_analyzer *a, struct an_rsp *s)
 }
 
 /* ----------------------------------------------------------------- holes */
-
-static bool psn_in(uint32_t p, uint32_t start, uint32_t len)
-{
-	return ((p - start) & 0xffffffu) < len;
-}
 
 static void hole_drop_oldest(struct an_holeset *r)
 {
@@ -351,178 +337,6 @@ static bool hole_fill_range(struct an_holeset *r, uint32_t p, uint32_t n)
 		}
 	}
 	return any;
-}
-
-/* ------------------------------------------------------------------ rings */
-
-/*
- * Double the AckReq ring, oldest entry first; false at the cap or without
- * memory.  The first ring (AN_ACK_FIRST entries: most streams have one
- * AckReq outstanding at a time) comes from a pool, the larger ones from malloc.
- */
-static bool ack_grow(struct roce_analyzer *a, struct an_req *r)
-{
-	unsigned ncap = r->ack_cap ? 2u * r->ack_cap : AN_ACK_FIRST;
-	struct an_ackent *n;
-
-	if (r->ack_cap >= AN_ACK_RING)
-		return false;
-	n = r->ack_cap ? malloc(ncap * sizeof(*n)) : an_pool_get(&a->pool.ack1);
-	if (!n)
-		return false;
-	for (unsigned i = 0; i < r->ack_n; i++)
-		n[i] = r->ack[(r->ack_head + i) % r->ack_cap];
-	ring_put(&a->pool.ack1, r->ack, r->ack_cap, AN_ACK_FIRST);
-	r->ack = n;
-	r->ack_cap = (uint8_t)ncap;
-	r->ack_head = 0;
-	return true;
-}
-
-static void ack_push(struct roce_analyzer *a, struct an_req *r, uint32_t psn, uint64_t ts,
-	uint64_t frame)
-{
-	unsigned idx;
-
-	if (r->ack_n == r->ack_cap && !ack_grow(a, r)) {
-		if (!r->ack_cap)
-			return;         /* no memory: this request is not timed */
-		r->ack_head = (r->ack_head + 1) % r->ack_cap;   /* full: forget the oldest */
-		r->ack_n--;
-	}
-	idx = (r->ack_head + r->ack_n) % r->ack_cap;
-	r->ack[idx].psn = psn;
-	r->ack[idx].ts = ts;
-	r->ack[idx].frame = frame;
-	r->ack_n++;
-}
-
-/*
- * Complete outstanding entries covered by P (psn <= P, or psn < P when
- * !inclusive).  Samples go to dist when non-NULL; returns the newest
- * completed entry's (ts, frame) through *last.
- */
-static bool ack_complete(struct roce_analyzer *a, struct an_req *r, uint32_t P, bool inclusive,
-	struct an_flow *dist, uint64_t now, struct an_ackent *last)
-{
-	bool any = false;
-	unsigned keep = 0;
-	struct an_ackent tmp[AN_ACK_RING];
-
-	for (unsigned i = 0; i < r->ack_n; i++) {
-		struct an_ackent *e = &r->ack[(r->ack_head + i) % r->ack_cap];
-		int32_t d = roce_psn_cmp(e->psn, P);
-
-		if (d < 0 || (inclusive && d == 0)) {
-			if (dist) {
-				an_lat_add(a, dist, AN_LAT_RTT, now >= e->ts ? now - e->ts : 0);
-				if (!any || roce_psn_cmp(e->psn, last->psn) >= 0)
-					*last = *e;
-				any = true;
-			}
-		} else {
-			tmp[keep++] = *e;
-		}
-	}
-	if (keep)
-		memcpy(r->ack, tmp, keep * sizeof(tmp[0]));
-	r->ack_head = 0;
-	r->ack_n = keep;
-	return any;
-}
-
-/* Karn: drop outstanding entries at or after a retransmitted PSN. */
-static void ack_cancel_from(struct an_req *r, uint32_t p)
-{
-	unsigned keep = 0;
-	struct an_ackent tmp[AN_ACK_RING];
-
-	for (unsigned i = 0; i < r->ack_n; i++) {
-		struct an_ackent *e = &r->ack[(r->ack_head + i) % r->ack_cap];
-
-		if (roce_psn_cmp(e->psn, p) < 0)
-			tmp[keep++] = *e;
-	}
-	if (keep)
-		memcpy(r->ack, tmp, keep * sizeof(tmp[0]));
-	r->ack_head = 0;
-	r->ack_n = keep;
-}
-
-/*
- * The READ ring keeps the last AN_READ_RING READs pushed; entries stay
- * until overwritten, after their LAST too (replayed responses and re-issued
- * READs still find them).  It starts with 1 slot and doubles, up to
- * AN_READ_RING, when the slot to overwrite holds a READ still expecting its
- * LAST, so the READs in progress kept are the same as with a full-size ring.
- */
-
-/* Newest live READ starting at psn_first. */
-static struct an_readent *read_find(struct an_req *r, uint32_t psn_first)
-{
-	for (unsigned k = 1; k <= r->rd_cap; k++) {
-		struct an_readent *e = &r->rd[(r->rd_next + r->rd_cap - k) % r->rd_cap];
-
-		if (e->live && e->psn == psn_first)
-			return e;
-	}
-	return NULL;
-}
-
-/* Newest READ whose (possible) range holds PSN P. */
-static struct an_readent *read_match(struct an_req *r, uint32_t P)
-{
-	for (unsigned k = 1; k <= r->rd_cap; k++) {
-		struct an_readent *e = &r->rd[(r->rd_next + r->rd_cap - k) % r->rd_cap];
-
-		if (e->live && psn_in(P, e->psn, e->nmax))
-			return e;
-	}
-	return NULL;
-}
-
-/*
- * Double the READ ring keeping push order (oldest first); false at the cap
- * or without memory.  The first ring (AN_READ_FIRST slots) comes from a
- * pool, the larger ones from calloc.
- */
-static bool read_grow(struct roce_analyzer *a, struct an_req *r)
-{
-	unsigned ncap = r->rd_cap ? 2u * r->rd_cap : AN_READ_FIRST;
-	struct an_readent *n;
-
-	if (r->rd_cap >= AN_READ_RING)
-		return false;
-	n = r->rd_cap ? calloc(ncap, sizeof(*n)) : an_pool_get(&a->pool.rd1);
-	if (!n)
-		return false;
-	for (unsigned i = 0; i < r->rd_cap; i++)
-		n[i] = r->rd[(r->rd_next + i) % r->rd_cap];
-	ring_put(&a->pool.rd1, r->rd, r->rd_cap, AN_READ_FIRST);
-	r->rd = n;
-	r->rd_next = r->rd_cap;
-	r->rd_cap = (uint8_t)ncap;
-	return true;
-}
-
-static void read_push(struct roce_analyzer *a, struct an_req *r, uint32_t psn, uint32_t n, uint32_t nmax, uint32_t len,
-	uint64_t ts, uint64_t frame)
-{
-	struct an_readent *e;
-
-	if ((!r->rd_cap || (r->rd[r->rd_next].live && !r->rd[r->rd_next].last_done)) &&
-	    !read_grow(a, r) && !r->rd_cap)
-		return;                 /* no memory: this READ is not followed */
-	e = &r->rd[r->rd_next];
-	r->rd_next = (r->rd_next + 1) % r->rd_cap;
-	memset(e, 0, sizeof(*e));
-	e->live = true;
-	e->psn = psn;
-	e->n = n;
-	e->nmax = nmax;
-	e->len = len;
-	e->ts = ts;
-	e->frame = frame;
 }
 
 /* --------------------------------------------------------------- requests */
@@ -928,18 +742,47 @@ bool an_req_inorder(struct an_ctx *c, struct an_flow *f)
 {
 	const struct roce_pkt *pkt = c->pkt;
 	const struct roce_opcode_info *op = pkt->op;
-	uint32_t p = pkt->bth.psn & 0xffffffu;
-	bool ack = pkt->bth.ackreq || (op->flags & ROCE_F_ATOMIC);
+	struct an_req *r = f->req;
+	uint32_t p = pkt->bth.psn & 0xffffffu, n, nmax, rd_len, pmtu;
+	bool is_read = (op->flags & ROCE_F_READ) != 0;
+	bool ack = pkt->bth.ackreq || is_read || (op->flags & ROCE_F_ATOMIC);
+	uint64_t len;
 
 	/*
 	 * What req_process() and an_req_process() come to for it: d == 0,
-	 * n == nmax == 1, "advance" with no NAK to answer and no go-back to end,
-	 * an AckReq entry pushed without growing the ring (no change of the
-	 * arrays' bytes), no hole, no event; a LAST ends a message.
+	 * n == nmax (1 but for a READ), "advance" with no NAK to answer and no
+	 * go-back to end, an AckReq entry (and a READ's entry) pushed without
+	 * growing its ring (no change of the arrays' bytes), no hole, no event;
+	 * a LAST ends a message.
 	 */
-	if (!an_req_inorder_ok(f, p, ack, op->flags))
+	if (!an_req_inorder_ok(f, p, ack, op->flags & ~(uint32_t)ROCE_F_READ))
 		return false;
-	an_req_advance(c->a, f->req, p, ack, (op->flags & ROCE_F_LAST) != 0, c->ts, c->frame);
+	if (!is_read) {
+		an_req_advance(c->a, r, p, ack, (op->flags & ROCE_F_LAST) != 0, c->ts, c->frame);
+		return true;
+	}
+	/* a READ: N as req_process() finds it, known (no slack); the READ ring's next slot free */
+	if (!r->rd_cap || (r->rd[r->rd_next].live && !r->rd[r->rd_next].last_done))
+		return false;
+	len = (pkt->hdrs & ROCE_H_RETH) ? pkt->reth.dma_len : 0;
+	pmtu = flow_pmtu(c->a, f);
+	rd_len = (uint32_t)len;
+	if (pmtu) {
+		n = nmax = div_up(len, pmtu);
+	} else {
+		n = div_up(len, 4096);
+		nmax = div_up(len, 256);
+		if (n != nmax)
+			return false;
+	}
+	r->next = roce_psn_add(p, n);
+	r->pnext = r->next;
+	r->slack_read_psn = p;
+	r->prev = p;
+	read_push(c->a, r, p, n, nmax, rd_len, c->ts, c->frame);
+	ack_push(c->a, r, p, c->ts, c->frame);
+	if (op->flags & ROCE_F_LAST)
+		r->messages++;
 	return true;
 }
 
@@ -961,7 +804,9 @@ static struct an_rsp *rsp_get(struct roce_analyzer *a, struct an_flow *f)
 	return f->rsp;
 }
 
-static void aeth_process(struct an_ctx *c, struct an_flow *f, struct an_req *r)
+/* aeth_process() of an RNR NAK or a NAK (out of line: their anomaly record and text) */
+static __attribute__((noinline)) void aeth_nak(struct an_ctx *c, struct an_flow *f,
+	struct an_req *r)
 {
 	struct roce_analyzer *a = c->a;
 	const struct roce_pkt *pkt = c->pkt;
@@ -969,17 +814,7 @@ static void aeth_process(struct an_ctx *c, struct an_flow *f, struct an_req *r)
 	uint32_t P = pkt->bth.psn & 0xffffffu;
 	struct roce_anomaly an;
 
-	c->res->aeth_syndrome = s;
 	switch (roce_aeth_type(s)) {
-	case ROCE_AETH_ACK:
-		a->sum.counters.acks++;
-		if (rsp_get(a, f) && ++f->rsp->acks == 0) {
-			struct roce_counters *k = an_flow_ctr(a, f);
-
-			if (k)
-				k->acks += 1ull << 32;
-		}
-		break;
 	case ROCE_AETH_RNR_NAK: {
 		uint32_t us = roce_rnr_timer_us(s & 0x1f);
 
@@ -1047,6 +882,26 @@ static void aeth_process(struct an_ctx *c, struct an_flow *f, struct an_req *r)
 	}
 	default:
 		break;
+	}
+}
+
+static inline __attribute__((always_inline)) void aeth_process(struct an_ctx *c,
+	struct an_flow *f, struct an_req *r)
+{
+	struct roce_analyzer *a = c->a;
+	uint8_t s = c->pkt->aeth.syndrome;
+
+	c->res->aeth_syndrome = s;
+	if (roce_aeth_type(s) != ROCE_AETH_ACK) {
+		aeth_nak(c, f, r);
+		return;
+	}
+	a->sum.counters.acks++;
+	if (rsp_get(a, f) && ++f->rsp->acks == 0) {
+		struct roce_counters *k = an_flow_ctr(a, f);
+
+		if (k)
+			k->acks += 1ull << 32;
 	}
 }
 
@@ -1189,8 +1044,8 @@ static void unseen_add(struct an_rsp *s, const struct an_req *r, uint32_t base, 
  * lost).  r may be NULL (not paired yet): newest still moves, no READ range
  * is known.
  */
-static void rsp_sequence(struct an_ctx *c, struct an_flow *f, struct an_req *r, uint32_t P,
-	bool is_resp, bool is_nak)
+static __attribute__((noinline)) void rsp_sequence(struct an_ctx *c, struct an_flow *f,
+	struct an_req *r, uint32_t P, bool is_resp, bool is_nak)
 {
 	struct an_rsp *s = f->rsp;
 	uint32_t upto = is_nak ? roce_psn_add(P, 0xffffffu) : P;
@@ -1268,8 +1123,25 @@ static void rsp_sequence(struct an_ctx *c, struct an_flow *f, struct an_req *r, 
 	}
 }
 
+/*
+ * rsp_sequence() in line for the common response: the PSN after the newest
+ * (d == 1, not a NAK), which only moves the newest PSN on.
+ */
+static inline __attribute__((always_inline)) void rsp_next(struct an_ctx *c, struct an_flow *f,
+	struct an_req *r, uint32_t P, bool is_resp, bool is_nak)
+{
+	struct an_rsp *s = f->rsp;
+
+	if (s && s->init && !is_nak && roce_psn_cmp(P, s->newest) == 1) {
+		s->newest = P;
+		return;
+	}
+	rsp_sequence(c, f, r, P, is_resp, is_nak);
+}
+
 /* READ latencies and N from the responses of the READ that holds P. */
-static void read_resp_process(struct an_ctx *c, struct an_flow *f, struct an_req *r)
+static inline __attribute__((always_inline)) void read_resp_process(struct an_ctx *c,
+	struct an_flow *f, struct an_req *r)
 {
 	const struct roce_pkt *pkt = c->pkt;
 	uint32_t flags = pkt->op->flags, P = pkt->bth.psn & 0xffffffu;
@@ -1304,6 +1176,45 @@ static void read_resp_process(struct an_ctx *c, struct an_flow *f, struct an_req
 	}
 }
 
+/*
+ * The common response in line, what an_resp_process() comes to for it (false,
+ * nothing done: the general path): a paired stream whose request stream is
+ * followed, reliable transport, an ACK-type AETH or none, and the PSN after the
+ * newest of an initialised sequence; no ring grows and no hole array changes,
+ * so the caller's memory and hole bookkeeping can be skipped.
+ */
+bool an_resp_inorder(struct an_ctx *c, struct an_flow *f)
+{
+	const struct roce_pkt *pkt = c->pkt;
+	uint32_t flags = pkt->op->flags, P = pkt->bth.psn & 0xffffffu;
+	struct an_rsp *s = f->rsp;
+	struct an_req *r;
+
+	if (!f->peer || !s || !s->init || roce_psn_cmp(P, s->newest) != 1 ||
+	    ((pkt->hdrs & ROCE_H_AETH) && roce_aeth_type(pkt->aeth.syndrome) != ROCE_AETH_ACK) ||
+	    (f->st.transport != ROCE_TRANSPORT_RC && f->st.transport != ROCE_TRANSPORT_XRC &&
+	     f->st.transport != ROCE_TRANSPORT_RD))
+		return false;
+	r = f->peer->req;
+	if (!r || !r->init || r->off)
+		return false;
+	if (pkt->hdrs & ROCE_H_AETH)
+		aeth_process(c, f, r);
+	s->newest = P;
+	{
+		struct an_ackent last = {0};
+
+		if (ack_complete_rsp(c->a, r, P, f->peer, c->ts, &last)) {
+			c->res->events |= ROCE_EV_ACK_RTT;
+			c->res->rtt_ns = c->ts >= last.ts ? c->ts - last.ts : 0;
+			c->res->ref_frame = last.frame;
+		}
+	}
+	if (flags & ROCE_F_RESP)
+		read_resp_process(c, f, r);
+	return true;
+}
+
 void an_resp_process(struct an_ctx *c, struct an_flow *f)
 {
 	const struct roce_pkt *pkt = c->pkt;
@@ -1325,7 +1236,7 @@ void an_resp_process(struct an_ctx *c, struct an_flow *f)
 		enum roce_aeth_type at = (pkt->hdrs & ROCE_H_AETH) ?
 			roce_aeth_type(pkt->aeth.syndrome) : ROCE_AETH_ACK;
 
-		rsp_sequence(c, f, r, P, (flags & ROCE_F_RESP) != 0,
+		rsp_next(c, f, r, P, (flags & ROCE_F_RESP) != 0,
 			at == ROCE_AETH_NAK || at == ROCE_AETH_RNR_NAK);
 	}
 	if (!r)
@@ -1334,7 +1245,7 @@ void an_resp_process(struct an_ctx *c, struct an_flow *f)
 	if (!(pkt->hdrs & ROCE_H_AETH) || roce_aeth_type(pkt->aeth.syndrome) == ROCE_AETH_ACK) {
 		struct an_ackent last = {0};
 
-		if (ack_complete(c->a, r, P, true, f->peer, c->ts, &last)) {
+		if (ack_complete_rsp(c->a, r, P, f->peer, c->ts, &last)) {
 			c->res->events |= ROCE_EV_ACK_RTT;
 			c->res->rtt_ns = c->ts >= last.ts ? c->ts - last.ts : 0;
 			c->res->ref_frame = last.frame;

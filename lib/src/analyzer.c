@@ -798,6 +798,8 @@ static void roce_process(struct an_ctx *c, int status)
 		return;
 	}
 	learn_pmtu(a, f, pkt);
+	if (!(op->flags & ROCE_F_REQ) && an_resp_inorder(c, f))
+		return;         /* the common response: no hole or array size to follow */
 	if (a->cfg.max_memory)
 		a->var_bytes -= an_req_var_bytes(f->req) + an_rsp_var_bytes(f->rsp);
 	holed = an_flow_holed(f);

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * an_ring.h - the request state machine's AckReq and READ rings (an_req's
+ * ack and rd arrays): push, complete, match and grow.  Included by
+ * an_request.c only, which stays their one user (and so the only writer of
+ * struct an_req): static functions, so that the hot ones are inlined into
+ * the frame's path.
+ *
+ * The AckReq ring holds the outstanding requests that wait for an ACK (an
+ * AckReq, a READ, an atomic), oldest first; the READ ring the last READs
+ * pushed.  Both start with one entry from a pool and double up to
+ * AN_ACK_RING / AN_READ_RING (powers of two: AN_RING_AT() indexes them).
+ */
+#ifndef ROCE_AN_RING_H
+#define ROCE_AN_RING_H
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "an_internal.h"
+
+/* p in [start, start + len), 24-bit PSNs */
+static bool psn_in(uint32_t p, uint32_t start, uint32_t len)
+{
+	return ((p - start) & 0xffffffu) < len;
+}
+
+/* Give back an AckReq/READ ring: the first size (first entries) to its pool, larger ones to
+ * free() (none yet: cap 0, nothing; a stream's first ring grows from there). */
+static void ring_put(struct an_pool *pool, void *ring, unsigned cap, unsigned first)
+{
+	if (cap == first)
+		an_pool_put(pool, ring);
+	else if (cap)
+		free(ring);
+}
+
+/*
+ * Double the AckReq ring, oldest entry first; false at the cap or without
+ * memory.  The first ring (AN_ACK_FIRST entries: most streams have one
+ * AckReq outstanding at a time) comes from a pool, the larger ones from malloc.
+ */
+static bool ack_grow(struct roce_analyzer *a, struct an_req *r)
+{
+	unsigned ncap = r->ack_cap ? 2u * r->ack_cap : AN_ACK_FIRST;
+	struct an_ackent *n;
+
+	if (r->ack_cap >= AN_ACK_RING)
+		return false;
+	n = r->ack_cap ? malloc(ncap * sizeof(*n)) : an_pool_get(&a->pool.ack1);
+	if (!n)
+		return false;
+	for (unsigned i = 0; i < r->ack_n; i++)
+		n[i] = r->ack[(r->ack_head + i) % r->ack_cap];
+	ring_put(&a->pool.ack1, r->ack, r->ack_cap, AN_ACK_FIRST);
+	r->ack = n;
+	r->ack_cap = (uint8_t)ncap;
+	r->ack_head = 0;
+	return true;
+}
+
+/* ack_push() into a full ring (or none yet): grow it, or forget the oldest; false: no ring */
+static __attribute__((noinline)) bool ack_room(struct roce_analyzer *a, struct an_req *r)
+{
+	if (!ack_grow(a, r)) {
+		if (!r->ack_cap)
+			return false;   /* no memory: this request is not timed */
+		r->ack_head = (r->ack_head + 1) % r->ack_cap;   /* full: forget the oldest */
+		r->ack_n--;
+	}
+	return true;
+}
+
+static void ack_push(struct roce_analyzer *a, struct an_req *r, uint32_t psn, uint64_t ts,
+	uint64_t frame)
+{
+	unsigned idx;
+
+	if (r->ack_n == r->ack_cap && !ack_room(a, r))
+		return;
+	idx = AN_RING_AT(r->ack_head + r->ack_n, r->ack_cap);
+	r->ack[idx].psn = psn;
+	r->ack[idx].ts = ts;
+	r->ack[idx].frame = frame;
+	r->ack_n++;
+}
+
+/*
+ * Complete outstanding entries covered by P (psn <= P, or psn < P when
+ * !inclusive).  Samples go to dist when non-NULL; returns the newest
+ * completed entry's (ts, frame) through *last.
+ */
+static bool ack_complete(struct roce_analyzer *a, struct an_req *r, uint32_t P, bool inclusive,
+	struct an_flow *dist, uint64_t now, struct an_ackent *last)
+{
+	bool any = false;
+	unsigned keep = 0;
+	struct an_ackent tmp[AN_ACK_RING];
+
+	for (unsigned i = 0; i < r->ack_n; i++) {
+		struct an_ackent *e = &r->ack[AN_RING_AT(r->ack_head + i, r->ack_cap)];
+		int32_t d = roce_psn_cmp(e->psn, P);
+
+		if (d < 0 || (inclusive && d == 0)) {
+			if (dist) {
+				an_lat_add(a, dist, AN_LAT_RTT, now >= e->ts ? now - e->ts : 0);
+				if (!any || roce_psn_cmp(e->psn, last->psn) >= 0)
+					*last = *e;
+				any = true;
+			}
+		} else {
+			tmp[keep++] = *e;
+		}
+	}
+	if (keep)
+		memcpy(r->ack, tmp, keep * sizeof(tmp[0]));
+	r->ack_head = 0;
+	r->ack_n = keep;
+	return any;
+}
+
+/*
+ * ack_complete() of an ACK-type response with one AckReq outstanding (the
+ * common case), in line: what the loop there does with the one entry.
+ */
+static inline __attribute__((always_inline)) bool ack_complete_rsp(struct roce_analyzer *a,
+	struct an_req *r, uint32_t P, struct an_flow *dist, uint64_t now, struct an_ackent *last)
+{
+	struct an_ackent *e = &r->ack[r->ack_head];
+
+	if (r->ack_n != 1)
+		return ack_complete(a, r, P, true, dist, now, last);
+	if (roce_psn_cmp(e->psn, P) > 0) {
+		if (r->ack_head) {
+			r->ack[0] = *e;
+			r->ack_head = 0;
+		}
+		return false;
+	}
+	r->ack_head = 0;
+	r->ack_n = 0;
+	if (!dist)
+		return false;
+	an_lat_add(a, dist, AN_LAT_RTT, now >= e->ts ? now - e->ts : 0);
+	*last = *e;
+	return true;
+}
+
+/* Karn: drop outstanding entries at or after a retransmitted PSN. */
+static void ack_cancel_from(struct an_req *r, uint32_t p)
+{
+	unsigned keep = 0;
+	struct an_ackent tmp[AN_ACK_RING];
+
+	for (unsigned i = 0; i < r->ack_n; i++) {
+		struct an_ackent *e = &r->ack[AN_RING_AT(r->ack_head + i, r->ack_cap)];
+
+		if (roce_psn_cmp(e->psn, p) < 0)
+			tmp[keep++] = *e;
+	}
+	if (keep)
+		memcpy(r->ack, tmp, keep * sizeof(tmp[0]));
+	r->ack_head = 0;
+	r->ack_n = keep;
+}
+
+/*
+ * The READ ring keeps the last AN_READ_RING READs pushed; entries stay
+ * until overwritten, after their LAST too (replayed responses and re-issued
+ * READs still find them).  It starts with 1 slot and doubles, up to
+ * AN_READ_RING, when the slot to overwrite holds a READ still expecting its
+ * LAST, so the READs in progress kept are the same as with a full-size ring.
+ */
+
+/* Newest live READ starting at psn_first. */
+static struct an_readent *read_find(struct an_req *r, uint32_t psn_first)
+{
+	for (unsigned k = 1; k <= r->rd_cap; k++) {
+		struct an_readent *e = &r->rd[AN_RING_AT(r->rd_next + r->rd_cap - k, r->rd_cap)];
+
+		if (e->live && e->psn == psn_first)
+			return e;
+	}
+	return NULL;
+}
+
+/* Newest READ whose (possible) range holds PSN P. */
+static struct an_readent *read_match(struct an_req *r, uint32_t P)
+{
+	for (unsigned k = 1; k <= r->rd_cap; k++) {
+		struct an_readent *e = &r->rd[AN_RING_AT(r->rd_next + r->rd_cap - k, r->rd_cap)];
+
+		if (e->live && psn_in(P, e->psn, e->nmax))
+			return e;
+	}
+	return NULL;
+}
+
+/*
+ * Double the READ ring keeping push order (oldest first); false at the cap
+ * or without memory.  The first ring (AN_READ_FIRST slots) comes from a
+ * pool, the larger ones from calloc.
+ */
+static __attribute__((noinline)) bool read_grow(struct roce_analyzer *a, struct an_req *r)
+{
+	unsigned ncap = r->rd_cap ? 2u * r->rd_cap : AN_READ_FIRST;
+	struct an_readent *n;
+
+	if (r->rd_cap >= AN_READ_RING)
+		return false;
+	n = r->rd_cap ? calloc(ncap, sizeof(*n)) : an_pool_get(&a->pool.rd1);
+	if (!n)
+		return false;
+	for (unsigned i = 0; i < r->rd_cap; i++)
+		n[i] = r->rd[(r->rd_next + i) % r->rd_cap];
+	ring_put(&a->pool.rd1, r->rd, r->rd_cap, AN_READ_FIRST);
+	r->rd = n;
+	r->rd_next = r->rd_cap;
+	r->rd_cap = (uint8_t)ncap;
+	return true;
+}
+
+static inline __attribute__((always_inline)) void read_push(struct roce_analyzer *a,
+	struct an_req *r, uint32_t psn, uint32_t n, uint32_t nmax, uint32_t len, uint64_t ts,
+	uint64_t frame)
+{
+	struct an_readent *e;
+
+	if ((!r->rd_cap || (r->rd[r->rd_next].live && !r->rd[r->rd_next].last_done)) &&
+	    !read_grow(a, r) && !r->rd_cap)
+		return;                 /* no memory: this READ is not followed */
+	e = &r->rd[r->rd_next];
+	r->rd_next = AN_RING_AT(r->rd_next + 1, r->rd_cap);
+	memset(e, 0, sizeof(*e));
+	e->live = true;
+	e->psn = psn;
+	e->n = n;
+	e->nmax = nmax;
+	e->len = len;
+	e->ts = ts;
+	e->frame = frame;
+}
+
+#endif /* ROCE_AN_RING_H */
