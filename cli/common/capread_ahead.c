@@ -13,19 +13,32 @@
  * claims the chunk it is at unless the reader has; the reader claims the
  * chunk it enters if the helper has not, and, when it catches up with the
  * helper (its chunk not finished yet), the next AH_RUN chunks after the
- * helper's, so that the two never work on the same records for long: the
- * helper skips the reader's chunks (walking their headers only) and gets
- * ahead again.  Within a helper chunk the reader takes the byte of every
- * record the helper has published (done, once per chunk) and does the work
- * itself for the others; it never waits.
+ * helper's, so that the two never work on the same records for long.
+ * Within a helper chunk the reader takes the byte of every record the helper
+ * has published (done, once per chunk) and does the work itself for the
+ * others; it never waits.
  *
- * A helper that finds itself behind the reader's chunk (it was not scheduled,
- * say) would have to walk the record headers in between, a chain of
- * dependent loads as slow as the reader itself; in pcap files it jumps
- * instead to the end of the first record of the reader's current chunk,
- * which the reader publishes with the chunk number (rd_jump), and walks to the
- * next chunk from there.  (pcapng: no jump, since the interfaces and byte
- * order defined in between would be unknown to the helper; it walks.)
+ * A helper at a chunk the reader claimed, or behind the reader's chunk (it
+ * was not scheduled, say), would have to walk the record headers in between
+ * to find its next record: one dependent load a record, slower than the
+ * verifying it would save (the "skip-walk trap", docs/performance.md).  In
+ * pcap files it leaps instead (ah_leap()): about AH_LEAP_RECS records past
+ * the reader it guesses a record start from a chain of plausible headers and
+ * walks a new *segment* from there, its records labelled from a chunk number
+ * above any the reader can have by then.  Record numbers ("labels") are then
+ * the helper's; the reader adopts them only where one of its own records ends
+ * exactly where one of the segment's does (ah_sync(), at its chunk entries):
+ * from a shared record end both walk the same records, so a wrong guess (a
+ * payload holding plausible headers) costs only the helper's work, never a
+ * verdict.  The reader takes a chunk's bytes only if the helper walked that
+ * chunk (c_tag) in a segment whose labels are the reader's (c_seg: an exact
+ * segment, from the file's start or the reader's published position, or the
+ * one it synced to) and its first record ends where the reader's does.
+ * Where nothing plausible is found the helper goes on from the end of the
+ * first record of the reader's current chunk, which the reader publishes
+ * with the chunk number (rd_jump), or walks.  (pcapng: no leap, since the
+ * interfaces and byte order defined in between would be unknown to the
+ * helper; it walks.)
  *
  * The helper stays at most AH_NCHUNK - 1 chunks and AH_DIST bytes (two probe
  * windows while the probe runs) ahead of
@@ -39,11 +52,11 @@
  * helper's bytes pay at all depends on the machine, its load and the file,
  * so the reader measures it (the probe, ah_probe()): after AH_PROBE_WARM
  * bytes it times up to AH_PROBE_PAIRS pairs of windows of AH_PROBE_BYTES, one
- * taking the helper's bytes once it is well ahead, one with the helper paused
- * (mode AH_PAUSE: page work only, the reader claims every chunk) once the
- * reader is past what the helper read, and keeps the helper if it was
- * faster in most pairs and per byte over all its windows: the helper walks on
- * (pcap: it jumps to the reader); else it stops walking for good (AH_QUIT)
+ * taking the helper's bytes, one with the helper paused (mode AH_PAUSE: page
+ * work only, the reader claims every chunk), each from half a window after
+ * its switch, and keeps the helper if it was faster in most pairs and per
+ * byte over all its windows: the helper walks on (pcap: it leaps ahead of
+ * the reader); else it stops walking for good (AH_QUIT)
  * and the file goes on as with no helper.  The probe ends as soon as the
  * outcome is sure (3 of 5 pairs won or lost).
  *
@@ -78,6 +91,9 @@
 #define AH_RUN 4u                       /* chunks the reader takes when it catches up */
 #define AH_DIST (8u << 20)              /* bytes the helper may run ahead */
 #define AH_MAX_IFACES 64u               /* pcapng interfaces the helper follows */
+#define AH_LEAP_RECS 1024u              /* mean records the helper leaps ahead of the reader */
+#define AH_LEAP_SCAN (256u << 10)       /* bytes it searches there for a record start */
+#define AH_LEAP_CHAIN 8u                /* plausible headers in a row that make one */
 
 struct ah_iface {
 	int linktype;
@@ -101,9 +117,16 @@ struct cap_ahead {
 	_Atomic uint64_t wake_idx, wake_pos;    /* wake it when the reader gets here */
 	atomic_bool stop;
 	atomic_uintptr_t fault;                 /* page the helper faulted on (SIGBUS), 0 none */
+	/* the helper's current segment (a run of records it walked from one start): id
+	 * (bit 0: exact, its labels are the reader's), the offset it started at and the
+	 * label of its first record; written before the first done of the segment */
+	_Atomic uint64_t seg_id, seg_s, seg_l;
+	_Atomic uint64_t rd_seg;                /* the speculative segment the reader synced to */
 
 	/* the helper's part of the ring, published by done */
 	alignas(64) uint64_t first_end[AH_NCHUNK];  /* end offset of each chunk's first record */
+	uint64_t c_tag[AH_NCHUNK];              /* the chunk walked into this slot */
+	uint64_t c_seg[AH_NCHUNK];              /* ... in which segment */
 	uint8_t v[AH_RING];
 	uint64_t end[AH_RING];                  /* end offset of every record walked: where the
 						 * reader prefetches (walked, not only owned) */
@@ -111,6 +134,11 @@ struct cap_ahead {
 	/* helper only */
 	alignas(64) uint64_t h_pos, h_idx;      /* next record: file offset, index */
 	uint64_t st_own, st_skip, st_sleep, st_pop, st_jump, st_short; /* ROCE_CAP_AHEAD_STATS */
+	uint64_t st_leap, st_leap_fail, st_skip_ns, st_leap_ns, st_skip_recs;
+	uint64_t h_seg, h_seg_s;                /* the current segment's id and start */
+	uint64_t w_bytes, w_recs;               /* own records walked: the mean record size */
+	unsigned h_unsynced;                    /* speculative segments in a row never synced to */
+	uint32_t h_sec;                         /* the last record's seconds */
 	size_t populated;
 	bool h_be;
 	uint32_t h_nifs;
@@ -121,16 +149,22 @@ struct cap_ahead {
 	uint64_t mine_from, mine_until;         /* chunks the reader claimed */
 	bool r_mine;                            /* the current chunk is the reader's */
 	bool r_off;                             /* the helper's bytes are not used any more */
+	bool r_ok;                              /* the helper's current chunk checked: its labels
+						 * are the reader's */
+	uint64_t r_seg;                         /* the speculative segment synced to */
+	uint64_t st_sync;                       /* syncs (ROCE_CAP_AHEAD_STATS) */
 	/* the probe (reader only): is taking the helper's bytes faster? */
 	int probe;                              /* AH_P_* */
 	int choose;                             /* ROCE_CAP_AHEAD_CHOOSE: 0 measure, 1 helper, 2 reader */
+	uint64_t force_run;                     /* ROCE_CAP_AHEAD_RUNS (tests): claim a run every
+						 * this many chunks as if caught up */
 	uint64_t probe_w;                       /* bytes per timed window (0: no probe) */
 	uint64_t probe_t, probe_pos;            /* start of the window being timed */
 	uint64_t t_helper, b_helper;            /* ns and bytes of the pair's window with the helper */
 	uint64_t t_reader, b_reader;            /* ... and without it (sums over the pairs) */
 	unsigned pairs, helper_wins;            /* pairs timed, pairs the helper was faster in */
 	uint64_t probe_h_t, probe_h_b;          /* the current pair's window with the helper */
-	uint64_t drain_idx;                     /* AH_P_DRAIN until the reader's record is here */
+	uint64_t settle_pos;                    /* AH_P_RESUME, AH_P_DRAIN: untimed until here */
 	uint64_t reprobe_pos, reprobe_gap;      /* AH_P_ALONE until here; the next gap */
 	uint64_t reprobe_first;                 /* the first gap */
 	unsigned probes;                        /* probes finished */
@@ -143,8 +177,6 @@ enum { AH_P_WARM, AH_P_RESUME, AH_P_HELPER, AH_P_DRAIN, AH_P_READER, AH_P_ALONE,
 #define AH_PROBE_WARM (8u << 20)        /* bytes before the probe starts */
 #define AH_PROBE_BYTES (2u << 20)       /* bytes per timed window */
 #define AH_PROBE_PAIRS 5u               /* window pairs (with, without the helper) */
-#define AH_AHEAD_RECS (AH_RING / 4)     /* the helper is "ahead" by this many records, or
-					 * a probe window's bytes */
 #define AH_REPROBE (32u << 20)          /* bytes alone before probing again (doubling) */
 
 /* ---- the helper's walk ------------------------------------------------------ */
@@ -178,7 +210,117 @@ static int ah_pcap_next(struct roce_capfile *c, struct cap_ahead *a, struct roce
 	rec->flags = 0;
 	rec->ts_ns = 0;
 	a->h_pos += hl + caplen;
+	a->h_sec = sec;
 	return 1;
+}
+
+/*
+ * Could a pcap record start at offset p?  A chain of AH_LEAP_CHAIN plausible
+ * record headers from p (not all zero, caplen at most the snapshot length and
+ * the original length, sub-second ticks below a second, seconds within a day
+ * of the last record the helper walked), each landing exactly on the next
+ * (or the chain ends exactly at the end of the file).  Only a guess: the
+ * reader checks it (ah_sync()).
+ */
+static bool ah_pcap_plausible(struct roce_capfile *c, struct cap_ahead *a, uint64_t p)
+{
+	size_t hl = c->modified ? 24 : 16;
+	uint32_t lim = c->snaplen && c->snaplen < ROCE_CAP_MAX_RECORD ? c->snaplen :
+		       ROCE_CAP_MAX_RECORD;
+	uint32_t tick = c->nsec ? 1000000000u : 1000000u;
+	unsigned i;
+
+	for (i = 0; i < AH_LEAP_CHAIN; i++) {
+		struct pcap_rec_hdr h;
+
+		if (p == c->map_len && i >= 2)
+			return true;
+		if (p + hl > c->map_len)
+			return false;
+		h = pcap_rec_hdr(c, (const uint8_t *)c->map + p);
+		if (!h.caplen || h.caplen > lim || h.caplen > h.wirelen || h.sub >= tick ||
+		    h.sec + 86400u < a->h_sec || h.sec > a->h_sec + 86400u)
+			return false;
+		p += hl + h.caplen;
+	}
+	return p <= c->map_len;
+}
+
+static uint64_t ah_clock(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* A new segment from offset pos, its first record labelled idx: published with the next done. */
+static void ah_new_seg(struct cap_ahead *a, uint64_t pos, uint64_t idx, bool exact)
+{
+	a->h_seg = (a->h_seg | 1) + 1 + exact;  /* even: speculative, odd: exact */
+	a->h_seg_s = pos;
+	a->h_pos = pos;
+	a->h_idx = idx;
+	atomic_store_explicit(&a->seg_s, pos, memory_order_relaxed);
+	atomic_store_explicit(&a->seg_l, idx, memory_order_relaxed);
+	atomic_store_explicit(&a->seg_id, a->h_seg, memory_order_release);
+}
+
+/*
+ * pcap: instead of walking the record headers up to a chunk far enough ahead
+ * of the reader (one dependent load a record, slower than verifying), leap:
+ * about AH_LEAP_RECS mean records past the reader (or the helper, if
+ * further), find a record start there by ah_pcap_plausible(), and label its
+ * record with a chunk's first index above any the reader can have by then
+ * (its published index plus the records it can read up to there, with a
+ * margin that grows while the reader does not sync).  The reader uses the
+ * segment only once one of its records ends where one of the segment's does
+ * (ah_sync()): from there the two walk the same records by construction,
+ * whatever the file holds.  false: nothing plausible found (walk instead).
+ */
+static bool ah_leap(struct roce_capfile *c, struct cap_ahead *a, uint64_t rk, uint64_t rpos)
+{
+	uint64_t avg = a->w_recs ? a->w_bytes / a->w_recs : 1024;
+	uint64_t dist = atomic_load_explicit(&a->dist, memory_order_relaxed);
+	uint64_t from = a->h_pos > rpos ? a->h_pos : rpos, x, p, lim, est, l, cl, t0 = ah_clock();
+
+	if (avg < 16)
+		avg = 16;
+	x = AH_LEAP_RECS * avg;
+	if (x > dist / 2)
+		x = dist / 2;
+	x += from;
+	lim = x + AH_LEAP_SCAN;
+	if (lim > c->map_len)
+		lim = c->map_len;
+	for (p = x; p < lim; p++)
+		if (ah_pcap_plausible(c, a, p))
+			break;
+	a->st_leap_ns += ah_clock() - t0;
+	if (p >= lim || p <= a->h_pos) {
+		a->st_leap_fail++;
+		return false;
+	}
+	est = (p > rpos ? p - rpos : 0) / avg;
+	est += est / 4 * (1 + a->h_unsynced) + 2 * AH_CHUNK;
+	if (est > AH_RING / 2)
+		est = AH_RING / 2;
+	l = (rk + est + AH_CHUNK - 1) & ~(uint64_t)(AH_CHUNK - 1);
+	if (l < a->h_idx)
+		l = (a->h_idx + AH_CHUNK - 1) & ~(uint64_t)(AH_CHUNK - 1);
+	/* the chunks in between are nobody's: the reader finds them not walked */
+	cl = atomic_load(&a->claim);
+	while (cl < l / AH_CHUNK && !atomic_compare_exchange_weak(&a->claim, &cl, l / AH_CHUNK))
+		;
+	if (cl > l / AH_CHUNK)
+		l = cl * AH_CHUNK;
+	if (!(a->h_seg & 1) && atomic_load_explicit(&a->rd_seg, memory_order_relaxed) != a->h_seg)
+		a->h_unsynced++;
+	else
+		a->h_unsynced = 0;
+	ah_new_seg(a, p, l, false);
+	a->st_leap++;
+	return true;
 }
 
 /* The next pcapng packet block (EPB, SPB, OPB) as the reader reads it: 1, or 0. */
@@ -326,7 +468,7 @@ static void *ah_thread(void *arg)
 	while (!atomic_load_explicit(&a->stop, memory_order_relaxed)) {
 		uint64_t rk = atomic_load_explicit(&a->rd_idx, memory_order_acquire);
 		uint64_t rpos = atomic_load_explicit(&a->rd_pos, memory_order_relaxed);
-		uint64_t h = a->h_idx / AH_CHUNK, cl, n, dist;
+		uint64_t h = a->h_idx / AH_CHUNK, cl, n, dist, t0, p0;
 		int mode = atomic_load_explicit(&a->mode, memory_order_relaxed);
 		struct roce_cap_record rec;
 		bool own = false;
@@ -335,13 +477,21 @@ static void *ah_thread(void *arg)
 		if (mode == AH_QUIT)
 			walking = false;        /* the reader found itself faster alone */
 
-		if (c->fmt == FMT_PCAP && walking && mode == AH_WALK && h < rk / AH_CHUNK) {
-			/* behind the reader's chunk: go on from where it is */
+		if (c->fmt == FMT_PCAP && walking && mode == AH_WALK &&
+		    (h < rk / AH_CHUNK || (!(a->h_seg & 1) && rpos > a->h_seg_s + 2 * AH_CHUNK *
+					   (a->w_recs ? a->w_bytes / a->w_recs : 1024) &&
+					   atomic_load_explicit(&a->rd_seg, memory_order_relaxed) !=
+					   a->h_seg))) {
+			/* behind the reader's chunk, or the reader went past the start
+			 * of this speculative segment without syncing to it: leap
+			 * ahead of the reader, or go on from where it is */
 			uint64_t jw = atomic_load_explicit(&a->rd_jump, memory_order_relaxed);
 
-			if ((jw & 0xffff) == ((rk / AH_CHUNK) & 0xffff) && (jw >> 16) > a->h_pos) {
-				a->h_pos = jw >> 16;
-				a->h_idx = rk + 1;
+			if (ah_leap(c, a, rk, rpos)) {
+				h = a->h_idx / AH_CHUNK;
+			} else if ((jw & 0xffff) == ((rk / AH_CHUNK) & 0xffff) &&
+				   (jw >> 16) > a->h_pos) {
+				ah_new_seg(a, jw >> 16, rk + 1, true);
 				h = a->h_idx / AH_CHUNK;
 				a->st_jump++;
 			}
@@ -373,10 +523,16 @@ static void *ah_thread(void *arg)
 		cl = atomic_load(&a->claim);
 		if (n == AH_CHUNK && cl == h)
 			own = atomic_compare_exchange_strong(&a->claim, &cl, h + 1);
-		if (own)
+		if (!own && c->fmt == FMT_PCAP && walking && ah_leap(c, a, rk, rpos))
+			continue;       /* never walk the reader's chunks when it can leap them */
+		t0 = 0;
+		if (own) {
 			a->st_own++;
-		else
+		} else {
 			a->st_skip++;
+			t0 = ah_clock();
+		}
+		p0 = a->h_pos;
 		for (i = 0; i < n; i++) {
 			int r = c->fmt == FMT_PCAP ? ah_pcap_next(c, a, &rec) : ah_ng_next(c, a, &rec);
 
@@ -393,11 +549,21 @@ static void *ah_thread(void *arg)
 					a->st_short++;
 
 				a->v[a->h_idx & (AH_RING - 1)] = b;
-				if (i == 0)
+				if (i == 0) {
 					a->first_end[h & (AH_NCHUNK - 1)] = a->h_pos;
+					a->c_tag[h & (AH_NCHUNK - 1)] = h;
+					a->c_seg[h & (AH_NCHUNK - 1)] = a->h_seg;
+				}
 			}
 			a->end[a->h_idx & (AH_RING - 1)] = a->h_pos;
 			a->h_idx++;
+		}
+		if (own) {
+			a->w_bytes += a->h_pos - p0;
+			a->w_recs += i;
+		} else {
+			a->st_skip_ns += ah_clock() - t0;
+			a->st_skip_recs += i;
 		}
 		atomic_store_explicit(&a->done, a->h_idx, memory_order_release);
 	}
@@ -416,13 +582,27 @@ static uint64_t ah_probe_dist(const struct cap_ahead *a)
 }
 
 /*
+ * Bytes the reader reads after each switch of the probe (helper paused, helper
+ * walking again) before it times the window: the same for both kinds, half a
+ * window (the helper's leap, about AH_LEAP_RECS records, is within it on the
+ * large frames).
+ */
+static uint64_t ah_probe_settle(const struct cap_ahead *a)
+{
+	return a->probe_w / 2;
+}
+
+/*
  * The probe's settings, for tests and tuning: ROCE_CAP_AHEAD_PROBE=BYTES (each
  * timed window; 0: no probe, the helper's bytes are always taken),
  * ROCE_CAP_AHEAD_CHOOSE=helper|reader (the outcome, once timed; "reader-once":
  * the first probe's outcome is the reader alone, later probes decide by time),
  * ROCE_CAP_AHEAD_REPROBE=BYTES (the reader alone's first stretch before it
  * probes again) and
- * ROCE_CAP_AHEAD_MIN=BYTES (instead of the caller's min_caplen).
+ * ROCE_CAP_AHEAD_MIN=BYTES (instead of the caller's min_caplen) and
+ * ROCE_CAP_AHEAD_RUNS=N (tests: the reader claims AH_RUN chunks after the
+ * helper's at every N-th chunk it enters, as if it had caught up, so that the
+ * helper leaps).
  */
 static void ah_probe_config(struct roce_capfile *c, struct cap_ahead *a)
 {
@@ -445,6 +625,9 @@ static void ah_probe_config(struct roce_capfile *c, struct cap_ahead *a)
 		if (!*end && v <= UINT32_MAX)
 			c->ahead_min = (uint32_t)v;
 	}
+	e = getenv("ROCE_CAP_AHEAD_RUNS");
+	if (e && *e)
+		a->force_run = strtoull(e, NULL, 0);
 	e = getenv("ROCE_CAP_AHEAD_CHOOSE");
 	a->choose = !e ? 0 : !strcmp(e, "helper") ? 1 : !strcmp(e, "reader") ? 2 :
 		    !strcmp(e, "reader-once") ? 3 : 0;
@@ -475,6 +658,11 @@ bool capr_ahead_start(struct roce_capfile *c)
 	atomic_init(&a->stop, false);
 	atomic_init(&a->fault, 0);
 	atomic_init(&a->mode, AH_WALK);
+	a->h_seg = 1;                           /* from the file's start: exact */
+	atomic_init(&a->seg_id, 1);
+	atomic_init(&a->seg_s, 0);
+	atomic_init(&a->seg_l, 0);
+	atomic_init(&a->rd_seg, 0);
 	ah_probe_config(c, a);
 	a->h_pos = c->fmt == FMT_PCAP ? PCAP_HDR_LEN : 0;
 	a->populated = 2 * CAP_RELEASE_STEP;    /* done at open */
@@ -537,6 +725,14 @@ void capr_ahead_stop(struct roce_capfile *c)
 			a->b_reader ? "helper kept" : "off", a->probes, a->helper_wins, a->pairs,
 			(unsigned long long)a->t_helper, (unsigned long long)a->b_helper,
 			(unsigned long long)a->t_reader, (unsigned long long)a->b_reader);
+	if (getenv("ROCE_CAP_AHEAD_STATS"))
+		fprintf(stderr, "ahead: helper walked %llu records of chunks not its own in "
+			"%llu us, leapt %llu times (%llu found no record start, %llu us "
+			"searching); reader synced %llu times\n",
+			(unsigned long long)a->st_skip_recs,
+			(unsigned long long)a->st_skip_ns / 1000,
+			(unsigned long long)a->st_leap, (unsigned long long)a->st_leap_fail,
+			(unsigned long long)a->st_leap_ns / 1000, (unsigned long long)a->st_sync);
 	pthread_cond_destroy(&c->helper_cv);
 	pthread_mutex_destroy(&c->release_mu);
 	pthread_mutex_destroy(&c->helper_mu);
@@ -551,14 +747,6 @@ void capr_ahead_stop(struct roce_capfile *c)
 
 /* ---- the reader's side ---------------------------------------------------------- */
 
-static uint64_t ah_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static void ah_tell_helper(struct roce_capfile *c, struct cap_ahead *a, int mode)
 {
 	atomic_store(&a->mode, mode);
@@ -572,16 +760,13 @@ static void ah_tell_helper(struct roce_capfile *c, struct cap_ahead *a, int mode
  * AH_PROBE_WARM bytes, AH_PROBE_PAIRS pairs of windows of probe_w bytes each,
  * the first taking the helper's bytes, the second with the helper paused
  * (page work only) and every record done by the reader, as with no helper.
- * Each window measures its way in the state it would run in for the rest of
- * the file:
- * - the helper's window starts once the helper is well ahead again after a
- *   pause (AH_AHEAD_RECS records or a window's bytes; it may run two windows
- *   ahead while the probe runs, AH_DIST after it), not while it catches up;
- *   if it does not get there within twice a window, that span is the window
- *   (what taking its bytes gives on this machine now);
- * - the reader's window starts once the reader is past every record the
- *   helper walked (AH_P_DRAIN): those were just read by the other core and sit
- *   in the shared cache, which the reader alone would not find there.
+ * Both kinds of window are measured alike: each starts half a window
+ * (ah_probe_settle()) after its switch (AH_P_RESUME: the helper walking again,
+ * which leaps ahead of the reader in pcap; AH_P_DRAIN: the helper paused) and
+ * lasts probe_w bytes, so that neither times its transition and both time
+ * their way as it runs on (until 5 December 2026 the helper's window waited
+ * for the helper to be well ahead, by its record index, and the reader's for
+ * the reader to be past the helper's records: not the same rule).
  * The helper stays if it was faster per byte in most pairs (a machine shared
  * with others slows some windows at random: alternating short windows and
  * voting keeps one slow window from deciding) and over all its windows
@@ -597,8 +782,7 @@ static void ah_tell_helper(struct roce_capfile *c, struct cap_ahead *a, int mode
 static void ah_probe(struct roce_capfile *c, struct cap_ahead *a, uint64_t k)
 {
 	uint64_t pos = c->pos, now, t, b;
-	uint64_t w = a->probe == AH_P_WARM ? AH_PROBE_WARM :
-		     a->probe == AH_P_RESUME ? 2 * a->probe_w : a->probe_w;
+	uint64_t w = a->probe == AH_P_WARM ? AH_PROBE_WARM : a->probe_w;
 	bool helper, sums;
 
 	if (a->probe == AH_P_ALONE) {
@@ -608,41 +792,38 @@ static void ah_probe(struct roce_capfile *c, struct cap_ahead *a, uint64_t k)
 		a->t_helper = a->b_helper = a->t_reader = a->b_reader = 0;
 		a->pairs = a->helper_wins = 0;
 		a->probe = AH_P_RESUME;
-		a->probe_t = ah_now();
-		a->probe_pos = pos;
+		a->settle_pos = pos + ah_probe_settle(a);
 		atomic_store_explicit(&a->dist, ah_probe_dist(a), memory_order_relaxed);
 		ah_tell_helper(c, a, AH_WALK);
 		return;
 	}
-	if (a->probe == AH_P_DRAIN) {
-		if (k < a->drain_idx)
+	if (a->probe == AH_P_DRAIN || a->probe == AH_P_RESUME) {
+		/* each kind of window starts the same distance after its switch */
+		if (pos < a->settle_pos)
 			return;
-		a->probe = AH_P_READER;
-		a->probe_t = ah_now();
+		a->probe = a->probe == AH_P_DRAIN ? AH_P_READER : AH_P_HELPER;
+		a->probe_t = ah_clock();
 		a->probe_pos = pos;
 		return;
 	}
+	(void)k;
 	if (pos < a->probe_pos + w)
 		return;
-	now = ah_now();
+	now = ah_clock();
 	t = now - a->probe_t;
 	b = pos - a->probe_pos;
 	switch (a->probe) {
 	case AH_P_WARM:
 		a->probe = AH_P_RESUME;
+		a->settle_pos = pos + ah_probe_settle(a);
 		break;
-	case AH_P_RESUME:
-		/* the helper did not get ahead of the reader again in twice a
-		 * window: that span is what taking its bytes gives */
-		/* fall through */
 	case AH_P_HELPER:
 		a->t_helper += t;
 		a->b_helper += b;
 		atomic_store(&a->mode, AH_PAUSE);
 		a->probe_h_t = t;
 		a->probe_h_b = b;
-		/* the chunk the helper may still be walking, and one more */
-		a->drain_idx = atomic_load_explicit(&a->done, memory_order_acquire) + 2 * AH_CHUNK;
+		a->settle_pos = pos + ah_probe_settle(a);
 		a->probe = AH_P_DRAIN;
 		return;
 	default:
@@ -659,6 +840,7 @@ static void ah_probe(struct roce_capfile *c, struct cap_ahead *a, uint64_t k)
 		    (a->helper_wins + AH_PROBE_PAIRS - a->pairs) * 2 > AH_PROBE_PAIRS &&
 		    !(a->helper_wins * 2 > AH_PROBE_PAIRS && sums)) {
 			a->probe = AH_P_RESUME;
+			a->settle_pos = pos + ah_probe_settle(a);
 			ah_tell_helper(c, a, AH_WALK);
 			break;
 		}
@@ -691,6 +873,55 @@ static void ah_probe(struct roce_capfile *c, struct cap_ahead *a, uint64_t k)
 	}
 	a->probe_t = now;
 	a->probe_pos = pos;
+}
+
+/*
+ * The reader's record k (a chunk's first by its labels) ends at c->pos: is
+ * that the end of a record of the helper's speculative segment (ah_leap())?
+ * Then the records after it are the same for both, whatever the file holds,
+ * and the reader takes the segment's labels from there on (they only grow).
+ * The match is looked for among the published records the helper cannot have
+ * overwritten, and kept only if the helper walked that record's chunk in
+ * this segment.  true: synced, c->ah_k relabelled (the current record is the
+ * reader's own).
+ */
+static bool ah_sync(struct roce_capfile *c, struct cap_ahead *a, uint64_t k)
+{
+	uint64_t s = atomic_load_explicit(&a->seg_id, memory_order_acquire), lo, hi, d, m, j;
+
+	if ((s & 1) || s == a->r_seg || c->pos <= atomic_load_explicit(&a->seg_s,
+								      memory_order_relaxed))
+		return false;
+	d = atomic_load_explicit(&a->done, memory_order_acquire);
+	lo = atomic_load_explicit(&a->seg_l, memory_order_relaxed);
+	if (lo < k)
+		lo = k;
+	if (d > AH_RING - 2 * AH_CHUNK && lo < d - (AH_RING - 2 * AH_CHUNK))
+		lo = d - (AH_RING - 2 * AH_CHUNK);
+	/* the first record of [lo, d) ending at or after the reader's */
+	hi = d;
+	while (lo < hi) {
+		m = lo + (hi - lo) / 2;
+		if (a->end[m & (AH_RING - 1)] < c->pos)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	m = lo;
+	j = m / AH_CHUNK;
+	if (m >= d || a->end[m & (AH_RING - 1)] != c->pos ||
+	    a->c_tag[j & (AH_NCHUNK - 1)] != j || a->c_seg[j & (AH_NCHUNK - 1)] != s)
+		return false;
+	a->r_seg = s;
+	atomic_store_explicit(&a->rd_seg, s, memory_order_relaxed);
+	a->st_sync++;
+	c->ah_k = m + 1;
+	a->r_done = d;
+	/* within the matched chunk, or at the next one's first record */
+	a->r_mine = false;
+	a->r_ok = (m + 1) % AH_CHUNK != 0;
+	c->pf_ahead = true;
+	return true;
 }
 
 /* The reader enters chunk j (its record k is the chunk's first). */
@@ -732,20 +963,13 @@ static void ah_enter_chunk(struct roce_capfile *c, struct cap_ahead *a, uint64_t
 			return;
 		}
 	}
-	/* the helper's chunk */
+	/* the helper's chunk, if it walked it with the reader's labels (ah_take()) */
 	a->r_mine = false;
+	a->r_ok = false;
 	c->pf_ahead = true;
 	d = atomic_load_explicit(&a->done, memory_order_acquire);
 	a->r_done = d;
-	if (unlikely(a->probe == AH_P_RESUME) && d >= k + AH_CHUNK &&
-	    (d >= k + AH_AHEAD_RECS || a->end[(d - 1) & (AH_RING - 1)] >= c->pos + a->probe_w)) {
-		/* the helper is well ahead again: time the window with it from
-		 * here (not its catching up after a pause) */
-		a->probe = AH_P_HELPER;
-		a->probe_t = ah_now();
-		a->probe_pos = c->pos;
-	}
-	if (d < k + AH_CHUNK && a->mine_until <= j) {
+	if ((d < k + AH_CHUNK || (a->force_run && j % a->force_run == 0)) && a->mine_until <= j) {
 		/* caught up with the helper: take the next run after its chunks */
 		cl = atomic_load(&a->claim);
 		if (atomic_compare_exchange_strong(&a->claim, &cl, cl + AH_RUN)) {
@@ -768,6 +992,9 @@ static void ah_set_fast(struct roce_capfile *c, struct cap_ahead *a)
 
 	if (a->r_mine) {
 		c->ah_v = NULL;
+	} else if (!a->r_ok) {
+		c->ah_v = a->v;
+		lim = k;        /* not checked yet: the next record comes back here */
 	} else {
 		c->ah_v = a->v;
 		if (a->r_done < lim + AH_PF_RECS)
@@ -778,11 +1005,15 @@ static void ah_set_fast(struct roce_capfile *c, struct cap_ahead *a)
 
 static uint8_t ah_take(struct roce_capfile *c, struct cap_ahead *a)
 {
-	uint64_t k = c->ah_k++;
+	uint64_t k = c->ah_k++, j;
 	uint8_t b;
 
-	if (unlikely(!(k & (AH_CHUNK - 1))))
+	if (unlikely(!(k & (AH_CHUNK - 1)))) {
+		if (!a->r_off && c->fmt == FMT_PCAP && a->probe != AH_P_READER &&
+		    a->probe != AH_P_DRAIN && a->probe != AH_P_ALONE && ah_sync(c, a, k))
+			return 0;
 		ah_enter_chunk(c, a, k);
+	}
 	if (a->r_mine)
 		return 0;
 	if (k + AH_PF_RECS < a->r_done)
@@ -792,14 +1023,22 @@ static uint8_t ah_take(struct roce_capfile *c, struct cap_ahead *a)
 		if (k >= a->r_done)
 			return 0;       /* not there yet: the caller does it */
 	}
-	b = a->v[k & (AH_RING - 1)];
-	if (unlikely(!(k & (AH_CHUNK - 1))) &&
-	    a->first_end[(k / AH_CHUNK) & (AH_NCHUNK - 1)] != c->pos) {
-		/* not the same record: never again for this file */
-		a->r_off = true;
-		a->r_mine = true;
-		return 0;
+	j = k / AH_CHUNK;
+	if (unlikely(!a->r_ok)) {
+		/* the first published record of the chunk: did the helper walk this
+		 * chunk (not a slot of another), in a segment whose labels are the
+		 * reader's (exact, or the one it synced to), with the same first
+		 * record?  If not, the chunk is the reader's. */
+		uint64_t s = a->c_seg[j & (AH_NCHUNK - 1)];
+
+		if (a->c_tag[j & (AH_NCHUNK - 1)] != j || (!(s & 1) && s != a->r_seg) ||
+		    (!(k & (AH_CHUNK - 1)) && a->first_end[j & (AH_NCHUNK - 1)] != c->pos)) {
+			a->r_mine = true;
+			return 0;
+		}
+		a->r_ok = true;
 	}
+	b = a->v[k & (AH_RING - 1)];
 	return b;
 }
 

@@ -103,6 +103,42 @@ for f in large.pcap small.pcap large6.pcapng v1.pcap; do
 		unset ROCE_CAP_AHEAD_MIN
 	fi
 done
+# decoys (pcap): every frame of 600 bytes or more carries, from its 80th byte on, a chain of
+# plausible record headers whose last ends exactly where the frame does, so that the helper's
+# leaps (where the reader catches up it leaps ahead and guesses a record start from a chain
+# of plausible headers) mostly land on decoys; the reader takes the helper's verdicts only
+# from a record end the two share, so the output stays the same
+python3 - "$tmp/large.pcap" "$tmp/decoys.pcap" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+end = '<' if d[:4] in (b'\xd4\xc3\xb2\xa1', b'\x4d\x3c\xb2\xa1') else '>'
+p = 24
+while p + 16 <= len(d):
+    sec, sub, cap, wire = struct.unpack_from(end + 'IIII', d, p)
+    q, e = p + 16 + 80, p + 16 + cap
+    if cap >= 600 and e <= len(d):
+        n = (e - q) // 136
+        for i in range(n):
+            fc = 120 if i < n - 1 else e - q - 16
+            struct.pack_into(end + 'IIII', d, q, sec, 1 + i, fc, fc)
+            q += 16 + fc
+    p = e
+open(sys.argv[2], 'wb').write(d)
+PY
+same "decoys.pcap --json" --json "$tmp/decoys.pcap"
+same "decoys.pcap --frames --json" --frames --json "$tmp/decoys.pcap"
+# ROCE_CAP_AHEAD_RUNS: the reader claims chunks after the helper's as if it had caught up, at
+# every 4th chunk, so that the helper leaps wherever it is ahead
+export ROCE_CAP_AHEAD_PROBE=0 ROCE_CAP_AHEAD_CHOOSE=helper ROCE_CAP_AHEAD_RUNS=4
+for f in decoys.pcap large.pcap small.pcap; do
+	same "$f --json, leaps" --json "$tmp/$f"
+	same "$f --frames --json, leaps" --frames --json "$tmp/$f"
+done
+lp=$(ROCE_CAP_AHEAD_STATS=1 "$ra" --threads 2 -q "$tmp/decoys.pcap" 2>&1 |
+	sed -nE 's/.*leapt ([0-9]+) times.*/\1/p')
+[ "${lp:-0}" -gt 0 ] && ok || bad "decoys.pcap: the helper leapt ${lp:-no} times"
+unset ROCE_CAP_AHEAD_PROBE ROCE_CAP_AHEAD_CHOOSE ROCE_CAP_AHEAD_RUNS
+
 # the probe (after 8 MiB, up to five pairs of windows, one taking the helper's verdicts, one
 # without; the way faster in most pairs is kept): with 512 KiB windows on the 33 MB pcap and the 80 MB
 # pcapng file (where the helper, unable to jump to the reader, walks on from where it was

@@ -1005,6 +1005,86 @@ static void test_ahead_bytes(void)
 	unlink(path);
 }
 
+/*
+ * The helper's leap (pcap): where the reader catches up, the helper does not
+ * walk the reader's chunks but leaps ahead and guesses a record start from a
+ * chain of plausible headers, which the reader uses only from a record end
+ * the two share.  Here every payload holds a chain of decoy record headers
+ * (plausible: small lengths, timestamps of the same second) whose last decoy
+ * ends exactly where the real record does, so that most guesses land on a
+ * decoy and the helper's walk joins the real records only at the next real
+ * header: every record still comes with 0 or its own byte (a decoy's byte,
+ * from bytes of another value, would differ).
+ */
+static void test_ahead_decoys(void)
+{
+	char err[ROCE_ERRBUF_SIZE];
+	const char *path = tpath("decoys.pcap");
+	roce_capwriter_t *w = roce_capw_open(path, 1, 65535, 1, err);
+	struct roce_cap_record recs[16];
+	roce_capfile_t *c;
+	uint8_t frame[2048];
+	const uint64_t count = 60000;
+	uint64_t n = 0, bad = 0, taken = 0;
+	unsigned turn = 0;
+	int rc;
+
+	REQUIRE(w != NULL);
+	for (uint64_t i = 0; i < count; i++) {
+		unsigned nd = 2 + (unsigned)(i % 5), fc = 100 + (unsigned)(i * 13 % 57), d;
+		uint32_t len = 8 + nd * (16 + fc), o = 8;
+
+		memset(frame, 0xa5, sizeof(frame));
+		memcpy(frame, &i, sizeof(i));
+		for (d = 0; d < nd; d++) {
+			uint32_t hdr[4] = { 0, 7 + d, fc, fc };
+			uint64_t x = ~i * 2654435761u + d;
+
+			memcpy(frame + o, hdr, sizeof(hdr));
+			memcpy(frame + o + 16, &x, sizeof(x));
+			o += 16 + fc;
+		}
+		REQUIRE(roce_capw_write(w, 1000 + i, frame, len, len) == 0);
+	}
+	REQUIRE(roce_capw_close(w) == 0);
+	setenv("ROCE_CAP_AHEAD_PROBE", "0", 1);
+	setenv("ROCE_CAP_AHEAD_RUNS", "8", 1);  /* leaps wherever the helper is ahead */
+	c = roce_cap_open(path, err);
+	REQUIRE(c != NULL);
+	CHECK_EQ_I(roce_cap_set_ahead(c, ahead_byte, NULL, 100), 1);
+	for (;;) {
+		unsigned want = 1 + turn++ % 16;
+
+		rc = turn % 7 == 0 ? roce_cap_next(c, recs) : roce_cap_next_batch(c, recs, want);
+		if (rc <= 0)
+			break;
+		if (turn % 3000 == 1)
+			usleep(3000);   /* the helper gets ahead, the reader catches up */
+		for (int j = 0; j < rc; j++) {
+			const struct roce_cap_record *r = &recs[j];
+			uint8_t b = r->ahead;
+			uint64_t i;
+
+			memcpy(&i, r->data, sizeof(i));
+			if (r->frame_no != n + 1 || i != n || (b && b != ahead_byte(NULL, r)))
+				bad++;
+			taken += b != 0;
+			n++;
+		}
+	}
+	unsetenv("ROCE_CAP_AHEAD_PROBE");
+	unsetenv("ROCE_CAP_AHEAD_RUNS");
+	CHECK_EQ_I(rc, 0);
+	CHECK_EQ_U(n, count);
+	CHECK_EQ_U(bad, 0);
+	CHECK_EQ_U(roce_cap_ahead_taken(c), taken);
+	if (getenv("TEST_CAPREAD_VERBOSE"))
+		fprintf(stderr, "decoys: %llu of %llu records taken\n", (unsigned long long)taken,
+			(unsigned long long)n);
+	roce_cap_close(c);
+	unlink(path);
+}
+
 int main(void)
 {
 	int r;
@@ -1023,6 +1103,7 @@ int main(void)
 	RUN(test_big_records);
 	RUN(test_large_mapped);
 	RUN(test_ahead_bytes);
+	RUN(test_ahead_decoys);
 	RUN(test_errors_pcap);
 	RUN(test_truncate_everywhere);
 	RUN(test_truncate_gzip);
