@@ -555,6 +555,29 @@ struct roce_analyzer {
 	struct an_pred pred;
 };
 
+/*
+ * What every frame counts first, whatever it is: the analyzer's clock, its
+ * activity tick, the newest frame number, the summary's frames, bytes and
+ * first and last time.  The one writer of these for process_frame() and
+ * an_predict().
+ */
+static inline __attribute__((always_inline)) void an_count_frame(struct roce_analyzer *a,
+	uint64_t ts, uint64_t no, uint64_t wirelen)
+{
+	if (ts > a->now)
+		a->now = ts;
+	a->finished = false;
+	a->tick++;
+	if (no > a->last_frame)
+		a->last_frame = no;
+	a->sum.frames++;
+	a->sum.bytes += wirelen;
+	if (a->sum.frames == 1 || ts < a->sum.first_ts_ns)
+		a->sum.first_ts_ns = ts;
+	if (ts > a->sum.last_ts_ns)
+		a->sum.last_ts_ns = ts;
+}
+
 /* Per-frame context. */
 struct an_ctx {
 	struct roce_analyzer *a;

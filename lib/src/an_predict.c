@@ -214,18 +214,7 @@ int an_predict(struct roce_analyzer *a, const uint8_t *fr, size_t caplen, size_t
 	pr->hits++;
 	pr->miss = 0;
 	pay = (uint32_t)(end - ROCE_ICRC_LEN - (AN_PRED_HDR + hl));    /* pad count 0 */
-	if (ts > a->now)
-		a->now = ts;
-	a->finished = false;
-	a->tick++;
-	if (no > a->last_frame)
-		a->last_frame = no;
-	a->sum.frames++;
-	a->sum.bytes += wirelen;
-	if (a->sum.frames == 1 || ts < a->sum.first_ts_ns)
-		a->sum.first_ts_ns = ts;
-	if (ts > a->sum.last_ts_ns)
-		a->sum.last_ts_ns = ts;
+	an_count_frame(a, ts, no, wirelen);
 	a->sum.roce_frames++;
 	a->sum.rocev2_frames++;
 	if (ok)

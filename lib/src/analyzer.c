@@ -859,24 +859,13 @@ static inline __attribute__((always_inline)) void process_frame(roce_analyzer_t 
 	} else {
 		frame_result_clear(res, pkt->findings);
 	}
-	if (ts_ns > a->now)
-		a->now = ts_ns;
-	a->finished = false;
-	a->tick++;
-	if (frame_no > a->last_frame)
-		a->last_frame = frame_no;
+	an_count_frame(a, ts_ns, frame_no, pkt->wirelen);
 	c.a = a;
 	c.pkt = pkt;
 	c.ts = ts_ns;
 	c.frame = frame_no;
 	c.res = res;
 
-	a->sum.frames++;
-	a->sum.bytes += pkt->wirelen;
-	if (a->sum.frames == 1 || ts_ns < a->sum.first_ts_ns)
-		a->sum.first_ts_ns = ts_ns;
-	if (ts_ns > a->sum.last_ts_ns)
-		a->sum.last_ts_ns = ts_ns;
 	if (status == ROCE_E_NOT_ROCE || status == ROCE_E_LINKTYPE || status == ROCE_E_INVAL)
 		return;
 
