@@ -8,7 +8,7 @@
  * libmicrohttpd is opened with dlopen() when --prometheus is given, not
  * linked: it brings in GnuTLS and eight more shared objects (nettle, gmp,
  * p11-kit, libidn2, ...) whose mapping and relocation every run paid for,
- * a few milliseconds of each analysis (docs/performance.md).
+ * a few milliseconds of each analysis (docs/perf/tools.md).
  */
 #define _POSIX_C_SOURCE 200809L
 

@@ -21,7 +21,7 @@
  * A helper at a chunk the reader claimed, or behind the reader's chunk (it
  * was not scheduled, say), would have to walk the record headers in between
  * to find its next record: one dependent load a record, slower than the
- * verifying it would save (the "skip-walk trap", docs/performance.md).  In
+ * verifying it would save (the "skip-walk trap", docs/perf/analyze.md).  In
  * pcap files it leaps instead (ah_leap()): about AH_LEAP_RECS records past
  * the reader it guesses a record start from a chain of plausible headers and
  * walks a new *segment* from there, its records labelled from a chunk number

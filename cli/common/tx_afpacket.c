@@ -6,7 +6,7 @@
  * of up to ROCE_TX_MAX_BATCH frames per system call.
  *
  * PACKET_TX_RING (TPACKET_V2) was measured against this on a veth pair and
- * was slower (see docs/performance.md); it is not used.
+ * was slower (see docs/perf/tools.md); it is not used.
  */
 #define _GNU_SOURCE
 

@@ -515,7 +515,7 @@ struct rr_rwstats {
  * with 4 KiB pages the TLB misses alone cost more than the copy on a VM.  The
  * unused tail is given back after the preload (the engines copy each frame
  * from here into their own buffers: sending straight from the arena was
- * slower on veth, see docs/performance.md).  Where the reservation is
+ * slower on veth, see docs/perf/tools.md).  Where the reservation is
  * refused (vm.overcommit_memory=2) the arena grows with realloc() instead.
  */
 #define RR_HUGE_PAGE ((size_t)2 << 20)
