@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* fuzz_capread.c - capture reader: memory (mmap) path vs streaming/gzip path, and the
- * memory path read one record at a time vs in runs (roce_cap_next_batch()). */
+/* fuzz_capread.c - capture reader: memory (mmap) path vs streaming/gzip path, the
+ * memory path read one record at a time vs in runs (roce_cap_next_batch()), and the
+ * mapped file with roce_cap_set_ahead()'s helper thread (leaps forced). */
 #define _GNU_SOURCE
 #include <stdbool.h>
 #include <stdint.h>
@@ -20,6 +21,22 @@ struct summary {
 	char err[1024];
 };
 
+/*
+ * The helper's work (roce_cap_set_ahead()) for the mapped path with the helper
+ * thread: a byte that depends on the record, never 0.  A record handed out with
+ * a helper's byte must carry exactly this one, whatever the helper guessed about
+ * record boundaries when it leapt ahead (capread_ahead.c).
+ */
+static uint8_t ahead_byte(void *user, const struct roce_cap_record *r)
+{
+	uint32_t h = r->caplen * 2654435761u ^ r->wirelen;
+
+	(void)user;
+	if (r->caplen)
+		h ^= (uint32_t)r->data[0] << 8 ^ r->data[r->caplen - 1];
+	return (uint8_t)(1 + h % 255);
+}
+
 /* One record: the checks every path must pass, folded into the summary. */
 static uint64_t take(roce_capfile_t *c, const struct roce_cap_record *rp, struct summary *s,
 		     uint64_t h)
@@ -32,6 +49,8 @@ static uint64_t take(roce_capfile_t *c, const struct roce_cap_record *rp, struct
 	    ((r.flags & ROCE_CAP_REC_NO_TS) && r.ts_ns))
 		abort();
 	s->last = r.frame_no;
+	if (r.ahead && r.ahead != ahead_byte(NULL, &r))
+		abort();
 	/* touch every byte: ASan catches reads outside the input */
 	for (uint32_t i = 0; i < r.caplen; i++)
 		h = (h ^ r.data[i]) * 1099511628211ull;
@@ -88,12 +107,74 @@ static void drain(roce_capfile_t *c, const char *openerr, struct summary *s, uns
 	roce_cap_close(c);
 }
 
+/*
+ * The bytes as a mapped file with roce_cap_set_ahead()'s helper thread walking
+ * (and, with ROCE_CAP_AHEAD_RUNS, leaping) ahead of the reader: exactly what the
+ * memory path gave (mem), and every helper's byte the record's own (take()).
+ */
+static void helper_path(const uint8_t *data, size_t size, const struct summary *mem,
+			unsigned batch)
+{
+	char eb[ROCE_ERRBUF_SIZE];
+	struct summary ahd;
+	roce_capfile_t *c;
+	int fd = memfd_create("fuzz", MFD_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (size && write(fd, data, size) != (ssize_t)size) {
+		close(fd);
+		return;
+	}
+	c = roce_cap_open_fd(fd, "fuzz", 0, eb);
+	if (c)
+		(void)roce_cap_set_ahead(c, ahead_byte, NULL, 0);
+	drain(c, eb, &ahd, batch);
+	if (ahd.n != mem->n || ahd.hash != mem->hash || ahd.status != mem->status ||
+	    strcmp(ahd.err, mem->err) != 0) {
+		fprintf(stderr, "mem/helper mismatch:\n  %s\n  %s\n", mem->err, ahd.err);
+		abort();
+	}
+}
+
+/*
+ * The helper leaps about a thousand mean records past the reader, 1 MiB before
+ * it knows their size: one small input in 64 is also read with its bytes
+ * after the first 24 (a pcap file header) repeated to at least 2 MiB, tens of
+ * thousands of records of whatever the input holds.
+ */
+static void amplified(const uint8_t *data, size_t size)
+{
+	char eb[ROCE_ERRBUF_SIZE];
+	struct summary mem;
+	size_t body = size - 24, k = ((2u << 20) + body - 1) / body, n = 24 + body * k;
+	uint8_t *big = malloc(n);
+
+	if (!big)
+		return;
+	memcpy(big, data, 24);
+	for (size_t i = 0; i < k; i++)
+		memcpy(big + 24 + i * body, data + 24, body);
+	drain(roce_cap_open_mem(big, n, "fuzz", eb), eb, &mem, 0);
+	helper_path(big, n, &mem, 16);
+	free(big);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char eb[ROCE_ERRBUF_SIZE];
 	struct summary mem, str, run;
 	int fd;
 	bool gz = size >= 2 && data[0] == 0x1f && data[1] == 0x8b;
+	static bool env_set;
+
+	if (!env_set) {
+		/* the helper's bytes always taken; the reader claims chunks ahead of the
+		 * helper every 2nd chunk it enters, so that the helper leaps */
+		setenv("ROCE_CAP_AHEAD_PROBE", "0", 1);
+		setenv("ROCE_CAP_AHEAD_RUNS", "2", 1);
+		env_set = true;
+	}
 
 	drain(roce_cap_open_mem(data, size, "fuzz", eb), eb, &mem, 0);
 
@@ -120,6 +201,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    strcmp(mem.err, str.err) != 0)) {
 		fprintf(stderr, "mem/stream mismatch:\n  %s\n  %s\n", mem.err, str.err);
 		abort();
+	}
+
+	/* The mapped file with the helper thread, as it is and amplified. */
+	if (!gz) {
+		helper_path(data, size, &mem, 1 + size % 16);
+		if (size > 24 && size < 4096 && (data[size - 1] & 63) == 0)
+			amplified(data, size);
 	}
 	return 0;
 }
