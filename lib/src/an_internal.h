@@ -552,6 +552,9 @@ struct roce_analyzer {
 	uint64_t last_frame;
 	uint32_t pmtu_learned;
 	bool finished;
+	/* tests (an_inorder_enable()): no in-order shortcut, an_req_inorder() and
+	 * an_resp_inorder() decline every frame, the general path takes it */
+	bool inorder_off;
 	struct an_pred pred;
 };
 
@@ -664,6 +667,8 @@ void an_predict_learn(struct roce_analyzer *a, const struct roce_pkt *pkt, int s
 	const uint8_t *frame, size_t caplen);
 /* Prediction on (the default) or off (tests compare both). */
 void an_predict_enable(roce_analyzer_t *a, bool on);
+/* Tests: the in-order shortcuts of an_request.c on (the default) or off. */
+void an_inorder_enable(roce_analyzer_t *a, bool on);
 /* Frames an_predict() analysed (for tests). */
 uint64_t an_predict_hits(const roce_analyzer_t *a);
 

@@ -738,6 +738,11 @@ void an_req_advance(struct roce_analyzer *a, struct an_req *r, uint32_t p, bool 
 		r->messages++;
 }
 
+void an_inorder_enable(roce_analyzer_t *a, bool on)
+{
+	a->inorder_off = !on;
+}
+
 bool an_req_inorder(struct an_ctx *c, struct an_flow *f)
 {
 	const struct roce_pkt *pkt = c->pkt;
@@ -755,7 +760,7 @@ bool an_req_inorder(struct an_ctx *c, struct an_flow *f)
 	 * growing its ring (no change of the arrays' bytes), no hole, no event;
 	 * a LAST ends a message.
 	 */
-	if (!an_req_inorder_ok(f, p, ack, op->flags & ~(uint32_t)ROCE_F_READ))
+	if (c->a->inorder_off || !an_req_inorder_ok(f, p, ack, op->flags & ~(uint32_t)ROCE_F_READ))
 		return false;
 	if (!is_read) {
 		an_req_advance(c->a, r, p, ack, (op->flags & ROCE_F_LAST) != 0, c->ts, c->frame);
@@ -1190,7 +1195,7 @@ bool an_resp_inorder(struct an_ctx *c, struct an_flow *f)
 	struct an_rsp *s = f->rsp;
 	struct an_req *r;
 
-	if (!f->peer || !s || !s->init || roce_psn_cmp(P, s->newest) != 1 ||
+	if (c->a->inorder_off || !f->peer || !s || !s->init || roce_psn_cmp(P, s->newest) != 1 ||
 	    ((pkt->hdrs & ROCE_H_AETH) && roce_aeth_type(pkt->aeth.syndrome) != ROCE_AETH_ACK) ||
 	    (f->st.transport != ROCE_TRANSPORT_RC && f->st.transport != ROCE_TRANSPORT_XRC &&
 	     f->st.transport != ROCE_TRANSPORT_RD))

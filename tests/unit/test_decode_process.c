@@ -31,6 +31,7 @@
 /* libroce internals (lib/src/an_internal.h), for this test: header prediction */
 void an_predict_enable(roce_analyzer_t *a, bool on);
 uint64_t an_predict_hits(const roce_analyzer_t *a);
+void an_inorder_enable(roce_analyzer_t *a, bool on);
 
 #define MAX_FILES 128
 #define MAX_AN 4096
@@ -161,7 +162,9 @@ static void side_free(struct side *s)
 }
 
 /* sa: roce_decode() + roce_analyzer_process(); sb: roce_analyzer_decode_process();
- * sc: the same with header prediction off */
+ * sc: the same with header prediction and the in-order shortcuts of an_request.c
+ * off (an_req_inorder(), an_resp_inorder()): every frame through the general
+ * request and response code */
 static struct side sa, sb, sc;
 
 static bool sides_init(bool observer, uint64_t idle_ns, uint32_t max_flows)
@@ -171,6 +174,7 @@ static bool sides_init(bool observer, uint64_t idle_ns, uint32_t max_flows)
 	    !side_init(&sc, observer, idle_ns, max_flows))
 		return false;
 	an_predict_enable(sc.a, false);
+	an_inorder_enable(sc.a, false);
 	return true;
 }
 
