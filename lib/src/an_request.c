@@ -1182,6 +1182,27 @@ static inline __attribute__((always_inline)) void read_resp_process(struct an_ct
 }
 
 /*
+ * What a response of f at PSN P completes on its peer's request state r:
+ * with an ACK-type AETH or none (ack), the requests up to P (the ACK's round
+ * trip); a READ response, its READ.  (an_resp_inorder() and an_resp_process().)
+ */
+static inline __attribute__((always_inline)) void resp_complete(struct an_ctx *c,
+	struct an_flow *f, struct an_req *r, uint32_t P, bool ack)
+{
+	if (ack) {
+		struct an_ackent last = {0};
+
+		if (ack_complete_rsp(c->a, r, P, f->peer, c->ts, &last)) {
+			c->res->events |= ROCE_EV_ACK_RTT;
+			c->res->rtt_ns = c->ts >= last.ts ? c->ts - last.ts : 0;
+			c->res->ref_frame = last.frame;
+		}
+	}
+	if (c->pkt->op->flags & ROCE_F_RESP)
+		read_resp_process(c, f, r);
+}
+
+/*
  * The common response in line, what an_resp_process() comes to for it (false,
  * nothing done: the general path): a paired stream whose request stream is
  * followed, reliable transport, an ACK-type AETH or none, and the PSN after the
@@ -1191,7 +1212,7 @@ static inline __attribute__((always_inline)) void read_resp_process(struct an_ct
 bool an_resp_inorder(struct an_ctx *c, struct an_flow *f)
 {
 	const struct roce_pkt *pkt = c->pkt;
-	uint32_t flags = pkt->op->flags, P = pkt->bth.psn & 0xffffffu;
+	uint32_t P = pkt->bth.psn & 0xffffffu;
 	struct an_rsp *s = f->rsp;
 	struct an_req *r;
 
@@ -1206,17 +1227,7 @@ bool an_resp_inorder(struct an_ctx *c, struct an_flow *f)
 	if (pkt->hdrs & ROCE_H_AETH)
 		aeth_process(c, f, r);
 	s->newest = P;
-	{
-		struct an_ackent last = {0};
-
-		if (ack_complete_rsp(c->a, r, P, f->peer, c->ts, &last)) {
-			c->res->events |= ROCE_EV_ACK_RTT;
-			c->res->rtt_ns = c->ts >= last.ts ? c->ts - last.ts : 0;
-			c->res->ref_frame = last.frame;
-		}
-	}
-	if (flags & ROCE_F_RESP)
-		read_resp_process(c, f, r);
+	resp_complete(c, f, r, P, true);
 	return true;
 }
 
@@ -1246,16 +1257,6 @@ void an_resp_process(struct an_ctx *c, struct an_flow *f)
 	}
 	if (!r)
 		return;
-	/* ACK-type AETH or a READ response completes requests up to P */
-	if (!(pkt->hdrs & ROCE_H_AETH) || roce_aeth_type(pkt->aeth.syndrome) == ROCE_AETH_ACK) {
-		struct an_ackent last = {0};
-
-		if (ack_complete_rsp(c->a, r, P, f->peer, c->ts, &last)) {
-			c->res->events |= ROCE_EV_ACK_RTT;
-			c->res->rtt_ns = c->ts >= last.ts ? c->ts - last.ts : 0;
-			c->res->ref_frame = last.frame;
-		}
-	}
-	if (flags & ROCE_F_RESP)
-		read_resp_process(c, f, r);
+	resp_complete(c, f, r, P, !(pkt->hdrs & ROCE_H_AETH) ||
+		      roce_aeth_type(pkt->aeth.syndrome) == ROCE_AETH_ACK);
 }
