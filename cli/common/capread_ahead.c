@@ -280,9 +280,19 @@ static void ah_new_seg(struct cap_ahead *a, uint64_t pos, uint64_t idx, bool exa
  */
 static bool ah_leap(struct roce_capfile *c, struct cap_ahead *a, uint64_t rk, uint64_t rpos)
 {
-	uint64_t avg = a->w_recs ? a->w_bytes / a->w_recs : 1024;
+	uint64_t avg = a->w_recs ? a->w_bytes / a->w_recs : 0;
 	uint64_t dist = atomic_load_explicit(&a->dist, memory_order_relaxed);
-	uint64_t from = a->h_pos > rpos ? a->h_pos : rpos, x, p, lim, est, l, cl, t0 = ah_clock();
+	uint64_t from = a->h_pos > rpos ? a->h_pos : rpos, x, p, lim, est, l, cl, t0;
+
+	/*
+	 * Not before a chunk of its own has given the mean record size: with a
+	 * guess (1 KiB), small records made the segment's labels far lower than
+	 * the reader's index where it lands, and the reader never synced to it
+	 * nor to the segments after it (0 verdicts taken in some runs).
+	 */
+	if (!avg)
+		return false;
+	t0 = ah_clock();
 
 	if (avg < 16)
 		avg = 16;

@@ -126,10 +126,11 @@ static bool ack_complete(struct roce_analyzer *a, struct an_req *r, uint32_t P, 
 static inline __attribute__((always_inline)) bool ack_complete_rsp(struct roce_analyzer *a,
 	struct an_req *r, uint32_t P, struct an_flow *dist, uint64_t now, struct an_ackent *last)
 {
-	struct an_ackent *e = &r->ack[r->ack_head];
+	struct an_ackent *e;
 
-	if (r->ack_n != 1)
+	if (r->ack_n != 1)     /* (none yet: r->ack may be NULL) */
 		return ack_complete(a, r, P, true, dist, now, last);
+	e = &r->ack[r->ack_head];
 	if (roce_psn_cmp(e->psn, P) > 0) {
 		if (r->ack_head) {
 			r->ack[0] = *e;
