@@ -359,6 +359,27 @@ static uint32_t div_up(uint64_t len, uint32_t d)
 	return (uint32_t)n;
 }
 
+/*
+ * The response PSNs a READ request of f asks for: N with the path MTU known,
+ * else at least len / 4096 (n) and at most len / 256 (nmax); rd_len, its
+ * length.  (req_process() and an_req_inorder().)
+ */
+static inline __attribute__((always_inline)) void read_span(const struct an_ctx *c,
+	const struct an_flow *f, uint32_t *n, uint32_t *nmax, uint32_t *rd_len)
+{
+	const struct roce_pkt *pkt = c->pkt;
+	uint64_t len = (pkt->hdrs & ROCE_H_RETH) ? pkt->reth.dma_len : 0;
+	uint32_t pmtu = flow_pmtu(c->a, f);
+
+	*rd_len = (uint32_t)len;
+	if (pmtu) {
+		*n = *nmax = div_up(len, pmtu);
+	} else {
+		*n = div_up(len, 4096);
+		*nmax = div_up(len, 256);
+	}
+}
+
 /* An anomaly of the frame in c on stream f, at PSN p where e was expected. */
 static void an_init_psn(struct roce_anomaly *an, const struct an_ctx *c, enum roce_anomaly_type type,
 	const struct an_flow *f, uint32_t p, uint32_t e)
@@ -595,18 +616,8 @@ static void req_process(struct an_ctx *c, struct an_flow *f)
 			return;
 		}
 	}
-	if (is_read) {
-		uint64_t len = (pkt->hdrs & ROCE_H_RETH) ? pkt->reth.dma_len : 0;
-		uint32_t pmtu = flow_pmtu(c->a, f);
-
-		rd_len = (uint32_t)len;
-		if (pmtu) {
-			n = nmax = div_up(len, pmtu);
-		} else {
-			n = div_up(len, 4096);
-			nmax = div_up(len, 256);
-		}
-	}
+	if (is_read)
+		read_span(c, f, &n, &nmax, &rd_len);
 	reliable = f->st.transport == ROCE_TRANSPORT_RC || f->st.transport == ROCE_TRANSPORT_XRC ||
 		f->st.transport == ROCE_TRANSPORT_RD;
 
@@ -748,10 +759,9 @@ bool an_req_inorder(struct an_ctx *c, struct an_flow *f)
 	const struct roce_pkt *pkt = c->pkt;
 	const struct roce_opcode_info *op = pkt->op;
 	struct an_req *r = f->req;
-	uint32_t p = pkt->bth.psn & 0xffffffu, n, nmax, rd_len, pmtu;
+	uint32_t p = pkt->bth.psn & 0xffffffu, n, nmax, rd_len;
 	bool is_read = (op->flags & ROCE_F_READ) != 0;
 	bool ack = pkt->bth.ackreq || is_read || (op->flags & ROCE_F_ATOMIC);
-	uint64_t len;
 
 	/*
 	 * What req_process() and an_req_process() come to for it: d == 0,
@@ -769,17 +779,9 @@ bool an_req_inorder(struct an_ctx *c, struct an_flow *f)
 	/* a READ: N as req_process() finds it, known (no slack); the READ ring's next slot free */
 	if (!r->rd_cap || (r->rd[r->rd_next].live && !r->rd[r->rd_next].last_done))
 		return false;
-	len = (pkt->hdrs & ROCE_H_RETH) ? pkt->reth.dma_len : 0;
-	pmtu = flow_pmtu(c->a, f);
-	rd_len = (uint32_t)len;
-	if (pmtu) {
-		n = nmax = div_up(len, pmtu);
-	} else {
-		n = div_up(len, 4096);
-		nmax = div_up(len, 256);
-		if (n != nmax)
-			return false;
-	}
+	read_span(c, f, &n, &nmax, &rd_len);
+	if (n != nmax)
+		return false;
 	r->next = roce_psn_add(p, n);
 	r->pnext = r->next;
 	r->slack_read_psn = p;
