@@ -488,9 +488,10 @@ struct an_pairidx {
 	struct an_pool pn_pool;         /* the indexed streams' entries (struct an_pnode) */
 	struct an_pnode **bucket;       /* chains by (host pair, expected PSN bucket) */
 	uint32_t bmask;
-	uint32_t n;                     /* indexed streams */
+	uint32_t n;                     /* indexed streams in the buckets */
 	uint64_t seq;                   /* host pairs created (their entries' seq) */
 	struct an_hp *spare;            /* the last host pair left empty, kept (an_pair.c) */
+	struct an_hp *last;             /* the host pair found or added last (NULL: none) */
 };
 
 /* The record pools (an_pool.c), one per kind. */

@@ -28,6 +28,14 @@
  * further behind its request stream's newest PSN than that, on a host pair
  * with more than AN_PAIR_SCAN unpaired request streams, stays unpaired
  * until one of its later frames (every AN_PAIR_EVERY-th) falls inside.
+ *
+ * Cost per QP (the many-QP captures create and pair a request stream every 4
+ * frames): only host pairs with more than AN_PAIR_SCAN candidates are in the
+ * buckets (the scan never reads them), linked all at once when the list
+ * passes AN_PAIR_SCAN and until it empties; the host pair looked up last is
+ * tried before the hash (a QP's response follows its request, and many QPs
+ * share a host pair); an emptied spare is re-keyed for the next new host pair
+ * instead of being freed while another record is taken.
  */
 #include "an_internal.h"
 
@@ -35,11 +43,13 @@
 #define AN_PAIR_NBUCKET (1u << (24 - AN_PAIR_SHIFT))
 #define AN_PAIR_SCAN    32
 #define AN_PAIR_MIN     64u
+#define AN_PB_NONE      UINT32_MAX      /* struct an_pnode.bucket: not in the buckets */
 
 struct an_hp {
 	struct an_entry ent;
 	uint32_t hash;              /* its slot's (bucket_hash(), removal) */
 	uint8_t version;
+	uint8_t bucketed;           /* its entries are in the buckets (n passed AN_PAIR_SCAN) */
 	uint8_t src[16], dst[16];   /* of the request streams */
 	uint32_t n;
 	struct an_pnode *head;
@@ -54,7 +64,7 @@ struct an_pnode {
 	struct an_flow *f;
 	struct an_hp *hp;
 	struct an_pnode *hp_next, *hp_prev, *pb_next, *pb_prev;
-	uint32_t bucket;
+	uint32_t bucket;            /* its PSN bucket while linked there, else AN_PB_NONE */
 };
 
 static uint32_t hp_hash(uint8_t version, const uint8_t src[16], const uint8_t dst[16])
@@ -130,6 +140,37 @@ static struct an_hp *hp_find(struct an_pairidx *x, uint8_t version, const uint8_
 	return NULL;
 }
 
+/* hp holds (version, src, dst): 16-byte compares as two words each */
+static inline bool hp_is(const struct an_hp *hp, uint8_t version, const uint8_t *src,
+	const uint8_t *dst)
+{
+	uint64_t a[4], b[4];
+
+	memcpy(&a[0], hp->src, 16);
+	memcpy(&a[2], hp->dst, 16);
+	memcpy(&b[0], src, 16);
+	memcpy(&b[2], dst, 16);
+	return hp->version == version && ((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) |
+		(a[3] ^ b[3])) == 0;
+}
+
+/* The host pair of (version, src, dst), the last one found or added first; *h its hash when
+ * computed (0 when the cached one matched: not needed then). */
+static inline struct an_hp *hp_lookup(struct an_pairidx *x, uint8_t version, const uint8_t *src,
+	const uint8_t *dst, uint32_t *h)
+{
+	struct an_hp *hp = x->last;
+
+	*h = 0;
+	if (hp && hp_is(hp, version, src, dst))
+		return hp;
+	*h = hp_hash(version, src, dst);
+	hp = hp_find(x, version, src, dst, *h);
+	if (hp)
+		x->last = hp;
+	return hp;
+}
+
 static void bucket_link(struct an_pairidx *x, struct an_pnode *n)
 {
 	struct an_pnode **head = &x->bucket[bucket_hash(n->hp, n->bucket) & x->bmask];
@@ -166,7 +207,7 @@ static void buckets_grow(struct an_pairidx *x)
 	for (uint32_t i = 0; i < x->hp.len; i++) {
 		const struct an_hp *hp = (const struct an_hp *)an_dense_at(&x->hp, i);
 
-		for (struct an_pnode *g = hp ? hp->head : NULL; g; g = g->hp_next)
+		for (struct an_pnode *g = hp && hp->bucketed ? hp->head : NULL; g; g = g->hp_next)
 			bucket_link(x, g);
 	}
 }
@@ -174,15 +215,51 @@ static void buckets_grow(struct an_pairidx *x)
 /* hp leaves the index (it has no candidate). */
 static __attribute__((noinline)) void hp_drop(struct an_pairidx *x, struct an_hp *hp)
 {
+	if (x->last == hp)
+		x->last = NULL;
 	an_table_remove(&x->hp, &hp->ent, hp->hash);
 	an_pool_put(&x->hp_pool, hp);
+}
+
+/* n into the buckets (its stream's current PSN bucket); buckets_fit() follows */
+static void pn_bucket(struct an_pairidx *x, struct an_pnode *n)
+{
+	n->bucket = psn_bucket(n->f->req);
+	bucket_link(x, n);
+	x->n++;
+}
+
+/* Double the bucket array while its load passes 1 (relinks every bucketed stream). */
+static void buckets_fit(struct an_pairidx *x)
+{
+	while (x->n > x->bmask + 1) {
+		uint32_t m = x->bmask;
+
+		buckets_grow(x);
+		if (x->bmask == m)
+			break;          /* no memory: a longer chain */
+	}
+}
+
+/* hp passed AN_PAIR_SCAN candidates: each into the buckets, oldest first (newest at the
+ * chains' heads, as if each had been linked when it was indexed) */
+static __attribute__((noinline)) void hp_bucket_all(struct an_pairidx *x, struct an_hp *hp)
+{
+	struct an_pnode *g = hp->head;
+
+	hp->bucketed = 1;
+	while (g->hp_next)
+		g = g->hp_next;
+	for (; g; g = g->hp_prev)
+		pn_bucket(x, g);
+	buckets_fit(x);
 }
 
 static void index_add(struct an_pairidx *x, struct an_flow *f)
 {
 	const struct roce_flow_key *k = &f->st.key;
-	uint32_t h = hp_hash(k->version, k->src, k->dst);
-	struct an_hp *hp = hp_find(x, k->version, k->src, k->dst, h);
+	uint32_t h;
+	struct an_hp *hp = hp_lookup(x, k->version, k->src, k->dst, &h);
 	/* (not cleared: every member is set below, the bucket links by bucket_link()) */
 	struct an_pnode *n = an_pool_take(&x->pn_pool);
 
@@ -192,21 +269,33 @@ static void index_add(struct an_pairidx *x, struct an_flow *f)
 		x->spare = NULL;
 	} else if (!hp) {
 		if (x->spare) {
-			hp_drop(x, x->spare);
+			/* the empty spare becomes the new host pair (a new key, hash and seq):
+			 * what dropping it and taking a record came to, without the pool */
+			hp = x->spare;
 			x->spare = NULL;
-		}
-		if (x->hp.n >= x->hp.cap || an_table_room(&x->hp) ||
-		    !(hp = an_pool_take(&x->hp_pool))) {
+			an_table_remove(&x->hp, &hp->ent, hp->hash);
+			if (an_table_room(&x->hp)) {
+				if (x->last == hp)
+					x->last = NULL;
+				an_pool_put(&x->hp_pool, hp);
+				an_pool_put(&x->pn_pool, n);
+				return;
+			}
+		} else if (x->hp.n >= x->hp.cap || an_table_room(&x->hp) ||
+			   !(hp = an_pool_take(&x->hp_pool))) {
 			an_pool_put(&x->pn_pool, n);
 			return;
 		}
-		memset(hp, 0, sizeof(*hp));
 		hp->hash = h;
 		hp->ent.seq = x->seq++;
 		hp->version = k->version;
+		hp->bucketed = 0;
 		memcpy(hp->src, k->src, 16);
 		memcpy(hp->dst, k->dst, 16);
+		hp->n = 0;
+		hp->head = NULL;
 		an_table_insert(&x->hp, &hp->ent, h);
+		x->last = hp;
 	}
 	n->f = f;
 	n->hp = hp;
@@ -216,11 +305,15 @@ static void index_add(struct an_pairidx *x, struct an_flow *f)
 		hp->head->hp_prev = n;
 	hp->head = n;
 	hp->n++;
-	n->bucket = psn_bucket(f->req);
 	f->req->pn = n;
-	bucket_link(x, n);
-	if (++x->n > x->bmask + 1)
-		buckets_grow(x);        /* (relinks every indexed stream, f included) */
+	n->pb_next = n->pb_prev = NULL;
+	n->bucket = AN_PB_NONE;
+	if (hp->bucketed) {
+		pn_bucket(x, n);
+		buckets_fit(x);
+	} else if (hp->n > AN_PAIR_SCAN) {
+		hp_bucket_all(x, hp);
+	}
 }
 
 static void index_remove(struct an_pairidx *x, struct an_flow *f)
@@ -228,7 +321,10 @@ static void index_remove(struct an_pairidx *x, struct an_flow *f)
 	struct an_pnode *n = f->req->pn;
 	struct an_hp *hp = n->hp;
 
-	bucket_unlink(x, n);
+	if (n->bucket != AN_PB_NONE) {
+		bucket_unlink(x, n);
+		x->n--;
+	}
 	if (n->hp_prev)
 		n->hp_prev->hp_next = n->hp_next;
 	else
@@ -237,8 +333,8 @@ static void index_remove(struct an_pairidx *x, struct an_flow *f)
 		n->hp_next->hp_prev = n->hp_prev;
 	f->req->pn = NULL;
 	an_pool_put(&x->pn_pool, n);
-	x->n--;
 	if (--hp->n == 0) {
+		hp->bucketed = 0;
 		/*
 		 * An empty host pair stays while it is the last one emptied: many QPs
 		 * between two hosts, each indexed until its response stream pairs, would
@@ -261,7 +357,7 @@ void an_pair_sync(struct roce_analyzer *a, struct an_flow *f)
 			index_add(&a->pair, f);
 	} else if (!want) {
 		index_remove(&a->pair, f);
-	} else if (psn_bucket(f->req) != f->req->pn->bucket) {
+	} else if (f->req->pn->bucket != AN_PB_NONE && psn_bucket(f->req) != f->req->pn->bucket) {
 		struct an_pnode *n = f->req->pn;
 
 		bucket_unlink(&a->pair, n);
@@ -354,10 +450,10 @@ void an_pair_try(struct roce_analyzer *a, struct an_flow *f, uint32_t P)
 	struct pick pk = { NULL, UINT64_MAX, 0 };
 	struct an_flow *best;
 	struct an_pnode *g;
-	uint32_t ncand;
+	uint32_t ncand, h;
 
 	/* the request streams answered by f run the other way: dst -> src */
-	hp = hp_find(x, k->version, k->dst, k->src, hp_hash(k->version, k->dst, k->src));
+	hp = hp_lookup(x, k->version, k->dst, k->src, &h);
 	if (!hp)
 		return;
 	ncand = hp->n - (f->req && f->req->pn && f->req->pn->hp == hp);
