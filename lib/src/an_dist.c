@@ -12,7 +12,11 @@
  *   samples, and the quantile rule applied to them gives what the histogram
  *   would (the midpoint of the bucket of the rank-th sample, clamped).  It
  *   spans only the octaves (16 buckets each) between the smallest and the
- *   largest sample.
+ *   largest sample.  Arrays of up to AN_HIST_POOLS octaves are records of
+ *   the analyzer's histogram pools (one per width, blocks from its arena of
+ *   huge pages): at 100,000 streams and more, a histogram from the heap's
+ *   4 KiB pages made each frame's latency sample a TLB miss as well as a
+ *   cache miss (docs/perf/many-qps.md).  Wider arrays come from the heap.
  */
 #include "an_internal.h"
 
@@ -65,8 +69,27 @@ static uint64_t *h_at(const struct an_dist *d, unsigned i)
 	return &d->hist[1 + i - h_lo(d)];
 }
 
+/* The pool of histograms of n words (1 + 16 per octave), NULL: wider, from the heap. */
+static struct an_pool *h_pool(struct roce_analyzer *a, unsigned n)
+{
+	unsigned octaves = (n - 1) / H_SUB;
+
+	return octaves <= AN_HIST_POOLS ? &a->pool.hist[octaves - 1] : NULL;
+}
+
+/* A zeroed histogram array of n words; NULL when out of memory. */
+static uint64_t *h_alloc(struct roce_analyzer *a, unsigned n)
+{
+	struct an_pool *p = h_pool(a, n);
+	uint64_t *h = p ? an_pool_get(p) : calloc(n, sizeof(*h));
+
+	if (h)
+		a->hist_bytes += (uint64_t)n * sizeof(*h);
+	return h;
+}
+
 /* Make the histogram cover bucket idx (whole octaves); false when out of memory. */
-static bool h_cover(struct an_dist *d, unsigned idx, uint64_t *bytes)
+static bool h_cover(struct roce_analyzer *a, struct an_dist *d, unsigned idx)
 {
 	unsigned lo = idx & ~(H_SUB - 1), hi = (idx | (H_SUB - 1)) + 1;
 	uint64_t *n;
@@ -81,23 +104,22 @@ static bool h_cover(struct an_dist *d, unsigned idx, uint64_t *bytes)
 	}
 	if (hi > H_BUCKETS)
 		hi = H_BUCKETS;
-	n = calloc(1 + hi - lo, sizeof(*n));
+	n = h_alloc(a, 1 + hi - lo);
 	if (!n)
 		return false;
 	if (d->hist) {
 		memcpy(n + 1 + (h_lo(d) - lo), d->hist + 1,
 			(size_t)(h_hi(d) - h_lo(d)) * sizeof(*n));
-		an_dist_free(d, bytes);
+		an_dist_free(a, d);
 	}
-	*bytes += (uint64_t)(1 + hi - lo) * sizeof(*n);
 	n[0] = lo | (uint64_t)hi << 16;
 	d->hist = n;
 	return true;
 }
 
 /* an_dist_add() of a sample the histogram does not cover yet (or no histogram) */
-static __attribute__((noinline)) void dist_add_slow(struct an_dist *d, uint64_t v,
-	uint64_t *bytes)
+static __attribute__((noinline)) void dist_add_slow(struct roce_analyzer *a, struct an_dist *d,
+	uint64_t v)
 {
 	unsigned idx;
 
@@ -126,8 +148,8 @@ static __attribute__((noinline)) void dist_add_slow(struct an_dist *d, uint64_t 
 		/* the samples so far: count at min (all equal), or one at min, one at max */
 		unsigned i0 = h_index(d->min), i1 = h_index(d->max);
 
-		if (!h_cover(d, i0, bytes) || !h_cover(d, i1, bytes) || !h_cover(d, idx, bytes)) {
-			an_dist_free(d, bytes);
+		if (!h_cover(a, d, i0) || !h_cover(a, d, i1) || !h_cover(a, d, idx)) {
+			an_dist_free(a, d);
 			return;         /* no memory: the sample is dropped */
 		}
 		if (d->min == d->max) {
@@ -136,7 +158,7 @@ static __attribute__((noinline)) void dist_add_slow(struct an_dist *d, uint64_t 
 			(*h_at(d, i0))++;
 			(*h_at(d, i1))++;
 		}
-	} else if (!h_cover(d, idx, bytes)) {
+	} else if (!h_cover(a, d, idx)) {
 		return;                 /* no memory: the sample is dropped */
 	}
 	if (v < d->min)
@@ -152,8 +174,8 @@ static __attribute__((noinline)) void dist_add_slow(struct an_dist *d, uint64_t 
  * first sample (what dist_add_slow() does there, without its h_cover() call and
  * frames).
  */
-static inline __attribute__((always_inline)) void dist_add(struct an_dist *d, uint64_t v,
-	uint64_t *bytes)
+static inline __attribute__((always_inline)) void dist_add(struct roce_analyzer *a,
+	struct an_dist *d, uint64_t v)
 {
 	if (d->hist) {
 		unsigned idx = h_index(v), lo = h_lo(d);
@@ -172,12 +194,12 @@ static inline __attribute__((always_inline)) void dist_add(struct an_dist *d, ui
 		d->count = 1;
 		return;
 	}
-	dist_add_slow(d, v, bytes);
+	dist_add_slow(a, d, v);
 }
 
-void an_dist_add(struct an_dist *d, uint64_t v, uint64_t *bytes)
+void an_dist_add(struct roce_analyzer *a, struct an_dist *d, uint64_t v)
 {
-	dist_add(d, v, bytes);
+	dist_add(a, d, v);
 }
 
 static uint64_t dist_quantile(const struct an_dist *d, unsigned pct)
@@ -217,11 +239,20 @@ void an_dist_export(const struct an_dist *d, struct roce_dist *out)
 	out->p99_ns = dist_quantile(d, 99);
 }
 
-void an_dist_free(struct an_dist *d, uint64_t *bytes)
+void an_dist_free(struct roce_analyzer *a, struct an_dist *d)
 {
-	if (d->hist)
-		*bytes -= (uint64_t)(1 + h_hi(d) - h_lo(d)) * sizeof(*d->hist);
-	free(d->hist);
+	unsigned n;
+	struct an_pool *p;
+
+	if (!d->hist)
+		return;
+	n = 1 + h_hi(d) - h_lo(d);
+	a->hist_bytes -= (uint64_t)n * sizeof(*d->hist);
+	p = h_pool(a, n);
+	if (p)
+		an_pool_put(p, d->hist);
+	else
+		free(d->hist);
 	d->hist = NULL;
 }
 
@@ -267,7 +298,7 @@ __attribute__((always_inline)) inline void an_lat_add(struct roce_analyzer *a, s
 			d = &x->d[k - AN_LAT_NAK_RESPONSE];
 	}
 	if (d)
-		dist_add(d, v, &a->hist_bytes);     /* (no memory: the sample is dropped) */
+		dist_add(a, d, v);     /* (no memory: the sample is dropped) */
 }
 
 void an_lat_free(struct roce_analyzer *a, struct an_flow *f)
@@ -277,10 +308,10 @@ void an_lat_free(struct roce_analyzer *a, struct an_flow *f)
 	if (!l)
 		return;
 	for (unsigned k = 0; k < AN_LAT_NAK_RESPONSE; k++)
-		an_dist_free(&l->d[k], &a->hist_bytes);
+		an_dist_free(a, &l->d[k]);
 	if (l->x) {
 		for (unsigned k = 0; k < AN_LAT_COUNT - AN_LAT_NAK_RESPONSE; k++)
-			an_dist_free(&l->x->d[k], &a->hist_bytes);
+			an_dist_free(a, &l->x->d[k]);
 		an_pool_put(&a->pool.lat_x, l->x);
 	}
 	an_pool_put(&a->pool.lat, l);

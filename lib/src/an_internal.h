@@ -160,11 +160,12 @@ struct an_dist {
 	uint64_t *hist;
 };
 
-/* Add v; *bytes (heap bytes of histograms) follows the histogram's growth. */
-void an_dist_add(struct an_dist *d, uint64_t v, uint64_t *bytes);
+struct roce_analyzer;
+/* Add v; the analyzer's hist_bytes follows the histogram's growth. */
+void an_dist_add(struct roce_analyzer *a, struct an_dist *d, uint64_t v);
 void an_dist_export(const struct an_dist *d, struct roce_dist *out);
-/* Release the histogram; *bytes drops by its size. */
-void an_dist_free(struct an_dist *d, uint64_t *bytes);
+/* Release the histogram; the analyzer's hist_bytes drops by its size. */
+void an_dist_free(struct roce_analyzer *a, struct an_dist *d);
 
 /* ------------------------------------------------------------- hash table */
 
@@ -495,9 +496,13 @@ struct an_pairidx {
 };
 
 /* The record pools (an_pool.c), one per kind. */
+/* Histograms of 1 .. AN_HIST_POOLS octaves come from pools (an_dist.c), wider ones from the heap */
+#define AN_HIST_POOLS 6
+
 struct an_pools {
 	struct an_pool flow, req, rsp, lat, lat_x, ctr;
 	struct an_pool ack1, rd1;       /* first AckReq / READ rings (AN_ACK_FIRST, AN_READ_FIRST) */
+	struct an_pool hist[AN_HIST_POOLS];     /* histogram arrays of 1, 2, ... octaves */
 };
 
 /*

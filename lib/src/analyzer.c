@@ -111,6 +111,8 @@ roce_analyzer_t *roce_analyzer_create(const struct roce_analyzer_config *c, char
 	an_pool_init(&a->pool.ctr, sizeof(struct roce_counters), 8);
 	an_pool_init(&a->pool.ack1, AN_ACK_FIRST * sizeof(struct an_ackent), 8);
 	an_pool_init(&a->pool.rd1, AN_READ_FIRST * sizeof(struct an_readent), 8);
+	for (unsigned i = 0; i < AN_HIST_POOLS; i++)
+		an_pool_init(&a->pool.hist[i], (1 + 16 * (i + 1)) * sizeof(uint64_t), 8);
 	if (an_table_init(&a->flows, cfg.max_flows) || an_table_init(&a->pfc, cfg.max_pfc) ||
 	    an_pair_init(&a->pair, cfg.max_flows)) {
 		an_table_free(&a->flows);
@@ -124,6 +126,8 @@ roce_analyzer_t *roce_analyzer_create(const struct roce_analyzer_config *c, char
 	a->pool.flow.arena = a->pool.req.arena = a->pool.rsp.arena = &a->arena;
 	a->pool.lat.arena = a->pool.lat_x.arena = a->pool.ctr.arena = &a->arena;
 	a->pool.ack1.arena = a->pool.rd1.arena = &a->arena;
+	for (unsigned i = 0; i < AN_HIST_POOLS; i++)
+		a->pool.hist[i].arena = &a->arena;
 	a->pair.hp_pool.arena = a->pair.pn_pool.arena = &a->arena;
 	/* and the slot arrays below 2 MiB (the pairing index's buckets go with its table) */
 	a->flows.arena = a->pfc.arena = a->pair.hp.arena = &a->arena;
@@ -157,6 +161,8 @@ static void pools_free(struct an_pools *p)
 	an_pool_free(&p->ctr);
 	an_pool_free(&p->ack1);
 	an_pool_free(&p->rd1);
+	for (unsigned i = 0; i < AN_HIST_POOLS; i++)
+		an_pool_free(&p->hist[i]);
 }
 
 /*
@@ -189,6 +195,8 @@ void roce_analyzer_destroy(roce_analyzer_t *a)
 	p->flow.closing = p->req.closing = p->rsp.closing = p->lat.closing = true;
 	p->lat_x.closing = true;
 	p->ctr.closing = p->ack1.closing = p->rd1.closing = true;
+	for (unsigned i = 0; i < AN_HIST_POOLS; i++)
+		p->hist[i].closing = true;
 	for (uint32_t i = 0; i < a->flows.len; i++) {
 		flows_prefetch(&a->flows, i);
 		if (an_dense_at(&a->flows, i))
@@ -259,7 +267,7 @@ void roce_analyzer_memory(const roce_analyzer_t *a, struct roce_analyzer_memory 
 {
 	const struct an_pools *p = &a->pool;
 	struct roce_analyzer_memory m;
-	uint64_t var = 0, blocks;
+	uint64_t var = 0, blocks, hist_blocks = 0, hist_pooled = 0;
 
 	memset(&m, 0, sizeof(m));
 	m.size = sizeof(m);
@@ -278,16 +286,22 @@ void roce_analyzer_memory(const roce_analyzer_t *a, struct roce_analyzer_memory 
 	blocks = p->flow.block_bytes + p->req.block_bytes + p->rsp.block_bytes +
 		p->lat.block_bytes + p->lat_x.block_bytes + p->ctr.block_bytes + p->ack1.block_bytes +
 		p->rd1.block_bytes + a->pair.hp_pool.block_bytes + a->pair.pn_pool.block_bytes;
+	/* (hist_bytes counts the histograms from the pools, hist_pooled, and from the heap) */
+	for (unsigned i = 0; i < AN_HIST_POOLS; i++) {
+		hist_blocks += p->hist[i].block_bytes;
+		hist_pooled += pool_in_use(&p->hist[i]);
+	}
+	blocks += hist_blocks;
 	m.pooled_bytes = blocks - (pool_in_use(&p->flow) + pool_in_use(&p->req) +
 		pool_in_use(&p->rsp) + pool_in_use(&p->lat) + pool_in_use(&p->lat_x) +
 		pool_in_use(&p->ctr) + pool_in_use(&p->ack1) + pool_in_use(&p->rd1) +
-		pool_in_use(&a->pair.hp_pool) + pool_in_use(&a->pair.pn_pool)) +
+		pool_in_use(&a->pair.hp_pool) + pool_in_use(&a->pair.pn_pool) + hist_pooled) +
 		(a->arena.bytes - a->arena.given);
 	m.in_use = m.stream_bytes + m.latency_bytes + m.table_bytes;
 	/* (table_bytes counts the pairing index's records in use, blocks all of them) */
 	/* (the arena's chunks: the blocks handed out, counted above, and the rest) */
 	m.bytes = blocks + (a->arena.bytes - a->arena.given) + a->arena.dead + var + a->err_bytes +
-		a->hist_bytes + m.table_bytes -
+		a->hist_bytes - hist_pooled + m.table_bytes -
 		pool_in_use(&a->pair.hp_pool) - pool_in_use(&a->pair.pn_pool) +
 		sizeof(*a);
 	*out = m;
