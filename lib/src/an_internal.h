@@ -18,8 +18,9 @@
  *                 event-counter blocks (AN_COUNT)
  *   an_dist.c     latency distributions
  *   an_predict.c  header prediction: the next in-order request frame of the
- *                 stream of an earlier one, analysed without decoding and
- *                 lookup (roce_analyzer_decode_process())
+ *                 stream of an earlier one, and its responder's in-order
+ *                 ACK, analysed without decoding and lookup
+ *                 (roce_analyzer_decode_process())
  */
 #ifndef ROCE_AN_INTERNAL_H
 #define ROCE_AN_INTERNAL_H
@@ -721,6 +722,37 @@ void an_req_advance(struct roce_analyzer *a, struct an_req *r, uint32_t p, bool 
  * Otherwise nothing done, false.
  */
 bool an_resp_inorder(struct an_ctx *c, struct an_flow *f);
+/* A PSN jump of this much or more, either way, is taken as a new connection. */
+#define AN_RESYNC (1 << 22)
+
+/*
+ * an_resp_inorder()'s test: a response of f at PSN P with AETH syndrome syn
+ * (aeth: it has an AETH) is after the newest of f's initialised response
+ * sequence, f paired with a followed request stream, reliable transport, an
+ * ACK-type AETH or none.  The next PSN; or, for an ACK (not a READ response:
+ * resp false), a later one (a coalesced ACK) that passes nothing the response
+ * code would keep as unseen or skipped: the request stream has no hole, never
+ * had a READ, and is past P.  (The one test for an_resp_inorder() and
+ * an_predict().)
+ */
+static inline __attribute__((always_inline)) bool an_resp_inorder_ok(const struct an_flow *f,
+	uint32_t P, bool aeth, uint8_t syn, bool resp)
+{
+	const struct an_rsp *s = f->rsp;
+	const struct an_req *r;
+	int32_t d;
+
+	if (!f->peer || !s || !s->init || (aeth && roce_aeth_type(syn) != ROCE_AETH_ACK) ||
+	    (f->st.transport != ROCE_TRANSPORT_RC && f->st.transport != ROCE_TRANSPORT_XRC &&
+	     f->st.transport != ROCE_TRANSPORT_RD))
+		return false;
+	r = f->peer->req;
+	if (!r || !r->init || r->off)
+		return false;
+	d = roce_psn_cmp(P, s->newest);
+	return d == 1 || (d > 1 && d < AN_RESYNC && !resp && !r->hs.nholes && !r->rd_cap &&
+			  roce_psn_cmp(r->next, P) > 0);
+}
 void an_resp_process(struct an_ctx *c, struct an_flow *f);
 /* PSNs a stream still misses: request holes plus skipped READ response PSNs. */
 uint64_t an_flow_unrecovered(const struct an_flow *f);

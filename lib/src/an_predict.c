@@ -33,6 +33,12 @@
  * from elsewhere (icrc_known_ok) is taken as the decoder takes it.  The
  * caller has no observer and no idle timeout.  test_decode_process compares
  * both ways.
+ *
+ * A frame that is not the predicted stream's may be its responder's ACK (the
+ * answer to a request with AckReq, the frame after a message's LAST in bulk
+ * traffic): pred_ack() takes an RC ACKNOWLEDGE of the predicted stream's peer
+ * that an_resp_inorder() would take (an_resp_inorder_ok()), checked as
+ * roce_decode_fast() checks it, without the decode and the lookup.
  */
 #include "an_internal.h"
 #include "decode_fast.h"
@@ -165,6 +171,94 @@ void an_predict_learn(struct roce_analyzer *a, const struct roce_pkt *pkt, int s
 	pr->csum3 = pred_csum3(ip);
 }
 
+/*
+ * The ACK of the predicted stream's responder (its peer g): an RC ACKNOWLEDGE
+ * of g's next response PSN with an ACK-type syndrome (an_resp_inorder_ok()),
+ * as bulk traffic answers a request frame with AckReq at once.  Its header is
+ * checked against what the decoder's fast path requires and g's key (the
+ * stream the lookup would find); the updates are process_frame()'s and
+ * roce_process()'s for it, then an_resp_inorder() itself (the pkt it reads:
+ * opcode, AETH, PSN).  Anything else, or in doubt: 1, the full path.
+ */
+static int pred_ack(struct roce_analyzer *a, struct an_flow *g, const uint8_t *fr,
+	size_t caplen, size_t wirelen, const struct roce_decode_opts *opts, uint64_t ts,
+	uint64_t no)
+{
+	const uint8_t *ip = fr + ROCE_FAST_L3, *u = fr + ROCE_FAST_UDP, *t = fr + ROCE_FAST_BTH;
+	const size_t end = ROCE_FAST_EXT + ROCE_AETH_LEN + ROCE_ICRC_LEN;
+	struct roce_frame_result res;
+	struct roce_pkt pkt;
+	struct an_ctx c;
+	uint8_t m[32], syn;
+	uint64_t w[4], k[4];
+	uint32_t psn;
+	bool ok;
+
+	if (caplen < ROCE_FAST_EXT + ROCE_AETH_LEN || a->inorder_off ||
+	    roce_get_be16(fr + ROCE_ETH_OFF_TYPE) != ROCE_ETHERTYPE_IPV4 || ip[0] != 0x45 ||
+	    ip[ROCE_IPV4_OFF_PROTO] != ROCE_IPPROTO_UDP ||
+	    (roce_get_be16(ip + ROCE_IPV4_OFF_FRAG) & (ROCE_IPV4_FRAG_OFF_MASK | ROCE_IPV4_MF)) ||
+	    (ip[ROCE_IPV4_OFF_TOS] & 3) == 3 ||
+	    roce_get_be16(ip + ROCE_IPV4_OFF_TOTLEN) != end - ROCE_FAST_L3 ||
+	    roce_get_be16(u + ROCE_UDP_OFF_LEN) != end - ROCE_FAST_UDP || end > wirelen ||
+	    (t[ROCE_BTH_OFF_FLAGS] & 0x3f) ||           /* pad count, TVer */
+	    !roce_port_match(opts, roce_get_be16(u + ROCE_UDP_OFF_DPORT)) ||
+	    (opts->verify_ip_csum && !roce_ipv4_hdr20_ok(ip)))
+		return 1;
+	/* g is the stream flow_get() finds: its key is the frame's */
+	roce_v4mapped(m, ip + ROCE_IPV4_OFF_SRC);
+	roce_v4mapped(m + 16, ip + ROCE_IPV4_OFF_DST);
+	memcpy(w, m, 32);
+	memcpy(&k[0], g->st.key.src, 16);
+	memcpy(&k[2], g->st.key.dst, 16);
+	psn = roce_get_be24(t + ROCE_BTH_OFF_PSN);
+	syn = t[ROCE_BTH_LEN + ROCE_AETH_OFF_SYNDROME];
+	if (g->st.key.version != 2 || g->st.key.dqpn != roce_get_be24(t + ROCE_BTH_OFF_DQPN) ||
+	    ((w[0] ^ k[0]) | (w[1] ^ k[1]) | (w[2] ^ k[2]) | (w[3] ^ k[3])) ||
+	    !an_resp_inorder_ok(g, psn, true, syn, false))
+		return 1;
+	ok = caplen >= end;
+	if (opts->verify_icrc) {
+		if (ok && roce_icrc_crc_v4(ip, end - ROCE_ICRC_LEN - ROCE_FAST_L3) !=
+		    roce_get_le32(fr + end - ROCE_ICRC_LEN))
+			return 1;
+	} else {
+		ok = ok && opts->icrc_known_ok;
+	}
+
+	/* what process_frame() and roce_process() do for it, in their order (the
+	 * stream's transport is reliable, never CNP-only; an ACK teaches no PMTU) */
+	a->pred.hits++;
+	a->pred.miss = 0;
+	an_count_frame(a, ts, no, wirelen);
+	a->sum.roce_frames++;
+	a->sum.rocev2_frames++;
+	if (ok)
+		a->sum.icrc_ok++;
+	else
+		a->sum.icrc_unverified++;
+	a->sum.opcodes[t[ROCE_BTH_OFF_OPCODE]]++;
+	g->st.frames++;
+	g->st.bytes += wirelen;
+	if (g->st.last_ts_ns < ts)
+		g->st.last_ts_ns = ts;
+	g->st.last_psn = psn;
+	if (ip[ROCE_IPV4_OFF_TOS] & 3)
+		AN_COUNT_HOT(a, g, ecn_capable, 1);
+	pkt.op = &roce_opcodes[t[ROCE_BTH_OFF_OPCODE]];
+	pkt.hdrs = pkt.op->hdrs;
+	pkt.bth.psn = psn;
+	pkt.aeth.syndrome = syn;
+	c.a = a;
+	c.pkt = &pkt;
+	c.ts = ts;
+	c.frame = no;
+	c.res = &res;
+	res.events = 0;
+	an_resp_inorder(&c, g);
+	return ROCE_OK;
+}
+
 int an_predict(struct roce_analyzer *a, const uint8_t *fr, size_t caplen, size_t wirelen,
 	const struct roce_decode_opts *opts, uint64_t ts, uint64_t no)
 {
@@ -178,12 +272,17 @@ int an_predict(struct roce_analyzer *a, const uint8_t *fr, size_t caplen, size_t
 
 	if (caplen < AN_PRED_HDR)
 		return pred_miss(pr);
-	if (((pred_ld64(fr) ^ pr->q[0]) | (pred_ld64(fr + 8) ^ pr->q[1]) |
-	     (pred_ld64(fr + 26) ^ pr->q[2]) | (pred_q3(fr) ^ pr->q[3]) |
-	     ((pred_ld32(fr + 20) ^ pr->d[0]) | (pred_ld32(fr + 34) ^ pr->d[1]))) != 0)
-		return pred_miss(pr);
 	if (wirelen < caplen)
 		wirelen = caplen;
+	if (((pred_ld64(fr) ^ pr->q[0]) | (pred_ld64(fr + 8) ^ pr->q[1]) |
+	     (pred_ld64(fr + 26) ^ pr->q[2]) | (pred_q3(fr) ^ pr->q[3]) |
+	     ((pred_ld32(fr + 20) ^ pr->d[0]) | (pred_ld32(fr + 34) ^ pr->d[1]))) != 0) {
+		/* not f's: its responder's ACK? */
+		if (t[ROCE_BTH_OFF_OPCODE] == ROCE_OP_RC_ACKNOWLEDGE && f->peer &&
+		    pred_ack(a, f->peer, fr, caplen, wirelen, opts, ts, no) == ROCE_OK)
+			return ROCE_OK;
+		return pred_miss(pr);
+	}
 	tot = roce_get_be16(ip + ROCE_IPV4_OFF_TOTLEN);
 	end = ROCE_FAST_L3 + (size_t)tot;
 	code = pred_op[t[ROCE_BTH_OFF_OPCODE]];

@@ -109,7 +109,6 @@
 #include "an_internal.h"
 #include "an_ring.h"
 
-#define AN_RESYNC          (1 << 22)   /* PSN jump taken as a new connection */
 #define AN_MAX_READ_N      (1u << 22)
 #define AN_PAIR_EVERY      64
 #define AN_PAIR_FIRST      4
@@ -1208,27 +1207,24 @@ static inline __attribute__((always_inline)) void resp_complete(struct an_ctx *c
  * The common response in line, what an_resp_process() comes to for it (false,
  * nothing done: the general path): a paired stream whose request stream is
  * followed, reliable transport, an ACK-type AETH or none, and the PSN after the
- * newest of an initialised sequence; no ring grows and no hole array changes,
+ * newest of an initialised sequence, or an ACK's later PSN that passes nothing
+ * (an_resp_inorder_ok()); no ring grows and no hole array changes,
  * so the caller's memory and hole bookkeeping can be skipped.
  */
 bool an_resp_inorder(struct an_ctx *c, struct an_flow *f)
 {
 	const struct roce_pkt *pkt = c->pkt;
 	uint32_t P = pkt->bth.psn & 0xffffffu;
-	struct an_rsp *s = f->rsp;
+	bool aeth = (pkt->hdrs & ROCE_H_AETH) != 0;
 	struct an_req *r;
 
-	if (c->a->inorder_off || !f->peer || !s || !s->init || roce_psn_cmp(P, s->newest) != 1 ||
-	    ((pkt->hdrs & ROCE_H_AETH) && roce_aeth_type(pkt->aeth.syndrome) != ROCE_AETH_ACK) ||
-	    (f->st.transport != ROCE_TRANSPORT_RC && f->st.transport != ROCE_TRANSPORT_XRC &&
-	     f->st.transport != ROCE_TRANSPORT_RD))
+	if (c->a->inorder_off || !an_resp_inorder_ok(f, P, aeth, aeth ? pkt->aeth.syndrome : 0,
+						     (pkt->op->flags & ROCE_F_RESP) != 0))
 		return false;
 	r = f->peer->req;
-	if (!r || !r->init || r->off)
-		return false;
 	if (pkt->hdrs & ROCE_H_AETH)
 		aeth_process(c, f, r);
-	s->newest = P;
+	f->rsp->newest = P;
 	resp_complete(c, f, r, P, true);
 	return true;
 }

@@ -494,6 +494,118 @@ static void run_variant(int v, int bit, const struct roce_decode_opts *opts)
 	sides_end(fno);
 }
 
+/* ---- the ACK of the predicted stream's responder (an_predict.c, pred_ack()) ---- */
+
+/* Header bits of an ACK whose change must send it to the full path. */
+static bool ack_must_fall(unsigned byte, unsigned bit)
+{
+	return byte == 12 || byte == 13 || byte == 14 || byte == 16 || byte == 17 ||
+		(byte == 20 && bit <= 5) || byte == 21 || byte == 23 ||
+		(byte >= 26 && byte <= 33) || byte == 36 || byte == 37 || byte == 38 ||
+		byte == 39 || byte == 42 || (byte == 43 && bit < 6) ||
+		(byte >= 47 && byte <= 49) || byte == 51 || byte == 52 ||
+		(byte == 54 && (bit == 5 || bit == 6));
+}
+
+enum ack_variant {
+	A_PSN_SAME, A_PSN_AHEAD, A_PSN_BACK, A_NAK, A_RNR, A_CE, A_PAD, A_TVER, A_DPORT, A_QP,
+	A_SRC, A_CUT, A_IPLEN, A_WIRE, A_IPCSUM, A_LONG, A_READ_SEEN, A_HOLE,
+	A_COUNT,
+	/* may be taken, same result */
+	A_OK, A_OK_NEXT, A_OK_TTL, A_OK_ECT1, A_OK_PKEY, A_OK_NOICRC,
+	A_BAD_ICRC,             /* taken unless verified */
+	A_OK_COUNT
+};
+
+/*
+ * A message and its ACK (the full path pairs the streams), a second message of
+ * four frames (taken) and variant v of its ACK (coalesced: PSN 119 after 115);
+ * then more traffic.  The three sides agree; a variant below A_COUNT must fall
+ * back, A_OK.. be taken.
+ */
+static void run_ack_variant(int v, int bit, const struct roce_decode_opts *opts)
+{
+	struct wspec w;
+	size_t n, cap, wire;
+	uint64_t h;
+
+	if (!sides_init(false, 0, 0))
+		return;
+	fno = 0;
+	wmessage(100, 16, opts);
+	if (v == A_READ_SEEN) {
+		/* a READ of one PSN, answered: the request stream has a READ ring */
+		wspec_init(&w, ROCE_OP_RC_RDMA_READ_REQUEST, 116);
+		w.pay = 0;
+		wfeed(&w, opts);
+		wspec_init(&w, ROCE_OP_RC_RDMA_READ_RESPONSE_ONLY, 116);
+		w.src_ip = RSP_IP;
+		w.dqpn = REQ_QP;
+		w.pay = 64;
+		wfeed(&w, opts);
+	}
+	for (uint32_t p = 116; p < 120; p++) {
+		if (v == A_READ_SEEN && p == 116)
+			continue;
+		if (v == A_HOLE && p == 117)
+			continue;       /* lost: a hole in the request stream */
+		wspec_init(&w, p == 116 ? ROCE_OP_RC_RDMA_WRITE_FIRST : p == 119 ?
+			   ROCE_OP_RC_RDMA_WRITE_LAST : ROCE_OP_RC_RDMA_WRITE_MIDDLE, p);
+		w.ackreq = p == 119;
+		wfeed(&w, opts);
+	}
+	h = an_predict_hits(sb.a);
+	wspec_init(&w, ROCE_OP_RC_ACKNOWLEDGE, 119);
+	w.src_ip = RSP_IP;
+	w.dqpn = REQ_QP;
+	w.pay = 0;
+	switch (v) {
+	case A_PSN_SAME: w.psn = 115; break;
+	case A_PSN_AHEAD: w.psn = 120; break;
+	case A_PSN_BACK: w.psn = 110; break;
+	case A_CE: w.tclass |= 3; break;
+	case A_TVER: w.tver = 1; break;
+	case A_DPORT: w.dport = 4792; break;
+	case A_QP: w.dqpn++; break;
+	case A_SRC: w.src_ip = RSP_IP + 1; break;
+	case A_LONG: w.pay = 4; break;
+	case A_OK_NEXT: w.psn = 116; break;
+	case A_OK_TTL: w.ttl = 63; break;
+	case A_OK_ECT1: w.tclass = (w.tclass & ~3) | 1; break;
+	case A_OK_PKEY: w.pkey = 0x7fff; break;
+	default: break;
+	}
+	n = wbuild(&w, fbuf, sizeof(fbuf));
+	cap = wire = n;
+	switch (v) {
+	case A_NAK: fbuf[54] = 0x60; break;             /* NAK, PSN sequence error */
+	case A_RNR: fbuf[54] = 0x21; break;
+	case A_PAD: fbuf[43] |= 0x10; break;
+	case A_CUT: cap = 57; break;
+	case A_IPLEN: fbuf[17]++; break;
+	case A_WIRE: wire = n - 2; cap = wire; break;
+	case A_IPCSUM: fbuf[25] ^= 0x10; break;
+	case A_OK_NOICRC: cap = n - 4; break;
+	case A_BAD_ICRC: fbuf[n - 1] ^= 0x01; break;
+	default: break;
+	}
+	if (v == -1)
+		fbuf[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+	fno++;
+	feed(ROCE_LINKTYPE_ETHERNET, fbuf, cap, wire, opts, 1000000 + fno * 1000, fno);
+	if (v >= 0 && v < A_COUNT)
+		CHECK_EQ_U(an_predict_hits(sb.a), h);           /* fell back */
+	if (v == -1 && ack_must_fall((unsigned)bit / 8, (unsigned)bit % 8))
+		CHECK_EQ_U(an_predict_hits(sb.a), h);
+	if (v > A_COUNT)
+		CHECK_EQ_U(an_predict_hits(sb.a),
+			   h + (v == A_BAD_ICRC && opts->verify_icrc ? 0 : 1));
+	/* more traffic: the next ACKs are taken again */
+	wmessage(120, 16, opts);
+	wmessage(136, 3, opts);
+	sides_end(fno);
+}
+
 static void test_prediction(void)
 {
 	struct roce_decode_opts o[3];
@@ -512,6 +624,11 @@ static void test_prediction(void)
 				run_variant(v, 0, &o[i]);
 		for (int bit = 0; bit < 54 * 8; bit++)
 			run_variant(-1, bit, &o[i]);
+		for (int v = 0; v < A_OK_COUNT; v++)
+			if (v != A_COUNT)
+				run_ack_variant(v, 0, &o[i]);
+		for (int bit = 0; bit < 58 * 8; bit++)
+			run_ack_variant(-1, bit, &o[i]);
 	}
 
 	/* bulk traffic: most frames taken; more streams than the table holds */
@@ -524,7 +641,7 @@ static void test_prediction(void)
 		for (uint32_t m = 0; m < 50; m++)
 			wmessage(1000 + m * 16, 16, &o[i]);
 		h = an_predict_hits(sb.a);
-		CHECK(h >= 50 * 13);
+		CHECK(h >= 50 * 14);            /* 15 requests and the ACK, but the first */
 		frames += fno;
 		sides_end(fno);
 	}
