@@ -180,6 +180,33 @@ void an_predict_learn(struct roce_analyzer *a, const struct roce_pkt *pkt, int s
  * roce_process()'s for it, then an_resp_inorder() itself (the pkt it reads:
  * opcode, AETH, PSN).  Anything else, or in doubt: 1, the full path.
  */
+/*
+ * A predicted frame (pred_ack() or an_predict()) counted as process_frame() and roce_process()
+ * count it: the frame, its ICRC status and opcode, and f's frames, bytes, time, PSN and ECN.
+ */
+static inline __attribute__((always_inline)) void pred_count(struct roce_analyzer *a,
+	struct an_flow *f, uint64_t ts, uint64_t no, size_t wirelen, bool ok, uint8_t opcode,
+	uint32_t psn, uint8_t tos)
+{
+	a->pred.hits++;
+	a->pred.miss = 0;
+	an_count_frame(a, ts, no, wirelen);
+	a->sum.roce_frames++;
+	a->sum.rocev2_frames++;
+	if (ok)
+		a->sum.icrc_ok++;
+	else
+		a->sum.icrc_unverified++;
+	a->sum.opcodes[opcode]++;
+	f->st.frames++;
+	f->st.bytes += wirelen;
+	if (f->st.last_ts_ns < ts)
+		f->st.last_ts_ns = ts;
+	f->st.last_psn = psn;
+	if (tos & 3)
+		AN_COUNT_HOT(a, f, ecn_capable, 1);
+}
+
 static int pred_ack(struct roce_analyzer *a, struct an_flow *g, const uint8_t *fr,
 	size_t caplen, size_t wirelen, const struct roce_decode_opts *opts, uint64_t ts,
 	uint64_t no)
@@ -228,23 +255,7 @@ static int pred_ack(struct roce_analyzer *a, struct an_flow *g, const uint8_t *f
 
 	/* what process_frame() and roce_process() do for it, in their order (the
 	 * stream's transport is reliable, never CNP-only; an ACK teaches no PMTU) */
-	a->pred.hits++;
-	a->pred.miss = 0;
-	an_count_frame(a, ts, no, wirelen);
-	a->sum.roce_frames++;
-	a->sum.rocev2_frames++;
-	if (ok)
-		a->sum.icrc_ok++;
-	else
-		a->sum.icrc_unverified++;
-	a->sum.opcodes[t[ROCE_BTH_OFF_OPCODE]]++;
-	g->st.frames++;
-	g->st.bytes += wirelen;
-	if (g->st.last_ts_ns < ts)
-		g->st.last_ts_ns = ts;
-	g->st.last_psn = psn;
-	if (ip[ROCE_IPV4_OFF_TOS] & 3)
-		AN_COUNT_HOT(a, g, ecn_capable, 1);
+	pred_count(a, g, ts, no, wirelen, ok, t[ROCE_BTH_OFF_OPCODE], psn, ip[ROCE_IPV4_OFF_TOS]);
 	pkt.op = &roce_opcodes[t[ROCE_BTH_OFF_OPCODE]];
 	pkt.hdrs = pkt.op->hdrs;
 	pkt.bth.psn = psn;
@@ -310,25 +321,9 @@ int an_predict(struct roce_analyzer *a, const uint8_t *fr, size_t caplen, size_t
 	}
 
 	/* what process_frame() and roce_process() do for it, in their order */
-	pr->hits++;
-	pr->miss = 0;
 	pay = (uint32_t)(end - ROCE_ICRC_LEN - (AN_PRED_HDR + hl));    /* pad count 0 */
-	an_count_frame(a, ts, no, wirelen);
-	a->sum.roce_frames++;
-	a->sum.rocev2_frames++;
-	if (ok)
-		a->sum.icrc_ok++;
-	else
-		a->sum.icrc_unverified++;
-	a->sum.opcodes[t[ROCE_BTH_OFF_OPCODE]]++;
-	f->st.frames++;
-	f->st.bytes += wirelen;
-	if (f->st.last_ts_ns < ts)
-		f->st.last_ts_ns = ts;
+	pred_count(a, f, ts, no, wirelen, ok, t[ROCE_BTH_OFF_OPCODE], psn, ip[ROCE_IPV4_OFF_TOS]);
 	f->st.payload_bytes += pay;
-	f->st.last_psn = psn;
-	if (ip[ROCE_IPV4_OFF_TOS] & 3)
-		AN_COUNT_HOT(a, f, ecn_capable, 1);
 	an_req_advance(a, f->req, psn, ack, (code & PRED_LAST) != 0, ts, no);
 	f->st.is_request = true;
 	if (code & PRED_PMTU)
