@@ -397,7 +397,7 @@ static void roce_take_ip6_hdr(struct roce_pkt *pkt, size_t l3, const uint8_t *h)
 /* RoCE v1: GRH (40) then BTH. */
 static int roce_decode_v1(struct roce_pkt *pkt, size_t l3, const struct roce_decode_opts *opts)
 {
-	const uint8_t *g = pkt->frame + l3;
+	const uint8_t *g;
 
 	if (!ROCE_SPAN_OK(pkt->caplen, l3, ROCE_GRH_LEN)) {
 		pkt->kind = ROCE_KIND_ROCE;
@@ -406,6 +406,7 @@ static int roce_decode_v1(struct roce_pkt *pkt, size_t l3, const struct roce_dec
 		pkt->findings |= ROCE_FIND_TRUNCATED;
 		return ROCE_E_TRUNC;
 	}
+	g = pkt->frame + l3;    /* (after the check: an empty frame may have none) */
 	if (g[ROCE_IP6_OFF_NXT] != ROCE_GRH_NXT_BTH)
 		return ROCE_E_NOT_ROCE;
 	pkt->version = 1;
@@ -439,12 +440,13 @@ static int roce_decode_udp(struct roce_pkt *pkt, size_t udp, size_t ip_end,
 /* RoCE v2 over IPv4 (layout.h). */
 static int roce_decode_ipv4(struct roce_pkt *pkt, size_t l3, const struct roce_decode_opts *opts)
 {
-	const uint8_t *ip = pkt->frame + l3;
+	const uint8_t *ip;
 	size_t ihl, udp;
 	uint16_t frag, dport;
 
 	if (!ROCE_SPAN_OK(pkt->caplen, l3, ROCE_IPV4_MIN_HLEN))
 		return ROCE_E_NOT_ROCE;
+	ip = pkt->frame + l3;   /* (after the check: an empty frame may have none) */
 	ihl = (size_t)(ip[0] & 0xf) * 4;
 	if ((ip[0] >> 4) != 4 || ihl < ROCE_IPV4_MIN_HLEN || ip[ROCE_IPV4_OFF_PROTO] != ROCE_IPPROTO_UDP)
 		return ROCE_E_NOT_ROCE;
@@ -484,12 +486,13 @@ static int roce_decode_ipv4(struct roce_pkt *pkt, size_t l3, const struct roce_d
 /* RoCE v2 over IPv6 (UDP right after the fixed header). */
 static int roce_decode_ipv6(struct roce_pkt *pkt, size_t l3, const struct roce_decode_opts *opts)
 {
-	const uint8_t *ip = pkt->frame + l3;
+	const uint8_t *ip;
 	size_t udp = l3 + ROCE_IPV6_HLEN;
 	uint16_t dport;
 
 	if (!ROCE_SPAN_OK(pkt->caplen, l3, ROCE_IPV6_HLEN + ROCE_UDP_HLEN))
 		return ROCE_E_NOT_ROCE;
+	ip = pkt->frame + l3;   /* (after the check: an empty frame may have none) */
 	if ((ip[0] >> 4) != 6 || ip[ROCE_IP6_OFF_NXT] != ROCE_IPPROTO_UDP)
 		return ROCE_E_NOT_ROCE;
 	dport = roce_get_be16(pkt->frame + udp + ROCE_UDP_OFF_DPORT);
