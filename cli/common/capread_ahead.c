@@ -2,7 +2,7 @@
 /*
  * capread_ahead.c - the mapped reader's helper thread working ahead of the
  * reader (roce_cap_set_ahead()): it maps pages ahead and gives them back
- * behind, as the page-only helper at the end of this file does, and walks the packet
+ * behind, as the page-only helper (capread_pages.c) does, and walks the packet
  * records ahead of the reader, calling the caller's function on them and
  * leaving one byte per record in a ring.
  *
@@ -50,7 +50,7 @@
  * Records shorter than the caller's min_caplen are walked but not given to
  * the caller's function (byte 0): the reader does them itself.  Whether the
  * helper's bytes pay at all depends on the machine, its load and the file,
- * so the reader measures it (the probe, ah_probe()): after AH_PROBE_WARM
+ * so the reader measures it (the probe, capread_probe.c): after AH_PROBE_WARM
  * bytes it times up to AH_PROBE_PAIRS pairs of windows of AH_PROBE_BYTES, one
  * taking the helper's bytes, one with the helper paused (mode AH_PAUSE: page
  * work only, the reader claims every chunk), each from half a window after
@@ -72,7 +72,7 @@
  * bytes from the helper on a mismatch.
  */
 #define _GNU_SOURCE
-#include "capread_ahead.h"
+#include "capread_ahead_int.h"
 #include "capread_src.h"
 #include "capguard.h"
 
@@ -88,129 +88,6 @@
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
-
-#define AH_RUN 4u                       /* chunks the reader takes when it catches up */
-#define AH_DIST (8u << 20)              /* bytes the helper may run ahead */
-#define AH_MAX_IFACES 64u               /* pcapng interfaces the helper follows */
-#define AH_LEAP_RECS 1024u              /* mean records the helper leaps ahead of the reader */
-#define AH_LEAP_SCAN (256u << 10)       /* bytes it searches there for a record start */
-#define AH_LEAP_CHAIN 8u                /* plausible headers in a row that make one */
-
-struct ah_iface {
-	int linktype;
-	uint32_t snaplen;
-};
-
-/*
- * What the helper reads of the capture file for every record, copied once
- * before it starts (none of it changes after roce_cap_set_ahead() in a pcap
- * file; pcapng's byte order and interfaces are the helper's own, h_be and
- * h_ifs): the helper never reads struct roce_capfile's lines that the reader
- * writes at every run of records (pos, frame_no, ah_k, ahead_taken, ...).
- * Reading them there cost a cache line from the reader's core several times
- * a run and the reader as many lines back (measured: docs/perf/analyze.md).
- */
-struct ah_file {
-	const uint8_t *map;
-	uint64_t len;
-	roce_cap_ahead_fn fn;
-	void *user;
-	uint32_t min;                           /* ahead_min */
-	uint32_t lim;                           /* pcap: the largest plausible caplen */
-	uint32_t tick;                          /* pcap: sub-second ticks a second */
-	int linktype, fmt;
-	uint8_t hl;                             /* pcap: record header bytes */
-	bool be;
-	uint8_t lens_swap;
-};
-
-struct cap_ahead {
-	/* written by the helper (the reader CASes claim now and then) */
-	alignas(64) _Atomic uint64_t claim;     /* first chunk nobody has claimed */
-	_Atomic uint64_t done;                  /* records [0, done) walked by the helper */
-	/* written by the reader */
-	alignas(64) _Atomic uint64_t rd_idx;    /* records the reader has read */
-	_Atomic uint64_t rd_pos;                /* its file position */
-	_Atomic uint64_t rd_jump;               /* pcap: end of the chunk's first record << 16
-						 * | chunk & 0xffff (where the helper can jump) */
-	atomic_int mode;                        /* AH_WALK, AH_PAUSE, AH_QUIT (the probe's) */
-	_Atomic uint64_t dist;                  /* bytes the helper may run ahead: AH_DIST, or
-						 * two probe windows while the probe runs */
-	/* the helper's sleep */
-	alignas(64) atomic_int sleeping;
-	_Atomic uint64_t wake_idx, wake_pos;    /* wake it when the reader gets here */
-	atomic_bool stop;
-	atomic_uintptr_t fault;                 /* page the helper faulted on (SIGBUS), 0 none */
-	/* the helper's current segment (a run of records it walked from one start): id
-	 * (bit 0: exact, its labels are the reader's), the offset it started at and the
-	 * label of its first record; written before the first done of the segment */
-	_Atomic uint64_t seg_id, seg_s, seg_l;
-	_Atomic uint64_t rd_seg;                /* the speculative segment the reader synced to */
-
-	/* the helper's part of the ring, published by done */
-	alignas(64) uint64_t first_end[AH_NCHUNK];  /* end offset of each chunk's first record */
-	uint64_t c_tag[AH_NCHUNK];              /* the chunk walked into this slot */
-	uint64_t c_seg[AH_NCHUNK];              /* ... in which segment */
-	uint8_t v[AH_RING];
-	uint64_t end[AH_RING];                  /* end offset of every record walked: where the
-						 * reader prefetches (walked, not only owned) */
-
-	/* helper only */
-	alignas(64) struct ah_file f;           /* the file, as the helper reads it */
-	uint64_t h_pos, h_idx;                  /* next record: file offset, index */
-	uint64_t st_own, st_skip, st_sleep, st_pop, st_jump, st_short; /* ROCE_CAP_AHEAD_STATS */
-	uint64_t st_leap, st_leap_fail, st_skip_ns, st_leap_ns, st_skip_recs;
-	/* ROCE_CAP_AHEAD_STATS's "ahead-x" line: page work, sleep, thread CPU (ns), bytes the
-	 * leaps scanned, and what made it leap: behind the reader, a segment the reader went
-	 * past unsynced, a chunk the reader had claimed */
-	uint64_t st_page_ns, st_sleep_ns, st_cpu_ns, st_leap_bytes;
-	uint64_t st_lbehind, st_lunsync, st_lclaimed;
-	uint64_t h_seg, h_seg_s;                /* the current segment's id and start */
-	uint64_t w_bytes, w_recs;               /* own records walked: the mean record size */
-	unsigned h_unsynced;                    /* speculative segments in a row never synced to */
-	uint32_t h_sec;                         /* the last record's seconds */
-	size_t populated;
-	bool h_be;
-	uint32_t h_nifs;
-	struct ah_iface h_ifs[AH_MAX_IFACES];
-
-	/* reader only (and the reader's c->ah_k: index of the next record read) */
-	alignas(64) uint64_t r_done;            /* done as last seen */
-	uint64_t mine_from, mine_until;         /* chunks the reader claimed */
-	bool r_mine;                            /* the current chunk is the reader's */
-	bool r_off;                             /* the helper's bytes are not used any more */
-	bool r_ok;                              /* the helper's current chunk checked: its labels
-						 * are the reader's */
-	uint64_t r_seg;                         /* the speculative segment synced to */
-	uint64_t st_sync;                       /* syncs (ROCE_CAP_AHEAD_STATS) */
-	/* ... and the reader's own records: chunks claimed on entry, in runs after the
-	 * helper's, not walked by the helper with the reader's labels; records not published */
-	uint64_t st_r_claim, st_r_run, st_r_notwalked, st_r_unpub;
-	/* the probe (reader only): is taking the helper's bytes faster? */
-	int probe;                              /* AH_P_* */
-	int choose;                             /* ROCE_CAP_AHEAD_CHOOSE: 0 measure, 1 helper, 2 reader */
-	uint64_t force_run;                     /* ROCE_CAP_AHEAD_RUNS (tests): claim a run every
-						 * this many chunks as if caught up */
-	uint64_t probe_w;                       /* bytes per timed window (0: no probe) */
-	uint64_t probe_t, probe_pos;            /* start of the window being timed */
-	uint64_t t_helper, b_helper;            /* ns and bytes of the pair's window with the helper */
-	uint64_t t_reader, b_reader;            /* ... and without it (sums over the pairs) */
-	unsigned pairs, helper_wins;            /* pairs timed, pairs the helper was faster in */
-	uint64_t probe_h_t, probe_h_b;          /* the current pair's window with the helper */
-	uint64_t settle_pos;                    /* AH_P_RESUME, AH_P_DRAIN: untimed until here */
-	uint64_t reprobe_pos, reprobe_gap;      /* AH_P_ALONE until here; the next gap */
-	uint64_t reprobe_first;                 /* the first gap */
-	unsigned probes;                        /* probes finished */
-};
-
-enum { AH_WALK, AH_PAUSE, AH_QUIT };            /* mode */
-/* probe: AH_P_DRAIN is the reader alone, untimed, until it is past what the helper read;
- * AH_P_ALONE the reader alone after a probe, until the next one (pcap) */
-enum { AH_P_WARM, AH_P_RESUME, AH_P_HELPER, AH_P_DRAIN, AH_P_READER, AH_P_ALONE, AH_P_DONE };
-#define AH_PROBE_WARM (8u << 20)        /* bytes before the probe starts */
-#define AH_PROBE_BYTES (2u << 20)       /* bytes per timed window */
-#define AH_PROBE_PAIRS 5u               /* window pairs (with, without the helper) */
-#define AH_REPROBE (32u << 20)          /* bytes alone before probing again (doubling) */
 
 /* ---- the helper's walk ------------------------------------------------------ */
 
@@ -290,14 +167,6 @@ static bool ah_pcap_plausible(struct cap_ahead *a, uint64_t p)
 		p += hl + h.caplen;
 	}
 	return p <= f->len;
-}
-
-static uint64_t ah_clock(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* A new segment from offset pos, its first record labelled idx: published with the next done. */
@@ -651,76 +520,6 @@ static void *ah_thread(void *arg)
 	return NULL;
 }
 
-/*
- * How far the helper may run ahead while the probe runs: two windows, so that
- * it can get one window ahead (where its window starts) and the reader's
- * window after it (which starts past what the helper read) comes soon.
- */
-static uint64_t ah_probe_dist(const struct cap_ahead *a)
-{
-	return a->probe_w && 2 * a->probe_w < AH_DIST ? 2 * a->probe_w : AH_DIST;
-}
-
-/*
- * Bytes the reader reads after each switch of the probe (helper paused, helper
- * walking again) before it times the window: the same for both kinds, half a
- * window (the helper's leap, about AH_LEAP_RECS records, is within it on the
- * large frames).
- */
-static uint64_t ah_probe_settle(const struct cap_ahead *a)
-{
-	return a->probe_w / 2;
-}
-
-/*
- * The probe's settings, for tests and tuning: ROCE_CAP_AHEAD_PROBE=BYTES (each
- * timed window; 0: no probe, the helper's bytes are always taken),
- * ROCE_CAP_AHEAD_CHOOSE=helper|reader (the outcome, once timed; "reader-once":
- * the first probe's outcome is the reader alone, later probes decide by time),
- * ROCE_CAP_AHEAD_REPROBE=BYTES (the reader alone's first stretch before it
- * probes again) and
- * ROCE_CAP_AHEAD_MIN=BYTES (instead of the caller's min_caplen) and
- * ROCE_CAP_AHEAD_RUNS=N (tests: the reader claims AH_RUN chunks after the
- * helper's at every N-th chunk it enters, as if it had caught up, so that the
- * helper leaps).
- */
-static void ah_probe_config(struct roce_capfile *c, struct cap_ahead *a)
-{
-	const char *e = getenv("ROCE_CAP_AHEAD_PROBE");
-	char *end;
-
-	a->probe_w = AH_PROBE_BYTES;
-	if (e && *e) {
-		unsigned long long v = strtoull(e, &end, 0);
-
-		if (!*end)
-			a->probe_w = v;
-	}
-	a->probe = a->probe_w ? AH_P_WARM : AH_P_DONE;
-	atomic_init(&a->dist, ah_probe_dist(a));
-	e = getenv("ROCE_CAP_AHEAD_MIN");
-	if (e && *e) {
-		unsigned long v = strtoul(e, &end, 0);
-
-		if (!*end && v <= UINT32_MAX)
-			c->ahead_min = (uint32_t)v;
-	}
-	e = getenv("ROCE_CAP_AHEAD_RUNS");
-	if (e && *e)
-		a->force_run = strtoull(e, NULL, 0);
-	e = getenv("ROCE_CAP_AHEAD_CHOOSE");
-	a->choose = !e ? 0 : !strcmp(e, "helper") ? 1 : !strcmp(e, "reader") ? 2 :
-		    !strcmp(e, "reader-once") ? 3 : 0;
-	a->reprobe_first = AH_REPROBE;
-	e = getenv("ROCE_CAP_AHEAD_REPROBE");
-	if (e && *e) {
-		unsigned long long v = strtoull(e, &end, 0);
-
-		if (!*end && v)
-			a->reprobe_first = v;
-	}
-}
-
 bool capr_ahead_start(struct roce_capfile *c)
 {
 	struct cap_ahead *a;
@@ -743,7 +542,7 @@ bool capr_ahead_start(struct roce_capfile *c)
 	atomic_init(&a->seg_s, 0);
 	atomic_init(&a->seg_l, 0);
 	atomic_init(&a->rd_seg, 0);
-	ah_probe_config(c, a);
+	capr_probe_config(c, a);
 	a->f.map = (const uint8_t *)c->map;
 	a->f.len = c->map_len;
 	a->f.fn = c->ahead_fn;
@@ -859,150 +658,6 @@ void capr_ahead_stop(struct roce_capfile *c)
 
 /* ---- the reader's side ---------------------------------------------------------- */
 
-static void ah_tell_helper(struct roce_capfile *c, struct cap_ahead *a, int mode)
-{
-	atomic_store(&a->mode, mode);
-	pthread_mutex_lock(&c->helper_mu);      /* see ah_sleep() */
-	pthread_cond_signal(&c->helper_cv);
-	pthread_mutex_unlock(&c->helper_mu);
-}
-
-/*
- * The probe, at the reader's chunk entries (its record k): after
- * AH_PROBE_WARM bytes, AH_PROBE_PAIRS pairs of windows of probe_w bytes each,
- * the first taking the helper's bytes, the second with the helper paused
- * (page work only) and every record done by the reader, as with no helper.
- * Both kinds of window are measured alike: each starts half a window
- * (ah_probe_settle()) after its switch (AH_P_RESUME: the helper walking again,
- * which leaps ahead of the reader in pcap; AH_P_DRAIN: the helper paused, and
- * then until the reader is past the last record the helper published, whose
- * lines would still be in the cache) and lasts probe_w bytes, so that neither
- * times its transition and both time
- * their way as it runs on (until 5 December 2026 the helper's window waited
- * for the helper to be well ahead, by its record index, and the reader's for
- * the reader to be past the helper's records: not the same rule).
- * The helper stays if it was faster per byte in most pairs (a machine shared
- * with others slows some windows at random: alternating short windows and
- * voting keeps one slow window from deciding) and over all its windows
- * together (a close vote with sums far apart is noise in the vote).  Else the
- * reader goes on alone with the helper paused (AH_P_ALONE), and probes again
- * after AH_REPROBE bytes, then twice as many, and so on: a shared machine
- * changes, and a probe in a bad moment must not decide the whole file (pcap
- * only, where the helper can jump to the reader; in pcapng, and when the
- * outcome is forced, the helper stops walking for good).  A probe ends as soon
- * as its outcome is sure: the pairs left could not give the helper most of
- * them, or it already has most of them and the sums agree.
- */
-static void ah_probe(struct roce_capfile *c, struct cap_ahead *a, uint64_t k)
-{
-	uint64_t pos = c->pos, now, t, b;
-	uint64_t w = a->probe == AH_P_WARM ? AH_PROBE_WARM : a->probe_w;
-	bool helper, sums;
-
-	if (a->probe == AH_P_ALONE) {
-		if (pos < a->reprobe_pos)
-			return;
-		/* the machine may have changed: measure again */
-		a->t_helper = a->b_helper = a->t_reader = a->b_reader = 0;
-		a->pairs = a->helper_wins = 0;
-		a->probe = AH_P_RESUME;
-		a->settle_pos = pos + ah_probe_settle(a);
-		atomic_store_explicit(&a->dist, ah_probe_dist(a), memory_order_relaxed);
-		ah_tell_helper(c, a, AH_WALK);
-		return;
-	}
-	if (a->probe == AH_P_DRAIN || a->probe == AH_P_RESUME) {
-		/* each kind of window starts the same distance after its switch */
-		if (pos < a->settle_pos)
-			return;
-		if (a->probe == AH_P_DRAIN) {
-			/* and the reader's only past what the paused helper read: up
-			 * to two windows ahead, still in the caches when the reader
-			 * got there (half a window only after the switch, until 5
-			 * December 2026 06:45 UTC, timed the reader alone on lines
-			 * the helper had just read: 8.2 GB/s against 4.9 GB/s for
-			 * the reader alone over the file, and the probe chose the
-			 * reader in one run of two where the helper's bytes made the
-			 * whole run 1.3x faster) */
-			uint64_t d = atomic_load_explicit(&a->done, memory_order_acquire);
-
-			if (d && pos < a->end[(d - 1) & (AH_RING - 1)])
-				return;
-		}
-		a->probe = a->probe == AH_P_DRAIN ? AH_P_READER : AH_P_HELPER;
-		a->probe_t = ah_clock();
-		a->probe_pos = pos;
-		return;
-	}
-	(void)k;
-	if (pos < a->probe_pos + w)
-		return;
-	now = ah_clock();
-	t = now - a->probe_t;
-	b = pos - a->probe_pos;
-	switch (a->probe) {
-	case AH_P_WARM:
-		a->probe = AH_P_RESUME;
-		a->settle_pos = pos + ah_probe_settle(a);
-		break;
-	case AH_P_HELPER:
-		a->t_helper += t;
-		a->b_helper += b;
-		atomic_store(&a->mode, AH_PAUSE);
-		a->probe_h_t = t;
-		a->probe_h_b = b;
-		a->settle_pos = pos + ah_probe_settle(a);
-		a->probe = AH_P_DRAIN;
-		return;
-	default:
-		a->t_reader += t;
-		a->b_reader += b;
-		/* ns per byte, compared without dividing: all below 2^40 */
-		if (a->probe_h_t * b < t * a->probe_h_b)
-			a->helper_wins++;
-		++a->pairs;
-		sums = (cap_u128)a->t_helper * a->b_reader < (cap_u128)a->t_reader * a->b_helper;
-		/* more pairs only while the outcome is open: the helper can still
-		 * win most of them, and has not already won most with the sums */
-		if (a->pairs < AH_PROBE_PAIRS &&
-		    (a->helper_wins + AH_PROBE_PAIRS - a->pairs) * 2 > AH_PROBE_PAIRS &&
-		    !(a->helper_wins * 2 > AH_PROBE_PAIRS && sums)) {
-			a->probe = AH_P_RESUME;
-			a->settle_pos = pos + ah_probe_settle(a);
-			ah_tell_helper(c, a, AH_WALK);
-			break;
-		}
-		a->probe = AH_P_DONE;
-		a->probes++;
-		/* faster in most pairs, and in less time per byte over all
-		 * its windows: where the vote is close but the sums are not,
-		 * the reader alone (what --threads 1 does) */
-		helper = a->helper_wins * 2 > AH_PROBE_PAIRS && sums;
-		if (a->choose == 3) {
-			helper = false;
-			a->choose = 0;  /* once */
-		}
-		if (a->choose)
-			helper = a->choose == 1;
-		if (!helper && !a->choose && c->fmt == FMT_PCAP) {
-			/* alone for now, the helper paused (page work only), and
-			 * measured again further on: a machine shared with others
-			 * changes; the helper jumps to the reader then (pcap) */
-			a->probe = AH_P_ALONE;
-			a->reprobe_gap = a->reprobe_gap ? 2 * a->reprobe_gap : a->reprobe_first;
-			a->reprobe_pos = pos + a->reprobe_gap;
-			break;  /* mode stays AH_PAUSE */
-		}
-		if (!helper)
-			a->r_off = true;
-		atomic_store_explicit(&a->dist, AH_DIST, memory_order_relaxed);
-		ah_tell_helper(c, a, helper ? AH_WALK : AH_QUIT);
-		break;
-	}
-	a->probe_t = now;
-	a->probe_pos = pos;
-}
-
 /*
  * The reader's record k (a chunk's first by its labels) ends at c->pos: is
  * that the end of a record of the helper's speculative segment (ah_leap())?
@@ -1068,7 +723,7 @@ static void ah_enter_chunk(struct roce_capfile *c, struct cap_ahead *a, uint64_t
 		pthread_mutex_unlock(&c->helper_mu);
 	}
 	if (unlikely(a->probe != AH_P_DONE) && !a->r_off)
-		ah_probe(c, a, k);
+		capr_probe(c, a, k);
 	c->pf_ahead = false;
 	if (a->r_off || (j >= a->mine_from && j < a->mine_until)) {
 		a->r_mine = true;
@@ -1209,155 +864,4 @@ int roce_cap_cpus(void)
 		return CPU_COUNT(&set);
 	n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n > 0 ? (int)n : 1;
-}
-
-/* ---- the page-only helper, and the reader's side of the mapping window ------- */
-
-/*
- * For large mapped files a helper thread does the kernel's share of the
- * work off the reader's core: it maps the page-cache pages of the next
- * windows ahead of the reader (MADV_POPULATE_READ) and gives the pages
- * behind it back (MADV_DONTNEED).  The reader only tells it where it is,
- * once per 16 MiB window.
- */
-#define CAP_HELPER_MIN (64u << 20)      /* files smaller than this: no thread */
-
-static void *map_helper(void *arg)
-{
-	struct roce_capfile *c = arg;
-	size_t populated = 0;
-
-	pthread_mutex_lock(&c->helper_mu);
-	for (;;) {
-		size_t pos = c->helper_pos, want;
-
-		if (c->helper_stop)
-			break;
-		want = pos + CAP_HELPER_AHEAD * CAP_RELEASE_STEP;
-		if (want > c->map_len)
-			want = c->map_len;
-		if (populated < want || (pos >= CAP_RELEASE_KEEP + CAP_RELEASE_STEP &&
-					 ((pos - CAP_RELEASE_KEEP) & ~(size_t)(CAP_RELEASE_STEP - 1)) >
-					 atomic_load_explicit(&c->map_released_a,
-							      memory_order_relaxed))) {
-			pthread_mutex_unlock(&c->helper_mu);
-			while (populated < want) {
-				capr_map_prefetch(c, populated);
-				populated += CAP_RELEASE_STEP;
-			}
-			if (pos >= CAP_RELEASE_KEEP + CAP_RELEASE_STEP)
-				capr_map_release_upto(c, (pos - CAP_RELEASE_KEEP) &
-						 ~(size_t)(CAP_RELEASE_STEP - 1));
-			pthread_mutex_lock(&c->helper_mu);
-			continue;
-		}
-		pthread_cond_wait(&c->helper_cv, &c->helper_mu);
-	}
-	pthread_mutex_unlock(&c->helper_mu);
-	return NULL;
-}
-
-void capr_pages_start(struct roce_capfile *c)
-{
-	if (c->map_len < CAP_HELPER_MIN)
-		return;
-	if (pthread_mutex_init(&c->helper_mu, NULL) != 0)
-		return;
-	if (pthread_mutex_init(&c->release_mu, NULL) != 0) {
-		pthread_mutex_destroy(&c->helper_mu);
-		return;
-	}
-	if (pthread_cond_init(&c->helper_cv, NULL) != 0) {
-		pthread_mutex_destroy(&c->release_mu);
-		pthread_mutex_destroy(&c->helper_mu);
-		return;
-	}
-	c->helper_pos = 0;
-	c->helper_stop = false;
-	atomic_init(&c->map_released_a, c->map_released);
-	if (pthread_create(&c->helper, NULL, map_helper, c) != 0) {
-		pthread_cond_destroy(&c->helper_cv);
-		pthread_mutex_destroy(&c->release_mu);
-		pthread_mutex_destroy(&c->helper_mu);
-		return;
-	}
-	c->helper_on = true;
-}
-
-void capr_pages_stop(struct roce_capfile *c)
-{
-	if (c->ah) {
-		capr_ahead_stop(c);
-		return;
-	}
-	if (!c->helper_on)
-		return;
-	pthread_mutex_lock(&c->helper_mu);
-	c->helper_stop = true;
-	pthread_cond_signal(&c->helper_cv);
-	pthread_mutex_unlock(&c->helper_mu);
-	pthread_join(c->helper, NULL);
-	pthread_cond_destroy(&c->helper_cv);
-	pthread_mutex_destroy(&c->release_mu);
-	pthread_mutex_destroy(&c->helper_mu);
-	c->helper_on = false;
-}
-
-void capr_map_moved(struct roce_capfile *c)
-{
-	if (c->helper_on) {
-		size_t pos = (size_t)c->pos;
-
-		pthread_mutex_lock(&c->helper_mu);
-		c->helper_pos = pos;
-		pthread_cond_signal(&c->helper_cv);
-		pthread_mutex_unlock(&c->helper_mu);
-		/* the helper fell behind (not scheduled, say): release here, so
-		 * that resident memory stays bounded whatever the helper does */
-		if (pos >= CAP_RELEASE_KEEP + CAP_RELEASE_LAG &&
-		    pos - CAP_RELEASE_KEEP - CAP_RELEASE_LAG >
-		    atomic_load_explicit(&c->map_released_a, memory_order_relaxed))
-			capr_map_release_upto(c, (pos - CAP_RELEASE_KEEP) &
-					 ~(size_t)(CAP_RELEASE_STEP - 1));
-		return;
-	}
-	capr_map_prefetch(c, (size_t)c->pos + CAP_RELEASE_STEP);
-	if (c->pos >= c->map_released + CAP_RELEASE_STEP + CAP_RELEASE_KEEP)
-		capr_map_release_upto(c, ((size_t)c->pos - CAP_RELEASE_KEEP) &
-				 ~(size_t)(CAP_RELEASE_STEP - 1));
-}
-
-/*
- * Mapped file: is the record ending at offset end intact?  Cheap unless
- * something is suspect: the SIGBUS flag, or zeros where the next header
- * starts (past a cut inside its last page the file reads as zeros, without a
- * fault; a real header is never zero).  Then fstat() decides: a record that
- * ends within the new size is intact, and the next call reports the error.
- */
-bool capr_map_rec_ok(struct roce_capfile *c, uint64_t end, size_t hdr)
-{
-	struct stat st;
-	bool suspect = atomic_load_explicit(&c->sigbus, memory_order_relaxed);
-
-	if (unlikely(c->ah) && !suspect && capr_ahead_fault_reached(c, end, hdr)) {
-		/* where the helper thread found pages gone, the reader faults too */
-		atomic_store(&c->sigbus, 1);
-		suspect = true;
-	}
-	if (!suspect && end + hdr <= c->map_len) {
-		uint64_t a, b = 0;
-
-		memcpy(&a, (const uint8_t *)c->map + end, 8);
-		if (hdr > 8)
-			memcpy(&b, (const uint8_t *)c->map + end + 8, 8);
-		suspect = (a | b) == 0 || atomic_load_explicit(&c->sigbus, memory_order_relaxed);
-	}
-	if (!suspect)
-		return true;
-	if (c->fd < 0 || fstat(c->fd, &st) != 0)
-		return !atomic_load_explicit(&c->sigbus, memory_order_relaxed);
-	if ((uint64_t)st.st_size >= c->map_len && !atomic_load(&c->sigbus))
-		return true;  /* zeros in the file itself */
-	c->shrank_seen = true;
-	return end <= (uint64_t)st.st_size;
 }

@@ -28,6 +28,7 @@
 
 #include "capread_ahead.h"
 #include "capread_int.h"
+#include "capread_pages.h"
 #include "capread_meta.h"
 #include "capread_ng.h"
 #include "capread_rec.h"

@@ -8,6 +8,7 @@
 #define ROCE_CAPREAD_REC_H
 
 #include "capread_ahead.h"
+#include "capread_pages.h"
 #include "capread_src.h"
 
 /*

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * capread_pages.c - the page-only helper of a large mapped capture file, and
+ * the reader's side of the mapping window (capread_pages.h).  With
+ * roce_cap_set_ahead() the helper that also walks the records
+ * (capread_ahead.c) does this page work instead.
+ */
+#define _GNU_SOURCE
+#include "capread_pages.h"
+#include "capread_ahead.h"
+#include "capread_src.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/*
+ * For large mapped files a helper thread does the kernel's share of the
+ * work off the reader's core: it maps the page-cache pages of the next
+ * windows ahead of the reader (MADV_POPULATE_READ) and gives the pages
+ * behind it back (MADV_DONTNEED).  The reader only tells it where it is,
+ * once per 16 MiB window.
+ */
+#define CAP_HELPER_MIN (64u << 20)      /* files smaller than this: no thread */
+
+static void *map_helper(void *arg)
+{
+	struct roce_capfile *c = arg;
+	size_t populated = 0;
+
+	pthread_mutex_lock(&c->helper_mu);
+	for (;;) {
+		size_t pos = c->helper_pos, want;
+
+		if (c->helper_stop)
+			break;
+		want = pos + CAP_HELPER_AHEAD * CAP_RELEASE_STEP;
+		if (want > c->map_len)
+			want = c->map_len;
+		if (populated < want || (pos >= CAP_RELEASE_KEEP + CAP_RELEASE_STEP &&
+					 ((pos - CAP_RELEASE_KEEP) & ~(size_t)(CAP_RELEASE_STEP - 1)) >
+					 atomic_load_explicit(&c->map_released_a,
+							      memory_order_relaxed))) {
+			pthread_mutex_unlock(&c->helper_mu);
+			while (populated < want) {
+				capr_map_prefetch(c, populated);
+				populated += CAP_RELEASE_STEP;
+			}
+			if (pos >= CAP_RELEASE_KEEP + CAP_RELEASE_STEP)
+				capr_map_release_upto(c, (pos - CAP_RELEASE_KEEP) &
+						 ~(size_t)(CAP_RELEASE_STEP - 1));
+			pthread_mutex_lock(&c->helper_mu);
+			continue;
+		}
+		pthread_cond_wait(&c->helper_cv, &c->helper_mu);
+	}
+	pthread_mutex_unlock(&c->helper_mu);
+	return NULL;
+}
+
+void capr_pages_start(struct roce_capfile *c)
+{
+	if (c->map_len < CAP_HELPER_MIN)
+		return;
+	if (pthread_mutex_init(&c->helper_mu, NULL) != 0)
+		return;
+	if (pthread_mutex_init(&c->release_mu, NULL) != 0) {
+		pthread_mutex_destroy(&c->helper_mu);
+		return;
+	}
+	if (pthread_cond_init(&c->helper_cv, NULL) != 0) {
+		pthread_mutex_destroy(&c->release_mu);
+		pthread_mutex_destroy(&c->helper_mu);
+		return;
+	}
+	c->helper_pos = 0;
+	c->helper_stop = false;
+	atomic_init(&c->map_released_a, c->map_released);
+	if (pthread_create(&c->helper, NULL, map_helper, c) != 0) {
+		pthread_cond_destroy(&c->helper_cv);
+		pthread_mutex_destroy(&c->release_mu);
+		pthread_mutex_destroy(&c->helper_mu);
+		return;
+	}
+	c->helper_on = true;
+}
+
+void capr_pages_stop(struct roce_capfile *c)
+{
+	if (c->ah) {
+		capr_ahead_stop(c);
+		return;
+	}
+	if (!c->helper_on)
+		return;
+	pthread_mutex_lock(&c->helper_mu);
+	c->helper_stop = true;
+	pthread_cond_signal(&c->helper_cv);
+	pthread_mutex_unlock(&c->helper_mu);
+	pthread_join(c->helper, NULL);
+	pthread_cond_destroy(&c->helper_cv);
+	pthread_mutex_destroy(&c->release_mu);
+	pthread_mutex_destroy(&c->helper_mu);
+	c->helper_on = false;
+}
+
+void capr_map_moved(struct roce_capfile *c)
+{
+	if (c->helper_on) {
+		size_t pos = (size_t)c->pos;
+
+		pthread_mutex_lock(&c->helper_mu);
+		c->helper_pos = pos;
+		pthread_cond_signal(&c->helper_cv);
+		pthread_mutex_unlock(&c->helper_mu);
+		/* the helper fell behind (not scheduled, say): release here, so
+		 * that resident memory stays bounded whatever the helper does */
+		if (pos >= CAP_RELEASE_KEEP + CAP_RELEASE_LAG &&
+		    pos - CAP_RELEASE_KEEP - CAP_RELEASE_LAG >
+		    atomic_load_explicit(&c->map_released_a, memory_order_relaxed))
+			capr_map_release_upto(c, (pos - CAP_RELEASE_KEEP) &
+					 ~(size_t)(CAP_RELEASE_STEP - 1));
+		return;
+	}
+	capr_map_prefetch(c, (size_t)c->pos + CAP_RELEASE_STEP);
+	if (c->pos >= c->map_released + CAP_RELEASE_STEP + CAP_RELEASE_KEEP)
+		capr_map_release_upto(c, ((size_t)c->pos - CAP_RELEASE_KEEP) &
+				 ~(size_t)(CAP_RELEASE_STEP - 1));
+}
+
+/*
+ * Mapped file: is the record ending at offset end intact?  Cheap unless
+ * something is suspect: the SIGBUS flag, or zeros where the next header
+ * starts (past a cut inside its last page the file reads as zeros, without a
+ * fault; a real header is never zero).  Then fstat() decides: a record that
+ * ends within the new size is intact, and the next call reports the error.
+ */
+bool capr_map_rec_ok(struct roce_capfile *c, uint64_t end, size_t hdr)
+{
+	struct stat st;
+	bool suspect = atomic_load_explicit(&c->sigbus, memory_order_relaxed);
+
+	if (unlikely(c->ah) && !suspect && capr_ahead_fault_reached(c, end, hdr)) {
+		/* where the helper thread found pages gone, the reader faults too */
+		atomic_store(&c->sigbus, 1);
+		suspect = true;
+	}
+	if (!suspect && end + hdr <= c->map_len) {
+		uint64_t a, b = 0;
+
+		memcpy(&a, (const uint8_t *)c->map + end, 8);
+		if (hdr > 8)
+			memcpy(&b, (const uint8_t *)c->map + end + 8, 8);
+		suspect = (a | b) == 0 || atomic_load_explicit(&c->sigbus, memory_order_relaxed);
+	}
+	if (!suspect)
+		return true;
+	if (c->fd < 0 || fstat(c->fd, &st) != 0)
+		return !atomic_load_explicit(&c->sigbus, memory_order_relaxed);
+	if ((uint64_t)st.st_size >= c->map_len && !atomic_load(&c->sigbus))
+		return true;  /* zeros in the file itself */
+	c->shrank_seen = true;
+	return end <= (uint64_t)st.st_size;
+}
