@@ -508,16 +508,31 @@ struct an_pools {
 
 /*
  * Header prediction (an_predict.c): the Ethernet, IPv4, UDP and BTH bytes of
- * the last frame that went through the full path into f's in-order request
- * branch with the common layout and nothing to report.  f is cleared when
- * the stream is freed.
+ * the last frame that went through the full path into a stream's in-order
+ * request branch with the common layout and nothing to report, one entry per
+ * stream in a small direct-mapped table (its slot from the destination
+ * address and QP: pred_slot()); cur the entry of the last stream predicted or
+ * learnt.  An entry is cleared when its stream is freed.
  */
 #define AN_PRED_HDR 54          /* Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 */
 #define AN_PRED_MISSES 8
 #define AN_PRED_BACKOFF 1024
+#define AN_PRED_SLOTS 256       /* (56-byte entries: 14 KiB) */
+
+struct an_pred_ent {
+	/* the header bytes that must match, as an_predict() loads them */
+	uint64_t q[4];
+	uint32_t d[2];
+	struct an_flow *f;      /* NULL: empty */
+	/* the one's complement sum of the learnt frame's IPv4 total length, ID and
+	 * checksum words; its IPv4 header checksum was right */
+	uint32_t csum3;
+	bool csum_ok;
+};
 
 struct an_pred {
-	struct an_flow *f;      /* NULL: nothing predicted */
+	struct an_flow *f;      /* NULL: nothing predicted; else cur->f */
+	struct an_pred_ent *cur;
 	struct an_flow *cand;   /* the stream roce_process() last took in order */
 	bool off;               /* an_predict_enable(a, false): the full path only */
 	uint64_t hits;          /* frames analysed by an_predict() (an_predict_hits()) */
@@ -525,13 +540,7 @@ struct an_pred {
 	 * the next skip in-order frames (traffic that interleaves streams frame by
 	 * frame pays a few instructions a frame, not a miss and a copy) */
 	uint32_t miss, skip;
-	/* the header bytes that must match, as an_predict() loads them */
-	uint64_t q[4];
-	uint32_t d[2];
-	/* the learnt frame's IPv4 header checksum was right; the one's complement
-	 * sum of its total length, ID and checksum words */
-	bool csum_ok;
-	uint32_t csum3;
+	struct an_pred_ent tab[AN_PRED_SLOTS];
 };
 
 struct roce_analyzer {
@@ -648,11 +657,15 @@ static inline __attribute__((always_inline)) void an_learn_pmtu(struct roce_anal
 	struct an_flow *f, uint32_t fl, uint32_t v)
 {
 	if (!(fl & (ROCE_F_REQ | ROCE_F_RESP)) || !(fl & (ROCE_F_FIRST | ROCE_F_MIDDLE)) ||
-	    (fl & ROCE_F_LAST) || !an_pmtu_valid(v))
+	    (fl & ROCE_F_LAST))
 		return;
+	/* nothing would change (whether v is a valid MTU or not): write nothing; the
+	 * common case, asked before the five comparisons of an_pmtu_valid() */
 	if (f->st.pmtu == v && a->pmtu_learned == v && (a->cfg.pmtu || a->sum.pmtu == v) &&
 	    (!f->peer || f->peer->st.pmtu == v))
-		return;                 /* nothing would change: write nothing */
+		return;
+	if (!an_pmtu_valid(v))
+		return;
 	f->st.pmtu = v;
 	if (f->peer)
 		f->peer->st.pmtu = v;
@@ -674,6 +687,8 @@ void an_predict_learn(struct roce_analyzer *a, const struct roce_pkt *pkt, int s
 	const uint8_t *frame, size_t caplen);
 /* Prediction on (the default) or off (tests compare both). */
 void an_predict_enable(roce_analyzer_t *a, bool on);
+/* f is freed: its prediction goes (the record may come back as another stream). */
+void an_predict_forget(struct roce_analyzer *a, const struct an_flow *f);
 /* Tests: the in-order shortcuts of an_request.c on (the default) or off. */
 void an_inorder_enable(roce_analyzer_t *a, bool on);
 /* Frames an_predict() analysed (for tests). */

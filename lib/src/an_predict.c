@@ -3,13 +3,18 @@
  * an_predict.c - header prediction (after Van Jacobson's for TCP): bulk RDMA
  * traffic comes in runs of one queue pair (WRITE_FIRST, MIDDLE .. MIDDLE,
  * LAST, then the responder's ACK), so the frame after a request is most
- * often the same stream's next PSN.  roce_analyzer_decode_process() remembers
- * the headers of the last request frame the full path took in order (its
- * Ethernet, IPv4, UDP and BTH bytes, 54) and its stream; a frame whose
- * header bytes are the same but for those that change from frame to frame
- * of one stream, and that is that stream's next PSN with nothing pending, is
- * analysed here: the counters and stream state the full path would update
- * for it, without the generic decode, the stream lookup and the dispatch.
+ * often the same stream's next PSN.  roce_analyzer_decode_process() remembers,
+ * per stream, the headers of the last request frame the full path took in
+ * order (its Ethernet, IPv4, UDP and BTH bytes, 54) in a direct-mapped table
+ * (AN_PRED_SLOTS entries, the slot from the destination address and QP); a
+ * frame whose header bytes are the same as those of the last stream predicted
+ * (tried first) or of its slot's entry (the next message's FIRST after another
+ * queue pair's run; streams taking turns frame by frame), but for those that
+ * change from frame to frame of one stream, and that is that stream's next PSN
+ * with nothing pending, is analysed here: the counters and stream state the
+ * full path would update for it, without the generic decode, the stream
+ * lookup and the dispatch.  An entry goes when its stream is freed
+ * (an_predict_forget()); a stream learnt into an occupied slot takes it.
  *
  * What may differ from the remembered frame: the IPv4 total length, ID and
  * header checksum, the UDP length and checksum, the BTH opcode, its SE and
@@ -145,11 +150,44 @@ uint64_t an_predict_hits(const roce_analyzer_t *a)
 	return a->pred.hits;
 }
 
+/*
+ * The table slot of the stream with IPv4 destination address dst (its four
+ * bytes as they are in the frame, loaded in native order) and destination
+ * QP dqpn: the same from a frame and from the stream's key.
+ */
+static inline __attribute__((always_inline)) uint32_t pred_slot(uint32_t dst, uint32_t dqpn)
+{
+	/* (a sum of two products: runs of consecutive QPs and hosts spread, where
+	 * one product of dst ^ dqpn put eight pairs of bulk streams in one slot) */
+	return (dst * 0x9e3779b1u + dqpn * 0x85ebca6bu) >> (32 - 8);
+}
+
+_Static_assert(AN_PRED_SLOTS == 1u << 8, "pred_slot() makes 8 bits");
+
+static inline __attribute__((always_inline)) uint32_t pred_slot_fr(const uint8_t *fr)
+{
+	return pred_slot(pred_ld32(fr + ROCE_FAST_L3 + ROCE_IPV4_OFF_DST),
+			 roce_get_be24(fr + ROCE_FAST_BTH + ROCE_BTH_OFF_DQPN));
+}
+
+void an_predict_forget(struct roce_analyzer *a, const struct an_flow *f)
+{
+	struct an_pred_ent *e;
+
+	if (a->pred.f == f)
+		a->pred.f = NULL;
+	/* (an entry's stream is the one of the frame it was learnt from: that slot) */
+	e = &a->pred.tab[pred_slot(pred_ld32(f->st.key.dst + 12), f->st.key.dqpn & 0xffffffu)];
+	if (e->f == f)
+		e->f = NULL;
+}
+
 void an_predict_learn(struct roce_analyzer *a, const struct roce_pkt *pkt, int st,
 	const uint8_t *fr, size_t caplen)
 {
 	struct an_pred *pr = &a->pred;
 	const uint8_t *ip = fr + ROCE_FAST_L3;
+	struct an_pred_ent *e;
 
 	if (pr->skip) {
 		pr->skip--;
@@ -160,15 +198,27 @@ void an_predict_learn(struct roce_analyzer *a, const struct roce_pkt *pkt, int s
 	    roce_get_be16(fr + ROCE_ETH_OFF_TYPE) != ROCE_ETHERTYPE_IPV4 || ip[0] != 0x45 ||
 	    (ip[ROCE_IPV4_OFF_TOS] & 3) == 3 || (fr[ROCE_FAST_BTH + ROCE_BTH_OFF_FLAGS] & 0x3f))
 		return;
+	e = &pr->tab[pred_slot_fr(fr)];
+	e->f = pr->cand;
+	e->q[0] = pred_ld64(fr);
+	e->q[1] = pred_ld64(fr + 8);
+	e->q[2] = pred_ld64(fr + 26);
+	e->q[3] = pred_q3(fr);
+	e->d[0] = pred_ld32(fr + 20);
+	e->d[1] = pred_ld32(fr + 34);
+	e->csum_ok = roce_ipv4_hdr20_ok(ip);
+	e->csum3 = pred_csum3(ip);
+	pr->cur = e;
 	pr->f = pr->cand;
-	pr->q[0] = pred_ld64(fr);
-	pr->q[1] = pred_ld64(fr + 8);
-	pr->q[2] = pred_ld64(fr + 26);
-	pr->q[3] = pred_q3(fr);
-	pr->d[0] = pred_ld32(fr + 20);
-	pr->d[1] = pred_ld32(fr + 34);
-	pr->csum_ok = roce_ipv4_hdr20_ok(ip);
-	pr->csum3 = pred_csum3(ip);
+}
+
+/* The header bytes of fr that must match are e's. */
+static inline __attribute__((always_inline)) bool pred_match(const struct an_pred_ent *e,
+	const uint8_t *fr)
+{
+	return ((pred_ld64(fr) ^ e->q[0]) | (pred_ld64(fr + 8) ^ e->q[1]) |
+		(pred_ld64(fr + 26) ^ e->q[2]) | (pred_q3(fr) ^ e->q[3]) |
+		((pred_ld32(fr + 20) ^ e->d[0]) | (pred_ld32(fr + 34) ^ e->d[1]))) == 0;
 }
 
 /*
@@ -275,7 +325,8 @@ int an_predict(struct roce_analyzer *a, const uint8_t *fr, size_t caplen, size_t
 {
 	const uint8_t *ip = fr + ROCE_FAST_L3, *u = fr + ROCE_FAST_UDP, *t = fr + ROCE_FAST_BTH;
 	struct an_pred *pr = &a->pred;
-	struct an_flow *f = pr->f;
+	struct an_pred_ent *e = pr->cur;
+	struct an_flow *f;
 	uint32_t code, psn, pay;
 	size_t end, hl;
 	uint16_t tot;
@@ -285,15 +336,17 @@ int an_predict(struct roce_analyzer *a, const uint8_t *fr, size_t caplen, size_t
 		return pred_miss(pr);
 	if (wirelen < caplen)
 		wirelen = caplen;
-	if (((pred_ld64(fr) ^ pr->q[0]) | (pred_ld64(fr + 8) ^ pr->q[1]) |
-	     (pred_ld64(fr + 26) ^ pr->q[2]) | (pred_q3(fr) ^ pr->q[3]) |
-	     ((pred_ld32(fr + 20) ^ pr->d[0]) | (pred_ld32(fr + 34) ^ pr->d[1]))) != 0) {
-		/* not f's: its responder's ACK? */
-		if (t[ROCE_BTH_OFF_OPCODE] == ROCE_OP_RC_ACKNOWLEDGE && f->peer &&
-		    pred_ack(a, f->peer, fr, caplen, wirelen, opts, ts, no) == ROCE_OK)
+	if (!pred_match(e, fr)) {
+		/* not cur's stream: its responder's ACK? */
+		if (t[ROCE_BTH_OFF_OPCODE] == ROCE_OP_RC_ACKNOWLEDGE && pr->f->peer &&
+		    pred_ack(a, pr->f->peer, fr, caplen, wirelen, opts, ts, no) == ROCE_OK)
 			return ROCE_OK;
-		return pred_miss(pr);
+		/* the next frame of another stream learnt */
+		e = &pr->tab[pred_slot_fr(fr)];
+		if (!e->f || !pred_match(e, fr))
+			return pred_miss(pr);
 	}
+	f = e->f;
 	tot = roce_get_be16(ip + ROCE_IPV4_OFF_TOTLEN);
 	end = ROCE_FAST_L3 + (size_t)tot;
 	code = pred_op[t[ROCE_BTH_OFF_OPCODE]];
@@ -303,7 +356,7 @@ int an_predict(struct roce_analyzer *a, const uint8_t *fr, size_t caplen, size_t
 	    end < (size_t)AN_PRED_HDR + hl + ROCE_ICRC_LEN || caplen < AN_PRED_HDR + hl ||
 	    f->st.transport == ROCE_TRANSPORT_CNP ||
 	    !roce_port_match(opts, roce_get_be16(u + ROCE_UDP_OFF_DPORT)) ||
-	    (opts->verify_ip_csum && (!pr->csum_ok || pred_csum3(ip) != pr->csum3)))
+	    (opts->verify_ip_csum && (!e->csum_ok || pred_csum3(ip) != e->csum3)))
 		return pred_miss(pr);
 	psn = roce_get_be24(t + ROCE_BTH_OFF_PSN);
 	ack = t[ROCE_BTH_OFF_ACK] >> ROCE_BTH_ACKREQ_SHIFT;
@@ -322,6 +375,8 @@ int an_predict(struct roce_analyzer *a, const uint8_t *fr, size_t caplen, size_t
 
 	/* what process_frame() and roce_process() do for it, in their order */
 	pay = (uint32_t)(end - ROCE_ICRC_LEN - (AN_PRED_HDR + hl));    /* pad count 0 */
+	pr->cur = e;
+	pr->f = f;
 	pred_count(a, f, ts, no, wirelen, ok, t[ROCE_BTH_OFF_OPCODE], psn, ip[ROCE_IPV4_OFF_TOS]);
 	f->st.payload_bytes += pay;
 	an_req_advance(a, f->req, psn, ack, (code & PRED_LAST) != 0, ts, no);

@@ -138,8 +138,7 @@ roce_analyzer_t *roce_analyzer_create(const struct roce_analyzer_config *c, char
 /* f's records go back to their pools (the memory of an evicted stream is reused). */
 static void flow_free(struct roce_analyzer *a, struct an_flow *f)
 {
-	if (a->pred.f == f)
-		a->pred.f = NULL;       /* (the record may come back as another stream) */
+	an_predict_forget(a, f);        /* (the record may come back as another stream) */
 	if (a->cfg.max_memory)
 		a->var_bytes -= an_req_var_bytes(f->req) + an_rsp_var_bytes(f->rsp);
 	if (an_flow_holed(f))

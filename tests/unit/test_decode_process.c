@@ -367,8 +367,12 @@ static int wfeed(const struct wspec *w, const struct roce_decode_opts *opts)
 	return feed(ROCE_LINKTYPE_ETHERNET, fbuf, n, n, opts, 1000000 + fno * 1000, fno);
 }
 
-/* A message of n frames from PSN psn (FIRST, MIDDLE.., LAST with AckReq), then its ACK. */
-static void wmessage(uint32_t psn, unsigned n, const struct roce_decode_opts *opts)
+/*
+ * A message of n frames from PSN psn (FIRST, MIDDLE.., LAST with AckReq), then its ACK; on
+ * the queue pairs RSP_QP + qoff and REQ_QP + qoff.
+ */
+static void wmessage_q(uint32_t psn, unsigned n, const struct roce_decode_opts *opts,
+	uint32_t qoff)
 {
 	struct wspec w;
 
@@ -376,13 +380,19 @@ static void wmessage(uint32_t psn, unsigned n, const struct roce_decode_opts *op
 		wspec_init(&w, i == 0 ? ROCE_OP_RC_RDMA_WRITE_FIRST : i + 1 == n ?
 			   ROCE_OP_RC_RDMA_WRITE_LAST : ROCE_OP_RC_RDMA_WRITE_MIDDLE, psn + i);
 		w.ackreq = i + 1 == n;
+		w.dqpn += qoff;
 		wfeed(&w, opts);
 	}
 	wspec_init(&w, ROCE_OP_RC_ACKNOWLEDGE, psn + n - 1);
 	w.src_ip = RSP_IP;
-	w.dqpn = REQ_QP;
+	w.dqpn = REQ_QP + qoff;
 	w.pay = 0;
 	wfeed(&w, opts);
+}
+
+static void wmessage(uint32_t psn, unsigned n, const struct roce_decode_opts *opts)
+{
+	wmessage_q(psn, n, opts, 0);
 }
 
 /* Bytes of the 54 header bytes that may differ from the predicted frame's (an_predict.c). */
@@ -404,6 +414,56 @@ enum variant {
 	V_OK_COUNT
 };
 
+/* Variant v of the request frame w (v -1: header bit bit flipped) into fbuf. */
+static void vbuild(int v, int bit, struct wspec *w, size_t *cap, size_t *wire)
+{
+	size_t n;
+
+	switch (v) {
+	case V_PSN_NEXT: w->psn++; break;
+	case V_PSN_PREV: w->psn--; break;
+	case V_CE: w->tclass |= 3; break;
+	case V_ECT1: w->tclass = (w->tclass & ~3) | 1; break;
+	case V_PAD: w->pay--; break;
+	case V_TVER: w->tver = 1; break;
+	case V_DPORT: w->dport = 4792; break;
+	case V_TTL: w->ttl = 63; break;
+	case V_QP: w->dqpn++; break;
+	case V_SRC: w->src_ip++; break;
+	case V_PKEY: w->pkey = 0x7fff; break;
+	case V_BECN: w->becn = 1; break;
+	case V_OP_READ: w->opcode = ROCE_OP_RC_RDMA_READ_REQUEST; w->pay = 0; break;
+	case V_OP_ACK: w->opcode = ROCE_OP_RC_ACKNOWLEDGE; w->pay = 0; break;
+	case V_OP_ATOMIC: w->opcode = ROCE_OP_RC_FETCH_ADD; w->pay = 0; break;
+	case V_OP_IMM: w->opcode = ROCE_OP_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE; break;
+	case V_OP_CNP: w->opcode = ROCE_OP_CNP; w->pay = 0; w->becn = 1; break;
+	case V_OP_SEND_ONLY_UD: w->opcode = ROCE_OP_UD_SEND_ONLY; break;
+	case V_OK_LAST: w->opcode = ROCE_OP_RC_RDMA_WRITE_LAST; break;
+	case V_OK_SE: w->se = true; break;
+	case V_OK_ACKREQ: w->ackreq = true; break;
+	case V_OK_SEND: w->opcode = ROCE_OP_RC_SEND_MIDDLE; break;
+	default: break;
+	}
+	n = wbuild(w, fbuf, sizeof(fbuf));
+	*cap = *wire = n;
+	switch (v) {
+	case V_OP_UNKNOWN: fbuf[42] = 0x1f; break;      /* no opcode there */
+	case V_CUT_53: *cap = 53; break;
+	case V_CUT_HDR: fbuf[42] = ROCE_OP_RC_RDMA_WRITE_FIRST; *cap = 54 + 8; break;
+	case V_IPLEN: fbuf[17]++; break;                /* IPv4 and UDP lengths disagree */
+	case V_WIRE: *wire = n - 8; *cap = *wire; break; /* IPv4 length beyond the wire */
+	case V_IPCSUM: fbuf[25] ^= 0x10; break;
+	case V_LENS_LONG: fbuf[17] += 4; fbuf[39] += 4; fbuf[25] -= 4; break;
+	case V_OK_NOICRC: *cap = n - 4; break;          /* ICRC not captured */
+	case V_BAD_ICRC: fbuf[n - 1] ^= 0x01; break;
+	default: break;
+	}
+	if (v == -1) {
+		/* one header bit flipped */
+		fbuf[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+	}
+}
+
 /*
  * Prediction taken for the third frame of a message; the fourth is variant v
  * of the next in-order MIDDLE; then the rest of the traffic.  The three sides
@@ -412,7 +472,7 @@ enum variant {
 static void run_variant(int v, int bit, const struct roce_decode_opts *opts)
 {
 	struct wspec w;
-	size_t n, cap, wire;
+	size_t cap, wire;
 	uint64_t h;
 
 	if (!sides_init(false, 0, 0))
@@ -430,49 +490,7 @@ static void run_variant(int v, int bit, const struct roce_decode_opts *opts)
 	h = an_predict_hits(sb.a);
 
 	wspec_init(&w, ROCE_OP_RC_RDMA_WRITE_MIDDLE, 119);
-	switch (v) {
-	case V_PSN_NEXT: w.psn++; break;
-	case V_PSN_PREV: w.psn--; break;
-	case V_CE: w.tclass |= 3; break;
-	case V_ECT1: w.tclass = (w.tclass & ~3) | 1; break;
-	case V_PAD: w.pay--; break;
-	case V_TVER: w.tver = 1; break;
-	case V_DPORT: w.dport = 4792; break;
-	case V_TTL: w.ttl = 63; break;
-	case V_QP: w.dqpn++; break;
-	case V_SRC: w.src_ip++; break;
-	case V_PKEY: w.pkey = 0x7fff; break;
-	case V_BECN: w.becn = 1; break;
-	case V_OP_READ: w.opcode = ROCE_OP_RC_RDMA_READ_REQUEST; w.pay = 0; break;
-	case V_OP_ACK: w.opcode = ROCE_OP_RC_ACKNOWLEDGE; w.pay = 0; break;
-	case V_OP_ATOMIC: w.opcode = ROCE_OP_RC_FETCH_ADD; w.pay = 0; break;
-	case V_OP_IMM: w.opcode = ROCE_OP_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE; break;
-	case V_OP_CNP: w.opcode = ROCE_OP_CNP; w.pay = 0; w.becn = 1; break;
-	case V_OP_SEND_ONLY_UD: w.opcode = ROCE_OP_UD_SEND_ONLY; break;
-	case V_OK_LAST: w.opcode = ROCE_OP_RC_RDMA_WRITE_LAST; break;
-	case V_OK_SE: w.se = true; break;
-	case V_OK_ACKREQ: w.ackreq = true; break;
-	case V_OK_SEND: w.opcode = ROCE_OP_RC_SEND_MIDDLE; break;
-	default: break;
-	}
-	n = wbuild(&w, fbuf, sizeof(fbuf));
-	cap = wire = n;
-	switch (v) {
-	case V_OP_UNKNOWN: fbuf[42] = 0x1f; break;      /* no opcode there */
-	case V_CUT_53: cap = 53; break;
-	case V_CUT_HDR: fbuf[42] = ROCE_OP_RC_RDMA_WRITE_FIRST; cap = 54 + 8; break;
-	case V_IPLEN: fbuf[17]++; break;                /* IPv4 and UDP lengths disagree */
-	case V_WIRE: wire = n - 8; cap = wire; break;   /* the IPv4 length beyond the wire */
-	case V_IPCSUM: fbuf[25] ^= 0x10; break;
-	case V_LENS_LONG: fbuf[17] += 4; fbuf[39] += 4; fbuf[25] -= 4; break;
-	case V_OK_NOICRC: cap = n - 4; break;           /* ICRC not captured */
-	case V_BAD_ICRC: fbuf[n - 1] ^= 0x01; break;
-	default: break;
-	}
-	if (v == -1) {
-		/* one header bit flipped */
-		fbuf[bit / 8] ^= (uint8_t)(1u << (bit % 8));
-	}
+	vbuild(v, bit, &w, &cap, &wire);
 	fno++;
 	feed(ROCE_LINKTYPE_ETHERNET, fbuf, cap, wire, opts, 1000000 + fno * 1000, fno);
 	if (v >= 0 && v < V_COUNT)
@@ -491,6 +509,82 @@ static void run_variant(int v, int bit, const struct roce_decode_opts *opts)
 	}
 	wmessage(131, 16, opts);
 	wmessage(147, 3, opts);
+	sides_end(fno);
+}
+
+/* ---- the next frame of another stream learnt (an_predict.c's table) ---- */
+
+#define QOFF 0x10u              /* stream Y's queue pairs: RSP_QP + QOFF, REQ_QP + QOFF */
+
+/*
+ * Two request streams X and Y, each with a message learnt, then X's next
+ * message (its FIRST taken from the table: the last stream predicted was Y's)
+ * and variant v of Y's next FIRST (the last stream predicted: X's); then more
+ * of both.  The three sides agree; a variant below V_COUNT must fall back.
+ */
+static void run_switch_variant(int v, int bit, const struct roce_decode_opts *opts)
+{
+	struct wspec w;
+	size_t cap, wire;
+	uint64_t h;
+
+	if (!sides_init(false, 0, 0))
+		return;
+	fno = 0;
+	wmessage(100, 16, opts);
+	wmessage_q(500, 16, opts, QOFF);
+	h = an_predict_hits(sb.a);
+	wmessage(116, 16, opts);
+	CHECK_EQ_U(an_predict_hits(sb.a), h + 17);             /* all of it taken */
+	h = an_predict_hits(sb.a);
+
+	wspec_init(&w, ROCE_OP_RC_RDMA_WRITE_FIRST, 516);
+	w.dqpn += QOFF;
+	vbuild(v, bit, &w, &cap, &wire);
+	fno++;
+	feed(ROCE_LINKTYPE_ETHERNET, fbuf, cap, wire, opts, 1000000 + fno * 1000, fno);
+	if (v >= 0 && v < V_COUNT)
+		CHECK_EQ_U(an_predict_hits(sb.a), h);           /* fell back */
+	if (v == -1 && !may_differ((unsigned)bit / 8, (unsigned)bit % 8))
+		CHECK_EQ_U(an_predict_hits(sb.a), h);
+	if (v > V_COUNT)
+		CHECK_EQ_U(an_predict_hits(sb.a),
+			   h + (v == V_BAD_ICRC && opts->verify_icrc ? 0 : 1));
+	/* the rest of Y's message, and more of both */
+	for (uint32_t p = 517; p < 532; p++) {
+		wspec_init(&w, p == 531 ? ROCE_OP_RC_RDMA_WRITE_LAST : ROCE_OP_RC_RDMA_WRITE_MIDDLE,
+			   p);
+		w.ackreq = p == 531;
+		w.dqpn += QOFF;
+		wfeed(&w, opts);
+	}
+	wmessage(132, 16, opts);
+	wmessage_q(532, 16, opts, QOFF);
+	wmessage(148, 3, opts);
+	sides_end(fno);
+}
+
+/*
+ * Stream Y learnt, then evicted by a new stream Z (a table of 2) that gets its
+ * record and reaches the PSN of Y's next frame: Y's next frame is not Z's.
+ */
+static void run_switch_evicted(const struct roce_decode_opts *opts)
+{
+	struct wspec w;
+
+	if (!sides_init(false, 0, 2))
+		return;
+	fno = 0;
+	wmessage_q(500, 16, opts, QOFF);
+	for (uint32_t p = 514; p < 516; p++) {
+		wspec_init(&w, ROCE_OP_RC_RDMA_WRITE_MIDDLE, p);
+		w.dqpn = 0x900;
+		wfeed(&w, opts);
+	}
+	wspec_init(&w, ROCE_OP_RC_RDMA_WRITE_FIRST, 516);
+	w.dqpn += QOFF;
+	wfeed(&w, opts);
+	wmessage(116, 4, opts);
 	sides_end(fno);
 }
 
@@ -624,6 +718,12 @@ static void test_prediction(void)
 				run_variant(v, 0, &o[i]);
 		for (int bit = 0; bit < 54 * 8; bit++)
 			run_variant(-1, bit, &o[i]);
+		for (int v = 0; v < V_OK_COUNT; v++)
+			if (v != V_COUNT)
+				run_switch_variant(v, 0, &o[i]);
+		for (int bit = 0; bit < 54 * 8; bit++)
+			run_switch_variant(-1, bit, &o[i]);
+		run_switch_evicted(&o[i]);
 		for (int v = 0; v < A_OK_COUNT; v++)
 			if (v != A_COUNT)
 				run_ack_variant(v, 0, &o[i]);
