@@ -543,6 +543,24 @@ struct an_pred {
 	struct an_pred_ent tab[AN_PRED_SLOTS];
 };
 
+/*
+ * The stream-table hashes that roce_analyzer_prefetch_slot() computed for the
+ * frames it was given, by the frame's address, the newest AN_HINTS of them:
+ * flow_get() looks its frame's stream up under that hash first instead of hashing
+ * the key again.  A hint, never trusted: a stream found under it has the frame's
+ * key (the table compares keys), so it is the frame's stream whatever the hint
+ * was; a frame not found under it gets its real hash, and a second lookup if that
+ * differs (analyzer.c, flow_get()).  So an entry gone stale (the buffer reused for
+ * another frame, the frame skipped) costs a lookup, not a result, and the table's
+ * growth changes no hash.
+ */
+#define AN_HINTS 4u             /* a power of 2 */
+
+struct an_hint {
+	const uint8_t *frame;
+	uint32_t h;
+};
+
 struct roce_analyzer {
 	struct roce_analyzer_config cfg;
 	struct roce_summary sum;
@@ -572,6 +590,8 @@ struct roce_analyzer {
 	 * an_resp_inorder() decline every frame, the general path takes it */
 	bool inorder_off;
 	struct an_pred pred;
+	struct an_hint hint[AN_HINTS];  /* written by the const prefetch calls */
+	uint32_t hint_n;                /* hints written */
 };
 
 /*

@@ -467,19 +467,20 @@ bool roce_analyzer_prefetch_wanted(const roce_analyzer_t *a)
 	return a->flows.mask + 1 >= AN_PREFETCH_MIN_SLOTS;
 }
 
-/* The frame's stream-table hash as flow_get() computes it, its slot prefetched; 0: not placed. */
-static uint32_t prefetch_slot(const roce_analyzer_t *a, int linktype, const uint8_t *frame,
-	size_t caplen)
+/*
+ * The frame's stream-table hash as flow_get() computes it, for any layout that
+ * prefetch_slot() places (up to two VLAN tags, IPv4 with options, IPv6, RoCE v1);
+ * 0: not placed.
+ */
+static uint32_t frame_hash_full(const uint8_t *frame, size_t caplen)
 {
 	uint64_t w[4];
 	size_t off = ROCE_ETH_HLEN, bth;
-	uint32_t h;
 	uint16_t et;
 	uint8_t version;
 
 	/* the Ethernet header, two tags and an IPv4 header's fixed part: checked once */
-	if (!roce_analyzer_prefetch_wanted(a) || linktype != ROCE_LINKTYPE_ETHERNET ||
-	    caplen < ROCE_ETH_HLEN + ROCE_VLAN_TAG_LEN * 2 + ROCE_IPV4_MIN_HLEN)
+	if (caplen < ROCE_ETH_HLEN + ROCE_VLAN_TAG_LEN * 2 + ROCE_IPV4_MIN_HLEN)
 		return 0;
 	et = roce_get_be16(frame + ROCE_ETH_OFF_TYPE);
 	for (int i = 0; i < 2 && (et == ROCE_ETHERTYPE_8021Q || et == ROCE_ETHERTYPE_8021AD ||
@@ -504,22 +505,94 @@ static uint32_t prefetch_slot(const roce_analyzer_t *a, int linktype, const uint
 		bth = off + (size_t)(ip[0] & 0xf) * 4 + ROCE_UDP_HLEN;
 		if (!ROCE_SPAN_OK(caplen, bth, ROCE_BTH_LEN))
 			return 0;
-		h = flow_hash_words(2, roce_get_be24(frame + bth + ROCE_BTH_OFF_DQPN), w);
-	} else if ((et == ROCE_ETHERTYPE_IPV6 || et == ROCE_ETHERTYPE_ROCE) &&
-		   ROCE_SPAN_OK(caplen, off, ROCE_IPV6_HLEN)) {
+		return flow_hash_words(2, roce_get_be24(frame + bth + ROCE_BTH_OFF_DQPN), w);
+	}
+	if ((et == ROCE_ETHERTYPE_IPV6 || et == ROCE_ETHERTYPE_ROCE) &&
+	    ROCE_SPAN_OK(caplen, off, ROCE_IPV6_HLEN)) {
 		version = et == ROCE_ETHERTYPE_ROCE ? 1 : 2;
 		memcpy(&w[0], frame + off + ROCE_IP6_OFF_SRC, 16);
 		memcpy(&w[2], frame + off + ROCE_IP6_OFF_DST, 16);
 		bth = off + ROCE_IPV6_HLEN + (version == 2 ? ROCE_UDP_HLEN : 0);
 		if (!ROCE_SPAN_OK(caplen, bth, ROCE_BTH_LEN))
 			return 0;
-		h = flow_hash_words(version, roce_get_be24(frame + bth + ROCE_BTH_OFF_DQPN), w);
-	} else {
-		return 0;
+		return flow_hash_words(version, roce_get_be24(frame + bth + ROCE_BTH_OFF_DQPN), w);
 	}
+	return 0;
+}
+
+/* Bytes 8-15 of the IPv4-mapped address ::ffff:a.b.c.d of the 4 bytes at ip (flow_key_of()). */
+static inline uint64_t v4_mapped_word(const uint8_t *ip)
+{
+	uint8_t m[8] = { 0, 0, 0xff, 0xff };
+	uint64_t w;
+
+	memcpy(&m[4], ip, 4);
+	memcpy(&w, m, 8);
+	return w;
+}
+
+/* The lengths of the common layout: Ethernet, at most one 802.1Q tag, IPv4 without options. */
+#define PF_V4_LEN (ROCE_IPV4_MIN_HLEN + ROCE_UDP_HLEN + ROCE_BTH_LEN)
+
+/* h's slot prefetched, h kept for flow_get() as the hash of frame (struct an_hint); h. */
+static inline __attribute__((always_inline)) uint32_t hint_put(const roce_analyzer_t *a,
+	const uint8_t *frame, uint32_t h)
+{
+	/* the hint ring: written from the const prefetch calls (an_internal.h, struct an_hint) */
+	struct roce_analyzer *ma = (struct roce_analyzer *)a;
+	uint32_t n = ma->hint_n++ & (AN_HINTS - 1);
+
 	AN_PREFETCH(&a->flows.slots[h & a->flows.mask]);
 	AN_PREFETCH_KEEP();
+	ma->hint[n].frame = frame;
+	ma->hint[n].h = h;
 	return h;
+}
+
+/*
+ * prefetch_slot() for a frame of another layout.  Out of line: inlined, its
+ * registers were saved on the common layout's path too.
+ */
+static __attribute__((noinline)) uint32_t prefetch_slot_full(const roce_analyzer_t *a,
+	const uint8_t *frame, size_t caplen)
+{
+	uint32_t h = frame_hash_full(frame, caplen);
+
+	return h ? hint_put(a, frame, h) : 0;
+}
+
+/*
+ * The frame's stream-table hash as flow_get() computes it, its slot prefetched, and
+ * the hash kept for flow_get() (struct an_hint); 0: not placed.  The common layout
+ * (Ethernet, no tag or one 802.1Q tag, IPv4 with a 20-byte header) is read at fixed
+ * offsets, what the key needs and no more; any other goes to frame_hash_full().
+ */
+static uint32_t prefetch_slot(const roce_analyzer_t *a, int linktype, const uint8_t *frame,
+	size_t caplen)
+{
+	size_t off = ROCE_ETH_HLEN;
+	uint16_t et;
+
+	if (!roce_analyzer_prefetch_wanted(a) || linktype != ROCE_LINKTYPE_ETHERNET ||
+	    caplen < ROCE_ETH_HLEN + PF_V4_LEN)
+		return 0;
+	et = roce_get_be16(frame + ROCE_ETH_OFF_TYPE);
+	if (et == ROCE_ETHERTYPE_8021Q) {
+		et = roce_get_be16(frame + ROCE_ETH_HLEN + 2);
+		off += ROCE_VLAN_TAG_LEN;
+	}
+	if (et == ROCE_ETHERTYPE_IPV4 && frame[off] == 0x45 && caplen >= off + PF_V4_LEN) {
+		const uint8_t *ip = frame + off;
+		/* flow_key_of()'s words: IPv4's zero words fold into constants */
+		const uint64_t w[4] = { 0, v4_mapped_word(ip + ROCE_IPV4_OFF_SRC), 0,
+					v4_mapped_word(ip + ROCE_IPV4_OFF_DST) };
+		/* the QPN: one load of the BTH's reserved byte and the QPN's three */
+		uint32_t dqpn = roce_get_be32(ip + ROCE_IPV4_MIN_HLEN + ROCE_UDP_HLEN +
+					      ROCE_BTH_OFF_DQPN - 1) & 0xffffffu;
+
+		return hint_put(a, frame, flow_hash_words(2, dqpn, w));
+	}
+	return prefetch_slot_full(a, frame, caplen);
 }
 
 void roce_analyzer_prefetch(const roce_analyzer_t *a, int linktype, const uint8_t *frame,
@@ -563,6 +636,16 @@ void roce_analyzer_prefetch_stream(const roce_analyzer_t *a, uint32_t h)
 	AN_PREFETCH(e + AN_LINE);
 	AN_PREFETCH(e + sizeof(struct an_flow) - 1);
 	AN_PREFETCH_KEEP();
+}
+
+/* The hash prefetch_slot() kept for the frame at address frame (struct an_hint), 0 if none. */
+static inline __attribute__((always_inline)) uint32_t hint_of(const struct roce_analyzer *a,
+	const uint8_t *frame)
+{
+	for (unsigned i = 0; i < AN_HINTS; i++)
+		if (a->hint[i].frame == frame)
+			return a->hint[i].h;
+	return 0;
 }
 
 /* The frame's stream if it exists (untrustworthy frames never create one). */
@@ -625,21 +708,43 @@ static __attribute__((noinline)) struct an_flow *flow_new(struct an_ctx *c,
  * The frame's stream, created if new.  The lookup hashes and compares the
  * frame's own words (flow_key_of()'s values): the key struct is built only
  * for a new stream (its 40 bytes of stores were dead on every other frame).
+ * A frame that prefetch_slot() was asked for is looked up under its hash
+ * first (struct an_hint): the hash is computed only if that finds nothing.
  */
 static struct an_flow *flow_get(struct an_ctx *c)
 {
 	const struct roce_pkt *p = c->pkt;
-	uint32_t dqpn = p->bth.dqpn & 0xffffffu, h;
+	const struct roce_analyzer *a = c->a;
+	uint32_t dqpn = p->bth.dqpn & 0xffffffu, h, hint;
 	struct roce_flow_key k;
 	struct an_flow *f;
 	uint64_t w[4];
 
 	memcpy(&w[0], p->src, 16);
 	memcpy(&w[2], p->dst, 16);
-	h = flow_hash_words(p->version, dqpn, w);
-	f = flow_find_words(c->a, p->version, dqpn, w, h);
-	if (f)
-		return f;
+	/*
+	 * (no hints while the table is small: prefetch_slot() keeps none; the path
+	 * without them is kept apart, as it was, for the frames of a few streams)
+	 */
+	if (__builtin_expect(roce_analyzer_prefetch_wanted(a), 0)) {
+		hint = hint_of(a, p->frame);
+		if (hint) {
+			f = flow_find_words(a, p->version, dqpn, w, hint);
+			if (f)
+				return f;
+		}
+		h = flow_hash_words(p->version, dqpn, w);
+		if (h != hint || !h) {
+			f = flow_find_words(a, p->version, dqpn, w, h);
+			if (f)
+				return f;
+		}
+	} else {
+		h = flow_hash_words(p->version, dqpn, w);
+		f = flow_find_words(a, p->version, dqpn, w, h);
+		if (f)
+			return f;
+	}
 	flow_key_of(p, &k);
 	return flow_new(c, &k, h);
 }

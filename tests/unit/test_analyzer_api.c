@@ -59,11 +59,10 @@ static void feed_buf(struct t *t, const uint8_t *buf, size_t len, uint64_t ts)
 	roce_analyzer_process(t->a, &pkt, st, ts, ++t->frame, &t->res);
 }
 
-/* RC frame from host (1 + from) to host (1 + !from), to QP qp. */
-static void rc(struct t *t, int from, uint32_t qp, uint8_t op, uint32_t psn, uint64_t ts)
+/* RC frame from host (1 + from) to host (1 + !from), to QP qp, built into buf (512 bytes). */
+static size_t rc_build(int from, uint32_t qp, uint8_t op, uint32_t psn, uint8_t *buf)
 {
 	struct roce_frame_spec s;
-	uint8_t buf[512];
 	size_t len = 0;
 
 	roce_frame_spec_init(&s);
@@ -78,11 +77,21 @@ static void rc(struct t *t, int from, uint32_t qp, uint8_t op, uint32_t psn, uin
 	s.bth.ackreq = op == ROCE_OP_RC_SEND_ONLY;
 	s.payload_len = op == ROCE_OP_RC_SEND_ONLY ? 32 : 0;
 	s.aeth.syndrome = 0x1f;
-	if (roce_build(&s, buf, sizeof(buf), &len) != ROCE_OK) {
+	if (roce_build(&s, buf, 512, &len) != ROCE_OK) {
 		check_cur_failed_ = 1;
-		return;
+		return 0;
 	}
-	feed_buf(t, buf, len, ts);
+	return len;
+}
+
+/* RC frame from host (1 + from) to host (1 + !from), to QP qp. */
+static void rc(struct t *t, int from, uint32_t qp, uint8_t op, uint32_t psn, uint64_t ts)
+{
+	uint8_t buf[512];
+	size_t len = rc_build(from, qp, op, psn, buf);
+
+	if (len)
+		feed_buf(t, buf, len, ts);
 }
 
 static void pfc(struct t *t, int prio, uint16_t q, uint64_t ts)
@@ -426,6 +435,104 @@ static void t_prefetch_slot(void)
 	roce_analyzer_destroy(t.a);
 }
 
+/*
+ * The frame in buf to t (as it is: after a prefetch, its hint is used) and to u
+ * from a buffer of its own, never prefetched: the same stream.  t's stream id.
+ */
+static uint64_t feed2(struct t *t, struct t *u, const uint8_t *buf, size_t len, uint64_t ts)
+{
+	uint8_t copy[512];
+
+	memcpy(copy, buf, len);
+	feed_buf(t, buf, len, ts);
+	feed_buf(u, copy, len, ts);
+	CHECK_EQ_U(t->res.stream_id, u->res.stream_id);
+	return t->res.stream_id;
+}
+
+static uint64_t rc2(struct t *t, struct t *u, int from, uint32_t qp, uint32_t psn, uint64_t ts)
+{
+	uint8_t buf[512];
+	size_t len = rc_build(from, qp, ROCE_OP_RC_SEND_ONLY, psn, buf);
+
+	return len ? feed2(t, u, buf, len, ts) : 0;
+}
+
+static bool prefetch(struct t *t, const uint8_t *buf, size_t len)
+{
+	return roce_analyzer_prefetch_slot(t->a, ROCE_LINKTYPE_ETHERNET, buf, len) != 0;
+}
+
+/*
+ * The hash roce_analyzer_prefetch_slot() keeps for flow_get() (a hint by the
+ * frame's address), against an analyzer fed the same frames never prefetched:
+ * the frame is still its stream's after the table grew between the prefetch
+ * and the frame; a buffer prefetched with one frame and processed with another
+ * (a reused buffer: the same address, another key) goes to the other frame's
+ * stream, existing or new, which later frames find without a hint; a ring of
+ * hints all for one address; the same summary at the end.
+ */
+static void t_prefetch_hint(void)
+{
+	uint8_t b[4][512];
+	size_t n[4];
+	uint64_t ts = T0, id;
+	struct roce_summary s1, s2;
+	struct t t, u;
+
+	REQUIRE(t_init(&t, 0));
+	REQUIRE(t_init(&u, 0));
+	for (uint32_t qp = 1; qp <= 9000; qp++)
+		rc2(&t, &u, 0, qp, 1, ts += US);
+	REQUIRE(roce_analyzer_prefetch_wanted(t.a));
+	/* an existing stream and a new one prefetched, then 8,000 more: the slot array doubles */
+	n[0] = rc_build(0, 77, ROCE_OP_RC_SEND_ONLY, 2, b[0]);
+	n[1] = rc_build(1, 0x500000, ROCE_OP_RC_SEND_ONLY, 1, b[1]);
+	CHECK(prefetch(&t, b[0], n[0]));
+	CHECK(prefetch(&t, b[1], n[1]));
+	for (uint32_t qp = 9001; qp <= 17000; qp++)
+		rc2(&t, &u, 0, qp, 1, ts += US);
+	CHECK_EQ_U(feed2(&t, &u, b[0], n[0], ts += US), 77);
+	CHECK_EQ_U(feed2(&t, &u, b[1], n[1], ts += US), 17001);         /* new */
+	CHECK_EQ_U(rc2(&t, &u, 1, 0x500000, 2, ts += US), 17001);
+	/* a buffer prefetched with one frame, then filled with a new stream's */
+	n[0] = rc_build(0, 78, ROCE_OP_RC_SEND_ONLY, 2, b[0]);
+	CHECK(prefetch(&t, b[0], n[0]));
+	n[0] = rc_build(1, 0x600000, ROCE_OP_RC_SEND_ONLY, 1, b[0]);
+	CHECK_EQ_U(feed2(&t, &u, b[0], n[0], ts += US), 17002);
+	CHECK_EQ_U(rc2(&t, &u, 1, 0x600000, 2, ts += US), 17002);
+	/* ... with an existing stream's */
+	n[0] = rc_build(0, 79, ROCE_OP_RC_SEND_ONLY, 2, b[0]);
+	CHECK(prefetch(&t, b[0], n[0]));
+	n[0] = rc_build(0, 80, ROCE_OP_RC_SEND_ONLY, 2, b[0]);
+	CHECK_EQ_U(feed2(&t, &u, b[0], n[0], ts += US), 80);
+	CHECK_EQ_U(rc2(&t, &u, 0, 79, 2, ts += US), 79);
+	/* every hint of the ring for one address, other frames processed there */
+	for (unsigned i = 0; i < 6; i++) {
+		n[2] = rc_build(0, 100 + i, ROCE_OP_RC_SEND_ONLY, 2, b[2]);
+		CHECK(prefetch(&t, b[2], n[2]));
+	}
+	n[2] = rc_build(0, 0x700000, ROCE_OP_RC_SEND_ONLY, 1, b[2]);
+	CHECK_EQ_U(feed2(&t, &u, b[2], n[2], ts += US), 17003);
+	for (unsigned i = 0; i < 6; i++) {
+		n[2] = rc_build(0, 100 + i, ROCE_OP_RC_SEND_ONLY, 2, b[2]);
+		CHECK_EQ_U(feed2(&t, &u, b[2], n[2], ts += US), 100 + i);
+	}
+	CHECK_EQ_U(rc2(&t, &u, 0, 0x700000, 2, ts += US), 17003);
+	/* a cut frame prefetched, the whole one processed at its address */
+	n[3] = rc_build(1, 0x800000, ROCE_OP_RC_SEND_ONLY, 1, b[3]);
+	CHECK(!prefetch(&t, b[3], 40));
+	id = feed2(&t, &u, b[3], n[3], ts += US);
+	CHECK_EQ_U(id, 17004);
+	roce_analyzer_summary(t.a, &s1);
+	roce_analyzer_summary(u.a, &s2);
+	CHECK_EQ_U(s1.flows, 17004);
+	CHECK_EQ_U(s2.flows, 17004);
+	CHECK(memcmp(&s1, &s2, sizeof(s1)) == 0);
+	roce_analyzer_destroy(t.a);
+	roce_analyzer_destroy(u.a);
+}
+
 int main(void)
 {
 	RUN(t_snapshot_equals_finish);
@@ -436,5 +543,6 @@ int main(void)
 	RUN(t_pause_events);
 	RUN(t_struct_sizes);
 	RUN(t_prefetch_wanted);
+	RUN(t_prefetch_hint);
 	return check_report();
 }

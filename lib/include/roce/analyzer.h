@@ -178,6 +178,11 @@ ROCE_API bool roce_analyzer_prefetch_wanted(const roce_analyzer_t *a);
  * roce_analyzer_prefetch_stream() given that token a record later (the slot
  * has arrived by then) starts loading the stream record the slot points to.
  * No effect on any result; a token from before the table changed is harmless.
+ * Both prefetch calls that read a frame remember its hash by its address
+ * (the analyzer's one change through a const pointer): when the frame is
+ * processed from that address its stream is looked up under that hash first,
+ * which saves hashing its key again; the lookup compares keys, so any other
+ * frame found at that address later is not misled.
  */
 ROCE_API uint32_t roce_analyzer_prefetch_slot(const roce_analyzer_t *a, int linktype,
 	const uint8_t *frame, size_t caplen);
