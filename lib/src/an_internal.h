@@ -243,6 +243,10 @@ static inline int an_table_room(struct an_table *t)
 void an_table_insert(struct an_table *t, struct an_entry *e, uint32_t h);
 /* e, inserted with hash h, leaves the table (its dense index becomes a gap). */
 void an_table_remove(struct an_table *t, struct an_entry *e, uint32_t h);
+/* e, inserted with hash h, under a new key with hash nh and a new seq (above every live
+ * entry's): an_table_remove(), an_table_reserve() and an_table_insert() in one step, cheaper
+ * for the newest entry; -1: no room for it (it is out of the table then). */
+int an_table_rekey(struct an_table *t, struct an_entry *e, uint32_t h, uint32_t nh, uint64_t seq);
 /* The entry with the least 64-bit value at byte offset age_off (its last activity)
  * among the first occupied slots from h's home slot. */
 struct an_entry *an_table_victim(const struct an_table *t, uint32_t h, size_t age_off);

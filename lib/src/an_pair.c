@@ -270,31 +270,33 @@ static void index_add(struct an_pairidx *x, struct an_flow *f)
 	} else if (!hp) {
 		if (x->spare) {
 			/* the empty spare becomes the new host pair (a new key, hash and seq):
-			 * what dropping it and taking a record came to, without the pool */
+			 * what dropping it and taking a record came to, without the pool; and
+			 * moved to its new slot in one step (an_table_rekey()) */
 			hp = x->spare;
 			x->spare = NULL;
-			an_table_remove(&x->hp, &hp->ent, hp->hash);
-			if (an_table_room(&x->hp)) {
+			if (an_table_rekey(&x->hp, &hp->ent, hp->hash, h, x->seq)) {
 				if (x->last == hp)
 					x->last = NULL;
 				an_pool_put(&x->hp_pool, hp);
 				an_pool_put(&x->pn_pool, n);
 				return;
 			}
+			x->seq++;
 		} else if (x->hp.n >= x->hp.cap || an_table_room(&x->hp) ||
 			   !(hp = an_pool_take(&x->hp_pool))) {
 			an_pool_put(&x->pn_pool, n);
 			return;
+		} else {
+			hp->ent.seq = x->seq++;
+			an_table_insert(&x->hp, &hp->ent, h);
 		}
 		hp->hash = h;
-		hp->ent.seq = x->seq++;
 		hp->version = k->version;
 		hp->bucketed = 0;
 		memcpy(hp->src, k->src, 16);
 		memcpy(hp->dst, k->dst, 16);
 		hp->n = 0;
 		hp->head = NULL;
-		an_table_insert(&x->hp, &hp->ent, h);
 		x->last = hp;
 	}
 	n->f = f;
@@ -457,10 +459,15 @@ void an_pair_try(struct roce_analyzer *a, struct an_flow *f, uint32_t P)
 	if (!hp)
 		return;
 	ncand = hp->n - (f->req && f->req->pn && f->req->pn->hp == hp);
-	if (hp->n <= AN_PAIR_SCAN) {
+	/*
+	 * One candidate (n is 1 or 2, so the list, not the buckets) wins either way:
+	 * consider() picks it, or nothing and the rule for a single candidate below
+	 * does; so no scan (a QP alone on its host pair, the common case).
+	 */
+	if (ncand != 1 && hp->n <= AN_PAIR_SCAN) {
 		for (g = hp->head; g; g = g->hp_next)
 			consider(g->f, f, P, &pk);
-	} else {
+	} else if (ncand != 1) {
 		uint32_t b0 = (P & 0xffffffu) >> AN_PAIR_SHIFT;
 
 		for (uint32_t d = 0; d < 3; d++) {

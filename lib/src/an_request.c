@@ -729,10 +729,16 @@ advance:
 	r->slack = nmax - n;
 	r->slack_read_psn = p;
 	r->prev = p;
-	if (is_read)
+	if (is_read) {
+		if (!r->rd_cap)
+			read_first(c->a, r);
 		read_push(c->a, r, p, n, nmax, rd_len, c->ts, c->frame);
-	if (pkt->bth.ackreq || is_read || (op->flags & ROCE_F_ATOMIC))
+	}
+	if (pkt->bth.ackreq || is_read || (op->flags & ROCE_F_ATOMIC)) {
+		if (!r->ack_cap)
+			ack_first(c->a, r);
 		ack_push(c->a, r, p, c->ts, c->frame);
+	}
 }
 
 void an_req_advance(struct roce_analyzer *a, struct an_req *r, uint32_t p, bool ack, bool last,

@@ -71,6 +71,21 @@ static __attribute__((noinline)) bool ack_room(struct roce_analyzer *a, struct a
 	return true;
 }
 
+/*
+ * A stream's first AckReq ring, before its first ack_push() (req_process(): the in-order
+ * paths need a ring already): what ack_room() and ack_grow() do with no ring, the pool's
+ * record and nothing to copy, without their call (about 40 instructions a request stream).
+ * Without memory nothing changes: ack_push() tries again and gives up.
+ */
+static inline __attribute__((always_inline)) void ack_first(struct roce_analyzer *a,
+	struct an_req *r)
+{
+	if ((r->ack = an_pool_get(&a->pool.ack1)) != NULL) {
+		r->ack_cap = AN_ACK_FIRST;
+		r->ack_head = 0;
+	}
+}
+
 static void ack_push(struct roce_analyzer *a, struct an_req *r, uint32_t psn, uint64_t ts,
 	uint64_t frame)
 {
@@ -219,6 +234,17 @@ static __attribute__((noinline)) bool read_grow(struct roce_analyzer *a, struct 
 	r->rd_next = r->rd_cap;
 	r->rd_cap = (uint8_t)ncap;
 	return true;
+}
+
+/* A stream's first READ ring before its first read_push() (as ack_first(): what read_grow()
+ * does with no ring, without the call); without memory read_push() tries again. */
+static inline __attribute__((always_inline)) void read_first(struct roce_analyzer *a,
+	struct an_req *r)
+{
+	if ((r->rd = an_pool_get(&a->pool.rd1)) != NULL) {
+		r->rd_next = 0;
+		r->rd_cap = AN_READ_FIRST;
+	}
 }
 
 static inline __attribute__((always_inline)) void read_push(struct roce_analyzer *a,

@@ -226,10 +226,10 @@ void an_table_insert(struct an_table *t, struct an_entry *e, uint32_t h)
 	t->n++;
 }
 
-/* Backward-shift deletion: no tombstones, probe chains stay short. */
-void an_table_remove(struct an_table *t, struct an_entry *e, uint32_t h)
+/* Empty slot i by backward-shift deletion: no tombstones, probe chains stay short. */
+static void slot_remove(struct an_table *t, uint32_t i)
 {
-	uint32_t i = table_slot_of(t, e, h), j = i, k;
+	uint32_t j = i, k;
 
 	t->slots[i].e = NULL;
 	for (;;) {
@@ -244,6 +244,11 @@ void an_table_remove(struct an_table *t, struct an_entry *e, uint32_t h)
 			i = j;
 		}
 	}
+}
+
+void an_table_remove(struct an_table *t, struct an_entry *e, uint32_t h)
+{
+	slot_remove(t, table_slot_of(t, e, h));
 	t->n--;
 	if (t->dense[t->len - 1] == (uint64_t)(uintptr_t)e) {
 		/* the newest entry (a host pair of the pairing index, mostly): no search */
@@ -255,6 +260,41 @@ void an_table_remove(struct an_table *t, struct an_entry *e, uint32_t h)
 	}
 	if (t->cursor >= t->len)
 		t->cursor = 0;
+}
+
+/*
+ * an_table_remove(), an_table_reserve() and an_table_insert() of the newest entry under a
+ * new key in one step, the same slots and dense array after it: no room to find (one entry
+ * leaves, one comes), and the entry keeps its place at the dense array's end.  For an entry
+ * that is not the newest: the three calls.  -1: no room (only then: the entry is out).
+ */
+int an_table_rekey(struct an_table *t, struct an_entry *e, uint32_t h, uint32_t nh, uint64_t seq)
+{
+	uint32_t i;
+
+	if (!t->len || t->dense[t->len - 1] != (uint64_t)(uintptr_t)e) {
+		an_table_remove(t, e, h);
+		if (an_table_room(t))
+			return -1;
+		e->seq = seq;
+		an_table_insert(t, e, nh);
+		return 0;
+	}
+	slot_remove(t, table_slot_of(t, e, h));
+	/* the gaps an_table_remove() would drop after taking the newest entry off the end */
+	while (t->len >= 2 && (t->dense[t->len - 2] & 1)) {
+		t->dense[t->len - 2] = (uint64_t)(uintptr_t)e;
+		t->len--;
+	}
+	if (t->cursor >= t->len - 1)
+		t->cursor = 0;
+	e->seq = seq;
+	i = nh & t->mask;
+	while (t->slots[i].e)
+		i = (i + 1) & t->mask;
+	t->slots[i].e = e;
+	t->slots[i].hash = nh;
+	return 0;
 }
 
 /* Least recently active entry among the first occupied slots from home. */
