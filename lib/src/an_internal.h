@@ -132,6 +132,8 @@ void an_pool_free(struct an_pool *p);
  * Linux, calloc() below); an_zfree() needs the same n. */
 void *an_zalloc(size_t n);
 void an_zfree(void *p, size_t n);
+/* Bytes an_zalloc(n) maps beyond n (from 2 MiB: whole huge pages), for the memory totals. */
+size_t an_zalloc_pad(size_t n);
 /* The same, arrays of 64 KiB up to 2 MiB taken from the arena ar (NULL: none):
  * the tables' slot arrays as they double.  An array given back stays in the
  * arena, which hands its memory out again (cleared) for the next pool blocks

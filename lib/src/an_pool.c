@@ -90,18 +90,42 @@ void an_advise_huge(void *p, size_t n)
 }
 
 /*
+ * Bytes mapped for n by map_zeroed(): from AN_POOL_BLOCK_MAX up, whole huge
+ * pages.  A 3 MiB stream slot array (262,144 slots: 65,536 to 131,072
+ * streams) was one huge page and 1 MiB of 4 KiB pages otherwise: a third of
+ * the frames' random slot reads, and the slot hints, on 4 KiB pages.
+ */
+static size_t map_len(size_t n)
+{
+	if (n < AN_POOL_BLOCK_MAX)
+		return n;
+	return (n + AN_POOL_BLOCK_MAX - 1) & ~(size_t)(AN_POOL_BLOCK_MAX - 1);
+}
+
+size_t an_zalloc_pad(size_t n)
+{
+#if defined(__linux__) && defined(MAP_ANONYMOUS)
+	if (n >= AN_POOL_MAP_MIN)
+		return map_len(n) - n;
+#endif
+	(void)n;
+	return 0;
+}
+
+/*
  * A block of AN_POOL_MAP_MIN bytes or more straight from mmap() (Linux),
- * those of AN_POOL_BLOCK_MAX on a 2 MiB boundary: their pages come zeroed
- * from the kernel, so records carved from them need no memset() (one pass
- * less over memory touched for the first time, which with many short
- * streams is a good part of the time per frame).  NULL: use
- * aligned_alloc().
+ * those of AN_POOL_BLOCK_MAX and more on a 2 MiB boundary, in whole huge
+ * pages (map_len()): their pages come zeroed from the kernel, so records
+ * carved from them need no memset() (one pass less over memory touched for
+ * the first time, which with many short streams is a good part of the time
+ * per frame).  NULL: use aligned_alloc().
  */
 static void *map_zeroed(size_t n)
 {
 #if defined(__linux__) && defined(MAP_ANONYMOUS)
+	const size_t len = map_len(n);
 	const size_t align = n >= AN_POOL_BLOCK_MAX ? AN_POOL_BLOCK_MAX : 0;
-	char *m = mmap(NULL, n + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+	char *m = mmap(NULL, len + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 		-1, 0);
 	char *lo = m;
 
@@ -115,8 +139,8 @@ static void *map_zeroed(size_t n)
 		if (head)
 			(void)munmap(m, head);
 		if (align - head)
-			(void)munmap(lo + n, align - head);
-		an_advise_huge(lo, n);
+			(void)munmap(lo + len, align - head);
+		an_advise_huge(lo, len);
 	}
 	an_map_populate(lo, 0, n);
 	return lo;
@@ -139,7 +163,7 @@ void an_zfree(void *p, size_t n)
 {
 #if defined(__linux__) && defined(MAP_ANONYMOUS)
 	if (p && n >= AN_POOL_MAP_MIN) {
-		(void)munmap(p, n);
+		(void)munmap(p, map_len(n));
 		return;
 	}
 #endif

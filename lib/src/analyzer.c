@@ -245,6 +245,15 @@ static uint64_t table_bytes(const struct an_table *t)
 	return (uint64_t)(t->mask + 1) * sizeof(*t->slots) + (uint64_t)t->dense_cap * sizeof(*t->dense);
 }
 
+/* Bytes mapped for the slot arrays beyond their slots (whole huge pages from 2 MiB): in the
+ * total only, not in what --max-memory counts. */
+static uint64_t tables_pad(const struct roce_analyzer *a)
+{
+	return an_zalloc_pad((size_t)(a->flows.mask + 1) * sizeof(*a->flows.slots)) +
+		an_zalloc_pad((size_t)(a->pfc.mask + 1) * sizeof(*a->pfc.slots)) +
+		an_zalloc_pad((size_t)(a->pair.hp.mask + 1) * sizeof(*a->pair.hp.slots));
+}
+
 static uint64_t tables_bytes(const struct roce_analyzer *a)
 {
 	return table_bytes(&a->flows) + table_bytes(&a->pfc) + an_pair_bytes(&a->pair) +
@@ -301,7 +310,7 @@ void roce_analyzer_memory(const roce_analyzer_t *a, struct roce_analyzer_memory 
 	/* (the arena's chunks: the blocks handed out, counted above, and the rest) */
 	m.bytes = blocks + (a->arena.bytes - a->arena.given) + a->arena.dead + var + a->err_bytes +
 		a->hist_bytes - hist_pooled + m.table_bytes -
-		pool_in_use(&a->pair.hp_pool) - pool_in_use(&a->pair.pn_pool) +
+		pool_in_use(&a->pair.hp_pool) - pool_in_use(&a->pair.pn_pool) + tables_pad(a) +
 		sizeof(*a);
 	*out = m;
 }
