@@ -596,7 +596,7 @@ struct roce_analyzer {
 	 * an_resp_inorder() decline every frame, the general path takes it */
 	bool inorder_off;
 	struct an_pred pred;
-	struct an_hint hint[AN_HINTS];  /* written by the const prefetch calls */
+	struct an_hint hint[AN_HINTS];  /* written by the prefetch calls */
 	uint32_t hint_n;                /* hints written */
 };
 

@@ -544,17 +544,15 @@ static inline uint64_t v4_mapped_word(const uint8_t *ip)
 #define PF_V4_LEN (ROCE_IPV4_MIN_HLEN + ROCE_UDP_HLEN + ROCE_BTH_LEN)
 
 /* h's slot prefetched, h kept for flow_get() as the hash of frame (struct an_hint); h. */
-static inline __attribute__((always_inline)) uint32_t hint_put(const roce_analyzer_t *a,
+static inline __attribute__((always_inline)) uint32_t hint_put(roce_analyzer_t *a,
 	const uint8_t *frame, uint32_t h)
 {
-	/* the hint ring: written from the const prefetch calls (an_internal.h, struct an_hint) */
-	struct roce_analyzer *ma = (struct roce_analyzer *)a;
-	uint32_t n = ma->hint_n++ & (AN_HINTS - 1);
+	uint32_t n = a->hint_n++ & (AN_HINTS - 1);  /* the hint ring (an_internal.h) */
 
 	AN_PREFETCH(&a->flows.slots[h & a->flows.mask]);
 	AN_PREFETCH_KEEP();
-	ma->hint[n].frame = frame;
-	ma->hint[n].h = h;
+	a->hint[n].frame = frame;
+	a->hint[n].h = h;
 	return h;
 }
 
@@ -562,7 +560,7 @@ static inline __attribute__((always_inline)) uint32_t hint_put(const roce_analyz
  * prefetch_slot() for a frame of another layout.  Out of line: inlined, its
  * registers were saved on the common layout's path too.
  */
-static __attribute__((noinline)) uint32_t prefetch_slot_full(const roce_analyzer_t *a,
+static __attribute__((noinline)) uint32_t prefetch_slot_full(roce_analyzer_t *a,
 	const uint8_t *frame, size_t caplen)
 {
 	uint32_t h = frame_hash_full(frame, caplen);
@@ -576,7 +574,7 @@ static __attribute__((noinline)) uint32_t prefetch_slot_full(const roce_analyzer
  * (Ethernet, no tag or one 802.1Q tag, IPv4 with a 20-byte header) is read at fixed
  * offsets, what the key needs and no more; any other goes to frame_hash_full().
  */
-static uint32_t prefetch_slot(const roce_analyzer_t *a, int linktype, const uint8_t *frame,
+static uint32_t prefetch_slot(roce_analyzer_t *a, int linktype, const uint8_t *frame,
 	size_t caplen)
 {
 	size_t off = ROCE_ETH_HLEN;
@@ -604,13 +602,13 @@ static uint32_t prefetch_slot(const roce_analyzer_t *a, int linktype, const uint
 	return prefetch_slot_full(a, frame, caplen);
 }
 
-void roce_analyzer_prefetch(const roce_analyzer_t *a, int linktype, const uint8_t *frame,
+void roce_analyzer_prefetch(roce_analyzer_t *a, int linktype, const uint8_t *frame,
 	size_t caplen)
 {
 	(void)prefetch_slot(a, linktype, frame, caplen);
 }
 
-uint32_t roce_analyzer_prefetch_slot(const roce_analyzer_t *a, int linktype, const uint8_t *frame,
+uint32_t roce_analyzer_prefetch_slot(roce_analyzer_t *a, int linktype, const uint8_t *frame,
 	size_t caplen)
 {
 	return prefetch_slot(a, linktype, frame, caplen);

@@ -164,7 +164,7 @@ ROCE_API void roce_analyzer_destroy(roce_analyzer_t *a);
  * place cheaply (Ethernet with up to two VLAN tags, then RoCE v1, or RoCE
  * v2 over IPv4 / IPv6).
  */
-ROCE_API void roce_analyzer_prefetch(const roce_analyzer_t *a, int linktype, const uint8_t *frame,
+ROCE_API void roce_analyzer_prefetch(roce_analyzer_t *a, int linktype, const uint8_t *frame,
 	size_t caplen);
 /*
  * Whether roce_analyzer_prefetch() would do anything now (the stream table
@@ -179,12 +179,12 @@ ROCE_API bool roce_analyzer_prefetch_wanted(const roce_analyzer_t *a);
  * has arrived by then) starts loading the stream record the slot points to.
  * No effect on any result; a token from before the table changed is harmless.
  * Both prefetch calls that read a frame remember its hash by its address
- * (the analyzer's one change through a const pointer): when the frame is
+ * (hence the analyzer they take is not const): when the frame is
  * processed from that address its stream is looked up under that hash first,
  * which saves hashing its key again; the lookup compares keys, so any other
  * frame found at that address later is not misled.
  */
-ROCE_API uint32_t roce_analyzer_prefetch_slot(const roce_analyzer_t *a, int linktype,
+ROCE_API uint32_t roce_analyzer_prefetch_slot(roce_analyzer_t *a, int linktype,
 	const uint8_t *frame, size_t caplen);
 ROCE_API void roce_analyzer_prefetch_stream(const roce_analyzer_t *a, uint32_t token);
 
