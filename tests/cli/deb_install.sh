@@ -76,7 +76,10 @@ flock 9
 if [ ! -x "$cache/root/usr/bin/tshark" ]; then
 	echo "creating the Debian 12 root in $cache/root from $mirror (once)"
 	rm -rf "$cache/root.new"
-	if ! nice debootstrap --variant=minbase --include=tshark bookworm "$cache/root.new" "$mirror" \
+	# in a private mount namespace: the /proc debootstrap mounts in the new root goes with
+	# it, also when the test is killed (a timeout), so that a later rm -rf can remove the tree
+	if ! nice unshare --mount --propagation private debootstrap --variant=minbase \
+			--include=tshark bookworm "$cache/root.new" "$mirror" \
 			>"$cache/debootstrap.log" 2>&1; then
 		tail -n 5 "$cache/debootstrap.log"
 		rm -rf "$cache/root.new"
