@@ -707,6 +707,43 @@ static bool ah_sync(struct roce_capfile *c, struct cap_ahead *a, uint64_t k)
 	return true;
 }
 
+/*
+ * ROCE_CAP_AHEAD_RUNS (tests only): the reader, about to claim chunk j of a
+ * forced run's entry (k its first record) itself, first gives the helper time
+ * to publish past it (done at k + AH_CHUNK), so that chunk j is the helper's
+ * and the run the reader then claims lies ahead of the helper, which leaps at
+ * it; else whether the helper ever gets ahead (and leaps) is up to the
+ * scheduler (a loaded machine, both threads on one CPU: "leapt 0 times" in
+ * analyze_threads.sh).  Bounded: it stops waiting when the helper does page
+ * work only (stopped walking, or paused) and after AH_FORCE_WAIT_NS in all
+ * for the file.  The claim counter as it is then.
+ */
+#define AH_FORCE_WAIT_NS 1000000000u
+static __attribute__((noinline, cold)) uint64_t ah_force_wait(struct cap_ahead *a, uint64_t k)
+{
+	uint64_t t0 = ah_clock(), t;
+	unsigned i;
+
+	for (i = 0; a->force_wait_ns < AH_FORCE_WAIT_NS; i++) {
+		if (atomic_load_explicit(&a->done, memory_order_acquire) >= k + AH_CHUNK ||
+		    atomic_load(&a->mode) != AH_WALK ||
+		    (atomic_load(&a->sleeping) && atomic_load(&a->wake_idx) == UINT64_MAX &&
+		     atomic_load(&a->wake_pos) == UINT64_MAX))
+			break;
+		if (i < 64) {
+			sched_yield();
+		} else {
+			struct timespec ts = { 0, 50000 };
+
+			nanosleep(&ts, NULL);
+		}
+		t = ah_clock();
+		a->force_wait_ns += t - t0;
+		t0 = t;
+	}
+	return atomic_load(&a->claim);
+}
+
 /* The reader enters chunk j (its record k is the chunk's first). */
 static void ah_enter_chunk(struct roce_capfile *c, struct cap_ahead *a, uint64_t k)
 {
@@ -738,6 +775,8 @@ static void ah_enter_chunk(struct roce_capfile *c, struct cap_ahead *a, uint64_t
 		a->r_mine = true;
 		return;
 	}
+	if (cl <= j && unlikely(a->force_run) && j % a->force_run == 0 && a->mine_until <= j)
+		cl = ah_force_wait(a, k);
 	while (cl <= j) {
 		if (atomic_compare_exchange_weak(&a->claim, &cl, j + 1)) {
 			a->st_r_claim++;

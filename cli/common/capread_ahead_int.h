@@ -117,6 +117,7 @@ struct cap_ahead {
 	int choose;                             /* ROCE_CAP_AHEAD_CHOOSE: 0 measure, 1 helper, 2 reader */
 	uint64_t force_run;                     /* ROCE_CAP_AHEAD_RUNS (tests): claim a run every
 						 * this many chunks as if caught up */
+	uint64_t force_wait_ns;                 /* ... and waited for the helper (ah_force_wait()) */
 	uint64_t probe_w;                       /* bytes per timed window (0: no probe) */
 	uint64_t probe_t, probe_pos;            /* start of the window being timed */
 	uint64_t t_helper, b_helper;            /* ns and bytes of the pair's window with the helper */

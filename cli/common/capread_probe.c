@@ -43,7 +43,9 @@ static uint64_t ah_probe_settle(const struct cap_ahead *a)
  * ROCE_CAP_AHEAD_MIN=BYTES (instead of the caller's min_caplen) and
  * ROCE_CAP_AHEAD_RUNS=N (tests: the reader claims AH_RUN chunks after the
  * helper's at every N-th chunk it enters, as if it had caught up, so that the
- * helper leaps).
+ * helper leaps; where such a chunk is not the helper's yet, the reader first
+ * waits for the helper to publish past it, up to 1 s in all per file, so that
+ * the leaps do not depend on the scheduler: ah_force_wait()).
  */
 void capr_probe_config(struct roce_capfile *c, struct cap_ahead *a)
 {

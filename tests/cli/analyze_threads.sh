@@ -128,7 +128,9 @@ PY
 same "decoys.pcap --json" --json "$tmp/decoys.pcap"
 same "decoys.pcap --frames --json" --frames --json "$tmp/decoys.pcap"
 # ROCE_CAP_AHEAD_RUNS: the reader claims chunks after the helper's as if it had caught up, at
-# every 4th chunk, so that the helper leaps wherever it is ahead
+# every 4th chunk, so that the helper leaps wherever it is ahead; where the helper is not ahead
+# there the reader waits for it (bounded), so that it leaps however the CPUs are shared (before,
+# "leapt 0 times" once on a loaded machine: the helper had never got ahead of the reader)
 export ROCE_CAP_AHEAD_PROBE=0 ROCE_CAP_AHEAD_CHOOSE=helper ROCE_CAP_AHEAD_RUNS=4
 for f in decoys.pcap large.pcap small.pcap; do
 	same "$f --json, leaps" --json "$tmp/$f"
