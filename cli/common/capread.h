@@ -40,9 +40,12 @@
  * previous one for faults outside its mappings) that maps zero pages over the
  * vanished part of its own mappings and flags the handle; the reader checks
  * the flag (and, where zero bytes come from the last partial page, the file
- * size) before it delivers a record.  A record the caller is decoding at the
- * very moment of the truncation may show zeros where its bytes vanished; the
- * next call then reports the error.
+ * size) before it delivers a record.  Records delivered but not yet decoded
+ * when the file is cut (the one being decoded, or the rest of a run of
+ * records taken with roce_cap_next_batch(): up to 16 in roce-analyze) may show
+ * zeros where their bytes vanished (frames that are not RoCE, or a bad ICRC);
+ * the next call then reports the error.  (Closing that gap needs the check
+ * after the decode, before the frame is counted: not done yet.)
  */
 #ifndef ROCE_CAPREAD_H
 #define ROCE_CAPREAD_H
