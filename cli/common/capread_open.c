@@ -392,8 +392,14 @@ int roce_cap_next(roce_capfile_t *c, struct roce_cap_record *rec)
  * records that need capr_ahead_take() (a chunk's first, or one the helper may
  * not have published), which ends after the first record that leaves the next
  * one to the inline runs.
+ *
+ * A run also ends CAP_RUN_BYTES past its first record's end (a record that
+ * ends later starts the next run): what 16 records of the large mix span, the
+ * run the reader's prefetch distance was measured with; runs of small records
+ * may hold more of them (roce-analyze asks for 64).
  */
 enum { RUN_NO_AH, RUN_AH, RUN_AH_MINE, RUN_AH_HELPER };
+#define CAP_RUN_BYTES (16u << 10)
 
 static inline __attribute__((always_inline)) unsigned pcap_run_as(struct roce_capfile *c,
 	struct roce_cap_record *recs, unsigned max, const bool map, const int ah)
@@ -425,6 +431,8 @@ static inline __attribute__((always_inline)) unsigned pcap_run_as(struct roce_ca
 	/* mapped: a header after the first is known not to be zeros (tested below) */
 	if (map && !(h0 | h1))
 		return 0;
+	if (pos + 16 + (uint32_t)h1 + CAP_RUN_BYTES < stop)
+		stop = pos + 16 + (uint32_t)h1 + CAP_RUN_BYTES;
 	for (; rec < rec_end; rec++) {
 		const uint32_t caplen = (uint32_t)h1, wirelen = (uint32_t)(h1 >> 32);
 		const uint64_t end = pos + 16 + caplen;
@@ -516,14 +524,16 @@ PCAP_RUN_COPY(pcap_run_ah_helper, true, RUN_AH_HELPER)
 
 static unsigned pcap_run(struct roce_capfile *c, struct roce_cap_record *recs, unsigned max)
 {
+	const uint64_t start = c->pos;
 	unsigned n, got;
 
 	if (!c->map)
 		return pcap_run_mem(c, recs, max);
 	if (!c->ah)
 		return pcap_run_map(c, recs, max);
-	/* the helper's bytes: runs within one chunk inline, the chunk work between them */
-	for (n = 0; n < max; n += got) {
+	/* the helper's bytes: runs within one chunk inline, the chunk work between them
+	 * (each within CAP_RUN_BYTES, and no new one after that many bytes) */
+	for (n = 0; n < max && c->pos - start < CAP_RUN_BYTES; n += got) {
 		uint64_t k = c->ah_k, f = c->ah_fast;
 		unsigned m = max - n;
 
