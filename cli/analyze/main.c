@@ -56,7 +56,7 @@
 #include "report.h"
 #include "report_html.h"
 
-#define RA_BATCH 16u     /* records asked of the reader at once (roce_cap_next_batch()) */
+#define RA_BATCH 64u     /* records asked of the reader at once (roce_cap_next_batch()) */
 #define PROGRESS_AUTO_BYTES (64ull << 20)
 #define PROGRESS_CHECK_MASK 0x1fffu     /* look at the clock every 8192 frames */
 #define PROGRESS_INTERVAL_NS 250000000ull

@@ -131,7 +131,8 @@ int roce_cap_next(roce_capfile_t *c, struct roce_cap_record *rec);
  * every record passes the common checks with nothing to report: a record
  * that would raise a warning or an error, the last one of the file and the
  * one that crosses a 16 MiB window end a run, and the next call returns it
- * (or the error) on its own, as roce_cap_next() does.  The records of a run
+ * (or the error) on its own, as roce_cap_next() does; a run also ends 16 KiB
+ * past its first record (the next call goes on).  The records of a run
  * of more than one share the file's link type and have no flags (a
  * timestamp, no warning).  The records of one run stay valid until the next
  * call or roce_cap_close().  Meant for the per-frame loop of a tool: one

@@ -392,8 +392,14 @@ int roce_cap_next(roce_capfile_t *c, struct roce_cap_record *rec)
  * records that need capr_ahead_take() (a chunk's first, or one the helper may
  * not have published), which ends after the first record that leaves the next
  * one to the inline runs.
+ *
+ * A run also ends CAP_RUN_BYTES past its first record's end (a record that
+ * ends later starts the next run): what 16 records of the large mix span, the
+ * run the reader's prefetch distance was measured with; runs of small records
+ * may hold more of them (roce-analyze asks for 64).
  */
 enum { RUN_NO_AH, RUN_AH, RUN_AH_MINE, RUN_AH_HELPER };
+#define CAP_RUN_BYTES (16u << 10)
 
 static inline __attribute__((always_inline)) unsigned pcap_run_as(struct roce_capfile *c,
 	struct roce_cap_record *recs, unsigned max, const bool map, const int ah)
@@ -410,7 +416,9 @@ static inline __attribute__((always_inline)) unsigned pcap_run_as(struct roce_ca
 	const uint8_t *const v = c->ah_v;
 	uint64_t k = c->ah_k, taken = 0;
 	bool pf_ahead = c->pf_ahead;
-	unsigned n = 0;
+	const size_t map_len = c->map_len, pf_top = capr_pf_top(map_len);
+	size_t pf = c->pf_next;         /* capr_prefetch_pos(), in a register for the run */
+	struct roce_cap_record *rec = recs, *const rec_end = recs + max;
 
 	if (map && (pos / CAP_RELEASE_STEP + 1) * CAP_RELEASE_STEP < stop)
 		stop = (pos / CAP_RELEASE_STEP + 1) * CAP_RELEASE_STEP;
@@ -420,21 +428,30 @@ static inline __attribute__((always_inline)) unsigned pcap_run_as(struct roce_ca
 	/* a header as two words: seconds and ticks, captured and original length */
 	h0 = ld64(base + pos, false);
 	h1 = ld64(base + pos + 8, false);
-	while (n < max) {
-		struct roce_cap_record *rec = &recs[n];
+	/* mapped: a header after the first is known not to be zeros (tested below) */
+	if (map && !(h0 | h1))
+		return 0;
+	if (pos + 16 + (uint32_t)h1 + CAP_RUN_BYTES < stop)
+		stop = pos + 16 + (uint32_t)h1 + CAP_RUN_BYTES;
+	for (; rec < rec_end; rec++) {
 		const uint32_t caplen = (uint32_t)h1, wirelen = (uint32_t)(h1 >> 32);
 		const uint64_t end = pos + 16 + caplen;
 		uint64_t n0, n1;
 
-		if (!(h0 | h1) || caplen > wirelen || caplen > lim || end > stop)
+		if ((!map && !(h0 | h1)) || caplen > wirelen || caplen > lim || end > stop)
 			break;
 		if (map) {
 			if (caplen >= CAP_PF_MIN && (ah == RUN_NO_AH || !pf_ahead))
-				capr_prefetch_to(c, end);
-			/* touch the record's end (with caplen 0 a byte of its header): a
-			 * vanished page faults here */
-			(void)*(volatile const uint8_t *)(base + end - 1);
+				pf = capr_prefetch_pos(base, pf, end, pf_top, map_len);
 		}
+		/*
+		 * Mapped: these loads are the record's end touched, where a vanished
+		 * page faults (pcap_next() touches the record's last byte, here the next
+		 * header's first ones, past it): pages vanish from an offset to the
+		 * mapping's end (a file shrinks from its end; capguard maps zeros from
+		 * the faulting page on, for the helper thread's faults too), so if the
+		 * next header's page is there, every page of the record is.
+		 */
 		n0 = ld64(base + end, false);
 		n1 = ld64(base + end + 8, false);
 		if (map && (!(n0 | n1) || atomic_load_explicit(&c->sigbus, memory_order_relaxed) ||
@@ -452,7 +469,6 @@ static inline __attribute__((always_inline)) unsigned pcap_run_as(struct roce_ca
 		if (ah != RUN_AH_HELPER)
 			rec->ahead = 0;
 		pos = end;
-		n++;
 		if (ah == RUN_AH_MINE) {
 			k++;
 		} else if (ah == RUN_AH_HELPER) {
@@ -467,12 +483,15 @@ static inline __attribute__((always_inline)) unsigned pcap_run_as(struct roce_ca
 			/* the chunk work reads the position of the record taken */
 			c->pos = pos;
 			c->frame_no = frame_no;
+			c->pf_next = pf;
 			b = capr_ahead_take(c);
 			rec->ahead = b;
 			taken += b != 0;
 			pf_ahead = c->pf_ahead;
-			if (c->ah_k < c->ah_fast)
+			if (c->ah_k < c->ah_fast) {
+				rec++;
 				break;  /* the next ones inline */
+			}
 		}
 		h0 = n0;
 		h1 = n1;
@@ -480,11 +499,13 @@ static inline __attribute__((always_inline)) unsigned pcap_run_as(struct roce_ca
 	c->pos = pos;
 	c->frame_no = frame_no;
 	c->have = 0;
+	if (map)
+		c->pf_next = pf;
 	if (ah == RUN_AH_MINE || ah == RUN_AH_HELPER)
 		c->ah_k = k;
 	if (ah != RUN_NO_AH)
 		c->ahead_taken += taken;
-	return n;
+	return (unsigned)(rec - recs);
 }
 
 /* One loop for each source (a call per run: the loop keeps its own registers). */
@@ -503,14 +524,16 @@ PCAP_RUN_COPY(pcap_run_ah_helper, true, RUN_AH_HELPER)
 
 static unsigned pcap_run(struct roce_capfile *c, struct roce_cap_record *recs, unsigned max)
 {
+	const uint64_t start = c->pos;
 	unsigned n, got;
 
 	if (!c->map)
 		return pcap_run_mem(c, recs, max);
 	if (!c->ah)
 		return pcap_run_map(c, recs, max);
-	/* the helper's bytes: runs within one chunk inline, the chunk work between them */
-	for (n = 0; n < max; n += got) {
+	/* the helper's bytes: runs within one chunk inline, the chunk work between them
+	 * (each within CAP_RUN_BYTES, and no new one after that many bytes) */
+	for (n = 0; n < max && c->pos - start < CAP_RUN_BYTES; n += got) {
 		uint64_t k = c->ah_k, f = c->ah_fast;
 		unsigned m = max - n;
 

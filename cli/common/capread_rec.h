@@ -33,8 +33,9 @@ static inline const uint8_t *src_need(struct roce_capfile *c, size_t n, size_t *
 }
 
 /*
- * Mapped file: prefetch every line up to CAP_PF_DIST bytes past end (the
- * offset where the record being read ends).  Records are read one after the
+ * Mapped file: the reader's prefetch position pf (the lines [0, pf) were
+ * prefetched) after the record ending at offset end: every line up to
+ * CAP_PF_DIST bytes past end prefetched.  Records are read one after the
  * other, but of a long one only its first and last lines by the parsers
  * (every line by the ICRC): the hardware prefetcher, seeing a stride of 17
  * lines, leaves each record's first line a miss, a full memory latency on
@@ -43,31 +44,55 @@ static inline const uint8_t *src_need(struct roce_capfile *c, size_t n, size_t *
  * and more (shorter ones are dense enough for the hardware); not on the
  * helper's records of roce_cap_set_ahead(), whose few lines the reader
  * prefetches from the helper's offsets instead (capr_ahead_take()).
+ *
+ * Eight lines a turn, whole turns: the last may end up to seven lines past
+ * end + CAP_PF_DIST (those lines are prefetched a record or so earlier,
+ * none twice) while end <= top (capr_pf_top(): the turn stays within the
+ * mapping); a line at a time, up to the mapping's end, after that.
  */
+static inline size_t capr_prefetch_pos(const uint8_t *base, size_t pf, uint64_t end,
+				       size_t top, size_t map_len)
+{
+	size_t lim = (size_t)end + CAP_PF_DIST;
+
+	if (unlikely(pf + CAP_PF_DIST < (size_t)end))
+		pf = (size_t)end & ~(size_t)63;  /* after short or the helper's records */
+	if (pf >= lim)
+		return pf;
+	if (__builtin_expect(end <= top, 1)) {
+		do {
+			const uint8_t *b = base + pf;
+
+			__builtin_prefetch(b);
+			__builtin_prefetch(b + 64);
+			__builtin_prefetch(b + 128);
+			__builtin_prefetch(b + 192);
+			__builtin_prefetch(b + 256);
+			__builtin_prefetch(b + 320);
+			__builtin_prefetch(b + 384);
+			__builtin_prefetch(b + 448);
+			pf += 512;
+		} while (pf < lim);
+		return pf;
+	}
+	if (lim > map_len)
+		lim = map_len;
+	for (; pf < lim; pf += 64)
+		__builtin_prefetch(base + pf);
+	return pf;
+}
+
+/* capr_prefetch_pos()'s top: whole turns for records ending here or before */
+static inline size_t capr_pf_top(size_t map_len)
+{
+	return map_len > CAP_PF_DIST + 448 ? map_len - CAP_PF_DIST - 448 : 0;
+}
+
+/* capr_prefetch_pos() with the position kept in c (a record at a time) */
 static inline void capr_prefetch_to(struct roce_capfile *c, uint64_t end)
 {
-	size_t lim = (size_t)end + CAP_PF_DIST, q = c->pf_next;
-
-	if (lim > c->map_len)
-		lim = c->map_len;
-	if (q + CAP_PF_DIST < (size_t)end)
-		q = (size_t)end & ~(size_t)63;  /* after the helper's records */
-	for (; q + 448 < lim; q += 512) {       /* eight lines a turn: a 1 KiB record is 17 */
-		const uint8_t *b = c->base + q;
-
-		__builtin_prefetch(b);
-		__builtin_prefetch(b + 64);
-		__builtin_prefetch(b + 128);
-		__builtin_prefetch(b + 192);
-		__builtin_prefetch(b + 256);
-		__builtin_prefetch(b + 320);
-		__builtin_prefetch(b + 384);
-		__builtin_prefetch(b + 448);
-	}
-	for (; q < lim; q += 64)
-		__builtin_prefetch(c->base + q);
-	if (q > c->pf_next)
-		c->pf_next = q;
+	c->pf_next = capr_prefetch_pos(c->base, c->pf_next, end, capr_pf_top(c->map_len),
+				       c->map_len);
 }
 
 /*

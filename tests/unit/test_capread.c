@@ -199,6 +199,61 @@ static void test_gzip(void)
 	}
 }
 
+/*
+ * Runs end 16 KiB past their first record's end (CAP_RUN_BYTES) however many records were
+ * asked for.  Records of 60 B to 20 KB in a mapped file, asked for 64 at a time: the same
+ * records as roce_cap_next(), runs of 64 where the records are short.
+ */
+static void test_run_bytes(void)
+{
+	static const uint32_t lens[] = { 60, 1500, 60, 60, 9000, 20000, 300, 60, 60, 60, 4000 };
+	static uint8_t frame[20000];
+	struct roce_cap_record recs[64], one;
+	const char *path = tpath("runbytes.pcap");
+	char err[ROCE_ERRBUF_SIZE], err2[ROCE_ERRBUF_SIZE];
+	roce_capwriter_t *w = roce_capw_open(path, 1, 65535, 1, err);
+	roce_capfile_t *c, *c2;
+	uint64_t n = 0, bad = 0, long_runs = 0;
+	int rc = 0, rc2 = 0;
+
+	REQUIRE(w != NULL);
+	for (uint32_t i = 0; i < 6000; i++) {
+		uint32_t len = i < 3000 ? 60 : lens[i % 11];
+
+		memset(frame, (int)(i & 0xff) | 1, len);
+		REQUIRE(roce_capw_write(w, 1000 + i, frame, len, len) == 0);
+	}
+	REQUIRE(roce_capw_close(w) == 0);
+	c = roce_cap_open(path, err);
+	c2 = roce_cap_open(path, err2);
+	REQUIRE(c != NULL && c2 != NULL);
+	while ((rc = roce_cap_next_batch(c, recs, 64)) > 0) {
+		uint64_t span = 0;
+
+		for (int j = 0; j < rc; j++) {
+			if (j)
+				span += 16 + recs[j].caplen;
+			rc2 = roce_cap_next(c2, &one);
+			if (rc2 != 1 || one.frame_no != recs[j].frame_no ||
+			    one.caplen != recs[j].caplen || one.ts_ns != recs[j].ts_ns ||
+			    memcmp(one.data, recs[j].data, one.caplen) != 0)
+				bad++;
+			n++;
+		}
+		if (span > 16384)
+			bad++;
+		long_runs += rc > 16;
+	}
+	CHECK_EQ_I(rc, 0);
+	CHECK_EQ_I(roce_cap_next(c2, &one), 0);
+	CHECK_EQ_U(n, 6000);
+	CHECK_EQ_U(bad, 0);
+	CHECK(long_runs > 0);   /* the 60-byte records: runs of 64 */
+	roce_cap_close(c);
+	roce_cap_close(c2);
+	unlink(path);
+}
+
 /* roce_cap_peek(): the next record's bytes, before roce_cap_next() returns them; none
  * at the end, nor for a file read through zlib. */
 static void test_peek(void)
@@ -1114,6 +1169,7 @@ int main(void)
 	RUN(test_ts_range);
 	RUN(test_wireshark_limits);
 	RUN(test_gzip_trailer);
+	RUN(test_run_bytes);
 	RUN(test_peek);
 	RUN(test_name_escape);
 	RUN(test_shrink);
