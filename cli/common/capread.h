@@ -42,7 +42,7 @@
  * the flag (and, where zero bytes come from the last partial page, the file
  * size) before it delivers a record.  Records delivered but not yet decoded
  * when the file is cut (the one being decoded, or the rest of a run of
- * records taken with roce_cap_next_batch(): up to 16 in roce-analyze) may show
+ * records taken with roce_cap_next_batch(): up to 64 records or 16 KiB in roce-analyze) may show
  * zeros where their bytes vanished (frames that are not RoCE, or a bad ICRC);
  * the next call then reports the error.  (Closing that gap needs the check
  * after the decode, before the frame is counted: not done yet.)
