@@ -465,6 +465,29 @@ static void vbuild(int v, int bit, struct wspec *w, size_t *cap, size_t *wire)
 }
 
 /*
+ * Variant v (bit: the header bit flipped, for v -1) of request w fed as the
+ * next frame: a variant below V_COUNT must fall back, one that only changes
+ * what may differ within a stream is taken (a bad ICRC falls back when it is
+ * verified).
+ */
+static void feed_variant(int v, int bit, struct wspec *w, const struct roce_decode_opts *opts)
+{
+	uint64_t h = an_predict_hits(sb.a);
+	size_t cap, wire;
+
+	vbuild(v, bit, w, &cap, &wire);
+	fno++;
+	feed(ROCE_LINKTYPE_ETHERNET, fbuf, cap, wire, opts, 1000000 + fno * 1000, fno);
+	if (v >= 0 && v < V_COUNT)
+		CHECK_EQ_U(an_predict_hits(sb.a), h);           /* fell back */
+	if (v == -1 && !may_differ((unsigned)bit / 8, (unsigned)bit % 8))
+		CHECK_EQ_U(an_predict_hits(sb.a), h);
+	if (v > V_COUNT)
+		CHECK_EQ_U(an_predict_hits(sb.a),
+			   h + (v == V_BAD_ICRC && opts->verify_icrc ? 0 : 1));
+}
+
+/*
  * Prediction taken for the third frame of a message; the fourth is variant v
  * of the next in-order MIDDLE; then the rest of the traffic.  The three sides
  * agree (sides_end()); a variant below V_COUNT must fall back.
@@ -472,7 +495,6 @@ static void vbuild(int v, int bit, struct wspec *w, size_t *cap, size_t *wire)
 static void run_variant(int v, int bit, const struct roce_decode_opts *opts)
 {
 	struct wspec w;
-	size_t cap, wire;
 	uint64_t h;
 
 	if (!sides_init(false, 0, 0))
@@ -490,16 +512,7 @@ static void run_variant(int v, int bit, const struct roce_decode_opts *opts)
 	h = an_predict_hits(sb.a);
 
 	wspec_init(&w, ROCE_OP_RC_RDMA_WRITE_MIDDLE, 119);
-	vbuild(v, bit, &w, &cap, &wire);
-	fno++;
-	feed(ROCE_LINKTYPE_ETHERNET, fbuf, cap, wire, opts, 1000000 + fno * 1000, fno);
-	if (v >= 0 && v < V_COUNT)
-		CHECK_EQ_U(an_predict_hits(sb.a), h);           /* fell back */
-	if (v == -1 && !may_differ((unsigned)bit / 8, (unsigned)bit % 8))
-		CHECK_EQ_U(an_predict_hits(sb.a), h);
-	if (v > V_COUNT)
-		CHECK_EQ_U(an_predict_hits(sb.a),
-			   h + (v == V_BAD_ICRC && opts->verify_icrc ? 0 : 1));
+	feed_variant(v, bit, &w, opts);
 	/* the rest of the message and more */
 	for (uint32_t p = 120; p < 131; p++) {
 		wspec_init(&w, p == 130 ? ROCE_OP_RC_RDMA_WRITE_LAST : ROCE_OP_RC_RDMA_WRITE_MIDDLE,
@@ -525,7 +538,6 @@ static void run_variant(int v, int bit, const struct roce_decode_opts *opts)
 static void run_switch_variant(int v, int bit, const struct roce_decode_opts *opts)
 {
 	struct wspec w;
-	size_t cap, wire;
 	uint64_t h;
 
 	if (!sides_init(false, 0, 0))
@@ -540,16 +552,7 @@ static void run_switch_variant(int v, int bit, const struct roce_decode_opts *op
 
 	wspec_init(&w, ROCE_OP_RC_RDMA_WRITE_FIRST, 516);
 	w.dqpn += QOFF;
-	vbuild(v, bit, &w, &cap, &wire);
-	fno++;
-	feed(ROCE_LINKTYPE_ETHERNET, fbuf, cap, wire, opts, 1000000 + fno * 1000, fno);
-	if (v >= 0 && v < V_COUNT)
-		CHECK_EQ_U(an_predict_hits(sb.a), h);           /* fell back */
-	if (v == -1 && !may_differ((unsigned)bit / 8, (unsigned)bit % 8))
-		CHECK_EQ_U(an_predict_hits(sb.a), h);
-	if (v > V_COUNT)
-		CHECK_EQ_U(an_predict_hits(sb.a),
-			   h + (v == V_BAD_ICRC && opts->verify_icrc ? 0 : 1));
+	feed_variant(v, bit, &w, opts);
 	/* the rest of Y's message, and more of both */
 	for (uint32_t p = 517; p < 532; p++) {
 		wspec_init(&w, p == 531 ? ROCE_OP_RC_RDMA_WRITE_LAST : ROCE_OP_RC_RDMA_WRITE_MIDDLE,
