@@ -509,7 +509,6 @@ static void run_variant(int v, int bit, const struct roce_decode_opts *opts)
 	wspec_init(&w, ROCE_OP_RC_RDMA_WRITE_MIDDLE, 118);
 	wfeed(&w, opts);
 	CHECK_EQ_U(an_predict_hits(sb.a), h + 1);              /* taken */
-	h = an_predict_hits(sb.a);
 
 	wspec_init(&w, ROCE_OP_RC_RDMA_WRITE_MIDDLE, 119);
 	feed_variant(v, bit, &w, opts);
@@ -548,7 +547,6 @@ static void run_switch_variant(int v, int bit, const struct roce_decode_opts *op
 	h = an_predict_hits(sb.a);
 	wmessage(116, 16, opts);
 	CHECK_EQ_U(an_predict_hits(sb.a), h + 17);             /* all of it taken */
-	h = an_predict_hits(sb.a);
 
 	wspec_init(&w, ROCE_OP_RC_RDMA_WRITE_FIRST, 516);
 	w.dqpn += QOFF;
