@@ -5,7 +5,9 @@
  * Not installed; every symbol here has hidden visibility (no ROCE_API).
  *
  *   analyzer.c    create/destroy, per-frame dispatch, stream lookup and
- *                 eviction, finish, summary, iteration
+ *                 eviction, time advance, a stream's holes
+ *   an_export.c   memory accounting, finish, summary, stream and PFC
+ *                 iteration
  *   an_request.c  request state machine: holes, ACK/READ rings, go-back-N,
  *                 gaps, AETH/NAK, READ responses and response-side
  *                 sequencing, pairing (the only writer of struct an_req and
@@ -666,8 +668,28 @@ struct roce_counters *an_flow_ctr(struct roce_analyzer *a, struct an_flow *f);
 			an_f_->st.field += an_n_; \
 	} while (0)
 
-/* analyzer.c */
+/* an_export.c */
 void an_flow_export(const struct an_flow *f, struct roce_flow_stats *out);
+uint64_t an_mem_in_use(const struct roce_analyzer *a);
+
+/*
+ * Walks over every stream (destroy, finish, summary) read records that are
+ * no longer in any cache: load the records a few streams ahead, and the
+ * request / response state of the next ones.
+ */
+static inline void an_flows_prefetch(const struct an_table *t, uint32_t i)
+{
+	if (i + 8 < t->len && an_dense_at(t, i + 8))
+		AN_PREFETCH(an_dense_at(t, i + 8));
+	if (i + 4 < t->len && an_dense_at(t, i + 4)) {
+		const struct an_flow *g = (const struct an_flow *)an_dense_at(t, i + 4);
+
+		if (g->req)
+			AN_PREFETCH(g->req);
+		if (g->rsp)
+			AN_PREFETCH(g->rsp);
+	}
+}
 
 static inline bool an_pmtu_valid(uint32_t v)
 {
