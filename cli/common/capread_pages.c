@@ -9,11 +9,13 @@
 #include "capread_pages.h"
 #include "capread_ahead.h"
 #include "capread_src.h"
+#include "capguard.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /*
  * For large mapped files a helper thread does the kernel's share of the
@@ -162,4 +164,73 @@ bool capr_map_rec_ok(struct roce_capfile *c, uint64_t end, size_t hdr)
 		return true;  /* zeros in the file itself */
 	c->shrank_seen = true;
 	return end <= (uint64_t)st.st_size;
+}
+
+/* ---- the caller's side of a cut -------------------------------------------- */
+
+/*
+ * Records handed out are decoded by the caller later, some a run later; a cut
+ * file in between reads zeros there: where pages vanished (the SIGBUS handler
+ * maps zeros over them, on whichever thread touches them first) and in the
+ * tail of the page the new end falls in (the kernel zeros it; no fault).  The
+ * caller reads the word of roce_cap_shrink_flag() after decoding a record
+ * and before counting it: the sentinel, a word that reads 0 in the mapping's
+ * last page (file bytes, else past the end), or else the word set on every
+ * fault.  A cut below the last page takes that page away before the tail of
+ * the new last page is zeroed, so the sentinel's load after loads that found
+ * those zeros faults, and the handler makes it 1.  Records that end in the
+ * last page itself (where a cut zeros without a fault before the sentinel)
+ * come flagged ROCE_CAP_REC_RECHECK, for roce_cap_rec_intact() every time.
+ * When the word is set, roce_cap_rec_intact() decides with fstat() and the
+ * lowest page made zeros.
+ */
+void capr_map_watch(struct roce_capfile *c)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	size_t pg = ps > 0 ? (size_t)ps : 4096, last = (c->map_len - 1) & ~(pg - 1);
+	size_t top = (c->map_len + pg - 1) & ~(pg - 1);
+	const uint8_t *m = c->map;
+
+	atomic_init(&c->zero_from, UINTPTR_MAX);
+	c->check_from = last;
+	/* file bytes first (they stay when the file grows), then past its end */
+	for (size_t o = last; o + 4 <= top && !atomic_load(&c->sigbus); o += 4) {
+		uint32_t w;
+
+		memcpy(&w, m + o, 4);
+		if (!w) {
+			c->sentinel = (volatile int *)(uintptr_t)(m + o);
+			break;
+		}
+	}
+	if (atomic_load(&c->sigbus))
+		c->sentinel = NULL;     /* cut already: the zeros are the handler's */
+	if (!roce_capguard_watch(c->guard_slot, &c->cut, &c->zero_from, c->sentinel))
+		c->sentinel = NULL;
+}
+
+const volatile int *roce_cap_shrink_flag(const roce_capfile_t *c)
+{
+	static const int none;
+
+	if (!c || !c->map)
+		return &none;
+	return c->sentinel ? c->sentinel : &c->cut;
+}
+
+int roce_cap_rec_intact(roce_capfile_t *c, const struct roce_cap_record *rec)
+{
+	struct stat st;
+	uintptr_t end;
+
+	if (!c || !rec)
+		return ROCE_E_INVAL;
+	if (!c->map)
+		return 1;
+	end = (uintptr_t)rec->data + rec->caplen;
+	if (end <= atomic_load(&c->zero_from) && c->fd >= 0 && fstat(c->fd, &st) == 0 &&
+	    end - (uintptr_t)c->map <= (uint64_t)st.st_size)
+		return 1;
+	c->shrank_seen = true;
+	return capr_fail_shrank_at(c, rec->frame_no);
 }
