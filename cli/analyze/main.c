@@ -323,6 +323,18 @@ static const int no_shrink;
 static roce_capfile_t *ra_cap;
 static const volatile int *ra_shrink = &no_shrink;
 
+static int rec_intact_slow(const struct roce_cap_record *r)
+{
+	int ok = roce_cap_rec_intact(ra_cap, r);
+
+	if (ok == 1 && roce_cap_shrink_flag(ra_cap) != ra_shrink) {
+		/* (the file grew over the reader's sentinel: another flag from now on) */
+		ra_shrink = roce_cap_shrink_flag(ra_cap);
+		roce_analyzer_set_discard_flag(ctx.an, ra_shrink);
+	}
+	return ok;
+}
+
 /*
  * After a record's bytes were read (decoded, or matched by the filter), before it is
  * counted: 1 when its bytes were the file's; else the reader's error (it names the frame,
@@ -333,7 +345,7 @@ static inline __attribute__((always_inline)) int rec_intact(const struct roce_ca
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);        /* the flag's load after the bytes' */
 	if (G_LIKELY(!*ra_shrink && !(r->flags & ROCE_CAP_REC_RECHECK)) || !ra_cap)
 		return 1;
-	return roce_cap_rec_intact(ra_cap, r);
+	return rec_intact_slow(r);
 }
 
 /*

@@ -203,7 +203,9 @@ uint64_t roce_cap_ahead_taken(const roce_capfile_t *c);
  * record has ROCE_CAP_REC_RECHECK, count the record only if
  * roce_cap_rec_intact() says so.  The word stays valid until
  * roce_cap_close(); for files that are not mapped it is a constant 0.  (A
- * pointer to it may be given to roce_analyzer_set_discard_flag().)
+ * pointer to it may be given to roce_analyzer_set_discard_flag().)  Ask
+ * again after roce_cap_rec_intact() returned 1: a file that grew may have
+ * turned the word into file bytes, and another one is used from then on.
  */
 const volatile int *roce_cap_shrink_flag(const roce_capfile_t *c);
 

@@ -123,6 +123,7 @@ struct roce_capfile {
 	volatile int cut;
 	atomic_uintptr_t zero_from;
 	volatile int *sentinel;
+	bool grown;          /* the sentinel (past the end) became file bytes: &cut instead */
 	uint64_t check_from; /* records ending past this offset: ROCE_CAP_REC_RECHECK */
 	uint64_t test_cut;   /* ROCE_CAP_TEST_CUT_AT_FRAME (capr_test_cut()), 0 none */
 	/* stream: input buffer, and zlib when the input is gzip */

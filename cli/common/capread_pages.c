@@ -182,7 +182,10 @@ bool capr_map_rec_ok(struct roce_capfile *c, uint64_t end, size_t hdr)
  * last page itself (where a cut zeros without a fault before the sentinel)
  * come flagged ROCE_CAP_REC_RECHECK, for roce_cap_rec_intact() every time.
  * When the word is set, roce_cap_rec_intact() decides with fstat() and the
- * lowest page made zeros.
+ * lowest page made zeros.  A sentinel past the file's end turns into file
+ * bytes when the file grows: found so (nothing cut, the word nonzero), the
+ * word becomes the one set on faults (a cut inside a page then goes unseen
+ * until a fault, as before the sentinel).
  */
 void capr_map_watch(struct roce_capfile *c)
 {
@@ -215,7 +218,7 @@ const volatile int *roce_cap_shrink_flag(const roce_capfile_t *c)
 
 	if (!c || !c->map)
 		return &none;
-	return c->sentinel ? c->sentinel : &c->cut;
+	return c->sentinel && !c->grown ? c->sentinel : &c->cut;
 }
 
 int roce_cap_rec_intact(roce_capfile_t *c, const struct roce_cap_record *rec)
@@ -229,8 +232,13 @@ int roce_cap_rec_intact(roce_capfile_t *c, const struct roce_cap_record *rec)
 		return 1;
 	end = (uintptr_t)rec->data + rec->caplen;
 	if (end <= atomic_load(&c->zero_from) && c->fd >= 0 && fstat(c->fd, &st) == 0 &&
-	    end - (uintptr_t)c->map <= (uint64_t)st.st_size)
+	    end - (uintptr_t)c->map <= (uint64_t)st.st_size) {
+		/* nothing cut, the sentinel set: the file grew over it (it was past the end) */
+		if ((uint64_t)st.st_size > c->map_len && atomic_load(&c->zero_from) == UINTPTR_MAX &&
+		    c->sentinel && *c->sentinel)
+			c->grown = true;
 		return 1;
+	}
 	c->shrank_seen = true;
 	return capr_fail_shrank_at(c, rec->frame_no);
 }
