@@ -23,14 +23,14 @@
  * Handles beyond the table's size are streamed instead of mapped.
  *
  * For the reader's caller (roce_cap_shrink_flag(), roce_cap_rec_intact()) a
- * slot may also name a word set on every fault in it, on any thread, the
- * lowest page made zeros so far, and a sentinel: a zero word in the mapping's
- * last page, which the handler makes nonzero (a page of zeros but for the
- * word, prepared at roce_capguard_watch(), moved over it with mremap() before
- * the zero pages below it are mapped).  A file cut below its last page loses that
- * page from every mapping before the kernel zeros the tail of the page the
- * new end falls in, so a load of the sentinel after loads that read such
- * zeros faults, and reads nonzero.
+ * slot may also name a word set on every fault in it, on any thread, the lowest
+ * page made zeros so far, and a sentinel: a zero word near the mapping's end,
+ * which the handler makes nonzero (zeros but for the word, from its page to the
+ * end, prepared at roce_capguard_watch(), moved over them with mremap() before
+ * the zero pages below are mapped).  A file cut below the sentinel's page loses
+ * that page from every mapping before the kernel zeros the tail of the page the
+ * new end falls in, so a load of the sentinel after loads that read such zeros
+ * faults, and reads nonzero.
  *
  * A helper thread reading a mapping ahead of its reader registers a fault
  * slot of its own (roce_capguard_thread()): a fault on that thread stores the

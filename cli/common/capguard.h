@@ -24,10 +24,10 @@ void roce_capguard_del(int slot);
 /*
  * More for a registered slot (any may be NULL): *cut set to 1 on every fault
  * in the mapping (any thread), *zero_from lowered to the first page mapped
- * with zeros, and a sentinel: a word in the mapping's last page that reads 0
- * while the file is whole; when a fault takes that page away, the handler
- * puts a page of zeros there whose word is already 1 (before the zeros below
- * it are mapped) and, when the fault was the sentinel's own load, leaves
+ * with zeros, and a sentinel: a word near the mapping's end that reads 0
+ * while the file is whole; when a fault takes its page away, the handler puts
+ * zeros from that page to the end whose word is already 1 (before the zeros
+ * below it are mapped) and, when the fault was the sentinel's own load, leaves
  * *flag alone.  Returns whether the sentinel is watched (false: none given,
  * or no memory for its page).
  */

@@ -77,8 +77,9 @@ extern "C" {
 /* struct roce_cap_record flags */
 #define ROCE_CAP_REC_NO_TS 0x1u  /* no timestamp (SPB, or out of range): ts_ns is 0 */
 #define ROCE_CAP_REC_WARN  0x2u  /* warnings were raised since the previous record */
-/* mapped file: the record ends in the file's last page, where a cut zeros bytes without
- * setting roce_cap_shrink_flag()'s word: ask roce_cap_rec_intact() after decoding it */
+/* mapped file: the record ends in the file's last page(s), past the start of the page of the
+ * reader's sentinel (roce_cap_shrink_flag()), where a cut zeros bytes without setting the
+ * word: ask roce_cap_rec_intact() after decoding it */
 #define ROCE_CAP_REC_RECHECK 0x4u
 
 typedef struct roce_capfile roce_capfile_t;
@@ -137,7 +138,7 @@ int roce_cap_next(roce_capfile_t *c, struct roce_cap_record *rec);
  * from memory or a mapping come in runs of more than one, and only while
  * every record passes the common checks with nothing to report: a record
  * that would raise a warning or an error, the last one of the file, one that
- * ends in its last page (ROCE_CAP_REC_RECHECK) and the one that crosses a
+ * ends in its last page(s) (ROCE_CAP_REC_RECHECK) and the one that crosses a
  * 16 MiB window end a run, and the next call returns it
  * (or the error) on its own, as roce_cap_next() does; a run also ends 16 KiB
  * past its first record (the next call goes on).  The records of a run
@@ -197,7 +198,8 @@ uint64_t roce_cap_ahead_taken(const roce_capfile_t *c);
  * A mapped file cut while its records are decoded (see the top of this file):
  * a word that reads 0 while the file is whole and nonzero once it may have
  * been cut under a record handed out (a fault in the mapping on any thread,
- * or a cut below the file's last page, noticed by the load of the word
+ * or a cut below the page of the word (the file's last page, or one of the
+ * 15 before it when that has no zero word), noticed by the load of the word
  * itself).  Read it after the last load of a record's bytes (an acquire
  * fence between) and before counting the record; when it is set, or the
  * record has ROCE_CAP_REC_RECHECK, count the record only if

@@ -370,7 +370,7 @@ int roce_cap_next(roce_capfile_t *c, struct roce_cap_record *rec)
 	if (r <= 0 && unlikely(c->map) && capr_map_shrunk(c))
 		r = capr_fail_shrank(c);  /* not a clean end or a corrupt record: the file shrank */
 	if (r > 0 && unlikely(c->pos > c->check_from))
-		rec->flags |= ROCE_CAP_REC_RECHECK;     /* ends in the last page */
+		rec->flags |= ROCE_CAP_REC_RECHECK;     /* past the sentinel's page start */
 	if (r == 0)
 		c->status = 1;
 	else if (r > 0 && !c->ah)
@@ -431,7 +431,7 @@ static inline __attribute__((always_inline)) unsigned pcap_run_as(struct roce_ca
 		return 0;
 	stop -= 16;     /* a record must end here at the latest: the next header follows */
 	if (map && stop > c->check_from)
-		stop = c->check_from;   /* the last page's records: one at a time, flagged */
+		stop = c->check_from;   /* the last pages' records: one at a time, flagged */
 	/* a header as two words: seconds and ticks, captured and original length */
 	h0 = ld64(base + pos, false);
 	h1 = ld64(base + pos + 8, false);

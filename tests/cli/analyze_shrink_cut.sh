@@ -2,17 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # analyze_shrink_cut.sh - a mapped capture cut while roce-analyze decodes the records it has
 # been handed (capread.h: the rest of a run of up to 64 records, read after the cut): the
-# report is exactly that of the file cut cleanly before the first record cut (a copy made
-# with head -c), the error line names that frame, exit 2.  The cut is made by the reader's
-# test hook ROCE_CAP_TEST_CUT_AT_FRAME=N (capread_probe.c): right after record N was handed
-# out, the file is cut at its header, so that records N.. of the run read zeros, in the tail
-# of the page the new end falls in (no fault) and past it (SIGBUS).  Cut points: inside a run
-# with records after it in the same page, at a page's end, the first record of a run, the
-# last page of the file (records handed out one at a time, checked every time), on pcap and
-# pcapng, with --threads 1 and 2 (the helper's ICRC verdicts: taken ahead over the bytes
-# before the cut only), plain, with --frames (every frame's line) and with a filter.
-# Before the check after the decode, the records after N were counted as frames that are
-# not RoCE (or with a bad ICRC) and the error named the frame after the run.
+# report is exactly that of the file cut cleanly before the first record cut (a copy made with
+# head -c), the error line names that frame, exit 2.  The cut is made by the reader's test hook
+# ROCE_CAP_TEST_CUT_AT_FRAME=N (capread_src.c): right after record N was handed out, the file
+# is cut at its header, so that records N.. of the run read zeros, in the tail of the page the
+# new end falls in (no fault) and past it (SIGBUS).  Cut points: inside a run with records
+# after it in the same page, at a page's end, the first record of a run, the last page of the
+# file (records handed out one at a time, checked every time), on pcap and pcapng, on a file
+# whose last page holds no zero word, with --threads 1 and 2 (the helper's ICRC verdicts: taken
+# ahead over the bytes before the cut only), plain, with --frames (every frame's line) and with
+# a filter. Before the check after the decode, the records after N were counted as frames that
+# are not RoCE (or with a bad ICRC) and the error named the frame after the run.
 set -u
 build=$1 src=$2
 ra=$build/cli/roce-analyze
@@ -26,6 +26,14 @@ command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 77; }
 "$rg" -w "$tmp/a.pcap" -m 2000 --msg-size 512 -q || { echo "FAIL: roce-gen"; exit 1; }
 "$rg" -w "$tmp/b.pcap" -m 3000 --msg-size 64 --qps 4 -q || { echo "FAIL: roce-gen"; exit 1; }
 "$rg" -w "$tmp/c.pcapng" -m 500 --msg-size 512 -q || { echo "FAIL: roce-gen"; exit 1; }
+# a.pcap with a last record of 0xff bytes that fills its last two pages (the file a whole
+# number of pages): no zero word there, the reader's sentinel is in an earlier page
+python3 - "$tmp/a.pcap" "$tmp/d.pcap" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+n = -(len(d) + 16) % 4096 + 4096
+open(sys.argv[2], "wb").write(d + struct.pack("<IIII", 1764374500, 0, n, n) + b"\xff" * n)
+PY
 
 # offsets FILE: "N OFFSET" for every record (the start of its header or block)
 offsets() {
@@ -119,7 +127,7 @@ cut_case() {
 }
 
 export ROCE_CAP_AHEAD_PROBE=0 ROCE_CAP_AHEAD_CHOOSE=helper
-for f in a.pcap b.pcap c.pcapng; do
+for f in a.pcap b.pcap c.pcapng d.pcap; do
 	for n in $(picks "$tmp/$f"); do
 		off=$(offsets "$tmp/$f" | awk -v n="$n" '$1 == n { print $2 }')
 		head -c "$off" "$tmp/$f" >"$tmp/clean.${f#*.}"
