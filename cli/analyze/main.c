@@ -314,19 +314,68 @@ static void report_warning(struct ra_file *rf, roce_capfile_t *c, struct progres
 static bool extract_failed;
 static void file_interval(uint64_t ts);
 
-/* plain (a constant where inlined): no --frames, --extract or file --interval (plain_run()) */
-static inline __attribute__((always_inline)) void analyse_record(const struct roce_cap_record *r,
+/*
+ * The file being read, and its reader's word that is set once the mapped file may have been
+ * cut under the records handed out (roce_cap_shrink_flag(); the analyzer reads it too,
+ * roce_analyzer_set_discard_flag()); a constant 0 between files and for live captures.
+ */
+static const int no_shrink;
+static roce_capfile_t *ra_cap;
+static const volatile int *ra_shrink = &no_shrink;
+
+static int rec_intact_slow(const struct roce_cap_record *r)
+{
+	int ok = roce_cap_rec_intact(ra_cap, r);
+
+	if (ok == 1 && roce_cap_shrink_flag(ra_cap) != ra_shrink) {
+		/* (the file grew over the reader's sentinel: another flag from now on) */
+		ra_shrink = roce_cap_shrink_flag(ra_cap);
+		roce_analyzer_set_discard_flag(ctx.an, ra_shrink);
+	}
+	return ok;
+}
+
+/*
+ * After a record's bytes were read (decoded, or matched by the filter), before it is
+ * counted: 1 when its bytes were the file's; else the reader's error (it names the frame,
+ * capread.h), and the record must not be counted.  One load unless the file was cut.
+ */
+static inline __attribute__((always_inline)) int rec_intact(const struct roce_cap_record *r)
+{
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);        /* the flag's load after the bytes' */
+	if (G_LIKELY(!*ra_shrink && !(r->flags & ROCE_CAP_REC_RECHECK)) || !ra_cap)
+		return 1;
+	return rec_intact_slow(r);
+}
+
+/*
+ * plain (a constant where inlined): no --frames, --extract or file --interval (plain_run()).
+ * Returns 1, or rec_intact()'s error with nothing counted (the frame's bytes were cut).
+ */
+static inline __attribute__((always_inline)) int analyse_record(const struct roce_cap_record *r,
 	uint64_t no, const char *src, const bool plain)
 {
 	uint64_t ts = r->ts_ns;  /* the record's, or the previous frame's */
 	struct roce_frame_result res, *resp = NULL;
 	struct roce_pkt pkt;
 	const bool print_frames = !plain && ctx.o.frames && !ctx.o.quiet;
-	int st;
+	int st, ok;
 
 	if (!plain && (print_frames || extract))
 		resp = &res;
 
+	if (G_LIKELY(r->ahead == 1 + ROCE_ICRC_OK)) {
+		/* --threads 2: the ICRC was verified on the other core */
+		st = roce_decode(r->linktype, r->data, r->caplen, r->wirelen, &dopts_ok, &pkt);
+	} else if (r->ahead) {
+		st = roce_decode(r->linktype, r->data, r->caplen, r->wirelen, &dopts_taken, &pkt);
+		roce_icrc_take_verdict(&pkt, (enum roce_icrc_status)(r->ahead - 1));
+	} else {
+		st = roce_decode(r->linktype, r->data, r->caplen, r->wirelen, &dopts, &pkt);
+	}
+	ok = rec_intact(r);
+	if (G_UNLIKELY(ok < 0))
+		return ok;
 	if (G_LIKELY(!(r->flags & ROCE_CAP_REC_NO_TS))) {
 		if (G_UNLIKELY(!ctx.have_first_ts)) {
 			ctx.first_ts_ns = ctx.min_ts_ns = ctx.max_ts_ns = ts;
@@ -344,18 +393,9 @@ static inline __attribute__((always_inline)) void analyse_record(const struct ro
 		ctx.frames_without_ts++;
 		ts = ctx.last_ts_ns;
 	}
-	if (G_LIKELY(r->ahead == 1 + ROCE_ICRC_OK)) {
-		/* --threads 2: the ICRC was verified on the other core */
-		st = roce_decode(r->linktype, r->data, r->caplen, r->wirelen, &dopts_ok, &pkt);
-	} else if (r->ahead) {
-		st = roce_decode(r->linktype, r->data, r->caplen, r->wirelen, &dopts_taken, &pkt);
-		roce_icrc_take_verdict(&pkt, (enum roce_icrc_status)(r->ahead - 1));
-	} else {
-		st = roce_decode(r->linktype, r->data, r->caplen, r->wirelen, &dopts, &pkt);
-	}
 	roce_analyzer_process(ctx.an, &pkt, st, ts, no, resp);
 	if (plain)
-		return;
+		return 1;
 	if (extract) {
 		struct roce_cap_record rec = *r;
 
@@ -381,6 +421,7 @@ static inline __attribute__((always_inline)) void analyse_record(const struct ro
 		else
 			ra_frame_text(&ctx, &fr, stdout);
 	}
+	return 1;
 }
 
 /*
@@ -427,17 +468,20 @@ static inline void run_prefetch(roce_capfile_t *c, const struct roce_cap_record 
  * timestamp bounds kept in registers and the prefetch decided once per run,
  * and the frame decoded and analysed in one call (nothing reads it after the
  * analysis).  Returns how many records were analysed: all of them, or those
- * before a signal.
+ * before a signal, or those before the first one the analyzer discarded
+ * (the reader's shrink flag set: the caller's one-at-a-time path decides on
+ * it with rec_intact()).
  */
 static __attribute__((noinline)) unsigned plain_run(roce_capfile_t *c,
 	const struct roce_cap_record *recs, unsigned rn, uint64_t base, const char *src)
 {
 	roce_analyzer_t *const an = ctx.an;
 	const bool pf = roce_analyzer_prefetch_wanted(an);
+	const bool first = !ctx.have_first_ts;
 	uint64_t lo, hi;
 	unsigned ri;
 
-	if (G_UNLIKELY(!ctx.have_first_ts)) {
+	if (G_UNLIKELY(first)) {
 		ctx.first_ts_ns = ctx.min_ts_ns = ctx.max_ts_ns = recs[0].ts_ns;
 		ctx.have_first_ts = true;
 	}
@@ -449,24 +493,39 @@ static __attribute__((noinline)) unsigned plain_run(roce_capfile_t *c,
 
 		if (pf)
 			run_prefetch(c, recs, ri, rn);
-		lo = ts < lo ? ts : lo;
-		hi = ts > hi ? ts : hi;
 		if (G_LIKELY(r->ahead == 0 || r->ahead == 1 + ROCE_ICRC_OK)) {
 			/* --threads 2: the ICRC was verified on the other core */
-			roce_analyzer_decode_process(an, r->linktype, r->data, r->caplen,
-						     r->wirelen, r->ahead ? &dopts_ok : &dopts,
-						     ts, base + r->frame_no);
+			if (G_UNLIKELY(roce_analyzer_decode_process(an, r->linktype, r->data,
+					r->caplen, r->wirelen, r->ahead ? &dopts_ok : &dopts, ts,
+					base + r->frame_no) == ROCE_E_DISCARDED))
+				break;
+			lo = ts < lo ? ts : lo;
+			hi = ts > hi ? ts : hi;
 		} else {
 			ctx.min_ts_ns = lo;
 			ctx.max_ts_ns = hi;
-			analyse_record(r, base + r->frame_no, src, true);
+			if (analyse_record(r, base + r->frame_no, src, true) < 0)
+				break;
+			lo = ctx.min_ts_ns;
+			hi = ctx.max_ts_ns;
 		}
 	}
 	ctx.min_ts_ns = lo;
 	ctx.max_ts_ns = hi;
 	if (ri)
 		ctx.last_ts_ns = recs[ri - 1].ts_ns;
+	else if (G_UNLIKELY(first))
+		ctx.have_first_ts = false;      /* (the first record was not counted) */
 	return ri;
+}
+
+/* The file's reader closed, and its shrink flag with it (ra_shrink). */
+static void cap_close(roce_capfile_t *c)
+{
+	roce_analyzer_set_discard_flag(ctx.an, NULL);
+	ra_shrink = &no_shrink;
+	ra_cap = NULL;
+	roce_cap_close(c);
 }
 
 /* Returns false when the whole run must stop (input error, signal or -c reached). */
@@ -478,6 +537,7 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 	const uint64_t count = ctx.o.count;
 	int cur_lt = -1, lt, r = 0;
 	unsigned ri = 0, rn = 0;         /* recs[ri..rn) not yet analysed */
+	uint64_t prev_no = 0, prev_drops = 0;
 	bool warned_lt = false, plain;
 
 	c = roce_cap_open(rf->path, errbuf);
@@ -489,6 +549,9 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 		return false;
 	}
 	roce_cap_set_interrupt(c, &got_signal);
+	ra_cap = c;
+	ra_shrink = roce_cap_shrink_flag(c);
+	roce_analyzer_set_discard_flag(ctx.an, ra_shrink);
 	if (cli.threads == 2 && dopts.verify_icrc)
 		roce_cap_set_ahead(c, threads_ahead, NULL, AHEAD_MIN_CAPLEN);
 	rf->opened = true;
@@ -501,7 +564,7 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 		progress_erase(pg);
 		report_linktype(rf, 0, lt, "");
 		ctx.input_error = true;
-		roce_cap_close(c);
+		cap_close(c);
 		rf->format[0] = '\0';
 		return false;
 	}
@@ -513,7 +576,7 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 			progress_erase(pg);
 			fprintf(stderr, "%s: --extract: %s\n", RA_PROG, errbuf);
 			ctx.input_error = true;
-			roce_cap_close(c);
+			cap_close(c);
 			return false;
 		}
 	}
@@ -556,6 +619,8 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 		rec = &recs[ri++];
 		/* frame numbers are Wireshark's (pcapng custom blocks are numbered too) */
 		no = rf->base + rec->frame_no;
+		prev_no = rf->last_no;
+		prev_drops = rf->drops;
 		if (!plain && G_UNLIKELY(count && !cli.filter && no > count)) {
 			ctx.stopped_by_count = true;
 			break;
@@ -579,6 +644,8 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 		rf->last_no = rec->frame_no;
 		if (!plain && cli.filter && !roce_capf_match(cli.filter, rec->linktype, rec->data,
 							 rec->caplen, rec->wirelen)) {
+			if (G_UNLIKELY((r = rec_intact(rec)) < 0))
+				goto cut;
 			ctx.filtered_out++;
 			continue;
 		}
@@ -587,16 +654,28 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 		if (roce_analyzer_prefetch_wanted(ctx.an))
 			run_prefetch(c, recs, ri - 1, rn);
 		if (plain) {
-			analyse_record(rec, no, rf->name, true);
+			if (G_UNLIKELY((r = analyse_record(rec, no, rf->name, true)) < 0))
+				goto uncount;
 			continue;
 		}
-		analyse_record(rec, no, rf->name, false);
+		if (G_UNLIKELY((r = analyse_record(rec, no, rf->name, false)) < 0))
+			goto uncount;
 		if (G_UNLIKELY(pg->on && !(rf->frames & PROGRESS_CHECK_MASK))) {
 			uint64_t now = mono_ns();
 
 			if (now - pg->last_ns >= PROGRESS_INTERVAL_NS)
 				progress_show(pg, c, rf, now);
 		}
+		continue;
+uncount:
+		/* the file was cut under this record (r: the reader's error, naming it) */
+		ctx.matched--;
+		rf->frames--;
+cut:
+		rf->last_no = prev_no;
+		ctx.frames = rf->base + prev_no;
+		rf->drops = prev_drops;
+		break;
 	}
 
 	if (got_signal || r == ROCE_CAP_E_INTR) {
@@ -619,7 +698,7 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 	ctx.capture_drops += rf->drops;
 	if (!ctx.input_error && !ctx.stopped_by_count)
 		rf->complete = true;
-	roce_cap_close(c);
+	cap_close(c);
 	return !ctx.input_error && !ctx.stopped_by_count;
 }
 

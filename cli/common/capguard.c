@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -21,6 +22,16 @@
  * elsewhere go to the previous handler, or kill the process as before.
  * Handles beyond the table's size are streamed instead of mapped.
  *
+ * For the reader's caller (roce_cap_shrink_flag(), roce_cap_rec_intact()) a
+ * slot may also name a word set on every fault in it, on any thread, the lowest
+ * page made zeros so far, and a sentinel: a zero word near the mapping's end,
+ * which the handler makes nonzero (zeros but for the word, from its page to the
+ * end, prepared at roce_capguard_watch(), moved over them with mremap() before
+ * the zero pages below are mapped).  A file cut below the sentinel's page loses
+ * that page from every mapping before the kernel zeros the tail of the page the
+ * new end falls in, so a load of the sentinel after loads that read such zeros
+ * faults, and reads nonzero.
+ *
  * A helper thread reading a mapping ahead of its reader registers a fault
  * slot of its own (roce_capguard_thread()): a fault on that thread stores the
  * faulting page's address there instead of flagging the handle, so that the
@@ -31,6 +42,12 @@
 
 static _Atomic(uintptr_t) guard_lo[GUARD_SLOTS], guard_hi[GUARD_SLOTS];
 static _Atomic(atomic_int *) guard_flag[GUARD_SLOTS];
+/* roce_capguard_watch(): set on every fault, the lowest page made zeros, the sentinel word */
+static _Atomic(volatile int *) guard_cut[GUARD_SLOTS];
+static _Atomic(atomic_uintptr_t *) guard_zero[GUARD_SLOTS];
+static _Atomic(uintptr_t) guard_sent[GUARD_SLOTS];
+/* the sentinel's page to be: zeros but the word, 1 (moved into place once, then 0) */
+static _Atomic(uintptr_t) guard_tmpl[GUARD_SLOTS];
 static pthread_mutex_t guard_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct sigaction guard_prev;
 static bool guard_installed;
@@ -47,19 +64,49 @@ static void guard_sigbus(int sig, siginfo_t *si, void *uc)
 		atomic_int *flag = atomic_load(&guard_flag[i]);
 
 		if (lo && flag && a >= lo && a < hi) {
-			uintptr_t pg = a & ~(guard_pagesize - 1);
+			uintptr_t pg = a & ~(guard_pagesize - 1), top = hi, z;
+			uintptr_t s = atomic_load(&guard_sent[i]);
+			volatile int *cut = atomic_load(&guard_cut[i]);
+			atomic_uintptr_t *zf = atomic_load(&guard_zero[i]);
+			atomic_uintptr_t *tf = guard_thread_fault;
 
-			if (mmap((void *)pg, hi - pg, PROT_READ,
-				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED) {
-				atomic_uintptr_t *tf = guard_thread_fault;
-
-				if (tf)
-					atomic_store(tf, pg);
-				else
-					atomic_store(flag, 1);
-				return;
+			/* the watchers' words before any zero page: a thread that reads
+			 * zeros where the file was finds them set after its loads */
+			if (cut)
+				*cut = 1;
+			if (zf) {
+				z = atomic_load(zf);
+				while (pg < z && !atomic_compare_exchange_weak(zf, &z, pg))
+					;
 			}
-			break;
+			if (s && s >= pg) {
+				/* the sentinel's page first, and already 1 when it appears
+				 * (mremap() replaces the page in one step; a fresh zero
+				 * page, written after, would read 0 for a while); by the
+				 * thread that takes the page, once */
+				uintptr_t t = atomic_exchange(&guard_tmpl[i], 0);
+
+				top = s & ~(guard_pagesize - 1);
+				if (t && mremap((void *)t, hi - top, hi - top, MREMAP_MAYMOVE |
+						MREMAP_FIXED, (void *)top) == MAP_FAILED) {
+					/* (not seen: a page of zeros, the word written after) */
+					if (mmap((void *)top, hi - top, PROT_READ | PROT_WRITE,
+						 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1,
+						 0) == MAP_FAILED)
+						break;
+					*(volatile int *)s = 1;
+				}
+			}
+			if (pg < top && mmap((void *)pg, top - pg, PROT_READ,
+					     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1,
+					     0) == MAP_FAILED)
+				break;
+			if (tf)
+				atomic_store(tf, pg);
+			else if (a != s)  /* (the sentinel's own load: the reader reports
+					   * the cut where it reaches it) */
+				atomic_store(flag, 1);
+			return;
 		}
 	}
 	if ((guard_prev.sa_flags & SA_SIGINFO) && guard_prev.sa_sigaction) {
@@ -111,14 +158,46 @@ int roce_capguard_add(void *map, size_t len, atomic_int *flag)
 	return slot;
 }
 
+bool roce_capguard_watch(int slot, volatile int *cut, atomic_uintptr_t *zero_from,
+			 volatile int *sentinel)
+{
+	uintptr_t s = (uintptr_t)sentinel, top, hi;
+	void *t;
+
+	if (slot < 0)
+		return false;
+	atomic_store(&guard_cut[slot], cut);
+	atomic_store(&guard_zero[slot], zero_from);
+	hi = atomic_load(&guard_hi[slot]);
+	if (!s || s < atomic_load(&guard_lo[slot]) || s + sizeof(int) > hi)
+		return false;
+	top = s & ~(guard_pagesize - 1);
+	t = mmap(NULL, hi - top, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (t == MAP_FAILED)
+		return false;
+	*(int *)((uint8_t *)t + (s - top)) = 1;
+	atomic_store(&guard_tmpl[slot], (uintptr_t)t);
+	atomic_store(&guard_sent[slot], s);
+	return true;
+}
+
 void roce_capguard_del(int slot)
 {
+	uintptr_t t, s;
+
 	if (slot < 0)
 		return;
 	pthread_mutex_lock(&guard_mu);
+	t = atomic_exchange(&guard_tmpl[slot], 0);
+	s = atomic_load(&guard_sent[slot]);
+	if (t)
+		munmap((void *)t, atomic_load(&guard_hi[slot]) - (s & ~(guard_pagesize - 1)));
 	atomic_store(&guard_lo[slot], 0);
 	atomic_store(&guard_hi[slot], 0);
 	atomic_store(&guard_flag[slot], NULL);
+	atomic_store(&guard_cut[slot], NULL);
+	atomic_store(&guard_zero[slot], NULL);
+	atomic_store(&guard_sent[slot], 0);
 	pthread_mutex_unlock(&guard_mu);
 }
 

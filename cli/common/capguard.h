@@ -15,10 +15,24 @@
 #define ROCE_CAPGUARD_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 int roce_capguard_add(void *map, size_t len, atomic_int *flag);
 void roce_capguard_del(int slot);
+
+/*
+ * More for a registered slot (any may be NULL): *cut set to 1 on every fault
+ * in the mapping (any thread), *zero_from lowered to the first page mapped
+ * with zeros, and a sentinel: a word near the mapping's end that reads 0
+ * while the file is whole; when a fault takes its page away, the handler puts
+ * zeros from that page to the end whose word is already 1 (before the zeros
+ * below it are mapped) and, when the fault was the sentinel's own load, leaves
+ * *flag alone.  Returns whether the sentinel is watched (false: none given,
+ * or no memory for its page).
+ */
+bool roce_capguard_watch(int slot, volatile int *cut, atomic_uintptr_t *zero_from,
+			 volatile int *sentinel);
 
 /*
  * For the calling thread only (a helper reading ahead of the reader): a

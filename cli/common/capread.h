@@ -42,10 +42,14 @@
  * the flag (and, where zero bytes come from the last partial page, the file
  * size) before it delivers a record.  Records delivered but not yet decoded
  * when the file is cut (the one being decoded, or the rest of a run of
- * records taken with roce_cap_next_batch(): up to 64 records or 16 KiB in roce-analyze) may show
- * zeros where their bytes vanished (frames that are not RoCE, or a bad ICRC);
- * the next call then reports the error.  (Closing that gap needs the check
- * after the decode, before the frame is counted: not done yet.)
+ * records taken with roce_cap_next_batch(): up to 64 records or 16 KiB in
+ * roce-analyze) may show zeros where their bytes vanished, or in the tail of
+ * the page the new end falls in (zeroed by the kernel, no fault): a caller
+ * that must not count such bytes reads roce_cap_shrink_flag()'s word after
+ * decoding a record and before counting it, and asks roce_cap_rec_intact()
+ * when the word is set or the record is flagged ROCE_CAP_REC_RECHECK; that
+ * names the first record cut in the error.  Otherwise the next call reports
+ * the error, and records already decoded with zeros were what they read.
  */
 #ifndef ROCE_CAPREAD_H
 #define ROCE_CAPREAD_H
@@ -73,6 +77,10 @@ extern "C" {
 /* struct roce_cap_record flags */
 #define ROCE_CAP_REC_NO_TS 0x1u  /* no timestamp (SPB, or out of range): ts_ns is 0 */
 #define ROCE_CAP_REC_WARN  0x2u  /* warnings were raised since the previous record */
+/* mapped file: the record ends in the file's last page(s), past the start of the page of the
+ * reader's sentinel (roce_cap_shrink_flag()), where a cut zeros bytes without setting the
+ * word: ask roce_cap_rec_intact() after decoding it */
+#define ROCE_CAP_REC_RECHECK 0x4u
 
 typedef struct roce_capfile roce_capfile_t;
 
@@ -129,8 +137,9 @@ int roce_cap_next(roce_capfile_t *c, struct roce_cap_record *rec);
  * roce_cap_next() (then nothing was filled).  Only classic pcap files read
  * from memory or a mapping come in runs of more than one, and only while
  * every record passes the common checks with nothing to report: a record
- * that would raise a warning or an error, the last one of the file and the
- * one that crosses a 16 MiB window end a run, and the next call returns it
+ * that would raise a warning or an error, the last one of the file, one that
+ * ends in its last page(s) (ROCE_CAP_REC_RECHECK) and the one that crosses a
+ * 16 MiB window end a run, and the next call returns it
  * (or the error) on its own, as roce_cap_next() does; a run also ends 16 KiB
  * past its first record (the next call goes on).  The records of a run
  * of more than one share the file's link type and have no flags (a
@@ -184,6 +193,35 @@ int roce_cap_set_ahead(roce_capfile_t *c, roce_cap_ahead_fn fn, void *user, uint
 
 /* Records handed out so far with a helper's byte (rec->ahead != 0): for tests and tuning. */
 uint64_t roce_cap_ahead_taken(const roce_capfile_t *c);
+
+/*
+ * A mapped file cut while its records are decoded (see the top of this file):
+ * a word that reads 0 while the file is whole and nonzero once it may have
+ * been cut under a record handed out (a fault in the mapping on any thread,
+ * or a cut below the page of the word (the file's last page, or one of the
+ * 15 before it when that has no zero word), noticed by the load of the word
+ * itself).  Read it after the last load of a record's bytes (an acquire
+ * fence between) and before counting the record; when it is set, or the
+ * record has ROCE_CAP_REC_RECHECK, count the record only if
+ * roce_cap_rec_intact() says so.  The word stays valid until
+ * roce_cap_close(); for files that are not mapped it is a constant 0.  (A
+ * pointer to it may be given to roce_analyzer_set_discard_flag().)  Ask
+ * again after roce_cap_rec_intact() returned 1: a file that grew may have
+ * turned the word into file bytes, and another one is used from then on.
+ */
+const volatile int *roce_cap_shrink_flag(const roce_capfile_t *c);
+
+/*
+ * Were the bytes of rec (a record of the current run, handed out by the last
+ * roce_cap_next() or roce_cap_next_batch() call, and decoded by the caller
+ * since) those of the file?  1: yes, count it; else ROCE_E_TRUNC: the file
+ * was cut under it, the sticky error names its frame ("frame <N>: file shrank
+ * while being read (...)") and later calls return it; the caller counts
+ * neither it nor the records after it.  One fstat() (the slow path: the
+ * word of roce_cap_shrink_flag() set, or ROCE_CAP_REC_RECHECK).  Files that
+ * are not mapped: 1.
+ */
+int roce_cap_rec_intact(roce_capfile_t *c, const struct roce_cap_record *rec);
 
 /* CPUs this process may run on (sched_getaffinity, else the online count), >= 1. */
 int roce_cap_cpus(void);

@@ -117,6 +117,15 @@ struct roce_capfile {
 	atomic_int sigbus;   /* mapped file: a page vanished (set by the SIGBUS handler) */
 	bool shrank_seen;    /* mapped file: found shorter than mapped */
 	int guard_slot;      /* slot in the SIGBUS handler's table, -1 none */
+	/* the caller's side of a cut (roce_cap_shrink_flag(), roce_cap_rec_intact()):
+	 * a fault in the mapping on any thread, the lowest page made zeros (UINTPTR_MAX
+	 * none), the zero word of the last page the handler makes nonzero (NULL none) */
+	volatile int cut;
+	atomic_uintptr_t zero_from;
+	volatile int *sentinel;
+	bool grown;          /* the sentinel (past the end) became file bytes: &cut instead */
+	uint64_t check_from; /* records ending past this offset: ROCE_CAP_REC_RECHECK */
+	uint64_t test_cut;   /* ROCE_CAP_TEST_CUT_AT_FRAME (capr_test_cut()), 0 none */
 	/* stream: input buffer, and zlib when the input is gzip */
 	uint8_t *in;
 	size_t in_pos, in_len;

@@ -119,6 +119,7 @@ static struct roce_capfile *cap_alloc(const char *name, char *errbuf)
 	c->fd = -1;
 	c->guard_slot = -1;
 	c->linktype = -1;
+	c->check_from = UINT64_MAX;
 	return c;
 }
 
@@ -298,6 +299,8 @@ roce_capfile_t *roce_cap_open_fd(int fd, const char *name, int stream, char *err
 				madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
 				c->map = map;
 				c->map_len = (size_t)st.st_size;
+				capr_map_watch(c);
+				c->test_cut = capr_test_cut_config();
 				capr_map_prefetch(c, 0);
 				capr_map_prefetch(c, CAP_RELEASE_STEP);
 				c->helper_pending = true; /* started by the first roce_cap_next() */
@@ -366,6 +369,8 @@ int roce_cap_next(roce_capfile_t *c, struct roce_cap_record *rec)
 	r = c->fmt == FMT_PCAP ? pcap_next(c, rec) : capr_ng_next(c, rec, false);
 	if (r <= 0 && unlikely(c->map) && capr_map_shrunk(c))
 		r = capr_fail_shrank(c);  /* not a clean end or a corrupt record: the file shrank */
+	if (r > 0 && unlikely(c->pos > c->check_from))
+		rec->flags |= ROCE_CAP_REC_RECHECK;     /* past the sentinel's page start */
 	if (r == 0)
 		c->status = 1;
 	else if (r > 0 && !c->ah)
@@ -425,6 +430,8 @@ static inline __attribute__((always_inline)) unsigned pcap_run_as(struct roce_ca
 	if (pos + 32 > stop)
 		return 0;
 	stop -= 16;     /* a record must end here at the latest: the next header follows */
+	if (map && stop > c->check_from)
+		stop = c->check_from;   /* the last pages' records: one at a time, flagged */
 	/* a header as two words: seconds and ticks, captured and original length */
 	h0 = ld64(base + pos, false);
 	h1 = ld64(base + pos + 8, false);
@@ -559,16 +566,18 @@ static unsigned pcap_run(struct roce_capfile *c, struct roce_cap_record *recs, u
 
 int roce_cap_next_batch(roce_capfile_t *c, struct roce_cap_record *recs, unsigned max)
 {
+	int n = 0;
+
 	if (!c || !recs || !max)
 		return ROCE_E_INVAL;
 	if (c->mem && !c->status && c->fmt == FMT_PCAP && !c->be && !c->modified &&
-	    !c->lens_swap && !c->helper_pending && !c->warn_pending && !c->shrank_seen) {
-		unsigned n = pcap_run(c, recs, max);
-
-		if (n)
-			return (int)n;
-	}
-	return roce_cap_next(c, recs);
+	    !c->lens_swap && !c->helper_pending && !c->warn_pending && !c->shrank_seen)
+		n = (int)pcap_run(c, recs, max);
+	if (!n)
+		n = roce_cap_next(c, recs);
+	if (unlikely(c->test_cut) && n > 0 && c->test_cut - recs[0].frame_no < (unsigned)n)
+		capr_test_cut(c, &recs[c->test_cut - recs[0].frame_no]);
+	return n;
 }
 
 int roce_cap_peek(const roce_capfile_t *c, const uint8_t **data, uint32_t *caplen)

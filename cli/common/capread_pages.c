@@ -9,11 +9,13 @@
 #include "capread_pages.h"
 #include "capread_ahead.h"
 #include "capread_src.h"
+#include "capguard.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /*
  * For large mapped files a helper thread does the kernel's share of the
@@ -23,6 +25,7 @@
  * once per 16 MiB window.
  */
 #define CAP_HELPER_MIN (64u << 20)      /* files smaller than this: no thread */
+#define CAP_SENTINEL_PAGES 16u          /* capr_map_watch(): pages looked at for a zero word */
 
 static void *map_helper(void *arg)
 {
@@ -162,4 +165,95 @@ bool capr_map_rec_ok(struct roce_capfile *c, uint64_t end, size_t hdr)
 		return true;  /* zeros in the file itself */
 	c->shrank_seen = true;
 	return end <= (uint64_t)st.st_size;
+}
+
+/* ---- the caller's side of a cut -------------------------------------------- */
+
+/* The first zero word of the mapping's bytes [from, to), or NULL. */
+static volatile int *zero_word(const uint8_t *m, size_t from, size_t to)
+{
+	for (size_t o = from; o + 4 <= to; o += 4) {
+		uint32_t w;
+
+		memcpy(&w, m + o, 4);
+		if (!w)
+			return (volatile int *)(uintptr_t)(m + o);
+	}
+	return NULL;
+}
+
+/*
+ * Records handed out are decoded by the caller later, some a run later; a cut
+ * file in between reads zeros there: where pages vanished (the SIGBUS handler
+ * maps zeros over them, on whichever thread touches them first) and in the
+ * tail of the page the new end falls in (the kernel zeros it; no fault).  The
+ * caller reads the word of roce_cap_shrink_flag() after decoding a record
+ * and before counting it: the sentinel, a word that reads 0 near the
+ * mapping's end (in its last page: file bytes, else past the end; else in
+ * one of the pages before it), or else (no zero word there) the word set on
+ * every fault.  A cut below the sentinel's page takes that page away before
+ * the tail of the page the new end falls in is zeroed, so the sentinel's load
+ * after loads that found those zeros faults, and the handler makes it 1.
+ * Records that end past the start of the sentinel's page (where a cut zeros
+ * without a fault before the sentinel) come flagged ROCE_CAP_REC_RECHECK, for
+ * roce_cap_rec_intact() every time.  When the word is set,
+ * roce_cap_rec_intact() decides with fstat() and the lowest page made zeros.
+ * A sentinel past the file's end turns into file bytes when the file grows:
+ * found so (nothing cut, the word nonzero), the word becomes the one set on
+ * faults (a cut inside a page then goes unseen until a fault, as before the
+ * sentinel).
+ */
+void capr_map_watch(struct roce_capfile *c)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	size_t pg = ps > 0 ? (size_t)ps : 4096, last = (c->map_len - 1) & ~(pg - 1);
+	size_t top = (c->map_len + pg - 1) & ~(pg - 1), p;
+	const uint8_t *m = c->map;
+	volatile int *s;
+
+	atomic_init(&c->zero_from, UINTPTR_MAX);
+	/* the last page: file bytes (they stay when the file grows), else past the end;
+	 * else a zero word of one of the CAP_SENTINEL_PAGES - 1 pages before it (the
+	 * records that end past its page's start are then checked one by one) */
+	p = last;
+	s = zero_word(m, last, top);
+	while (!s && p && last - p < (CAP_SENTINEL_PAGES - 1) * pg) {
+		p -= pg;
+		s = zero_word(m, p, p + pg);
+	}
+	c->check_from = p;
+	c->sentinel = atomic_load(&c->sigbus) ? NULL : s;  /* cut already: the handler's zeros */
+	if (!roce_capguard_watch(c->guard_slot, &c->cut, &c->zero_from, c->sentinel))
+		c->sentinel = NULL;
+}
+
+const volatile int *roce_cap_shrink_flag(const roce_capfile_t *c)
+{
+	static const int none;
+
+	if (!c || !c->map)
+		return &none;
+	return c->sentinel && !c->grown ? c->sentinel : &c->cut;
+}
+
+int roce_cap_rec_intact(roce_capfile_t *c, const struct roce_cap_record *rec)
+{
+	struct stat st;
+	uintptr_t end;
+
+	if (!c || !rec)
+		return ROCE_E_INVAL;
+	if (!c->map)
+		return 1;
+	end = (uintptr_t)rec->data + rec->caplen;
+	if (end <= atomic_load(&c->zero_from) && c->fd >= 0 && fstat(c->fd, &st) == 0 &&
+	    end - (uintptr_t)c->map <= (uint64_t)st.st_size) {
+		/* nothing cut, the sentinel set: the file grew over it (it was past the end) */
+		if ((uint64_t)st.st_size > c->map_len &&
+		    atomic_load(&c->zero_from) == UINTPTR_MAX && c->sentinel && *c->sentinel)
+			c->grown = true;
+		return 1;
+	}
+	c->shrank_seen = true;
+	return capr_fail_shrank_at(c, rec->frame_no);
 }

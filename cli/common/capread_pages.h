@@ -20,4 +20,8 @@ void capr_map_moved(struct roce_capfile *c);
 /* Mapped file: is the record ending at offset end intact? */
 bool capr_map_rec_ok(struct roce_capfile *c, uint64_t end, size_t hdr);
 
+/* A file just mapped and registered with the SIGBUS handler: the caller's side
+ * of a cut set up (the sentinel, roce_capguard_watch(), check_from). */
+void capr_map_watch(struct roce_capfile *c);
+
 #endif /* ROCE_CAPREAD_PAGES_H */

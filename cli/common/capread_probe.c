@@ -45,7 +45,10 @@ static uint64_t ah_probe_settle(const struct cap_ahead *a)
  * helper's at every N-th chunk it enters, as if it had caught up, so that the
  * helper leaps; where such a chunk is not the helper's yet, the reader first
  * waits for the helper to publish past it, up to 1 s in all per file, so that
- * the leaps do not depend on the scheduler: ah_force_wait()).
+ * the leaps do not depend on the scheduler: ah_force_wait()).  And for any
+ * mapped file, with or without the helper: ROCE_CAP_TEST_CUT_AT_FRAME=N (the
+ * file cut right after record N was handed out, before the caller decodes it:
+ * capr_test_cut() in capread_src.c).
  */
 void capr_probe_config(struct roce_capfile *c, struct cap_ahead *a)
 {

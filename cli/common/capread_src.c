@@ -146,6 +146,56 @@ int capr_fail_shrank(struct roce_capfile *c)
 	return capr_fail(c, ROCE_E_TRUNC, "file shrank while being read");
 }
 
+int capr_fail_shrank_at(struct roce_capfile *c, uint64_t frame_no)
+{
+	uint64_t n = c->frame_no;
+	int r;
+
+	c->frame_no = frame_no - 1;     /* (the message names frame_no + 1) */
+	r = capr_fail_shrank(c);
+	c->frame_no = n;
+	return r;
+}
+
+/*
+ * Tests only (listed with the reader's other test knobs in capread_probe.c), any mapped
+ * file, with or without the helper: ROCE_CAP_TEST_CUT_AT_FRAME=N cuts the file (ftruncate()
+ * of the file, opened again for writing) right after roce_cap_next_batch() handed out
+ * record N, before the caller decodes it: at the start of its record header (classic pcap)
+ * or block (pcapng), so that the records from N to the end of that run read zeros (past
+ * the new end in its page, SIGBUS beyond) and the frames before it are the file cut there
+ * (head -c).  Once per file.
+ */
+uint64_t capr_test_cut_config(void)
+{
+	const char *e = getenv("ROCE_CAP_TEST_CUT_AT_FRAME");
+
+	return e && *e ? strtoull(e, NULL, 0) : 0;
+}
+
+void capr_test_cut(struct roce_capfile *c, const struct roce_cap_record *rec)
+{
+	uint64_t off = (uint64_t)(rec->data - c->base);
+	char path[64];
+	int fd;
+
+	if (c->fmt == FMT_PCAP) {
+		off -= c->modified ? 24 : 16;
+	} else if (off >= 28 && (ld32(rec->data - 28, c->be) == NG_EPB ||
+				 ld32(rec->data - 28, c->be) == NG_OPB)) {
+		off -= 28;
+	} else if (off >= 12 && ld32(rec->data - 12, c->be) == NG_SPB) {
+		off -= 12;
+	}
+	c->test_cut = 0;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", c->fd);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || ftruncate(fd, (off_t)off) != 0)
+		fprintf(stderr, "ROCE_CAP_TEST_CUT_AT_FRAME: %s: %s\n", c->name, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
 /* ---- source --------------------------------------------------------------- */
 
 /*

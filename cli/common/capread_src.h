@@ -24,6 +24,12 @@ int capr_fail_short(struct roce_capfile *c, const char *what, size_t got, size_t
 /* Has the mapped file lost pages, or become shorter than the mapping? */
 bool capr_map_shrunk(struct roce_capfile *c);
 int capr_fail_shrank(struct roce_capfile *c);
+/* The same, naming frame frame_no (a record handed out before, found cut). */
+int capr_fail_shrank_at(struct roce_capfile *c, uint64_t frame_no);
+/* Tests: ROCE_CAP_TEST_CUT_AT_FRAME (0: none), and the cut made after its record was
+ * handed out. */
+uint64_t capr_test_cut_config(void);
+void capr_test_cut(struct roce_capfile *c, const struct roce_cap_record *rec);
 
 /* Slow path of src_need() (capread_rec.h): read more of the stream. */
 const uint8_t *capr_stream_fill(struct roce_capfile *c, size_t n, size_t *avail);

@@ -597,6 +597,9 @@ struct roce_analyzer {
 	/* tests (an_inorder_enable()): no in-order shortcut, an_req_inorder() and
 	 * an_resp_inorder() decline every frame, the general path takes it */
 	bool inorder_off;
+	/* roce_analyzer_set_discard_flag(): the caller's flag, never NULL (a zero
+	 * of the library's when none); read by an_discard() */
+	const volatile int *discard;
 	struct an_pred pred;
 	struct an_hint hint[AN_HINTS];  /* written by the prefetch calls */
 	uint32_t hint_n;                /* hints written */
@@ -722,11 +725,24 @@ static inline __attribute__((always_inline)) void an_learn_pmtu(struct roce_anal
 		a->sum.pmtu = v;
 }
 
+/*
+ * roce_analyzer_decode_process(): after the frame's bytes were read, before
+ * anything of it is counted: does the caller's flag say they may not have
+ * been the frame's?  The fence keeps the flag's load after the frame's loads
+ * (no instruction on x86, whose loads stay in order).
+ */
+static inline __attribute__((always_inline)) bool an_discard(const struct roce_analyzer *a)
+{
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __builtin_expect(*a->discard != 0, 0);
+}
+
 /* an_predict.c */
 /*
  * The frame analysed as the next of the predicted stream (the whole of
  * roce_analyzer_decode_process() for it, with no observer, no idle timeout
- * and no ICRC to compute), returning its status; or 1 with nothing done.
+ * and no ICRC to compute), returning its status; or 1 with nothing done, or
+ * ROCE_E_DISCARDED (an_discard()) with nothing counted.
  */
 int an_predict(struct roce_analyzer *a, const uint8_t *frame, size_t caplen, size_t wirelen,
 	const struct roce_decode_opts *opts, uint64_t ts_ns, uint64_t frame_no);

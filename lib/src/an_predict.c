@@ -228,7 +228,9 @@ static inline __attribute__((always_inline)) bool pred_match(const struct an_pre
  * checked against what the decoder's fast path requires and g's key (the
  * stream the lookup would find); the updates are process_frame()'s and
  * roce_process()'s for it, then an_resp_inorder() itself (the pkt it reads:
- * opcode, AETH, PSN).  Anything else, or in doubt: 1, the full path.
+ * opcode, AETH, PSN).  Anything else, or in doubt: 1, the full path; the
+ * caller's discard flag set once the frame was read: ROCE_E_DISCARDED, nothing
+ * counted (an_discard()).
  */
 /*
  * A predicted frame (pred_ack() or an_predict()) counted as process_frame() and roce_process()
@@ -303,6 +305,8 @@ static int pred_ack(struct roce_analyzer *a, struct an_flow *g, const uint8_t *f
 		ok = ok && opts->icrc_known_ok;
 	}
 
+	if (an_discard(a))
+		return ROCE_E_DISCARDED;
 	/* what process_frame() and roce_process() do for it, in their order (the
 	 * stream's transport is reliable, never CNP-only; an ACK teaches no PMTU) */
 	pred_count(a, g, ts, no, wirelen, ok, t[ROCE_BTH_OFF_OPCODE], psn, ip[ROCE_IPV4_OFF_TOS]);
@@ -338,9 +342,12 @@ int an_predict(struct roce_analyzer *a, const uint8_t *fr, size_t caplen, size_t
 		wirelen = caplen;
 	if (!pred_match(e, fr)) {
 		/* not cur's stream: its responder's ACK? */
-		if (t[ROCE_BTH_OFF_OPCODE] == ROCE_OP_RC_ACKNOWLEDGE && pr->f->peer &&
-		    pred_ack(a, pr->f->peer, fr, caplen, wirelen, opts, ts, no) == ROCE_OK)
-			return ROCE_OK;
+		if (t[ROCE_BTH_OFF_OPCODE] == ROCE_OP_RC_ACKNOWLEDGE && pr->f->peer) {
+			int r = pred_ack(a, pr->f->peer, fr, caplen, wirelen, opts, ts, no);
+
+			if (r != 1)
+				return r;       /* taken, or discarded */
+		}
 		/* the next frame of another stream learnt */
 		e = &pr->tab[pred_slot_fr(fr)];
 		if (!e->f || !pred_match(e, fr))
@@ -373,6 +380,8 @@ int an_predict(struct roce_analyzer *a, const uint8_t *fr, size_t caplen, size_t
 		ok = ok && opts->icrc_known_ok;         /* roce_icrc_pending() */
 	}
 
+	if (an_discard(a))
+		return ROCE_E_DISCARDED;
 	/* what process_frame() and roce_process() do for it, in their order */
 	pay = (uint32_t)(end - ROCE_ICRC_LEN - (AN_PRED_HDR + hl));    /* pad count 0 */
 	pr->cur = e;

@@ -100,6 +100,7 @@ roce_analyzer_t *roce_analyzer_create(const struct roce_analyzer_config *c, char
 	}
 	a->cfg = cfg;
 	a->want_an = cfg.on_anomaly != NULL;
+	roce_analyzer_set_discard_flag(a, NULL);
 	/* request state on cache-line boundaries (hot fields: an_internal.h) */
 	an_pool_init(&a->pool.flow, sizeof(struct an_flow), AN_FLOW_ALIGN);
 	an_pool_init(&a->pool.req, sizeof(struct an_req), 32);   /* (96 bytes) */
@@ -967,6 +968,13 @@ void roce_analyzer_process(roce_analyzer_t *a, const struct roce_pkt *pkt, int s
 			a->obs[i].on_frame(a->obs[i].user, pkt, ts_ns, frame_no, res);
 }
 
+static const int no_discard;
+
+void roce_analyzer_set_discard_flag(roce_analyzer_t *a, const volatile int *flag)
+{
+	a->discard = flag ? flag : &no_discard;
+}
+
 /*
  * roce_decode() then roce_analyzer_process() with no result, in one call.
  * With no observer and no idle timeout nothing but the analysis reads the
@@ -976,7 +984,8 @@ void roce_analyzer_process(roce_analyzer_t *a, const struct roce_pkt *pkt, int s
  * there.)  Before either, the header prediction (an_predict.c): the next
  * in-order request frame of the stream of an earlier one, analysed without
  * the decoder, the stream lookup and the dispatch; the full path learns the
- * next prediction.
+ * next prediction.  Wherever the frame is taken, the caller's discard flag is
+ * read between its last byte read and its first count (an_discard()).
  */
 int roce_analyzer_decode_process(roce_analyzer_t *a, int linktype, const uint8_t *frame,
 	size_t caplen, size_t wirelen, const struct roce_decode_opts *opts, uint64_t ts_ns,
@@ -988,6 +997,8 @@ int roce_analyzer_decode_process(roce_analyzer_t *a, int linktype, const uint8_t
 
 	if (!opts || a->nobs || a->cfg.idle_timeout_ns) {
 		st = roce_decode(linktype, frame, caplen, wirelen, opts, &pkt);
+		if (an_discard(a))
+			return ROCE_E_DISCARDED;
 		roce_analyzer_process(a, &pkt, st, ts_ns, frame_no, NULL);
 		return st;
 	}
@@ -1009,6 +1020,8 @@ int roce_analyzer_decode_process(roce_analyzer_t *a, int linktype, const uint8_t
 		if (st == 1)
 			st = roce_decode_rest(linktype, frame, caplen, wirelen, opts, &pkt);
 	}
+	if (an_discard(a))
+		return ROCE_E_DISCARDED;
 	a->pred.cand = NULL;
 	process_frame(a, &pkt, st, ts_ns, frame_no, &tmp, true);
 	if (a->pred.cand)

@@ -25,6 +25,8 @@ const char *roce_strerror(int status)
 		return "output buffer too small";
 	case ROCE_E_UNSUPPORTED:
 		return "operation not supported";
+	case ROCE_E_DISCARDED:
+		return "frame discarded: its bytes may be invalid";
 	default:
 		return "unknown status";
 	}

@@ -54,8 +54,10 @@ static uint64_t take(roce_capfile_t *c, const struct roce_cap_record *rp, struct
 	/* touch every byte: ASan catches reads outside the input */
 	for (uint32_t i = 0; i < r.caplen; i++)
 		h = (h ^ r.data[i]) * 1099511628211ull;
+	/* (ROCE_CAP_REC_RECHECK: a mapped file's last page, not in memory) */
 	h = (h ^ r.ts_ns ^ r.wirelen ^ (uint64_t)r.linktype << 32 ^ r.ifindex ^
-	     r.frame_no << 40 ^ (uint64_t)r.flags << 56) * 1099511628211ull;
+	     r.frame_no << 40 ^ (uint64_t)(r.flags & ~ROCE_CAP_REC_RECHECK) << 56) *
+	    1099511628211ull;
 	s->n++;
 	roce_cap_progress(c, &done, &total);
 	if (total && done > total)

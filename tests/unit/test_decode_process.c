@@ -11,8 +11,9 @@
  * off (an_predict.c), and bulk WRITE streams built here check that the
  * prediction takes the next in-order frame and that a frame differing from it
  * in one field (PSN, opcode, a header bit, CE, pad, lengths, a short capture)
- * falls back to the full path with the same result.  Skips (77) when no
- * capture is found.
+ * falls back to the full path with the same result.  The discard flag
+ * (roce_analyzer_set_discard_flag()): every frame discarded first, on every
+ * path, counts nothing.  Skips (77) when no capture is found.
  */
 #define _DEFAULT_SOURCE         /* DT_DIR */
 
@@ -178,6 +179,28 @@ static bool sides_init(bool observer, uint64_t idle_ns, uint32_t max_flows)
 	return true;
 }
 
+/*
+ * test_discard(): each frame first fed to sb and sc with their discard flag set
+ * (roce_analyzer_set_discard_flag()): ROCE_E_DISCARDED, nothing counted (the
+ * summary as it was), then as usual.
+ */
+static bool discard_first;
+
+static void feed_discarded(struct side *s, int linktype, const uint8_t *d, size_t cap,
+	size_t wire, const struct roce_decode_opts *opts, uint64_t ts, uint64_t no)
+{
+	static const int set = 1;
+	struct roce_summary p, q;
+
+	roce_analyzer_summary(s->a, &p);
+	roce_analyzer_set_discard_flag(s->a, &set);
+	CHECK_EQ_I(roce_analyzer_decode_process(s->a, linktype, d, cap, wire, opts, ts, no),
+		   ROCE_E_DISCARDED);
+	roce_analyzer_set_discard_flag(s->a, NULL);
+	roce_analyzer_summary(s->a, &q);
+	CHECK(memcmp(&p, &q, sizeof(p)) == 0);
+}
+
 /* One frame to the three sides; returns the status. */
 static int feed(int linktype, const uint8_t *d, size_t cap, size_t wire,
 	const struct roce_decode_opts *opts, uint64_t ts, uint64_t no)
@@ -185,6 +208,10 @@ static int feed(int linktype, const uint8_t *d, size_t cap, size_t wire,
 	struct roce_pkt pkt;
 	int st, st2, st3;
 
+	if (discard_first) {
+		feed_discarded(&sb, linktype, d, cap, wire, opts, ts, no);
+		feed_discarded(&sc, linktype, d, cap, wire, opts, ts, no);
+	}
 	st = roce_decode(linktype, d, cap, wire, opts, &pkt);
 	roce_analyzer_process(sa.a, &pkt, st, ts, no, NULL);
 	st2 = roce_analyzer_decode_process(sb.a, linktype, d, cap, wire, opts, ts, no);
@@ -793,11 +820,42 @@ static void test_same_as_two_calls(void)
 	printf("%u captures, %" PRIu64 " frames both ways\n", nfiles, total);
 }
 
+/*
+ * The discard flag: every frame of the captures and of bulk WRITE traffic
+ * (taken by the prediction: its request and ACK paths) first discarded, then
+ * fed; the results are those of the two calls without it.
+ */
+static void test_discard(void)
+{
+	struct roce_decode_opts o;
+	uint64_t total = 0, h;
+
+	roce_decode_opts_init(&o);
+	o.analysis_only = true;
+	discard_first = true;
+	if (sides_init(false, 0, 0)) {
+		fno = 0;
+		for (uint32_t m = 0; m < 20; m++)
+			wmessage(1000 + m * 16, 16, &o);
+		h = an_predict_hits(sb.a);
+		CHECK(h >= 20 * 14);
+		total += fno;
+		sides_end(fno);
+	}
+	for (unsigned f = 0; f < nfiles; f++) {
+		total += run_both(files[f], &o, false, 0);
+		total += run_both(files[f], NULL, true, 0);
+	}
+	discard_first = false;
+	CHECK(total > 0);
+}
+
 int main(void)
 {
 	find_captures(ROCE_SOURCE_DIR "/captures");
 	find_captures(ROCE_SHARED_DIR "/captures");
 	RUN(test_prediction);
+	RUN(test_discard);
 	if (!nfiles)
 		return 77;
 	RUN(test_same_as_two_calls);

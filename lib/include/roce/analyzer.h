@@ -249,11 +249,27 @@ ROCE_API void roce_analyzer_process(roce_analyzer_t *a, const struct roce_pkt *p
  * roce_analyzer_process(a, &pkt, status, ts_ns, frame_no, NULL) in one call,
  * for a caller that reads nothing of the decoded frame: the same analysis
  * and results, fewer instructions a frame.  opts may be NULL (roce_decode()'s
- * defaults).  Returns roce_decode()'s status.
+ * defaults).  Returns roce_decode()'s status, or ROCE_E_DISCARDED with
+ * nothing counted (roce_analyzer_set_discard_flag()).
  */
 ROCE_API int roce_analyzer_decode_process(roce_analyzer_t *a, int linktype, const uint8_t *frame,
 	size_t caplen, size_t wirelen, const struct roce_decode_opts *opts, uint64_t ts_ns,
 	uint64_t frame_no) ROCE_NONNULL(1);
+
+/*
+ * A caller's flag for the frames it feeds through roce_analyzer_decode_process():
+ * nonzero means "the frame's bytes may be invalid, do not count it" (memory
+ * that may change under the caller: a mapped file cut by another process).
+ * The flag is read after the last byte of the frame was read and before
+ * anything of it is counted (loads in that order); when it is set the call
+ * returns ROCE_E_DISCARDED with nothing counted or learnt, and the caller
+ * decides (it may feed the frame again once it knows the bytes were good).
+ * One load a frame.  NULL (the default) removes the flag; the flag must stay
+ * readable while it is set here.  roce_analyzer_process() does not read it
+ * (its caller decoded the frame and can look itself).
+ */
+ROCE_API void roce_analyzer_set_discard_flag(roce_analyzer_t *a, const volatile int *flag)
+	ROCE_NONNULL(1);
 
 /* End of input: reports unrecovered PSNs and closes open pauses.  Idempotent. */
 ROCE_API void roce_analyzer_finish(roce_analyzer_t *a) ROCE_NONNULL(1);

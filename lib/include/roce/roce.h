@@ -49,7 +49,9 @@ enum roce_status {
 	ROCE_E_INVAL = -5,       /* invalid argument */
 	ROCE_E_NOMEM = -6,       /* allocation failed (set-up only, never per packet) */
 	ROCE_E_NOSPACE = -7,     /* output buffer too small (frame builder) */
-	ROCE_E_UNSUPPORTED = -8  /* valid request the library cannot serve */
+	ROCE_E_UNSUPPORTED = -8, /* valid request the library cannot serve */
+	ROCE_E_DISCARDED = -9    /* frame not counted: the caller's flag said its bytes may be
+				  * invalid (roce_analyzer_set_discard_flag()) */
 };
 
 /* Human-readable text for a status code; never NULL. */
