@@ -767,9 +767,12 @@ static void ah_enter_chunk(struct roce_capfile *c, struct cap_ahead *a, uint64_t
 		return;
 	}
 	cl = atomic_load(&a->claim);
-	if (unlikely(a->probe == AH_P_READER || a->probe == AH_P_DRAIN || a->probe == AH_P_ALONE)) {
+	if (unlikely(a->probe == AH_P_READER || a->probe == AH_P_ALONE ||
+		     (a->probe == AH_P_DRAIN && cl <= j))) {
 		/* timing the reader alone: its chunks, claimed so that the
-		 * helper does not take them when it walks on */
+		 * helper does not take them when it walks on (while the probe
+		 * drains, only those the paused helper did not claim: the
+		 * bytes it published before the pause are taken) */
 		while (cl <= j && !atomic_compare_exchange_weak(&a->claim, &cl, j + 1))
 			;
 		a->r_mine = true;
@@ -792,8 +795,10 @@ static void ah_enter_chunk(struct roce_capfile *c, struct cap_ahead *a, uint64_t
 	c->pf_ahead = true;
 	d = atomic_load_explicit(&a->done, memory_order_acquire);
 	a->r_done = d;
-	if ((d < k + AH_CHUNK || (a->force_run && j % a->force_run == 0)) && a->mine_until <= j) {
-		/* caught up with the helper: take the next run after its chunks */
+	if ((d < k + AH_CHUNK || (a->force_run && j % a->force_run == 0)) && a->mine_until <= j &&
+	    a->probe != AH_P_DRAIN) {
+		/* caught up with the helper: take the next run after its chunks
+		 * (not while it is paused: the probe drains what it published) */
 		cl = atomic_load(&a->claim);
 		if (atomic_compare_exchange_strong(&a->claim, &cl, cl + AH_RUN)) {
 			a->st_r_run += AH_RUN;
@@ -834,7 +839,7 @@ static uint8_t ah_take(struct roce_capfile *c, struct cap_ahead *a)
 
 	if (unlikely(!(k & (AH_CHUNK - 1)))) {
 		if (!a->r_off && c->fmt == FMT_PCAP && a->probe != AH_P_READER &&
-		    a->probe != AH_P_DRAIN && a->probe != AH_P_ALONE && ah_sync(c, a, k))
+		    a->probe != AH_P_ALONE && ah_sync(c, a, k))
 			return 0;
 		ah_enter_chunk(c, a, k);
 	}

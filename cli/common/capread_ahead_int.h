@@ -131,7 +131,8 @@ struct cap_ahead {
 };
 
 enum { AH_WALK, AH_PAUSE, AH_QUIT };            /* mode */
-/* probe: AH_P_DRAIN is the reader alone, untimed, until it is past what the helper read;
+/* probe: AH_P_DRAIN is the helper paused, untimed, until the reader is past what it read (the
+ * reader takes the bytes the helper published before the pause and does the rest itself);
  * AH_P_ALONE the reader alone after a probe, until the next one (pcap) */
 enum { AH_P_WARM, AH_P_RESUME, AH_P_HELPER, AH_P_DRAIN, AH_P_READER, AH_P_ALONE, AH_P_DONE };
 #define AH_PROBE_WARM (8u << 20)        /* bytes before the probe starts */
