@@ -88,20 +88,14 @@ static uint64_t *h_alloc(struct roce_analyzer *a, unsigned n)
 	return h;
 }
 
-/* Make the histogram cover bucket idx (whole octaves); false when out of memory. */
-static bool h_cover(struct roce_analyzer *a, struct an_dist *d, unsigned idx)
+/*
+ * Give d a histogram of buckets [lo, hi) (whole octaves) holding its old counts, which it must
+ * cover; false when out of memory (d unchanged).
+ */
+static bool h_make(struct roce_analyzer *a, struct an_dist *d, unsigned lo, unsigned hi)
 {
-	unsigned lo = idx & ~(H_SUB - 1), hi = (idx | (H_SUB - 1)) + 1;
 	uint64_t *n;
 
-	if (d->hist) {
-		if (idx >= h_lo(d) && idx < h_hi(d))
-			return true;
-		if (h_lo(d) < lo)
-			lo = h_lo(d);
-		if (h_hi(d) > hi)
-			hi = h_hi(d);
-	}
 	if (hi > H_BUCKETS)
 		hi = H_BUCKETS;
 	n = h_alloc(a, 1 + hi - lo);
@@ -115,6 +109,31 @@ static bool h_cover(struct roce_analyzer *a, struct an_dist *d, unsigned idx)
 	n[0] = lo | (uint64_t)hi << 16;
 	d->hist = n;
 	return true;
+}
+
+/* The octaves [lo, hi) from bucket i to bucket j (i <= j). */
+static unsigned h_oct_lo(unsigned i)
+{
+	return i & ~(H_SUB - 1);
+}
+
+static unsigned h_oct_hi(unsigned j)
+{
+	return (j | (H_SUB - 1)) + 1;
+}
+
+/* Make d's histogram cover bucket idx as well (whole octaves); false when out of memory. */
+static bool h_cover(struct roce_analyzer *a, struct an_dist *d, unsigned idx)
+{
+	unsigned lo = h_lo(d), hi = h_hi(d);
+
+	if (idx >= lo && idx < hi)
+		return true;
+	if (idx < lo)
+		lo = h_oct_lo(idx);
+	else
+		hi = h_oct_hi(idx);
+	return h_make(a, d, lo, hi);
 }
 
 /* an_dist_add() of a sample the histogram does not cover yet (or no histogram) */
@@ -145,13 +164,14 @@ static __attribute__((noinline)) void dist_add_slow(struct roce_analyzer *a, str
 	}
 	idx = h_index(v);
 	if (!d->hist) {
-		/* the samples so far: count at min (all equal), or one at min, one at max */
+		/*
+		 * The samples so far: count at min (all equal), or one at min, one at max.  One
+		 * array for the octaves from the smallest to the largest of them and v.
+		 */
 		unsigned i0 = h_index(d->min), i1 = h_index(d->max);
 
-		if (!h_cover(a, d, i0) || !h_cover(a, d, i1) || !h_cover(a, d, idx)) {
-			an_dist_free(a, d);
+		if (!h_make(a, d, h_oct_lo(idx < i0 ? idx : i0), h_oct_hi(idx > i1 ? idx : i1)))
 			return;         /* no memory: the sample is dropped */
-		}
 		if (d->min == d->max) {
 			*h_at(d, i0) = d->count;
 		} else {
@@ -170,9 +190,10 @@ static __attribute__((noinline)) void dist_add_slow(struct roce_analyzer *a, str
 }
 
 /*
- * The common cases first: a histogram that covers the sample's bucket, or the
- * first sample (what dist_add_slow() does there, without its h_cover() call and
- * frames).
+ * The common cases first: a histogram that covers the sample's bucket, the first
+ * sample, or one equal to every sample so far (what dist_add_slow() does there, without
+ * its call: in long-lived streams of a few exchanges each, most samples before the
+ * histogram repeat the first, docs/perf/many-qps.md).
  */
 static inline __attribute__((always_inline)) void dist_add(struct roce_analyzer *a,
 	struct an_dist *d, uint64_t v)
@@ -189,9 +210,9 @@ static inline __attribute__((always_inline)) void dist_add(struct roce_analyzer 
 			d->hist[1 + idx - lo]++;
 			return;
 		}
-	} else if (d->count == 0) {
-		d->min = d->max = v;
-		d->count = 1;
+	} else if (d->count == 0 || (v == d->min && v == d->max)) {
+		d->min = d->max = v;    /* the first sample, or all so far equal to it */
+		d->count++;
 		return;
 	}
 	dist_add_slow(a, d, v);
