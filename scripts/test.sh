@@ -68,7 +68,7 @@ if [ "${QUICK:-0}" != 1 ]; then
 		-DROCE_TSAN=ON -DROCE_BUILD_PLUGIN=OFF -DROCE_WERROR=ON
 	run tsan-make cmake --build "$out/tsan" -j2
 	export TSAN_OPTIONS="halt_on_error=1 exitcode=66"
-	run tsan-test ctest_in "$out/tsan" -j2 -R '^test_|^cli_analyze_threads$|^cli_analyze_truncated$'
+	run tsan-test ctest_in "$out/tsan" -j2 -R '^test_|^cli_analyze_threads$|^cli_analyze_truncated$|^cli_analyze_shrink_cut$'
 	unset TSAN_OPTIONS
 
 	if command -v clang >/dev/null; then

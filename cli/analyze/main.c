@@ -342,8 +342,14 @@ static int rec_intact_slow(const struct roce_cap_record *r)
  */
 static inline __attribute__((always_inline)) int rec_intact(const struct roce_cap_record *r)
 {
+#ifdef __SANITIZE_THREAD__
+	/* (GCC's ThreadSanitizer takes no thread fence; loads stay in order on x86, where it runs) */
+	__atomic_signal_fence(__ATOMIC_ACQUIRE);
+#else
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);        /* the flag's load after the bytes' */
-	if (G_LIKELY(!*ra_shrink && !(r->flags & ROCE_CAP_REC_RECHECK)) || !ra_cap)
+#endif
+	if (G_LIKELY(!__atomic_load_n(ra_shrink, __ATOMIC_RELAXED) &&
+		     !(r->flags & ROCE_CAP_REC_RECHECK)) || !ra_cap)
 		return 1;
 	return rec_intact_slow(r);
 }

@@ -7,7 +7,6 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdbool.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -73,7 +72,7 @@ static void guard_sigbus(int sig, siginfo_t *si, void *uc)
 			/* the watchers' words before any zero page: a thread that reads
 			 * zeros where the file was finds them set after its loads */
 			if (cut)
-				*cut = 1;
+				__atomic_store_n(cut, 1, __ATOMIC_RELAXED);
 			if (zf) {
 				z = atomic_load(zf);
 				while (pg < z && !atomic_compare_exchange_weak(zf, &z, pg))
@@ -94,7 +93,7 @@ static void guard_sigbus(int sig, siginfo_t *si, void *uc)
 						 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1,
 						 0) == MAP_FAILED)
 						break;
-					*(volatile int *)s = 1;
+					__atomic_store_n((volatile int *)s, 1, __ATOMIC_RELAXED);
 				}
 			}
 			if (pg < top && mmap((void *)pg, top - pg, PROT_READ,

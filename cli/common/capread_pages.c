@@ -250,7 +250,8 @@ int roce_cap_rec_intact(roce_capfile_t *c, const struct roce_cap_record *rec)
 	    end - (uintptr_t)c->map <= (uint64_t)st.st_size) {
 		/* nothing cut, the sentinel set: the file grew over it (it was past the end) */
 		if ((uint64_t)st.st_size > c->map_len &&
-		    atomic_load(&c->zero_from) == UINTPTR_MAX && c->sentinel && *c->sentinel)
+		    atomic_load(&c->zero_from) == UINTPTR_MAX && c->sentinel &&
+		    __atomic_load_n(c->sentinel, __ATOMIC_RELAXED))
 			c->grown = true;
 		return 1;
 	}
