@@ -136,22 +136,16 @@ static bool h_cover(struct roce_analyzer *a, struct an_dist *d, unsigned idx)
 	return h_make(a, d, lo, hi);
 }
 
-/* an_dist_add() of a sample the histogram does not cover yet (or no histogram) */
+/*
+ * dist_add() of a sample the histogram does not cover yet (or no histogram), never the
+ * first sample or one equal to every sample so far (dist_add() takes those in line).
+ */
 static __attribute__((noinline)) void dist_add_slow(struct roce_analyzer *a, struct an_dist *d,
 	uint64_t v)
 {
 	unsigned idx;
 
-	if (d->count == 0) {
-		d->min = d->max = v;
-		d->count = 1;
-		return;
-	}
 	if (!d->hist) {
-		if (v == d->min && d->min == d->max) {
-			d->count++;     /* every sample so far is the same value: no buckets */
-			return;
-		}
 		if (d->count == 1) {
 			/* two samples: min and max are the samples */
 			if (v < d->min)
