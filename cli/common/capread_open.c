@@ -301,9 +301,10 @@ roce_capfile_t *roce_cap_open_fd(int fd, const char *name, int stream, char *err
 				c->map_len = (size_t)st.st_size;
 				capr_map_watch(c);
 				c->test_cut = capr_test_cut_config();
+				/* the first window; the second is the helper's, started by
+				 * the first roce_cap_next(), or the reader's there without one */
 				capr_map_prefetch(c, 0);
-				capr_map_prefetch(c, CAP_RELEASE_STEP);
-				c->helper_pending = true; /* started by the first roce_cap_next() */
+				c->helper_pending = true;
 				c->mem = true;
 				c->base = map;
 				c->len = c->map_len;
@@ -361,6 +362,8 @@ int roce_cap_next(roce_capfile_t *c, struct roce_cap_record *rec)
 		c->helper_pending = false;
 		if (!c->ahead_fn || !capr_ahead_start(c))
 			capr_pages_start(c);
+		if (!c->helper_on)
+			capr_map_prefetch(c, CAP_RELEASE_STEP);
 	}
 	/* the file shrank while the caller had the previous record */
 	if (unlikely(c->map) && (c->shrank_seen ||

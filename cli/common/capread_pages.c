@@ -30,7 +30,7 @@
 static void *map_helper(void *arg)
 {
 	struct roce_capfile *c = arg;
-	size_t populated = 0;
+	size_t populated = CAP_RELEASE_STEP;    /* the first window: done at open */
 
 	pthread_mutex_lock(&c->helper_mu);
 	for (;;) {
