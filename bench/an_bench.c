@@ -27,7 +27,9 @@
  * (a run minus a run on the first 8 frames) measures too.  Setup and free are per-run costs
  * and printed apart, in microseconds.  The analyzer's memory comes from mmap() and goes
  * back with munmap() (lib/src/an_pool.c), so every repetition faults its pages in anew, as
- * a new process does.
+ * a new process does; only what glibc's heap gives back (the stream table's array below its
+ * mapped size) is mapped already.  sys_ns and minflt (getrusage(), the kernel's share of
+ * the CPU time, sampled at ticks, and the minor page faults) tell these apart.
  *
  * The file is mapped with MAP_POPULATE before the first repetition: its bytes are in memory
  * (the page cache) and mapped, and no repetition reads the disk or takes a page fault on
@@ -40,11 +42,12 @@
  * anew (untimed) before every repetition, so that every one pays it, as every roce-analyze
  * run does; without it the numbers are the analysis alone.
  *
- * The first repetition is printed on its own (cold: the library's code and the
- * capture's mapping not yet in the caches and TLB); the median and the interquartile range
- * are those of the others: -r REPS of them, or (default, -t 2) as many as SECONDS of CPU
- * time allow, at least 5 and at most 101.  The quartiles are Python's
- * statistics.quantiles(n=4) (the "exclusive" method), as many_qps.sh's for its pairs.
+ * The first repetition is printed on its own (cold: the code's first run, the kernel's first
+ * huge page for the analyzer's arena, the first read of every page of the capture's
+ * mapping, see above); the median and the interquartile range are those of the others:
+ * -r REPS of them, or (default, -t 2) as many as SECONDS of CPU time allow, at least 5 and
+ * at most 101.  The quartiles are Python's statistics.quantiles(n=4) (the "exclusive"
+ * method), as many_qps.sh's for its pairs.
  *
  * Output: one line of key=value words on stdout (ns are per frame; *_us per run):
  *   frames= reps= cpu_ns= cpu_iqr= wall_ns= wall_iqr= cold_cpu_ns= cold_wall_ns=
@@ -52,9 +55,9 @@
  *   summary_frames= streams= icrc_ok= anomalies= icrc=
  * frames counts the records fed; summary_frames, streams and icrc_ok are
  * roce_analyzer_summary()'s frames, flows_active and icrc_ok (roce-analyze --json's
- * summary.frames, .streams and .icrc_ok).  Classic pcap and
- * pcapng, uncompressed (roce_cap_open_mem() takes no gzip); ERF records are decoded but
- * not re-timed by their ERF header as roce-analyze does.
+ * summary.frames, .streams and .icrc_ok).  Classic pcap and pcapng, uncompressed
+ * (roce_cap_open_mem() takes no gzip); ERF records are decoded but not re-timed by their
+ * ERF header as roce-analyze does.
  */
 #define _GNU_SOURCE
 #include <errno.h>
