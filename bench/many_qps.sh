@@ -33,8 +33,25 @@
 # run, which is as much as the whole analysis of the 1,000-stream capture (2,000 frames, a few
 # ms): so the small captures get many pairs (at least 5, until 3 s of CPU are spent, at most
 # 101), and the row shows the number of pairs and their spread (interquartile range of the
-# differences, ns/frame) next to the median.  The "-q CPU s" and "--json CPU s" columns, and the tshark ratios taken from them,
-# are medians of whole runs, start-up included (tshark's too: 3 runs).
+# differences, ns/frame) next to the median.  The "-q CPU s" and "--json CPU s" columns, and
+# the tshark ratios taken from them, are medians of whole runs, start-up included (tshark's
+# too: 3 runs).
+# The "in-process" columns are bench/an_bench (built in out/bench with the tools): the capture
+# mapped once (MAP_POPULATE), then analysed over and over in one process, each repetition by a
+# fresh analyzer with -q's configuration and decode options, the ICRC verified on the one
+# thread (as roce-analyze --threads 1), through the same reader and library calls as
+# roce-analyze's plain loop; each repetition's CPU time (CLOCK_PROCESS_CPUTIME_ID) from the
+# first record to roce_analyzer_finish() and roce_analyzer_summary() included, divided by the
+# frames: the median over the repetitions after the first (at least 5, until 2 s of CPU, at
+# most 101), their count and interquartile range (ns/frame).  The analyzer's creation and
+# destruction are per-run costs and not in it; no start-up, no file reading, no exit: the
+# numbers the small captures' process-level pairs cannot give (the 1,000-stream capture's
+# analysis is well under a ms, within the start-up's jitter).  Nor the first read of each page
+# of the capture's mapping, which a roce-analyze run pays in full: about 2 us a 4 KiB page on
+# the 2-vCPU VM (hypervisor time charged as user time; 100-175 ns a frame of these captures),
+# so the in-process numbers are that much lower, and their ratios higher (an_bench --remap
+# maps the capture anew for every repetition and agrees with the process-level --threads 1
+# numbers).  docs/perf/many-qps.md compares the two.
 # tshark runs on files up to TSHARK_MAX_STREAMS streams (it needs several GB and minutes
 # beyond).  Prints Markdown for docs/performance.md.
 set -euo pipefail
@@ -49,6 +66,7 @@ trap 'rm -rf "$tmp"' EXIT
 "$here/scripts/setup.sh" "$build" -DCMAKE_BUILD_TYPE=Release -DROCE_BUILD_PLUGIN=OFF >/dev/null
 ra=$build/cli/roce-analyze
 gen=$build/cli/roce-gen
+ab=$build/bench/an_bench
 
 # cpu: median of 3 "cpu_seconds peak_rss_mib" of a command (output discarded)
 cpu() {
@@ -131,6 +149,23 @@ frames() {
 	"$ra" --json "$1" |
 		python3 -c 'import json,sys; print(json.load(sys.stdin)["summary"]["frames"])'
 }
+# inproc FRAMES FILE: "cpu_ns_per_frame iqr reps" of bench/an_bench on FILE (see above), which
+# must count FRAMES frames as roce-analyze --json did
+inproc() {
+	local out got
+	out=$("$ab" -t 2 --max-flows 2000000 "$2") || exit 1
+	got=$(kv summary_frames "$out")
+	if [ "$got" != "$1" ]; then
+		echo "many_qps: $2: an_bench counted $got frames, roce-analyze $1" >&2
+		exit 1
+	fi
+	echo "$(kv cpu_ns "$out") $(kv cpu_iqr "$out") $(kv reps "$out")"
+}
+# kv KEY LINE: the value of KEY=value in an_bench's LINE
+kv() {
+	awk -v k="$1" '{ for (i = 1; i <= NF; i++) if (index($i, k "=") == 1)
+		print substr($i, length(k) + 2) }' <<<"$2"
+}
 
 echo "Machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs," \
 	"load average $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -147,25 +182,32 @@ bulk_frames=$(frames "$tmp/bulk.pcap")
 head8 "$tmp/bulk.pcap"
 read -r bulk_ns bulk_iqr bulk_pairs < <(net $((bulk_frames - 8)) "$tmp/bulk.pcap.head8" "$ra" -q \
 	"$tmp/bulk.pcap")
+read -r bulk_ab bulk_ab_iqr bulk_ab_reps < <(inproc "$bulk_frames" "$tmp/bulk.pcap")
 echo "Start-up of roce-analyze -q (empty capture): $start_cpu CPU s (median of 3); ns/frame:" \
 	"median of paired differences against a run on the capture's first 8 frames, divided by" \
-	"the other frames (pairs, interquartile range in ns/frame)."
+	"the other frames (pairs, interquartile range in ns/frame). In-process: bench/an_bench," \
+	"CPU ns/frame of one analysis from the first record to the summary (median of the" \
+	"repetitions after the first, their count, interquartile range)."
 echo
 
 echo "| capture | streams | frames | roce-analyze -q CPU s | ns/frame (pairs, IQR) | vs bulk |" \
-	"vs 16 QPs | --json CPU s | peak RSS MiB | tshark CPU s | tshark / -q | tshark / --json |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-printf '| bulk, 16 host pairs, 64 QPs | 128 | %d | %.3f | %.0f (%d, %d) | 1.00 | - | - | %d |' \
-	"$bulk_frames" "$bulk_cpu" "$bulk_ns" "$bulk_pairs" "$bulk_iqr" "$bulk_rss"
-echo " - | - | - |"
+	"vs 16 QPs | in-process ns/frame (reps, IQR) | in-process vs 16 QPs | --json CPU s |" \
+	"peak RSS MiB | tshark CPU s | tshark / -q | tshark / --json |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+printf '| bulk, 16 host pairs, 64 QPs | 128 | %d | %.3f | %.0f (%d, %d) | 1.00 | - |' \
+	"$bulk_frames" "$bulk_cpu" "$bulk_ns" "$bulk_pairs" "$bulk_iqr"
+printf ' %.0f (%d, %.0f) | - | - | %d | - | - | - |\n' "$bulk_ab" "$bulk_ab_reps" "$bulk_ab_iqr" \
+	"$bulk_rss"
 
 row() { # name file streams [rounds]
 	local name=$1 f=$2 streams=$3 rounds=${4:-} n c rss ns iqr pairs j jr ts ratio qratio
+	local abn abi abr
 	n=$(frames "$f")
 	read -r c rss < <(cpu "$ra" -q --max-flows 2000000 "$f")
 	read -r j jr < <(cpu "$ra" --json --max-flows 2000000 "$f")
 	head8 "$f"
 	read -r ns iqr pairs < <(net $((n - 8)) "$f.head8" "$ra" -q --max-flows 2000000 "$f")
+	read -r abn abi abr < <(inproc "$n" "$f")
 	if [ "$streams" -le "$tsmax" ]; then
 		read -r ts _ < <(cpu tshark -n -q -z conv,udp -r "$f")
 		ratio=$(printf '%.1f' "$(echo "$ts / $j" | bc -l)")
@@ -175,20 +217,21 @@ row() { # name file streams [rounds]
 		ts="-"; ratio="-"; qratio="-"
 	fi
 	[ "$jr" -gt "$rss" ] && rss=$jr
-	printf '| %s | %d |%s %d | %.3f | %.0f (%d, %d) | %.2f | %.2f | %.3f | %d | %s | %s | %s |\n' \
+	printf '| %s | %d |%s %d | %.3f | %.0f (%d, %d) | %.2f | %.2f | %.0f (%d, %.0f) | %.2f |' \
 		"$name" "$streams" "${rounds:+ $rounds |}" "$n" "$c" "$ns" "$pairs" "$iqr" \
 		"$(echo "$ns / $bulk_ns" | bc -l)" "$(echo "$ns / ${ref_ns:-$ns}" | bc -l)" \
-		"$j" "$rss" "$ts" "$qratio" "$ratio"
-	last_ns=$ns
+		"$abn" "$abr" "$abi" "$(echo "$abn / ${ref_ab:-$abn}" | bc -l)"
+	printf ' %.3f | %d | %s | %s | %s |\n' "$j" "$rss" "$ts" "$qratio" "$ratio"
+	last_ns=$ns last_ab=$abn
 }
 
 # the same exchange on 16 QPs (8 host pairs, 32 streams), 200,000 messages: what a frame of this
 # traffic costs when its stream is always in the cache (the "vs 16 QPs" column)
 "$gen" -q -w "$tmp/ref.pcap" --hosts=8 --qps=2 --verbs=send,read --msg-size=256 --random-psn \
 	-m 200000
-ref_ns=
+ref_ns= ref_ab=
 row "same exchange, 16 QPs over 8 host pairs" "$tmp/ref.pcap" 32
-ref_ns=$last_ns
+ref_ns=$last_ns ref_ab=$last_ab
 rm -f "$tmp/ref.pcap"*
 
 for streams in 1000 10000 100000 1000000; do
@@ -211,9 +254,9 @@ echo
 echo "Long-lived streams: the same layouts with every QP repeating its exchange R times (rounds)."
 echo
 echo "| capture | streams | rounds | frames | roce-analyze -q CPU s | ns/frame (pairs, IQR) |" \
-	"vs bulk | vs 16 QPs | --json CPU s | peak RSS MiB | tshark CPU s | tshark / -q |" \
-	"tshark / --json |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	"vs bulk | vs 16 QPs | in-process ns/frame (reps, IQR) | in-process vs 16 QPs |" \
+	"--json CPU s | peak RSS MiB | tshark CPU s | tshark / -q | tshark / --json |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for streams in 1000 10000 100000 1000000; do
 	[ "$streams" -le "$max" ] || continue
 	qps=$((streams / 2))
