@@ -8,15 +8,18 @@
  *   bucket holding the rank ceil(q * count), clamped to [min, max]: relative
  *   error <= 1/32.  The distributions of a stream are allocated with its first
  *   sample (a record from the analyzer's latency pool); a histogram only with
- *   a third sample when the samples differ: until then min and max are the
- *   samples, and the quantile rule applied to them gives what the histogram
- *   would (the midpoint of the bucket of the rank-th sample, clamped).  It
+ *   a third value: until then min and max are the values and the count at min
+ *   is kept (struct an_dist.cw), and the quantile rule applied to them gives
+ *   what the histogram would (the midpoint of the bucket of the rank-th
+ *   sample, clamped).  It
  *   spans only the octaves (16 buckets each) between the smallest and the
- *   largest sample.  Arrays of up to AN_HIST_POOLS octaves are records of
- *   the analyzer's histogram pools (one per width, blocks from its arena of
- *   huge pages): at 100,000 streams and more, a histogram from the heap's
- *   4 KiB pages made each frame's latency sample a TLB miss as well as a
- *   cache miss (docs/perf/many-qps.md).  Wider arrays come from the heap.
+ *   largest sample; the array holds only the counts (16 words, two cache
+ *   lines, an octave), its range is in the distribution (struct an_dist).
+ *   Arrays of up to AN_HIST_POOLS octaves are records of the analyzer's
+ *   histogram pools (one per width, on cache-line boundaries, blocks from its
+ *   arena of huge pages): at 100,000 streams and more, a histogram from the
+ *   heap's 4 KiB pages made each frame's latency sample a TLB miss as well as
+ *   a cache miss (docs/perf/many-qps.md).  Wider arrays come from the heap.
  */
 #include "an_internal.h"
 
@@ -52,27 +55,31 @@ static uint64_t h_mid(unsigned idx)
 	return low + width / 2;
 }
 
-/* The histogram's bucket range [lo, hi): its word 0 (the counts follow). */
+/* The histogram's bucket range [lo, hi) (struct an_dist.cw). */
+#define H_RANGE_BITS 10u
+#define H_RANGE_MASK ((1u << H_RANGE_BITS) - 1)
+#define H_RANGE_ALL  ((uint64_t)AN_DIST_ONE - 1)    /* both fields, below the count */
+
 static unsigned h_lo(const struct an_dist *d)
 {
-	return (unsigned)(d->hist[0] & 0xffff);
+	return (unsigned)(d->cw & H_RANGE_MASK);
 }
 
 static unsigned h_hi(const struct an_dist *d)
 {
-	return (unsigned)(d->hist[0] >> 16 & 0xffff);
+	return (unsigned)(d->cw >> H_RANGE_BITS & H_RANGE_MASK);
 }
 
 /* The count of bucket i (lo <= i < hi). */
 static uint64_t *h_at(const struct an_dist *d, unsigned i)
 {
-	return &d->hist[1 + i - h_lo(d)];
+	return &d->hist[i - h_lo(d)];
 }
 
-/* The pool of histograms of n words (1 + 16 per octave), NULL: wider, from the heap. */
+/* The pool of histograms of n words (16 per octave), NULL: wider, from the heap. */
 static struct an_pool *h_pool(struct roce_analyzer *a, unsigned n)
 {
-	unsigned octaves = (n - 1) / H_SUB;
+	unsigned octaves = n / H_SUB;
 
 	return octaves <= AN_HIST_POOLS ? &a->pool.hist[octaves - 1] : NULL;
 }
@@ -98,15 +105,14 @@ static bool h_make(struct roce_analyzer *a, struct an_dist *d, unsigned lo, unsi
 
 	if (hi > H_BUCKETS)
 		hi = H_BUCKETS;
-	n = h_alloc(a, 1 + hi - lo);
+	n = h_alloc(a, hi - lo);
 	if (!n)
 		return false;
 	if (d->hist) {
-		memcpy(n + 1 + (h_lo(d) - lo), d->hist + 1,
-			(size_t)(h_hi(d) - h_lo(d)) * sizeof(*n));
+		memcpy(n + (h_lo(d) - lo), d->hist, (size_t)(h_hi(d) - h_lo(d)) * sizeof(*n));
 		an_dist_free(a, d);
 	}
-	n[0] = lo | (uint64_t)hi << 16;
+	d->cw = (d->cw & ~H_RANGE_ALL) | lo | (uint64_t)hi << H_RANGE_BITS;
 	d->hist = n;
 	return true;
 }
@@ -137,8 +143,9 @@ static bool h_cover(struct roce_analyzer *a, struct an_dist *d, unsigned idx)
 }
 
 /*
- * dist_add() of a sample the histogram does not cover yet (or no histogram), never the
- * first sample or one equal to every sample so far (dist_add() takes those in line).
+ * dist_add() of a sample the histogram does not cover yet, or without a histogram a
+ * sample that is a new value: never the first sample or one equal to min or max (while
+ * the samples take at most two values; dist_add() takes those in line).
  */
 static __attribute__((noinline)) void dist_add_slow(struct roce_analyzer *a, struct an_dist *d,
 	uint64_t v)
@@ -146,48 +153,53 @@ static __attribute__((noinline)) void dist_add_slow(struct roce_analyzer *a, str
 	unsigned idx;
 
 	if (!d->hist) {
-		if (d->count == 1) {
-			/* two samples: min and max are the samples */
-			if (v < d->min)
+		uint64_t n = an_dist_count(d), at_min = d->cw & H_RANGE_ALL;
+		unsigned i0, i1;
+
+		if (d->min == d->max && (v < d->min || n <= H_RANGE_ALL)) {
+			/* a second value: min and max are the two, at_min the samples at min */
+			if (v < d->min) {
+				d->max = d->min;
 				d->min = v;
-			else
+				at_min = 1;
+			} else {
 				d->max = v;
-			d->count = 2;
+				at_min = n;
+			}
+			d->cw = (n + 1) * AN_DIST_ONE | at_min;
 			return;
 		}
-	}
-	idx = h_index(v);
-	if (!d->hist) {
 		/*
-		 * The samples so far: count at min (all equal), or one at min, one at max.  One
-		 * array for the octaves from the smallest to the largest of them and v.
+		 * A third value (or at_min full): one array for the octaves from the
+		 * smallest to the largest of min, max and v, holding the samples so far.
 		 */
-		unsigned i0 = h_index(d->min), i1 = h_index(d->max);
-
+		i0 = h_index(d->min);
+		i1 = h_index(d->max);
+		idx = h_index(v);
+		if (d->min == d->max)
+			at_min = n;
 		if (!h_make(a, d, h_oct_lo(idx < i0 ? idx : i0), h_oct_hi(idx > i1 ? idx : i1)))
 			return;         /* no memory: the sample is dropped */
-		if (d->min == d->max) {
-			*h_at(d, i0) = d->count;
-		} else {
-			(*h_at(d, i0))++;
-			(*h_at(d, i1))++;
-		}
-	} else if (!h_cover(a, d, idx)) {
-		return;                 /* no memory: the sample is dropped */
+		*h_at(d, i0) += at_min;
+		*h_at(d, i1) += n - at_min;
+	} else {
+		idx = h_index(v);
+		if (!h_cover(a, d, idx))
+			return;         /* no memory: the sample is dropped */
 	}
 	if (v < d->min)
 		d->min = v;
 	if (v > d->max)
 		d->max = v;
-	d->count++;
+	d->cw += AN_DIST_ONE;
 	(*h_at(d, idx))++;
 }
 
 /*
  * The common cases first: a histogram that covers the sample's bucket, the first
- * sample, or one equal to every sample so far (what dist_add_slow() does there, without
- * its call: in long-lived streams of a few exchanges each, most samples before the
- * histogram repeat the first, docs/perf/many-qps.md).
+ * sample, or without a histogram a sample equal to min or max (what dist_add_slow()
+ * does there, without its call: in long-lived streams of a few exchanges each, most
+ * distributions take one or two values, docs/perf/many-qps.md).
  */
 static inline __attribute__((always_inline)) void dist_add(struct roce_analyzer *a,
 	struct an_dist *d, uint64_t v)
@@ -200,13 +212,19 @@ static inline __attribute__((always_inline)) void dist_add(struct roce_analyzer 
 				d->min = v;
 			if (v > d->max)
 				d->max = v;
-			d->count++;
-			d->hist[1 + idx - lo]++;
+			d->cw += AN_DIST_ONE;
+			d->hist[idx - lo]++;
 			return;
 		}
-	} else if (d->count == 0 || (v == d->min && v == d->max)) {
-		d->min = d->max = v;    /* the first sample, or all so far equal to it */
-		d->count++;
+	} else if (d->cw == 0) {
+		d->min = d->max = v;    /* the first sample */
+		d->cw = AN_DIST_ONE;
+		return;
+	} else if (v == d->max) {
+		d->cw += AN_DIST_ONE;   /* (all equal: at_min stays 0) */
+		return;
+	} else if (v == d->min && (d->cw & H_RANGE_ALL) != H_RANGE_ALL) {
+		d->cw += AN_DIST_ONE + 1;       /* two values, at min: at_min too */
 		return;
 	}
 	dist_add_slow(a, d, v);
@@ -219,13 +237,13 @@ void an_dist_add(struct roce_analyzer *a, struct an_dist *d, uint64_t v)
 
 static uint64_t dist_quantile(const struct an_dist *d, unsigned pct)
 {
-	uint64_t rank = (d->count * pct + 99) / 100, cum = 0, v;
+	uint64_t rank = (an_dist_count(d) * pct + 99) / 100, cum = 0, v;
 
 	if (rank == 0)
 		rank = 1;
 	if (!d->hist) {
-		/* all samples equal, or two samples (min, max): the rank-th one's bucket */
-		v = h_mid(h_index(rank <= 1 ? d->min : d->max));
+		/* all samples equal, or two values: at_min at min, the rest at max */
+		v = h_mid(h_index(rank <= (d->cw & H_RANGE_ALL) ? d->min : d->max));
 		return v < d->min ? d->min : v > d->max ? d->max : v;
 	}
 	for (unsigned i = h_lo(d); i < h_hi(d); i++) {
@@ -245,9 +263,9 @@ static uint64_t dist_quantile(const struct an_dist *d, unsigned pct)
 void an_dist_export(const struct an_dist *d, struct roce_dist *out)
 {
 	memset(out, 0, sizeof(*out));
-	if (!d->count)
+	if (!d->cw)
 		return;
-	out->count = d->count;
+	out->count = an_dist_count(d);
 	out->min_ns = d->min;
 	out->max_ns = d->max;
 	out->p50_ns = dist_quantile(d, 50);
@@ -261,7 +279,7 @@ void an_dist_free(struct roce_analyzer *a, struct an_dist *d)
 
 	if (!d->hist)
 		return;
-	n = 1 + h_hi(d) - h_lo(d);
+	n = h_hi(d) - h_lo(d);
 	a->hist_bytes -= (uint64_t)n * sizeof(*d->hist);
 	p = h_pool(a, n);
 	if (p)
@@ -269,6 +287,7 @@ void an_dist_free(struct roce_analyzer *a, struct an_dist *d)
 	else
 		free(d->hist);
 	d->hist = NULL;
+	d->cw &= ~H_RANGE_ALL;
 }
 
 struct an_lat *an_lat_get(struct roce_analyzer *a, struct an_flow *f)

@@ -154,16 +154,32 @@ void an_map_release(void *p, size_t n);
 /* ---------------------------------------------------------- distributions */
 
 /*
- * A distribution keeps count, min and max; with up to two samples those
- * are the samples, so the histogram is allocated with the third sample
- * that differs from min (never for a constant latency).
+ * A distribution keeps count, min and max; while the samples take at most
+ * two values those are the values, and the count of samples at min is kept
+ * with the count, so the histogram is allocated with the third value
+ * (never for a constant latency, nor for one of two values: most of a
+ * long-lived many-QP capture's, docs/perf/many-qps.md).  With a histogram,
+ * its bucket range is kept here, next to the count, not in the array: a
+ * sample's bucket is then one load from the distribution.
  */
 struct an_dist {
-	uint64_t count, min, max;
-	/* NULL while count <= 2 or all samples equal; else word 0 holds the bucket
-	 * range [lo, hi) (lo | hi << 16), the counts of buckets lo..hi-1 follow */
+	/* the count in bits 20-63 (AN_DIST_ONE); bits 0-19: with a histogram its
+	 * bucket range [lo, hi) (bits 0-9, 10-19), else the samples at min when
+	 * min < max (at most 2^20 - 1: one more makes a histogram), 0 when equal */
+	uint64_t cw;
+	uint64_t min, max;
+	/* NULL while the samples take at most two values; else the counts of
+	 * buckets lo..hi-1 */
 	uint64_t *hist;
 };
+
+#define AN_DIST_ONE ((uint64_t)1 << 20)
+
+/* d's sample count. */
+static inline uint64_t an_dist_count(const struct an_dist *d)
+{
+	return d->cw >> 20;
+}
 
 struct roce_analyzer;
 /* Add v; the analyzer's hist_bytes follows the histogram's growth. */

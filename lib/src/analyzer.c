@@ -111,7 +111,7 @@ roce_analyzer_t *roce_analyzer_create(const struct roce_analyzer_config *c, char
 	an_pool_init(&a->pool.ack1, AN_ACK_FIRST * sizeof(struct an_ackent), 8);
 	an_pool_init(&a->pool.rd1, AN_READ_FIRST * sizeof(struct an_readent), 8);
 	for (unsigned i = 0; i < AN_HIST_POOLS; i++)
-		an_pool_init(&a->pool.hist[i], (1 + 16 * (i + 1)) * sizeof(uint64_t), 8);
+		an_pool_init(&a->pool.hist[i], 16 * (i + 1) * sizeof(uint64_t), AN_LINE);
 	if (an_table_init(&a->flows, cfg.max_flows) || an_table_init(&a->pfc, cfg.max_pfc) ||
 	    an_pair_init(&a->pair, cfg.max_flows)) {
 		an_table_free(&a->flows);

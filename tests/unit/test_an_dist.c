@@ -4,7 +4,8 @@
  * against a model that keeps every sample: after each an_dist_add() count,
  * min, max, p50 and p99 must be the model's (the midpoint of the bucket of the
  * rank-th sample, clamped to [min, max]); the histogram must be absent while
- * there are at most two samples or all are equal, and otherwise span exactly
+ * the samples take at most two values (the count at min kept instead), and
+ * otherwise span exactly
  * the octaves from the smallest sample's to the largest's, hold the model's
  * count in every bucket, and be what the analyzer's hist_bytes counts.
  * Sequences: hand-written ones for each way a histogram is made (third sample
@@ -76,23 +77,27 @@ static uint64_t m_quantile(const struct model *m, unsigned pct, uint64_t min, ui
 /* d (of a) after the model's samples: false on the first difference (reported). */
 static bool same(struct roce_analyzer *a, const struct an_dist *d, const struct model *m)
 {
-	uint64_t min = UINT64_MAX, max = 0;
+	uint64_t min = UINT64_MAX, max = 0, at_min = 0;
 	struct roce_dist out;
-	bool equal = true;
+	bool two = true;        /* at most two values */
 
 	for (unsigned i = 0; i < m->n; i++) {
 		min = m->v[i] < min ? m->v[i] : min;
 		max = m->v[i] > max ? m->v[i] : max;
-		equal = equal && m->v[i] == m->v[0];
 	}
-	CHECK_EQ_U(d->count, m->n);
+	for (unsigned i = 0; i < m->n; i++) {
+		two = two && (m->v[i] == min || m->v[i] == max);
+		at_min += m->v[i] == min;
+	}
+	CHECK_EQ_U(an_dist_count(d), m->n);
 	CHECK_EQ_U(d->min, min);
 	CHECK_EQ_U(d->max, max);
 	an_dist_export(d, &out);
 	CHECK_EQ_U(out.p50_ns, m_quantile(m, 50, min, max));
 	CHECK_EQ_U(out.p99_ns, m_quantile(m, 99, min, max));
-	if (m->n <= 2 || equal) {
+	if (two) {
 		CHECK(d->hist == NULL);
+		CHECK_EQ_U(d->cw & (AN_DIST_ONE - 1), min < max ? at_min : 0);
 		CHECK_EQ_U(a->hist_bytes, 0);
 	} else {
 		unsigned lo = m_index(min) & ~(SUB - 1), hi = (m_index(max) | (SUB - 1)) + 1;
@@ -100,15 +105,15 @@ static bool same(struct roce_analyzer *a, const struct an_dist *d, const struct 
 		CHECK(d->hist != NULL);
 		if (!d->hist || check_cur_failed_)
 			return false;
-		CHECK_EQ_U(d->hist[0] & 0xffff, lo);
-		CHECK_EQ_U(d->hist[0] >> 16 & 0xffff, hi);
-		CHECK_EQ_U(a->hist_bytes, (1 + hi - lo) * sizeof(uint64_t));
+		CHECK_EQ_U(d->cw & 1023, lo);
+		CHECK_EQ_U(d->cw >> 10 & 1023, hi);
+		CHECK_EQ_U(a->hist_bytes, (hi - lo) * sizeof(uint64_t));
 		for (unsigned b = lo; b < hi && !check_cur_failed_; b++) {
 			uint64_t c = 0;
 
 			for (unsigned i = 0; i < m->n; i++)
 				c += m_index(m->v[i]) == b;
-			CHECK_EQ_U(d->hist[1 + b - lo], c);
+			CHECK_EQ_U(d->hist[b - lo], c);
 		}
 	}
 	return !check_cur_failed_;
@@ -140,6 +145,7 @@ static void run(const uint64_t *v, unsigned n)
 	}
 	an_dist_free(a, &d);
 	CHECK(d.hist == NULL);
+	CHECK_EQ_U(an_dist_count(&d), n);
 	CHECK_EQ_U(a->hist_bytes, 0);
 	free(m);
 	roce_analyzer_destroy(a);
@@ -156,11 +162,57 @@ static void test_histogram_made(void)
 	RUN_SEQ(1000, 5000, 2500);                      /* between */
 	RUN_SEQ(5000, 1000, 900000);                    /* above */
 	RUN_SEQ(1000, 1000, 1000, 70000, 3);            /* after equal samples: count at min */
-	RUN_SEQ(10, 20, 10, 20, 10);                    /* equal to min only, then max only */
+	RUN_SEQ(10, 20, 10, 20, 10);                    /* two values: no histogram */
 	RUN_SEQ(20, 10, 20, 20, 10);
+	RUN_SEQ(1000, 1000, 5000, 5000, 1000, 3000);    /* a third value late */
+	RUN_SEQ(5000, 5000, 1000, 1000, 5000, 900000, 1000);
 	RUN_SEQ(0, 0, 1, 1ull << 45, 7);                /* both ends of the buckets */
 	RUN_SEQ(300, 301, 302);                         /* one octave */
 	RUN_SEQ(1ull << 41, 1ull << 42, 1ull << 43);    /* all in the last bucket */
+}
+
+/*
+ * The count at min has 20 bits: the sample that would pass 2^20 - 1 makes the histogram,
+ * which then holds every sample (too many for the model: checked directly).
+ */
+static void test_at_min_full(void)
+{
+	const uint64_t full = (1u << 20) - 1;
+
+	for (int big_first = 0; big_first < 2 && !check_cur_failed_; big_first++) {
+		struct roce_analyzer *a = new_analyzer();
+		struct an_dist d = { 0 };
+		struct roce_dist out;
+		unsigned lo;
+
+		REQUIRE(a);
+		if (big_first)
+			an_dist_add(a, &d, 10);
+		for (uint64_t i = 0; i < full + 1; i++)
+			an_dist_add(a, &d, 5);
+		if (!big_first) {
+			/* all equal past the 20 bits: the second value makes the histogram */
+			CHECK(d.hist == NULL);
+			CHECK_EQ_U(d.cw & full, 0);
+			an_dist_add(a, &d, 10);
+		}
+		CHECK(d.hist != NULL);
+		if (d.hist) {
+			lo = (unsigned)(d.cw & 1023);
+			CHECK_EQ_U(lo, 0);
+			CHECK_EQ_U(d.hist[5 - lo], full + 1);
+			CHECK_EQ_U(d.hist[10 - lo], 1);
+		}
+		CHECK_EQ_U(an_dist_count(&d), full + 2);
+		an_dist_export(&d, &out);
+		CHECK_EQ_U(out.min_ns, 5);
+		CHECK_EQ_U(out.max_ns, 10);
+		CHECK_EQ_U(out.p50_ns, 5);
+		CHECK_EQ_U(out.p99_ns, 5);
+		an_dist_free(a, &d);
+		CHECK_EQ_U(a->hist_bytes, 0);
+		roce_analyzer_destroy(a);
+	}
 }
 
 static void test_histogram_widened(void)
@@ -202,6 +254,7 @@ int main(void)
 {
 	RUN(test_histogram_made);
 	RUN(test_histogram_widened);
+	RUN(test_at_min_full);
 	RUN(test_random);
 	return check_report();
 }
