@@ -17,7 +17,8 @@
  *   feed    every record through roce_cap_next_batch() (runs of up to 64) and
  *           roce_analyzer_decode_process() with -q's decode options (the ICRC verified,
  *           on this thread as with --threads 1, unless --no-icrc; analysis_only), with
- *           main.c's prefetch of the next records' stream slots when the analyzer wants it;
+ *           roce-analyze's loads ahead of the next records' streams (run_prefetch.h)
+ *           when the analyzer wants them;
  *   end     roce_analyzer_finish() and roce_analyzer_summary() (what -q calls at the end);
  *   free    roce_analyzer_destroy() and roce_cap_close() (roce-analyze leaves this to the
  *           kernel's exit, which unmaps the same memory).
@@ -79,6 +80,7 @@
 #include <roce/roce.h>
 
 #include "capread.h"
+#include "run_prefetch.h"
 
 #define AB_BATCH 64u            /* roce-analyze's RA_BATCH */
 #define AB_MIN_REPS 5u
@@ -109,30 +111,6 @@ static void on_anomaly(void *user, const struct roce_anomaly *a)
 {
 	(void)a;
 	(*(uint64_t *)user)++;
-}
-
-/*
- * main.c's run_prefetch(): while recs[ri] is analysed, the stream record of the next one
- * starts loading (its slot was asked for a record ago), and the slot of the one after.
- */
-static inline void prefetch(roce_analyzer_t *an, roce_capfile_t *c,
-			    const struct roce_cap_record *recs, unsigned ri, unsigned rn,
-			    uint32_t *token)
-{
-	const uint8_t *nd;
-	uint32_t nl;
-
-	roce_analyzer_prefetch_stream(an, *token);
-	*token = 0;
-	if (ri == 0 && rn > 1)
-		roce_analyzer_prefetch(an, recs[1].linktype, recs[1].data, recs[1].caplen);
-	if (ri + 2 < rn)
-		*token = roce_analyzer_prefetch_slot(an, recs[ri + 2].linktype, recs[ri + 2].data,
-						     recs[ri + 2].caplen);
-	else if (ri + 2 == rn && roce_cap_peek(c, &nd, &nl))
-		*token = roce_analyzer_prefetch_slot(an, recs[ri].linktype, nd, nl);
-	else if (rn == 1 && roce_cap_peek(c, &nd, &nl))
-		roce_analyzer_prefetch(an, recs[ri].linktype, nd, nl);
 }
 
 /* One repetition; false with a message on stderr if the capture or the analyzer fails. */
@@ -189,7 +167,7 @@ static bool run_once(const uint8_t *data, size_t len, const char *name,
 				ts = last_ts;   /* the previous frame's time, as roce-analyze */
 			last_ts = ts;
 			if (pf)
-				prefetch(an, c, recs, ri, rn, &token);
+				roce_run_prefetch(an, c, recs, ri, rn, &token);
 			(void)roce_analyzer_decode_process(an, rec->linktype, rec->data, rec->caplen,
 							   rec->wirelen, dopts, ts, rec->frame_no);
 			r->frames++;

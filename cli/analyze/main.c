@@ -55,6 +55,7 @@
 #include "extract.h"
 #include "report.h"
 #include "report_html.h"
+#include "run_prefetch.h"
 
 #define RA_BATCH 64u     /* records asked of the reader at once (roce_cap_next_batch()) */
 #define PROGRESS_AUTO_BYTES (64ull << 20)
@@ -441,31 +442,8 @@ static uint8_t threads_ahead(void *user, const struct roce_cap_record *rec)
 						     rec->wirelen, &dopts_ahead));
 }
 
-/*
- * Many streams (the table no longer fits the caches): while recs[ri] is
- * analysed, the next record's stream record starts loading (its table slot
- * was asked for a record ago), and the slot of the record after it.
- */
-static uint32_t ahead_token;    /* roce_analyzer_prefetch_slot() of the record after the next */
-
-static inline void run_prefetch(roce_capfile_t *c, const struct roce_cap_record *recs,
-				unsigned ri, unsigned rn)
-{
-	const uint8_t *nd;
-	uint32_t nl;
-
-	roce_analyzer_prefetch_stream(ctx.an, ahead_token);
-	ahead_token = 0;
-	if (ri == 0 && rn > 1)  /* a new run: its second record's slot was not asked for */
-		roce_analyzer_prefetch(ctx.an, recs[1].linktype, recs[1].data, recs[1].caplen);
-	if (ri + 2 < rn)
-		ahead_token = roce_analyzer_prefetch_slot(ctx.an, recs[ri + 2].linktype,
-							  recs[ri + 2].data, recs[ri + 2].caplen);
-	else if (ri + 2 == rn && roce_cap_peek(c, &nd, &nl))  /* the next run's first */
-		ahead_token = roce_analyzer_prefetch_slot(ctx.an, recs[ri].linktype, nd, nl);
-	else if (rn == 1 && roce_cap_peek(c, &nd, &nl))
-		roce_analyzer_prefetch(ctx.an, recs[ri].linktype, nd, nl);
-}
+/* roce_run_prefetch()'s slot token of the record after the next (run_prefetch.h) */
+static uint32_t ahead_token;
 
 /*
  * A run of records in the plain loop (analyse_file(): no -c, filter, progress,
@@ -498,7 +476,7 @@ static __attribute__((noinline)) unsigned plain_run(roce_capfile_t *c,
 		const uint64_t ts = r->ts_ns;
 
 		if (pf)
-			run_prefetch(c, recs, ri, rn);
+			roce_run_prefetch(ctx.an, c, recs, ri, rn, &ahead_token);
 		if (G_LIKELY(r->ahead == 0 || r->ahead == 1 + ROCE_ICRC_OK)) {
 			/* --threads 2: the ICRC was verified on the other core */
 			if (G_UNLIKELY(roce_analyzer_decode_process(an, r->linktype, r->data,
@@ -658,7 +636,7 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 		ctx.matched++;
 		rf->frames++;
 		if (roce_analyzer_prefetch_wanted(ctx.an))
-			run_prefetch(c, recs, ri - 1, rn);
+			roce_run_prefetch(ctx.an, c, recs, ri - 1, rn, &ahead_token);
 		if (plain) {
 			if (G_UNLIKELY((r = analyse_record(rec, no, rf->name, true)) < 0))
 				goto uncount;
