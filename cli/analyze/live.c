@@ -225,6 +225,16 @@ int ra_live_linktype(const ra_live_t *l)
 	return l->linktype;
 }
 
+void ra_live_describe(const ra_live_t *l, char *buf, size_t len)
+{
+	const char *name = pcap_datalink_val_to_name(l->linktype);
+	const char *desc = pcap_datalink_val_to_description(l->linktype);
+
+	snprintf(buf, len, "listening on %s, link-type %s (%s), snapshot length %d bytes",
+		 l->o->iface, name ? name : "unknown", desc ? desc : "unknown",
+		 pcap_snapshot(l->p));
+}
+
 static void on_packet(u_char *user, const struct pcap_pkthdr *h, const u_char *bytes)
 {
 	ra_live_t *l = (ra_live_t *)user;

@@ -61,6 +61,12 @@ const char *ra_live_filter(const ra_live_t *l);
 int ra_live_linktype(const ra_live_t *l);
 
 /*
+ * tcpdump's start line for the capture, without the program name or a newline:
+ * "listening on IFACE, link-type NAME (DESCRIPTION), snapshot length N bytes".
+ */
+void ra_live_describe(const ra_live_t *l, char *buf, size_t len);
+
+/*
  * Capture until -c, --duration, *stop becomes non-zero (SIGINT/SIGTERM), or
  * an error; after a signal or --duration, the frames the kernel had taken
  * until then (a TPACKET_V3 block not yet handed over) are still analysed.  tick (may be NULL) is called about every 100 ms with the

@@ -914,6 +914,9 @@ static bool analyse_live(struct ra_file *rf)
 	rf->linktype = ra_live_linktype(l);
 	ctx.live_filter = g_strdup(ra_live_filter(l));
 	cur_live = l;
+	/* as tcpdump: on stderr, once the filter is set, so a script knows capture began */
+	ra_live_describe(l, errbuf, sizeof(errbuf));
+	fprintf(stderr, "%s: %s\n", RA_PROG, errbuf);
 	live_secs = (double)mono_ns();
 	r = ra_live_run(l, live_frame, live_tick, rf, &got_signal,
 			&by_count, errbuf, sizeof(errbuf));

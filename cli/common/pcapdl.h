@@ -38,6 +38,9 @@
 	X(const char *, pcap_statustostr, (int))                                           \
 	X(char *, pcap_geterr, (pcap_t *))                                                 \
 	X(int, pcap_datalink, (pcap_t *))                                                  \
+	X(const char *, pcap_datalink_val_to_name, (int))                                  \
+	X(const char *, pcap_datalink_val_to_description, (int))                           \
+	X(int, pcap_snapshot, (pcap_t *))                                                  \
 	X(int, pcap_compile, (pcap_t *, struct bpf_program *, const char *, int, bpf_u_int32)) \
 	X(int, pcap_setfilter, (pcap_t *, struct bpf_program *))                           \
 	X(void, pcap_freecode, (struct bpf_program *))                                     \
@@ -83,6 +86,9 @@ int roce_pcap_load(char *errbuf, size_t errlen);
 #define pcap_statustostr (*roce_pcap_fns_.pcap_statustostr)
 #define pcap_geterr (*roce_pcap_fns_.pcap_geterr)
 #define pcap_datalink (*roce_pcap_fns_.pcap_datalink)
+#define pcap_datalink_val_to_name (*roce_pcap_fns_.pcap_datalink_val_to_name)
+#define pcap_datalink_val_to_description (*roce_pcap_fns_.pcap_datalink_val_to_description)
+#define pcap_snapshot (*roce_pcap_fns_.pcap_snapshot)
 #define pcap_compile (*roce_pcap_fns_.pcap_compile)
 #define pcap_setfilter (*roce_pcap_fns_.pcap_setfilter)
 #define pcap_freecode (*roce_pcap_fns_.pcap_freecode)

@@ -3,9 +3,9 @@
 # live_capture.sh - roce-analyze -i on its own veth pair (private namespaces, txlib.sh):
 # traffic made by roce-gen and sent by roce-replay is counted live exactly as file analysis
 # counts the same file; -c, --duration and SIGTERM end the run with a complete report; the
-# default filter keeps other traffic out and -f narrows it; -w saves what was seen, with
-# tcpdump's -C/-W rotation; a missing interface and a missing privilege are one-line errors
-# (exit 2).  Every step is bounded by timeout.
+# default filter keeps other traffic out and -f narrows it; the "listening on" line on stderr;
+# -w saves what was seen, with tcpdump's -C/-W rotation; a missing interface and a missing
+# privilege are one-line errors (exit 2).  Every step is bounded by timeout.
 . "$2/tests/cli/testlib.sh"
 . "$2/tests/cli/txlib.sh"
 rg=$build/cli/roce-gen
@@ -25,7 +25,8 @@ live_start() {
 	rm -f "$tmp/live.out" "$tmp/live.err"
 	ip netns exec "$ns" "$ra" -B 65536 -i "$if_b" "$@" > "$tmp/live.out" 2> "$tmp/live.err" &
 	live_pid=$!
-	sleep 1
+	live_ready $live_pid "$tmp/live.err" ||
+		bad "the capture did not start: $(cat "$tmp/live.err")"
 }
 live_wait() {
 	wait "$live_pid"
@@ -67,6 +68,9 @@ live_wait
 [ "$live_rc" -eq 0 ] && ok || bad "--duration run exit $live_rc: $(cat "$tmp/live.err")"
 if python3 "$tmp/cmp.py" "$tmp/file.json" "$tmp/live.out"; then ok; else bad "live != file"; fi
 grep -q '"filter": "(ether proto 0x8915' "$tmp/live.out" && ok || bad "default filter in report"
+# tcpdump's start line, the only line on stderr
+[ "$(cat "$tmp/live.err")" = "roce-analyze: listening on $if_b, link-type EN10MB (Ethernet), \
+snapshot length 262144 bytes" ] && ok || bad "start line: $(cat "$tmp/live.err")"
 
 # 2. SIGTERM mid-run: a complete report of what was seen, exit 0
 live_start --json --duration 50

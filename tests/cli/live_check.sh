@@ -24,7 +24,7 @@ check_live() {
 	shift 5
 	ip netns exec "$ns" "$ra" -i "$if_b" --check --duration 4 "$@" > "$tmp/out" 2> "$tmp/err" &
 	local pid=$!
-	sleep 1
+	live_ready $pid "$tmp/err" || bad "$file: the capture did not start: $(cat "$tmp/err")"
 	timeout 60 "$replay" -i "$if_a" -q $timing "$file" > /dev/null || bad "replay $file"
 	wait $pid
 	rc=$?
@@ -49,7 +49,7 @@ check_live 2 '^ROCE CRITICAL - pfc_storms>0 \(pfc_storms=1\)' "$tmp/pfc.pcap" ""
 # stopped (SIGSTOP) while 20,000 frames arrive
 ip netns exec "$ns" "$ra" -i "$if_b" --check --duration 4 -B 1 > "$tmp/out" 2> "$tmp/err" &
 pid=$!
-sleep 1
+live_ready $pid "$tmp/err" || bad "the capture did not start: $(cat "$tmp/err")"
 kill -STOP $pid
 timeout 60 "$replay" -i "$if_a" -q --topspeed "$tmp/big.pcap" > /dev/null || bad "replay big"
 kill -CONT $pid
@@ -73,7 +73,7 @@ rc=$?
 ip netns exec "$ns" "$ra" -i "$if_b" -B 65536 --json --interval 0.5 --duration 4 \
 	> "$tmp/iv.out" 2> "$tmp/err" &
 pid=$!
-sleep 1
+live_ready $pid "$tmp/err" || bad "the capture did not start: $(cat "$tmp/err")"
 timeout 60 "$replay" -i "$if_a" -q --pps 2000 "$tmp/icrc.pcap" > /dev/null || bad "replay"
 wait $pid
 [ $? -eq 0 ] && ok || bad "--interval exit: $(cat "$tmp/err")"
@@ -100,7 +100,7 @@ PY
 ip netns exec "$ns" "$ra" -i "$if_b" -B 65536 --json --interval 0.5 --flow-timeout 0.5 \
 	--duration 4 > "$tmp/ft.out" 2> "$tmp/err" &
 pid=$!
-sleep 1
+live_ready $pid "$tmp/err" || bad "the capture did not start: $(cat "$tmp/err")"
 timeout 60 "$replay" -i "$if_a" -q --pps 5000 "$tmp/ok.pcap" > /dev/null || bad "replay"
 wait $pid
 [ $? -eq 0 ] && ok || bad "--flow-timeout exit: $(cat "$tmp/err")"

@@ -22,7 +22,7 @@ chmod 755 "$tmp" && mkdir "$tmp/out" && chmod 777 "$tmp/out"
 ip netns exec "$ns" "$ra" -i "$if_b" -B 65536 -Z nobody --json --duration 4 \
 	-w "$tmp/out/z.pcap" > "$tmp/z.json" 2> "$tmp/err" &
 pid=$!
-sleep 1
+live_ready $pid "$tmp/err" || bad "the capture did not start: $(cat "$tmp/err")"
 st=$(grep -E '^(Uid|Gid|CapEff|CapPrm):' /proc/$pid/status | tr -s '\t ' ' ')
 grep -q "^Uid: $uid $uid $uid $uid$" <<< "$st" && ok || bad "-Z uids: $st"
 grep -q "^Gid: $gid $gid $gid $gid$" <<< "$st" && ok || bad "-Z gids: $st"
@@ -64,7 +64,7 @@ ip netns exec "$ns" setpriv --reuid="$uid" --regid="$gid" --clear-groups --no-ne
 	--inh-caps=-all,+net_raw --ambient-caps=-all,+net_raw --bounding-set=-all,+net_raw \
 	"${argv[@]}" --duration 4 > "$tmp/u.json" 2> "$tmp/err" &
 pid=$!
-sleep 1
+live_ready $pid "$tmp/err" || bad "the capture did not start: $(cat "$tmp/err")"
 st=$(grep -E '^(Uid|CapEff|CapBnd|NoNewPrivs):' /proc/$pid/status | tr -s '\t ' ' ')
 grep -q "^Uid: $uid $uid $uid $uid$" <<< "$st" && grep -q "^CapEff: 0000000000002000$" <<< "$st" &&
 	grep -q "^CapBnd: 0000000000002000$" <<< "$st" && grep -q "^NoNewPrivs: 1$" <<< "$st" && ok ||

@@ -23,7 +23,7 @@ frames=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summar
 ip netns exec "$ns" "$ra" -i "$if_b" -B 65536 -q --prometheus :9464 --duration 6 \
 	2> "$tmp/err" &
 pid=$!
-sleep 1
+live_ready $pid "$tmp/err" || bad "the capture did not start: $(cat "$tmp/err")"
 timeout 60 "$replay" -i "$if_a" -q --pps 5000 "$tmp/a.pcap" > /dev/null || bad "replay"
 sleep 1.5
 ip netns exec "$ns" timeout 10 curl -sf http://127.0.0.1:9464/metrics > "$tmp/m.txt" && ok ||
@@ -61,7 +61,7 @@ wait $pid
 ip netns exec "$ns" "$ra" -i "$if_b" -q --prometheus 192.0.2.77:9465 --duration 3 \
 	2> "$tmp/err" &
 pid=$!
-sleep 1
+live_ready $pid "$tmp/err" || bad "the capture did not start: $(cat "$tmp/err")"
 ip netns exec "$ns" timeout 5 curl -sf http://192.0.2.77:9465/metrics > "$tmp/m2.txt" &&
 	grep -q "^roce_frames_total{interface=\"$if_b\"} 0$" "$tmp/m2.txt" && ok ||
 	bad "scrape on the given address: $(cat "$tmp/err")"
