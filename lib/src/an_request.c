@@ -158,9 +158,7 @@ static void an_req_reset(struct roce_analyzer *a, struct an_req *r)
 	struct an_pnode *pn = r->pn;
 	uint64_t messages = r->messages;
 	uint32_t src_qp = r->src_qp;
-	bool udqp_set = r->udqp_set;
-
-	bool dists = r->dists;
+	bool udqp_set = r->udqp_set, dists = r->dists;
 
 	req_err_free(a, r);
 	memset(r, 0, sizeof(*r));       /* (a struct an_req_lat's distributions stay) */

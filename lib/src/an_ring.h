@@ -103,8 +103,7 @@ static void ack_push(struct roce_analyzer *a, struct an_req *r, uint32_t psn, ui
 /*
  * Complete outstanding entries covered by P (psn <= P, or psn < P when
  * !inclusive).  Samples go to r's distributions when dist (r's stream) is
- * non-NULL; returns the newest
- * completed entry's (ts, frame) through *last.
+ * non-NULL; returns the newest completed entry's (ts, frame) through *last.
  */
 static bool ack_complete(struct roce_analyzer *a, struct an_req *r, uint32_t P, bool inclusive,
 	struct an_flow *dist, uint64_t now, struct an_ackent *last)
