@@ -6,13 +6,14 @@
  *   16 sub-buckets per power of two (values < 16 ns exact), values up to 2^40
  *   ns (larger ones share the last bucket); p50/p99 report the midpoint of the
  *   bucket holding the rank ceil(q * count), clamped to [min, max]: relative
- *   error <= 1/32.  The distributions of a stream are allocated with its first
- *   sample (a record from the analyzer's latency pool); a histogram only with
- *   a third value: until then min and max are the values and the count at min
- *   is kept (struct an_dist.cw), and the quantile rule applied to them gives
- *   what the histogram would (the midpoint of the bucket of the rank-th
- *   sample, clamped).  It
- *   spans only the octaves (16 buckets each) between the smallest and the
+ *   error <= 1/32.  A paired request stream's ACK and READ distributions are
+ *   part of its request state's record (struct an_req_lat), the NAK-response and recovery ones
+ *   of a block allocated with their first sample (struct an_lat_x, a record of
+ *   the analyzer's pool); a histogram is allocated only with a third value:
+ *   until then min and max are the values and the count at min is kept
+ *   (struct an_dist.cw), and the quantile rule applied to them gives what the
+ *   histogram would (the midpoint of the bucket of the rank-th sample,
+ *   clamped).  It spans only the octaves (16 buckets each) between the smallest and the
  *   largest sample; the array holds only the counts (16 words, two cache
  *   lines, an octave), its range is in the distribution (struct an_dist).
  *   Arrays of up to AN_HIST_POOLS octaves are records of the analyzer's
@@ -290,64 +291,57 @@ void an_dist_free(struct roce_analyzer *a, struct an_dist *d)
 	d->cw &= ~H_RANGE_ALL;
 }
 
-struct an_lat *an_lat_get(struct roce_analyzer *a, struct an_flow *f)
-{
-	if (!f->lat)
-		f->lat = an_pool_get(&a->pool.lat);
-	return f->lat;
-}
-
 struct an_lat_x *an_lat_x_get(struct roce_analyzer *a, struct an_flow *f)
 {
-	struct an_lat *l = an_lat_get(a, f);
-
-	if (l && !l->x)
-		l->x = an_pool_get(&a->pool.lat_x);
-	return l ? l->x : NULL;
+	if (!f->lat_x)
+		f->lat_x = an_pool_get(&a->pool.lat_x);
+	return f->lat_x;
 }
 
 const struct an_dist *an_lat_dist(const struct an_flow *f, enum an_lat_kind k)
 {
-	if (!f->lat)
-		return NULL;
 	if (k < AN_LAT_NAK_RESPONSE)
-		return &f->lat->d[k];
-	return f->lat->x ? &f->lat->x->d[k - AN_LAT_NAK_RESPONSE] : NULL;
+		return f->req && f->req->dists ? &an_req_dists(f->req)[k] : NULL;
+	return f->lat_x ? &f->lat_x->d[k - AN_LAT_NAK_RESPONSE] : NULL;
+}
+
+__attribute__((always_inline)) inline void an_lat_req_add(struct roce_analyzer *a,
+	struct an_req *r, enum an_lat_kind k, uint64_t v)
+{
+	if (r->dists)
+		dist_add(a, &((struct an_req_lat *)r)->d[k], v);
+	/* (else no memory for the record when r's stream was paired: the sample is dropped) */
 }
 
 __attribute__((always_inline)) inline void an_lat_add(struct roce_analyzer *a, struct an_flow *f,
 	enum an_lat_kind k, uint64_t v)
 {
-	struct an_dist *d = NULL;
+	struct an_lat_x *x;
 
 	if (k < AN_LAT_NAK_RESPONSE) {
-		struct an_lat *l = an_lat_get(a, f);
-
-		if (l)
-			d = &l->d[k];
-	} else {
-		struct an_lat_x *x = an_lat_x_get(a, f);
-
-		if (x)
-			d = &x->d[k - AN_LAT_NAK_RESPONSE];
+		if (f->req)
+			an_lat_req_add(a, f->req, k, v);
+		return;
 	}
-	if (d)
-		dist_add(a, d, v);     /* (no memory: the sample is dropped) */
+	x = an_lat_x_get(a, f);
+	if (x)
+		dist_add(a, &x->d[k - AN_LAT_NAK_RESPONSE], v);   /* (no memory: dropped) */
+}
+
+void an_lat_req_free(struct roce_analyzer *a, struct an_dist *d)
+{
+	for (unsigned k = 0; k < AN_LAT_NAK_RESPONSE; k++)
+		an_dist_free(a, &d[k]);
 }
 
 void an_lat_free(struct roce_analyzer *a, struct an_flow *f)
 {
-	struct an_lat *l = f->lat;
+	struct an_lat_x *x = f->lat_x;
 
-	if (!l)
+	if (!x)
 		return;
-	for (unsigned k = 0; k < AN_LAT_NAK_RESPONSE; k++)
-		an_dist_free(a, &l->d[k]);
-	if (l->x) {
-		for (unsigned k = 0; k < AN_LAT_COUNT - AN_LAT_NAK_RESPONSE; k++)
-			an_dist_free(a, &l->x->d[k]);
-		an_pool_put(&a->pool.lat_x, l->x);
-	}
-	an_pool_put(&a->pool.lat, l);
-	f->lat = NULL;
+	for (unsigned k = 0; k < AN_LAT_COUNT - AN_LAT_NAK_RESPONSE; k++)
+		an_dist_free(a, &x->d[k]);
+	an_pool_put(&a->pool.lat_x, x);
+	f->lat_x = NULL;
 }

@@ -47,8 +47,8 @@ uint64_t an_mem_in_use(const struct roce_analyzer *a)
 {
 	const struct an_pools *p = &a->pool;
 
-	return pool_in_use(&p->flow) + pool_in_use(&p->req) + pool_in_use(&p->rsp) +
-		pool_in_use(&p->lat) + pool_in_use(&p->lat_x) + pool_in_use(&p->ctr) +
+	return pool_in_use(&p->flow) + pool_in_use(&p->req) + pool_in_use(&p->req_lat) +
+		pool_in_use(&p->rsp) + pool_in_use(&p->lat_x) + pool_in_use(&p->ctr) +
 		pool_in_use(&p->ack1) + pool_in_use(&p->rd1) + a->hist_bytes + a->var_bytes +
 		a->err_bytes + tables_bytes(a);
 }
@@ -57,7 +57,7 @@ void roce_analyzer_memory(const roce_analyzer_t *a, struct roce_analyzer_memory 
 {
 	const struct an_pools *p = &a->pool;
 	struct roce_analyzer_memory m;
-	uint64_t var = 0, blocks, hist_blocks = 0, hist_pooled = 0;
+	uint64_t var = 0, blocks, hist_blocks = 0, hist_pooled = 0, req_lat;
 
 	memset(&m, 0, sizeof(m));
 	m.size = sizeof(m);
@@ -68,14 +68,16 @@ void roce_analyzer_memory(const roce_analyzer_t *a, struct roce_analyzer_memory 
 			var += an_req_var_bytes(f->req) + an_rsp_var_bytes(f->rsp);
 	}
 	m.streams = a->flows.n;
-	m.stream_bytes = pool_in_use(&p->flow) + pool_in_use(&p->req) + pool_in_use(&p->rsp) +
-		pool_in_use(&p->ctr) + pool_in_use(&p->ack1) + pool_in_use(&p->rd1) + var +
-		a->err_bytes;
-	m.latency_bytes = pool_in_use(&p->lat) + pool_in_use(&p->lat_x) + a->hist_bytes;
+	/* (the distributions of struct an_req_lat are latency bytes) */
+	req_lat = p->req_lat.live * sizeof(((struct an_req_lat *)0)->d);
+	m.stream_bytes = pool_in_use(&p->flow) + pool_in_use(&p->req) +
+		pool_in_use(&p->req_lat) - req_lat + pool_in_use(&p->rsp) + pool_in_use(&p->ctr) +
+		pool_in_use(&p->ack1) + pool_in_use(&p->rd1) + var + a->err_bytes;
+	m.latency_bytes = req_lat + pool_in_use(&p->lat_x) + a->hist_bytes;
 	m.table_bytes = tables_bytes(a);
-	blocks = p->flow.block_bytes + p->req.block_bytes + p->rsp.block_bytes +
-		p->lat.block_bytes + p->lat_x.block_bytes + p->ctr.block_bytes + p->ack1.block_bytes +
-		p->rd1.block_bytes + a->pair.hp_pool.block_bytes + a->pair.pn_pool.block_bytes;
+	blocks = p->flow.block_bytes + p->req.block_bytes + p->req_lat.block_bytes +
+		p->rsp.block_bytes + p->lat_x.block_bytes + p->ctr.block_bytes +
+		p->ack1.block_bytes + p->rd1.block_bytes + a->pair.hp_pool.block_bytes + a->pair.pn_pool.block_bytes;
 	/* (hist_bytes counts the histograms from the pools, hist_pooled, and from the heap) */
 	for (unsigned i = 0; i < AN_HIST_POOLS; i++) {
 		hist_blocks += p->hist[i].block_bytes;
@@ -83,7 +85,7 @@ void roce_analyzer_memory(const roce_analyzer_t *a, struct roce_analyzer_memory 
 	}
 	blocks += hist_blocks;
 	m.pooled_bytes = blocks - (pool_in_use(&p->flow) + pool_in_use(&p->req) +
-		pool_in_use(&p->rsp) + pool_in_use(&p->lat) + pool_in_use(&p->lat_x) +
+		pool_in_use(&p->req_lat) + pool_in_use(&p->rsp) + pool_in_use(&p->lat_x) +
 		pool_in_use(&p->ctr) + pool_in_use(&p->ack1) + pool_in_use(&p->rd1) +
 		pool_in_use(&a->pair.hp_pool) + pool_in_use(&a->pair.pn_pool) + hist_pooled) +
 		(a->arena.bytes - a->arena.given);
@@ -213,9 +215,9 @@ static inline __attribute__((always_inline)) void flow_export(const struct an_fl
 	if (f->rsp)
 		o->acks += f->rsp->acks;
 	o->ecn_capable += s->ecn_capable;
-	if (f->lat && f->lat->x) {
-		o->cnps += f->lat->x->cnps;
-		o->cnp_min_gap_ns = f->lat->x->cnp_min_gap_ns;
+	if (f->lat_x) {
+		o->cnps += f->lat_x->cnps;
+		o->cnp_min_gap_ns = f->lat_x->cnp_min_gap_ns;
 	}
 	o->unrecovered_psns = an_flow_unrecovered(f);   /* missing now */
 #define AN_DIST_OUT(k, m) \

@@ -326,14 +326,25 @@ struct an_req_err {
 	struct an_pre *pre;
 };
 
+enum an_lat_kind {
+	AN_LAT_RTT = 0,         /* AckReq request -> first ACK covering it */
+	AN_LAT_READ_FIRST,      /* READ request -> first response */
+	AN_LAT_READ_LAST,       /* READ request -> last response */
+	AN_LAT_NAK_RESPONSE,    /* NAK -> first retransmission */
+	AN_LAT_RECOVERY,        /* NAK/timeout -> PSN back past the old newest */
+	AN_LAT_COUNT
+};
+
 /*
  * Request-side sequencing state, allocated with the stream's first request:
  * 96 bytes.  What every request frame reads or writes comes first (one
- * cache line).
+ * cache line).  A paired stream's is the first part of a struct an_req_lat
+ * (dists set), which holds its ACK and READ latency distributions too.
  */
 struct an_req {
 	bool init : 1, off : 1;
 	bool gbn_active : 1;    /* go-back-N resend run in progress */
+	bool dists : 1;         /* the record is a struct an_req_lat (not sequence state) */
 	bool udqp_set : 1;      /* src_qp holds the UD stream's first DETH source QP */
 	uint8_t gbn_cause;      /* enum roce_retx_cause of the run */
 	/* AckReq ring (oldest at head) and READ ring, growing up to their caps (<= 64) */
@@ -352,6 +363,32 @@ struct an_req {
 	 * is an unpaired request stream; NULL otherwise */
 	struct an_pnode *pn;
 };
+
+/*
+ * The request state of a paired stream and its ACK and READ latency
+ * distributions (the response stream's samples): 192 bytes, a pool record
+ * on a cache-line boundary.  The second line holds the ring pointers, which
+ * every request that waits for a response reads, and the ACK round trip's
+ * distribution, the third the READ latencies; a response's samples go to
+ * its peer's record, whose first two lines the request, a frame or a few
+ * before, left in the cache, so an ACK's round trip costs no line of its
+ * own.  (In a block of their own, 104 bytes reached through the stream
+ * record, the distributions were two thirds of the response path's cache
+ * misses with 100,000 long-lived streams, docs/perf/many-qps.md.)  A
+ * stream's request state becomes one when the stream is paired
+ * (an_req_pair()): an unpaired stream's samples have nowhere to come from,
+ * and one-way captures keep the 96-byte record.
+ */
+struct an_req_lat {
+	struct an_req r;
+	struct an_dist d[AN_LAT_NAK_RESPONSE];  /* (an_dist.c, their only writer) */
+};
+
+/* r's distributions, NULL when r is not a struct an_req_lat. */
+static inline struct an_dist *an_req_dists(struct an_req *r)
+{
+	return r->dists ? ((struct an_req_lat *)r)->d : NULL;
+}
 
 /*
  * Response-side sequencing (ACK / NAK / READ response PSNs), allocated with
@@ -413,21 +450,12 @@ struct an_flow {
 	struct an_req *req;
 	struct an_flow *peer;
 	struct an_fstat st;
-	struct an_lat *lat;     /* latency distributions and CNP timing, allocated when needed */
+	struct an_lat_x *lat_x; /* NAK-response / recovery latencies, CNPs: allocated when needed */
 	struct an_rsp *rsp;     /* response-side sequencing, NULL until needed */
 	struct roce_counters *ctr;  /* event counters, NULL until the first event (AN_COUNT) */
 };
 
 #define AN_FLOW_ALIGN 32
-
-enum an_lat_kind {
-	AN_LAT_RTT = 0,         /* AckReq request -> first ACK covering it */
-	AN_LAT_READ_FIRST,      /* READ request -> first response */
-	AN_LAT_READ_LAST,       /* READ request -> last response */
-	AN_LAT_NAK_RESPONSE,    /* NAK -> first retransmission */
-	AN_LAT_RECOVERY,        /* NAK/timeout -> PSN back past the old newest */
-	AN_LAT_COUNT
-};
 
 /* The distributions of damaged traffic (NAK response, recovery) and the CNP
  * count and timing: allocated with the first such sample or CNP. */
@@ -438,22 +466,20 @@ struct an_lat_x {
 	uint64_t cnp_min_gap_ns;        /* shortest inter-CNP gap (0 if < 2 CNPs) */
 };
 
-/* The distributions of ordinary traffic (ACK RTT, READ), allocated with the first sample. */
-struct an_lat {
-	struct an_dist d[AN_LAT_NAK_RESPONSE];
-	struct an_lat_x *x;             /* NULL until a NAK response / recovery sample or a CNP */
-};
-
-/* f's struct an_lat, allocated on first use; NULL when out of memory. */
-struct an_lat *an_lat_get(struct roce_analyzer *a, struct an_flow *f);
-/* f's struct an_lat_x (and struct an_lat), allocated on first use; NULL when out of memory. */
+/* f's struct an_lat_x, allocated on first use; NULL when out of memory. */
 struct an_lat_x *an_lat_x_get(struct roce_analyzer *a, struct an_flow *f);
-/* f's distribution k, NULL while it has no block. */
+/* f's distribution k, NULL while it has none (no request state, no struct an_lat_x). */
 const struct an_dist *an_lat_dist(const struct an_flow *f, enum an_lat_kind k);
 
-/* Add a sample to f's distribution k (allocates f->lat on the first one). */
+/* Add a sample to f's distribution k: those of ordinary traffic (k < AN_LAT_NAK_RESPONSE)
+ * need f's request state (none: the sample is dropped), the others allocate f->lat_x. */
 void an_lat_add(struct roce_analyzer *a, struct an_flow *f, enum an_lat_kind k, uint64_t v);
-/* Release f's latency block and its histograms. */
+/* an_lat_add() of an ACK or READ sample (k < AN_LAT_NAK_RESPONSE) to the stream whose request
+ * state is r (the response path holds r). */
+void an_lat_req_add(struct roce_analyzer *a, struct an_req *r, enum an_lat_kind k, uint64_t v);
+/* Release the histograms of the distributions d (struct an_req_lat, an_req_free()). */
+void an_lat_req_free(struct roce_analyzer *a, struct an_dist *d);
+/* Release f's struct an_lat_x and its histograms. */
 void an_lat_free(struct roce_analyzer *a, struct an_flow *f);
 
 _Static_assert(offsetof(struct an_flow, st) + offsetof(struct an_fstat, last_ts_ns) +
@@ -462,6 +488,8 @@ _Static_assert(sizeof(struct an_flow) % AN_FLOW_ALIGN == 0, "stream record size"
 _Static_assert(offsetof(struct an_req, hs) <= AN_LINE,
 	"request hot fields span more than one cache line");
 _Static_assert(sizeof(struct an_req) <= 96, "request state past 96 bytes");
+_Static_assert(offsetof(struct an_req_lat, d) == 96 && sizeof(struct an_req_lat) == 3 * AN_LINE,
+	"request state, then the distributions: the RTT's in the second line");
 _Static_assert(sizeof(struct an_flow) == 160, "stream record past 160 bytes");
 _Static_assert(sizeof(struct an_holeset) == 16, "hole set past 16 bytes");
 #if defined(__GNUC__) || defined(__clang__)
@@ -525,7 +553,7 @@ struct an_pairidx {
 #define AN_HIST_POOLS 6
 
 struct an_pools {
-	struct an_pool flow, req, rsp, lat, lat_x, ctr;
+	struct an_pool flow, req, req_lat, rsp, lat_x, ctr;
 	struct an_pool ack1, rd1;       /* first AckReq / READ rings (AN_ACK_FIRST, AN_READ_FIRST) */
 	struct an_pool hist[AN_HIST_POOLS];     /* histogram arrays of 1, 2, ... octaves */
 };
@@ -859,6 +887,9 @@ void an_resp_process(struct an_ctx *c, struct an_flow *f);
 /* PSNs a stream still misses: request holes plus skipped READ response PSNs. */
 uint64_t an_flow_unrecovered(const struct an_flow *f);
 void an_req_free(struct roce_analyzer *a, struct an_req *r);
+/* f is paired: its request state, if any, becomes a struct an_req_lat (f->req moves; without
+ * memory it stays, and its samples are dropped). */
+void an_req_pair(struct roce_analyzer *a, struct an_flow *f);
 void an_rsp_free(struct roce_analyzer *a, struct an_rsp *s);
 
 /* an_pair.c */

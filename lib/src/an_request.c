@@ -158,10 +158,11 @@ static void an_req_reset(struct roce_analyzer *a, struct an_req *r)
 	struct an_pnode *pn = r->pn;
 	uint64_t messages = r->messages;
 	uint32_t src_qp = r->src_qp;
-	bool udqp_set = r->udqp_set;
+	bool udqp_set = r->udqp_set, dists = r->dists;
 
 	req_err_free(a, r);
-	memset(r, 0, sizeof(*r));
+	memset(r, 0, sizeof(*r));       /* (a struct an_req_lat's distributions stay) */
+	r->dists = dists;
 	/* the pairing index's entry belongs to an_pair.c (an_pair_sync() follows); the
 	 * stream's message count and UD source QP are not sequence state */
 	r->pn = pn;
@@ -186,7 +187,35 @@ void an_req_free(struct roce_analyzer *a, struct an_req *r)
 	ring_put(&a->pool.ack1, r->ack, r->ack_cap, AN_ACK_FIRST);
 	ring_put(&a->pool.rd1, r->rd, r->rd_cap, AN_READ_FIRST);
 	req_err_free(a, r);
-	an_pool_put(&a->pool.req, r);
+	if (r->dists) {
+		an_lat_req_free(a, an_req_dists(r));
+		an_pool_put(&a->pool.req_lat, r);
+	} else {
+		an_pool_put(&a->pool.req, r);
+	}
+}
+
+/* A struct an_req_lat for a paired stream's request state (the samples its peer's responses
+ * give); NULL when out of memory. */
+static struct an_req *req_lat_get(struct roce_analyzer *a)
+{
+	struct an_req *r = an_pool_get(&a->pool.req_lat);
+
+	if (r)
+		r->dists = true;
+	return r;
+}
+
+void an_req_pair(struct roce_analyzer *a, struct an_flow *f)
+{
+	struct an_req *r;
+
+	if (!f->req || f->req->dists || !(r = req_lat_get(a)))
+		return;
+	memcpy(r, f->req, sizeof(*r));
+	r->dists = true;
+	an_pool_put(&a->pool.req, f->req);
+	f->req = r;
 }
 
 void an_rsp_free(struct roce_analyzer *a, struct an_rsp *s)
@@ -600,7 +629,8 @@ static void req_process(struct an_ctx *c, struct an_flow *f)
 	int32_t d;
 
 	if (!r) {
-		r = f->req = an_pool_get(&c->a->pool.req);
+		/* (a paired stream's: with its distributions, an_req_pair()) */
+		r = f->req = f->peer ? req_lat_get(c->a) : an_pool_get(&c->a->pool.req);
 		if (!r)
 			return;
 	}
@@ -1166,7 +1196,7 @@ static inline __attribute__((always_inline)) void read_resp_process(struct an_ct
 		uint64_t dt = c->ts >= e->ts ? c->ts - e->ts : 0;
 
 		e->first_done = true;
-		an_lat_add(c->a, f->peer, AN_LAT_READ_FIRST, dt);
+		an_lat_req_add(c->a, r, AN_LAT_READ_FIRST, dt);
 		c->res->events |= ROCE_EV_READ_FIRST_RESP;
 		c->res->read_ns = dt;
 		c->res->ref_frame = e->frame;
@@ -1176,7 +1206,7 @@ static inline __attribute__((always_inline)) void read_resp_process(struct an_ct
 		uint32_t n = ((P - e->psn) & 0xffffffu) + 1;
 
 		e->last_done = true;
-		an_lat_add(c->a, f->peer, AN_LAT_READ_LAST, dt);
+		an_lat_req_add(c->a, r, AN_LAT_READ_LAST, dt);
 		c->res->events |= ROCE_EV_READ_LAST_RESP;
 		c->res->read_ns = dt;
 		c->res->ref_frame = e->frame;

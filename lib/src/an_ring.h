@@ -102,8 +102,8 @@ static void ack_push(struct roce_analyzer *a, struct an_req *r, uint32_t psn, ui
 
 /*
  * Complete outstanding entries covered by P (psn <= P, or psn < P when
- * !inclusive).  Samples go to dist when non-NULL; returns the newest
- * completed entry's (ts, frame) through *last.
+ * !inclusive).  Samples go to r's distributions when dist (r's stream) is
+ * non-NULL; returns the newest completed entry's (ts, frame) through *last.
  */
 static bool ack_complete(struct roce_analyzer *a, struct an_req *r, uint32_t P, bool inclusive,
 	struct an_flow *dist, uint64_t now, struct an_ackent *last)
@@ -118,7 +118,7 @@ static bool ack_complete(struct roce_analyzer *a, struct an_req *r, uint32_t P, 
 
 		if (d < 0 || (inclusive && d == 0)) {
 			if (dist) {
-				an_lat_add(a, dist, AN_LAT_RTT, now >= e->ts ? now - e->ts : 0);
+				an_lat_req_add(a, r, AN_LAT_RTT, now >= e->ts ? now - e->ts : 0);
 				if (!any || roce_psn_cmp(e->psn, last->psn) >= 0)
 					*last = *e;
 				any = true;
@@ -157,7 +157,7 @@ static inline __attribute__((always_inline)) bool ack_complete_rsp(struct roce_a
 	r->ack_n = 0;
 	if (!dist)
 		return false;
-	an_lat_add(a, dist, AN_LAT_RTT, now >= e->ts ? now - e->ts : 0);
+	an_lat_req_add(a, r, AN_LAT_RTT, now >= e->ts ? now - e->ts : 0);
 	*last = *e;
 	return true;
 }

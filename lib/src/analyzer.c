@@ -104,8 +104,8 @@ roce_analyzer_t *roce_analyzer_create(const struct roce_analyzer_config *c, char
 	/* request state on cache-line boundaries (hot fields: an_internal.h) */
 	an_pool_init(&a->pool.flow, sizeof(struct an_flow), AN_FLOW_ALIGN);
 	an_pool_init(&a->pool.req, sizeof(struct an_req), 32);   /* (96 bytes) */
+	an_pool_init(&a->pool.req_lat, sizeof(struct an_req_lat), AN_LINE);      /* (192 bytes) */
 	an_pool_init(&a->pool.rsp, sizeof(struct an_rsp), 8);
-	an_pool_init(&a->pool.lat, sizeof(struct an_lat), 8);
 	an_pool_init(&a->pool.lat_x, sizeof(struct an_lat_x), 8);
 	an_pool_init(&a->pool.ctr, sizeof(struct roce_counters), 8);
 	an_pool_init(&a->pool.ack1, AN_ACK_FIRST * sizeof(struct an_ackent), 8);
@@ -122,8 +122,8 @@ roce_analyzer_t *roce_analyzer_create(const struct roce_analyzer_config *c, char
 		return NULL;
 	}
 	/* every pool's smaller blocks share the arena's chunks */
-	a->pool.flow.arena = a->pool.req.arena = a->pool.rsp.arena = &a->arena;
-	a->pool.lat.arena = a->pool.lat_x.arena = a->pool.ctr.arena = &a->arena;
+	a->pool.flow.arena = a->pool.req.arena = a->pool.req_lat.arena = &a->arena;
+	a->pool.rsp.arena = a->pool.lat_x.arena = a->pool.ctr.arena = &a->arena;
 	a->pool.ack1.arena = a->pool.rd1.arena = &a->arena;
 	for (unsigned i = 0; i < AN_HIST_POOLS; i++)
 		a->pool.hist[i].arena = &a->arena;
@@ -153,8 +153,8 @@ static void pools_free(struct an_pools *p)
 {
 	an_pool_free(&p->flow);
 	an_pool_free(&p->req);
+	an_pool_free(&p->req_lat);
 	an_pool_free(&p->rsp);
-	an_pool_free(&p->lat);
 	an_pool_free(&p->lat_x);
 	an_pool_free(&p->ctr);
 	an_pool_free(&p->ack1);
@@ -171,7 +171,7 @@ void roce_analyzer_destroy(roce_analyzer_t *a)
 		return;
 	/* only the heap arrays are freed one by one: the pools go as whole blocks */
 	p = &a->pool;
-	p->flow.closing = p->req.closing = p->rsp.closing = p->lat.closing = true;
+	p->flow.closing = p->req.closing = p->req_lat.closing = p->rsp.closing = true;
 	p->lat_x.closing = true;
 	p->ctr.closing = p->ack1.closing = p->rd1.closing = true;
 	for (unsigned i = 0; i < AN_HIST_POOLS; i++)

@@ -530,6 +530,98 @@ static void test_ack_coalescing(void)
 	t_done(&t);
 }
 
+/*
+ * A new connection on the reused QPN (a request PSN 2^22 or more away) starts the
+ * request sequencing over; the stream's ACK and READ latencies, kept with that state
+ * (struct an_req), stay: the samples before and after are one distribution each.
+ */
+static void test_latency_kept_on_resync(void)
+{
+	struct t t;
+	struct flows fl;
+	const struct roce_flow_stats *rq;
+	const uint32_t far = 100 + (1u << 23);
+
+	t_init(&t, 0);
+	REQUIRE(t.a);
+	/* three round trips of 5, 6 and 9 us (a histogram), then a READ of 7 us */
+	for (uint32_t i = 0; i < 3; i++) {
+		uint64_t rtt = (i == 2 ? 9 : 5 + i) * US;
+
+		send_only(&t, 100 + i, i * 100 * US);
+		resp(&t, ROCE_OP_RC_ACKNOWLEDGE, 100 + i, 0x1f, 0, i * 100 * US + rtt);
+		CHECK_EQ_U(t.res.events, ROCE_EV_ACK_RTT);
+	}
+	req(&t, ROCE_OP_RC_RDMA_READ_REQUEST, 103, true, 0, 16, 400 * US);
+	resp(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_ONLY, 103, 0x1f, 16, 407 * US);
+	CHECK(t.res.events & ROCE_EV_READ_LAST_RESP);
+	/* the new connection: one round trip of 3 us, a READ of 20 us */
+	send_only(&t, far, 500 * US);
+	CHECK_EQ_U(t.res.events, 0);
+	resp(&t, ROCE_OP_RC_ACKNOWLEDGE, far, 0x1f, 0, 503 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_ACK_RTT);
+	req(&t, ROCE_OP_RC_RDMA_READ_REQUEST, far + 1, true, 0, 16, 600 * US);
+	resp(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_ONLY, far + 1, 0x1f, 16, 620 * US);
+	CHECK(t.res.events & ROCE_EV_READ_FIRST_RESP);
+	flows_get(&t, &fl);
+	rq = req_flow(&fl);
+	REQUIRE(rq);
+	CHECK_EQ_U(rq->rtt.count, 6);   /* (a READ response is its READ's ACK too) */
+	CHECK_EQ_U(rq->rtt.min_ns, 3 * US);
+	CHECK_EQ_U(rq->rtt.max_ns, 20 * US);
+	CHECK_EQ_U(rq->read_first.count, 2);
+	CHECK_EQ_U(rq->read_first.min_ns, 7 * US);
+	CHECK_EQ_U(rq->read_first.max_ns, 20 * US);
+	CHECK_EQ_U(rq->read_last.count, 2);
+	CHECK_EQ_U(rq->read_last.min_ns, 7 * US);
+	t_done(&t);
+}
+
+/*
+ * Both ends of a queue pair send requests: the B -> A stream, paired as A's
+ * responder, starts its own request state after the pairing (struct
+ * an_req_lat from the start) and the A -> B stream's ACKs time B's requests;
+ * each stream's round trips are its own.
+ */
+static void test_latency_both_ways(void)
+{
+	struct t t;
+	struct flows fl;
+	struct roce_frame_spec s;
+	const struct roce_flow_stats *ab, *ba;
+
+	t_init(&t, 0);
+	REQUIRE(t.a);
+	for (uint32_t i = 0; i < 2; i++) {
+		send_only(&t, 100 + i, i * 100 * US);
+		resp(&t, ROCE_OP_RC_ACKNOWLEDGE, 100 + i, 0x1f, 0, i * 100 * US + 4 * US);
+		CHECK_EQ_U(t.res.events, ROCE_EV_ACK_RTT);
+	}
+	for (uint32_t i = 0; i < 3; i++) {
+		spec_dir(&s, false, ROCE_OP_RC_SEND_ONLY, 500 + i);     /* B -> A request */
+		s.bth.ackreq = true;
+		s.payload_len = 16;
+		feed(&t, &s, 1000 * US + i * 100 * US);
+		spec_dir(&s, true, ROCE_OP_RC_ACKNOWLEDGE, 500 + i);    /* A's ACK */
+		s.aeth.syndrome = 0x1f;
+		s.aeth.msn = 1;
+		feed(&t, &s, 1000 * US + i * 100 * US + (6 + i) * US);
+		CHECK_EQ_U(t.res.events, ROCE_EV_ACK_RTT);
+	}
+	flows_get(&t, &fl);
+	ab = req_flow(&fl);
+	ba = resp_flow(&fl);
+	REQUIRE(ab && ba);
+	CHECK_EQ_U(ab->rtt.count, 2);
+	CHECK_EQ_U(ab->rtt.min_ns, 4 * US);
+	CHECK_EQ_U(ab->rtt.max_ns, 4 * US);
+	CHECK_EQ_U(ba->rtt.count, 3);
+	CHECK_EQ_U(ba->rtt.min_ns, 6 * US);
+	CHECK_EQ_U(ba->rtt.max_ns, 8 * US);
+	CHECK_EQ_U(ba->messages, 3);
+	t_done(&t);
+}
+
 static void test_nak_go_back(void)
 {
 	struct t t;
@@ -1328,6 +1420,8 @@ int main(void)
 	RUN(test_read_unknown_pmtu);
 	RUN(test_read_response_gap);
 	RUN(test_ack_coalescing);
+	RUN(test_latency_kept_on_resync);
+	RUN(test_latency_both_ways);
 	RUN(test_nak_go_back);
 	RUN(test_nak_answered_in_order);
 	RUN(test_nak_explains_its_psn);

@@ -306,8 +306,9 @@ static void check_layout(const struct layout *l)
 		 * (160 + 40), 256 bytes on average, plus tables (12-byte stream slots at
 		 * a load between 1/4 and 1/2 and the dense array: 32 to 57 bytes; the
 		 * pairing index keeps the arrays its peak of unpaired streams needed:
-		 * up to 90 bytes in all here); latency blocks (104 bytes) on the
-		 * request streams only: 52 per stream */
+		 * up to 90 bytes in all here); the latency distributions of a paired
+		 * request stream (96 bytes of its 192-byte request record, counted as
+		 * latency) on the request streams only: 48 per stream */
 		CHECK(m.stream_bytes / m.streams <= 256);
 		CHECK((m.in_use - m.latency_bytes) / m.streams <= 348);
 		CHECK(m.latency_bytes / m.streams <= 60);
