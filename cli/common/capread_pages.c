@@ -41,18 +41,14 @@ static void *map_helper(void *arg)
 		want = pos + CAP_HELPER_AHEAD * CAP_RELEASE_STEP;
 		if (want > c->map_len)
 			want = c->map_len;
-		if (populated < want || (pos >= CAP_RELEASE_KEEP + CAP_RELEASE_STEP &&
-					 ((pos - CAP_RELEASE_KEEP) & ~(size_t)(CAP_RELEASE_STEP - 1)) >
-					 atomic_load_explicit(&c->map_released_a,
-							      memory_order_relaxed))) {
+		if (populated < want || capr_release_to(c, pos) >
+		    atomic_load_explicit(&c->map_released_a, memory_order_relaxed)) {
 			pthread_mutex_unlock(&c->helper_mu);
 			while (populated < want) {
 				capr_map_prefetch(c, populated);
 				populated += CAP_RELEASE_STEP;
 			}
-			if (pos >= CAP_RELEASE_KEEP + CAP_RELEASE_STEP)
-				capr_map_release_upto(c, (pos - CAP_RELEASE_KEEP) &
-						 ~(size_t)(CAP_RELEASE_STEP - 1));
+			capr_map_release_upto(c, capr_release_to(c, pos));
 			pthread_mutex_lock(&c->helper_mu);
 			continue;
 		}
@@ -119,17 +115,15 @@ void capr_map_moved(struct roce_capfile *c)
 		pthread_mutex_unlock(&c->helper_mu);
 		/* the helper fell behind (not scheduled, say): release here, so
 		 * that resident memory stays bounded whatever the helper does */
-		if (pos >= CAP_RELEASE_KEEP + CAP_RELEASE_LAG &&
-		    pos - CAP_RELEASE_KEEP - CAP_RELEASE_LAG >
+		if (capr_release_to(c, pos) > CAP_RELEASE_LAG &&
+		    capr_release_to(c, pos) - CAP_RELEASE_LAG >
 		    atomic_load_explicit(&c->map_released_a, memory_order_relaxed))
-			capr_map_release_upto(c, (pos - CAP_RELEASE_KEEP) &
-					 ~(size_t)(CAP_RELEASE_STEP - 1));
+			capr_map_release_upto(c, capr_release_to(c, pos));
 		return;
 	}
 	capr_map_prefetch(c, (size_t)c->pos + CAP_RELEASE_STEP);
-	if (c->pos >= c->map_released + CAP_RELEASE_STEP + CAP_RELEASE_KEEP)
-		capr_map_release_upto(c, ((size_t)c->pos - CAP_RELEASE_KEEP) &
-				 ~(size_t)(CAP_RELEASE_STEP - 1));
+	if (capr_release_to(c, (size_t)c->pos) >= c->map_released + CAP_RELEASE_STEP)
+		capr_map_release_upto(c, capr_release_to(c, (size_t)c->pos));
 }
 
 /*
