@@ -403,7 +403,7 @@ static void *ah_thread(void *arg)
 {
 	struct roce_capfile *c = arg;
 	struct cap_ahead *a = c->ah;
-	bool walking = true;
+	bool walking = true, drain;
 
 	roce_capguard_thread(&a->fault);
 	while (!atomic_load_explicit(&a->stop, memory_order_relaxed)) {
@@ -517,6 +517,15 @@ static void *ah_thread(void *arg)
 		}
 		atomic_store_explicit(&a->done, a->h_idx, memory_order_release);
 	}
+	pthread_mutex_lock(&c->helper_mu);
+	drain = c->helper_drain;
+	pthread_mutex_unlock(&c->helper_mu);
+	if (drain) {
+		/* roce_cap_done(): the reader is done with the file */
+		a->st_left = c->map_len - atomic_load_explicit(&c->map_released_a,
+							      memory_order_relaxed);
+		capr_map_release_upto(c, c->map_len);
+	}
 	{
 		struct timespec ts;
 
@@ -617,6 +626,16 @@ fail:
 	return false;
 }
 
+void capr_ahead_done(struct roce_capfile *c)
+{
+	pthread_mutex_lock(&c->helper_mu);
+	c->helper_drain = true;
+	atomic_store(&c->ah->stop, true);
+	c->helper_stop = true;
+	pthread_cond_signal(&c->helper_cv);
+	pthread_mutex_unlock(&c->helper_mu);
+}
+
 void capr_ahead_stop(struct roce_capfile *c)
 {
 	struct cap_ahead *a = c->ah;
@@ -636,7 +655,8 @@ void capr_ahead_stop(struct roce_capfile *c)
 			(unsigned long long)a->st_own, (unsigned long long)a->st_skip,
 			(unsigned long long)a->st_jump, (unsigned long long)a->st_sleep,
 			(unsigned long long)a->st_pop, (unsigned long long)a->st_rel,
-			(c->map_len - atomic_load(&c->map_released_a)) >> 10,
+			(c->helper_drain ? a->st_left :
+			 c->map_len - atomic_load(&c->map_released_a)) >> 10,
 			(unsigned long long)a->st_short,
 			c->ahead_min, (unsigned long long)c->ahead_taken,
 			a->probe == AH_P_ALONE || (a->probe == AH_P_DONE &&

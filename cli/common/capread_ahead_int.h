@@ -87,6 +87,7 @@ struct cap_ahead {
 	uint64_t h_pos, h_idx;                  /* next record: file offset, index */
 	uint64_t st_own, st_skip, st_sleep, st_pop, st_jump, st_short; /* ROCE_CAP_AHEAD_STATS */
 	uint64_t st_rel;
+	size_t st_left;                         /* mapped when roce_cap_done() came */
 	uint64_t st_leap, st_leap_fail, st_skip_ns, st_leap_ns, st_skip_recs;
 	/* ROCE_CAP_AHEAD_STATS's "ahead-x" line: page work, sleep, thread CPU (ns), bytes the
 	 * leaps scanned, and what made it leap: behind the reader, a segment the reader went

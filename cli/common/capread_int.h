@@ -100,6 +100,7 @@ struct roce_capfile {
 	atomic_size_t map_released_a;  /* map_released, for lock-free peeking */
 	atomic_size_t map_keep;        /* bytes kept mapped behind the reader (capr_release_to()) */
 	bool helper_stop;
+	bool helper_drain;   /* roce_cap_done(): give the whole mapping back, then end */
 	bool helper_pending; /* start the helper at the first roce_cap_next() */
 	struct cap_ahead *ah;          /* roce_cap_set_ahead(): shared with the helper */
 	_Atomic uintptr_t *ah_fault;   /* the helper's fault page (0 none), read inline */

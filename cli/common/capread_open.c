@@ -681,6 +681,15 @@ void roce_cap_progress(const roce_capfile_t *c, uint64_t *done, uint64_t *total)
 		*total = t;
 }
 
+void roce_cap_done(roce_capfile_t *c)
+{
+	if (!c)
+		return;
+	if (!c->status)
+		c->status = 1;
+	capr_pages_done(c);
+}
+
 void roce_cap_close(roce_capfile_t *c)
 {
 	if (!c)

@@ -36,8 +36,14 @@ static void *map_helper(void *arg)
 	for (;;) {
 		size_t pos = c->helper_pos, want;
 
-		if (c->helper_stop)
-			break;
+		if (c->helper_stop) {
+			bool drain = c->helper_drain;
+
+			pthread_mutex_unlock(&c->helper_mu);
+			if (drain)      /* roce_cap_done(): the reader is done with the file */
+				capr_map_release_upto(c, c->map_len);
+			return NULL;
+		}
 		want = pos + CAP_HELPER_AHEAD * CAP_RELEASE_STEP;
 		if (want > c->map_len)
 			want = c->map_len;
@@ -54,8 +60,6 @@ static void *map_helper(void *arg)
 		}
 		pthread_cond_wait(&c->helper_cv, &c->helper_mu);
 	}
-	pthread_mutex_unlock(&c->helper_mu);
-	return NULL;
 }
 
 void capr_pages_start(struct roce_capfile *c)
@@ -83,6 +87,21 @@ void capr_pages_start(struct roce_capfile *c)
 		return;
 	}
 	c->helper_on = true;
+}
+
+void capr_pages_done(struct roce_capfile *c)
+{
+	if (c->ah) {
+		capr_ahead_done(c);
+		return;
+	}
+	if (!c->helper_on)
+		return;
+	pthread_mutex_lock(&c->helper_mu);
+	c->helper_drain = true;
+	c->helper_stop = true;
+	pthread_cond_signal(&c->helper_cv);
+	pthread_mutex_unlock(&c->helper_mu);
 }
 
 void capr_pages_stop(struct roce_capfile *c)
