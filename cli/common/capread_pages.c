@@ -34,7 +34,7 @@ static void *map_helper(void *arg)
 
 	pthread_mutex_lock(&c->helper_mu);
 	for (;;) {
-		size_t pos = c->helper_pos, want;
+		size_t pos = c->helper_pos, want, upto;
 
 		if (c->helper_stop) {
 			bool drain = c->helper_drain;
@@ -47,14 +47,17 @@ static void *map_helper(void *arg)
 		want = pos + CAP_HELPER_AHEAD * CAP_RELEASE_STEP;
 		if (want > c->map_len)
 			want = c->map_len;
-		if (populated < want || capr_release_to(c, pos) >
-		    atomic_load_explicit(&c->map_released_a, memory_order_relaxed)) {
+		upto = capr_release_to(c, pos);
+		if (populated < want ||
+		    upto > atomic_load_explicit(&c->map_released_a, memory_order_relaxed)) {
 			pthread_mutex_unlock(&c->helper_mu);
 			while (populated < want) {
 				capr_map_prefetch(c, populated);
 				populated += CAP_RELEASE_STEP;
 			}
-			capr_map_release_upto(c, capr_release_to(c, pos));
+			/* (only once the reader has told a position: helper_on is set) */
+			if (upto)
+				capr_map_release_upto(c, upto);
 			pthread_mutex_lock(&c->helper_mu);
 			continue;
 		}
