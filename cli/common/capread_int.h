@@ -256,17 +256,17 @@ static inline size_t capr_release_to(struct roce_capfile *c, size_t pos)
 	return pos > keep ? (pos - keep) & ~(step - 1) : 0;
 }
 
-/* The least reader position at which capr_release_to() passes released. */
+/*
+ * The least reader position in the file's tail at which capr_release_to()
+ * passes released, SIZE_MAX before the tail (where the reader's 16 MiB steps
+ * wake a helper anyway, capr_map_moved()).
+ */
 static inline size_t capr_release_next(struct roce_capfile *c, size_t released)
 {
 	size_t keep = atomic_load_explicit(&c->map_keep, memory_order_relaxed);
-	size_t p = released + CAP_RELEASE_FINE + keep, tail;
+	size_t p = released + CAP_RELEASE_FINE + keep;
 
-	if (p + CAP_RELEASE_TAIL >= c->map_len)
-		return p;
-	tail = c->map_len - CAP_RELEASE_TAIL;
-	p = (released & ~(size_t)(CAP_RELEASE_STEP - 1)) + CAP_RELEASE_STEP + keep;
-	return p < tail ? p : tail;
+	return p + CAP_RELEASE_TAIL >= c->map_len ? p : SIZE_MAX;
 }
 
 #endif /* ROCE_CAPREAD_INT_H */
