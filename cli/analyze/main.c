@@ -512,6 +512,24 @@ static void cap_close(roce_capfile_t *c)
 	roce_cap_close(c);
 }
 
+/*
+ * A file read to its end (or as far as it goes): its reader's helper thread
+ * gives the mapping back on the other core while this one goes on with the
+ * next file or the report; the reader is closed at the next file's end or
+ * after the report (ra_cap_closing).
+ */
+static roce_capfile_t *ra_cap_closing;
+
+static void cap_done(roce_capfile_t *c)
+{
+	roce_analyzer_set_discard_flag(ctx.an, NULL);
+	ra_shrink = &no_shrink;
+	ra_cap = NULL;
+	roce_cap_done(c);
+	roce_cap_close(ra_cap_closing);
+	ra_cap_closing = c;
+}
+
 /* Returns false when the whole run must stop (input error, signal or -c reached). */
 static bool analyse_file(struct ra_file *rf, struct progress *pg)
 {
@@ -682,7 +700,7 @@ cut:
 	ctx.capture_drops += rf->drops;
 	if (!ctx.input_error && !ctx.stopped_by_count)
 		rf->complete = true;
-	cap_close(c);
+	cap_done(c);
 	return !ctx.input_error && !ctx.stopped_by_count;
 }
 
@@ -1098,6 +1116,8 @@ int main(int argc, char **argv)
 	}
 
 out:
+	roce_cap_close(ra_cap_closing);  /* after the report: its helper gave the mapping back */
+	ra_cap_closing = NULL;
 	ra_promhttp_stop(promhttp);
 	/*
 	 * The process ends here and its memory with it: giving back a million

@@ -263,6 +263,17 @@ uint32_t roce_cap_snaplen(const roce_capfile_t *c);
  */
 void roce_cap_progress(const roce_capfile_t *c, uint64_t *done, uint64_t *total);
 
+/*
+ * The caller takes no more records (it reached the end, an error, or stops):
+ * a large mapped file's helper thread gives back what is still mapped of the
+ * file and ends, on its own core, while the caller goes on (with its report,
+ * say); roce_cap_close() then waits for it and unmaps the rest.  Records
+ * handed out before are no longer valid; everything else stays until
+ * roce_cap_close() (roce_cap_next() returns 0, or the error it returned).
+ * Without a helper thread nothing happens here.  NULL is accepted.
+ */
+void roce_cap_done(roce_capfile_t *c);
+
 /* Close and free; NULL is accepted. */
 void roce_cap_close(roce_capfile_t *c);
 

@@ -347,12 +347,13 @@ static void ah_page_work(struct roce_capfile *c, struct cap_ahead *a, uint64_t r
 		a->populated += CAP_RELEASE_STEP;
 		a->st_page_ns += ah_clock() - t0;
 	}
-	if (rpos >= CAP_RELEASE_KEEP + CAP_RELEASE_STEP) {
-		size_t upto = ((size_t)rpos - CAP_RELEASE_KEEP) & ~(size_t)(CAP_RELEASE_STEP - 1);
+	{
+		size_t upto = capr_release_to(c, (size_t)rpos);
 
 		if (upto > atomic_load_explicit(&c->map_released_a, memory_order_relaxed)) {
 			uint64_t t0 = ah_clock();
 
+			a->st_rel++;
 			capr_map_release_upto(c, upto);
 			a->st_page_ns += ah_clock() - t0;
 		}
@@ -360,24 +361,29 @@ static void ah_page_work(struct roce_capfile *c, struct cap_ahead *a, uint64_t r
 }
 
 /*
- * Sleep until the reader reaches wake_idx / wake_pos (or a 16 MiB step, or
- * stop).  The reader publishes rd_idx before it looks at sleeping, the helper
- * sets sleeping before it looks at rd_idx (both sequentially consistent):
- * one of them sees the other, and the signal is sent under the mutex.
+ * Sleep until the reader reaches wake_idx / wake_pos, or the position where
+ * pages can be given back (the file's tail: every CAP_RELEASE_FINE bytes), or
+ * a 16 MiB step, or stop.  The reader publishes rd_idx before it looks at
+ * sleeping, the helper sets sleeping before it looks at rd_idx (both
+ * sequentially consistent): one of them sees the other, and the signal is
+ * sent under the mutex.
  */
 static void ah_sleep(struct roce_capfile *c, struct cap_ahead *a, uint64_t wake_idx,
 		     uint64_t wake_pos, bool paused)
 {
 	struct timespec ts;
 	uint64_t t0 = ah_clock();
+	uint64_t wake_rel = capr_release_next(c, atomic_load_explicit(&c->map_released_a,
+								       memory_order_relaxed));
 
 	pthread_mutex_lock(&c->helper_mu);
 	atomic_store(&a->wake_idx, wake_idx);
 	atomic_store(&a->wake_pos, wake_pos);
+	atomic_store(&a->wake_rel, wake_rel);
 	atomic_store(&a->sleeping, 1);
 	a->st_sleep++;
 	if (!atomic_load(&a->stop) && atomic_load(&a->rd_idx) < wake_idx &&
-	    atomic_load(&a->rd_pos) < wake_pos &&
+	    atomic_load(&a->rd_pos) < wake_pos && atomic_load(&a->rd_pos) < wake_rel &&
 	    (!paused || atomic_load(&a->mode) == AH_PAUSE)) {
 		/* the timeout is a safety net only */
 		clock_gettime(CLOCK_REALTIME, &ts);
@@ -397,7 +403,7 @@ static void *ah_thread(void *arg)
 {
 	struct roce_capfile *c = arg;
 	struct cap_ahead *a = c->ah;
-	bool walking = true;
+	bool walking = true, drain;
 
 	roce_capguard_thread(&a->fault);
 	while (!atomic_load_explicit(&a->stop, memory_order_relaxed)) {
@@ -442,7 +448,8 @@ static void *ah_thread(void *arg)
 								memory_order_relaxed)))
 			walking = false;        /* pages gone, or given back behind the reader */
 		if (!walking || mode == AH_PAUSE) {
-			/* page work only: woken by the reader at each window (capr_map_moved) */
+			/* page work only: woken by the reader at each window (capr_map_moved)
+			 * and where pages can be given back (wake_rel) */
 			ah_sleep(c, a, UINT64_MAX, UINT64_MAX, walking);
 			continue;
 		}
@@ -510,6 +517,15 @@ static void *ah_thread(void *arg)
 		}
 		atomic_store_explicit(&a->done, a->h_idx, memory_order_release);
 	}
+	pthread_mutex_lock(&c->helper_mu);
+	drain = c->helper_drain;
+	pthread_mutex_unlock(&c->helper_mu);
+	if (drain) {
+		/* roce_cap_done(): the reader is done with the file */
+		a->st_left = c->map_len - atomic_load_explicit(&c->map_released_a,
+							      memory_order_relaxed);
+		capr_map_release_upto(c, c->map_len);
+	}
 	{
 		struct timespec ts;
 
@@ -552,6 +568,7 @@ bool capr_ahead_start(struct roce_capfile *c)
 	atomic_init(&a->sleeping, 0);
 	atomic_init(&a->wake_idx, 0);
 	atomic_init(&a->wake_pos, 0);
+	atomic_init(&a->wake_rel, 0);
 	atomic_init(&a->stop, false);
 	atomic_init(&a->fault, 0);
 	atomic_init(&a->mode, AH_WALK);
@@ -609,6 +626,16 @@ fail:
 	return false;
 }
 
+void capr_ahead_done(struct roce_capfile *c)
+{
+	pthread_mutex_lock(&c->helper_mu);
+	c->helper_drain = true;
+	atomic_store(&c->ah->stop, true);
+	c->helper_stop = true;
+	pthread_cond_signal(&c->helper_cv);
+	pthread_mutex_unlock(&c->helper_mu);
+}
+
 void capr_ahead_stop(struct roce_capfile *c)
 {
 	struct cap_ahead *a = c->ah;
@@ -621,12 +648,16 @@ void capr_ahead_stop(struct roce_capfile *c)
 	pthread_join(c->helper, NULL);
 	if (getenv("ROCE_CAP_AHEAD_STATS"))
 		fprintf(stderr, "ahead: helper chunks %llu own %llu skipped, %llu jumps, %llu sleeps, "
-			"%llu windows populated, %llu records under %u bytes; reader took %llu "
+			"%llu windows populated, %llu releases (%zu KiB mapped at the end), "
+			"%llu records under %u bytes; reader took %llu "
 			"records; probe: %s (%u probes, the last: helper faster in %u of %u pairs; "
 			"%llu ns for %llu bytes with the helper, %llu ns for %llu bytes without)\n",
 			(unsigned long long)a->st_own, (unsigned long long)a->st_skip,
 			(unsigned long long)a->st_jump, (unsigned long long)a->st_sleep,
-			(unsigned long long)a->st_pop, (unsigned long long)a->st_short,
+			(unsigned long long)a->st_pop, (unsigned long long)a->st_rel,
+			(c->helper_drain ? a->st_left :
+			 c->map_len - atomic_load(&c->map_released_a)) >> 10,
+			(unsigned long long)a->st_short,
 			c->ahead_min, (unsigned long long)c->ahead_taken,
 			a->probe == AH_P_ALONE || (a->probe == AH_P_DONE &&
 						   atomic_load(&a->mode) == AH_QUIT) ? "reader alone" :
@@ -772,7 +803,8 @@ static void ah_enter_chunk(struct roce_capfile *c, struct cap_ahead *a, uint64_t
 		atomic_store_explicit(&a->rd_jump, c->pos << 16 | (j & 0xffff), memory_order_relaxed);
 	atomic_store(&a->rd_idx, k);    /* sequentially consistent: see ah_sleep() */
 	if (atomic_load(&a->sleeping) &&
-	    (k >= atomic_load(&a->wake_idx) || c->pos >= atomic_load(&a->wake_pos))) {
+	    (k >= atomic_load(&a->wake_idx) || c->pos >= atomic_load(&a->wake_pos) ||
+	     c->pos >= atomic_load(&a->wake_rel))) {
 		pthread_mutex_lock(&c->helper_mu);
 		pthread_cond_signal(&c->helper_cv);
 		pthread_mutex_unlock(&c->helper_mu);

@@ -20,6 +20,7 @@
 
 /* work ahead of the reader */
 bool capr_ahead_start(struct roce_capfile *c);   /* false: no helper thread */
+void capr_ahead_done(struct roce_capfile *c);    /* roce_cap_done(): drain, end the thread */
 void capr_ahead_stop(struct roce_capfile *c);    /* join the thread, free the state */
 bool capr_ahead_fault_reached(const struct roce_capfile *c, uint64_t end, size_t hdr);
 

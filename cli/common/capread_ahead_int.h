@@ -65,6 +65,7 @@ struct cap_ahead {
 	/* the helper's sleep */
 	alignas(64) atomic_int sleeping;
 	_Atomic uint64_t wake_idx, wake_pos;    /* wake it when the reader gets here */
+	_Atomic uint64_t wake_rel;              /* ... or here: pages to give back */
 	atomic_bool stop;
 	atomic_uintptr_t fault;                 /* page the helper faulted on (SIGBUS), 0 none */
 	/* the helper's current segment (a run of records it walked from one start): id
@@ -85,6 +86,8 @@ struct cap_ahead {
 	alignas(64) struct ah_file f;           /* the file, as the helper reads it */
 	uint64_t h_pos, h_idx;                  /* next record: file offset, index */
 	uint64_t st_own, st_skip, st_sleep, st_pop, st_jump, st_short; /* ROCE_CAP_AHEAD_STATS */
+	uint64_t st_rel;
+	size_t st_left;                         /* mapped when roce_cap_done() came */
 	uint64_t st_leap, st_leap_fail, st_skip_ns, st_leap_ns, st_skip_recs;
 	/* ROCE_CAP_AHEAD_STATS's "ahead-x" line: page work, sleep, thread CPU (ns), bytes the
 	 * leaps scanned, and what made it leap: behind the reader, a segment the reader went

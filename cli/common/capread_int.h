@@ -98,7 +98,9 @@ struct roce_capfile {
 	size_t helper_pos;   /* reader position as last told to the helper */
 	pthread_mutex_t release_mu;  /* map_released: helper, or reader if the helper lags */
 	atomic_size_t map_released_a;  /* map_released, for lock-free peeking */
+	atomic_size_t map_keep;        /* bytes kept mapped behind the reader (capr_release_to()) */
 	bool helper_stop;
+	bool helper_drain;   /* roce_cap_done(): give the whole mapping back, then end */
 	bool helper_pending; /* start the helper at the first roce_cap_next() */
 	struct cap_ahead *ah;          /* roce_cap_set_ahead(): shared with the helper */
 	_Atomic uintptr_t *ah_fault;   /* the helper's fault page (0 none), read inline */
@@ -230,7 +232,41 @@ static inline void st32(uint8_t *p, uint32_t v)
 #define CAP_RELEASE_STEP (16u << 20)
 #define CAP_PF_DIST 4096u             /* bytes the reader prefetches ahead */
 #define CAP_PF_MIN 256u               /* shorter records: left to the hardware prefetcher */
-#define CAP_RELEASE_KEEP (2u * ROCE_CAP_MAX_RECORD)
+#define CAP_RELEASE_KEEP (2u * ROCE_CAP_MAX_RECORD)     /* the keep window at most */
+#define CAP_RELEASE_KEEP_MIN (1u << 20)                 /* ... and at least */
 #define CAP_RELEASE_LAG (4u * CAP_RELEASE_STEP)  /* helper this far behind: reader releases */
+#define CAP_RELEASE_TAIL (2u * CAP_RELEASE_STEP) /* the file's last bytes: released ... */
+#define CAP_RELEASE_FINE (2u << 20)              /* ... in these steps */
+
+/*
+ * How far the pages behind a reader at pos may be given back: up to pos less
+ * the keep window (map_keep: more than the bytes of the records one call hands
+ * out, capr_map_keep()), in 16 MiB steps, and in CAP_RELEASE_FINE steps over
+ * the file's last CAP_RELEASE_TAIL bytes, so that a helper thread gives back
+ * nearly all of the mapping while the reader still works and little is left
+ * for roce_cap_close()'s munmap() (docs/perf/analyze.md).  0: nothing yet.
+ * (A page given back too early costs a page fault, never a wrong byte: the
+ * mapping is a private read-only one of the file.)
+ */
+static inline size_t capr_release_to(struct roce_capfile *c, size_t pos)
+{
+	size_t keep = atomic_load_explicit(&c->map_keep, memory_order_relaxed);
+	size_t step = pos + CAP_RELEASE_TAIL >= c->map_len ? CAP_RELEASE_FINE : CAP_RELEASE_STEP;
+
+	return pos > keep ? (pos - keep) & ~(step - 1) : 0;
+}
+
+/*
+ * The least reader position in the file's tail at which capr_release_to()
+ * passes released, SIZE_MAX before the tail (where the reader's 16 MiB steps
+ * wake a helper anyway, capr_map_moved()).
+ */
+static inline size_t capr_release_next(struct roce_capfile *c, size_t released)
+{
+	size_t keep = atomic_load_explicit(&c->map_keep, memory_order_relaxed);
+	size_t p = released + CAP_RELEASE_FINE + keep;
+
+	return p + CAP_RELEASE_TAIL >= c->map_len ? p : SIZE_MAX;
+}
 
 #endif /* ROCE_CAPREAD_INT_H */

@@ -304,6 +304,7 @@ roce_capfile_t *roce_cap_open_fd(int fd, const char *name, int stream, char *err
 				/* the first window; the second is the helper's, started by
 				 * the first roce_cap_next(), or the reader's there without one */
 				capr_map_prefetch(c, 0);
+				atomic_init(&c->map_keep, CAP_RELEASE_KEEP);
 				c->helper_pending = true;
 				c->mem = true;
 				c->base = map;
@@ -360,6 +361,7 @@ int roce_cap_next(roce_capfile_t *c, struct roce_cap_record *rec)
 		return c->status < 0 ? c->status : 0;
 	if (unlikely(c->helper_pending)) {
 		c->helper_pending = false;
+		capr_map_keep_set(c);   /* the header read: the snapshot length known */
 		if (!c->ahead_fn || !capr_ahead_start(c))
 			capr_pages_start(c);
 		if (!c->helper_on)
@@ -677,6 +679,15 @@ void roce_cap_progress(const roce_capfile_t *c, uint64_t *done, uint64_t *total)
 		*done = d;
 	if (total)
 		*total = t;
+}
+
+void roce_cap_done(roce_capfile_t *c)
+{
+	if (!c)
+		return;
+	if (!c->status)
+		c->status = 1;
+	capr_pages_done(c);
 }
 
 void roce_cap_close(roce_capfile_t *c)

@@ -34,32 +34,35 @@ static void *map_helper(void *arg)
 
 	pthread_mutex_lock(&c->helper_mu);
 	for (;;) {
-		size_t pos = c->helper_pos, want;
+		size_t pos = c->helper_pos, want, upto;
 
-		if (c->helper_stop)
-			break;
+		if (c->helper_stop) {
+			bool drain = c->helper_drain;
+
+			pthread_mutex_unlock(&c->helper_mu);
+			if (drain)      /* roce_cap_done(): the reader is done with the file */
+				capr_map_release_upto(c, c->map_len);
+			return NULL;
+		}
 		want = pos + CAP_HELPER_AHEAD * CAP_RELEASE_STEP;
 		if (want > c->map_len)
 			want = c->map_len;
-		if (populated < want || (pos >= CAP_RELEASE_KEEP + CAP_RELEASE_STEP &&
-					 ((pos - CAP_RELEASE_KEEP) & ~(size_t)(CAP_RELEASE_STEP - 1)) >
-					 atomic_load_explicit(&c->map_released_a,
-							      memory_order_relaxed))) {
+		upto = capr_release_to(c, pos);
+		if (populated < want ||
+		    upto > atomic_load_explicit(&c->map_released_a, memory_order_relaxed)) {
 			pthread_mutex_unlock(&c->helper_mu);
 			while (populated < want) {
 				capr_map_prefetch(c, populated);
 				populated += CAP_RELEASE_STEP;
 			}
-			if (pos >= CAP_RELEASE_KEEP + CAP_RELEASE_STEP)
-				capr_map_release_upto(c, (pos - CAP_RELEASE_KEEP) &
-						 ~(size_t)(CAP_RELEASE_STEP - 1));
+			/* (only once the reader has told a position: helper_on is set) */
+			if (upto)
+				capr_map_release_upto(c, upto);
 			pthread_mutex_lock(&c->helper_mu);
 			continue;
 		}
 		pthread_cond_wait(&c->helper_cv, &c->helper_mu);
 	}
-	pthread_mutex_unlock(&c->helper_mu);
-	return NULL;
 }
 
 void capr_pages_start(struct roce_capfile *c)
@@ -87,6 +90,21 @@ void capr_pages_start(struct roce_capfile *c)
 		return;
 	}
 	c->helper_on = true;
+}
+
+void capr_pages_done(struct roce_capfile *c)
+{
+	if (c->ah) {
+		capr_ahead_done(c);
+		return;
+	}
+	if (!c->helper_on)
+		return;
+	pthread_mutex_lock(&c->helper_mu);
+	c->helper_drain = true;
+	c->helper_stop = true;
+	pthread_cond_signal(&c->helper_cv);
+	pthread_mutex_unlock(&c->helper_mu);
 }
 
 void capr_pages_stop(struct roce_capfile *c)
@@ -119,17 +137,15 @@ void capr_map_moved(struct roce_capfile *c)
 		pthread_mutex_unlock(&c->helper_mu);
 		/* the helper fell behind (not scheduled, say): release here, so
 		 * that resident memory stays bounded whatever the helper does */
-		if (pos >= CAP_RELEASE_KEEP + CAP_RELEASE_LAG &&
-		    pos - CAP_RELEASE_KEEP - CAP_RELEASE_LAG >
+		if (capr_release_to(c, pos) > CAP_RELEASE_LAG &&
+		    capr_release_to(c, pos) - CAP_RELEASE_LAG >
 		    atomic_load_explicit(&c->map_released_a, memory_order_relaxed))
-			capr_map_release_upto(c, (pos - CAP_RELEASE_KEEP) &
-					 ~(size_t)(CAP_RELEASE_STEP - 1));
+			capr_map_release_upto(c, capr_release_to(c, pos));
 		return;
 	}
 	capr_map_prefetch(c, (size_t)c->pos + CAP_RELEASE_STEP);
-	if (c->pos >= c->map_released + CAP_RELEASE_STEP + CAP_RELEASE_KEEP)
-		capr_map_release_upto(c, ((size_t)c->pos - CAP_RELEASE_KEEP) &
-				 ~(size_t)(CAP_RELEASE_STEP - 1));
+	if (capr_release_to(c, (size_t)c->pos) >= c->map_released + CAP_RELEASE_STEP)
+		capr_map_release_upto(c, capr_release_to(c, (size_t)c->pos));
 }
 
 /*

@@ -14,6 +14,9 @@
 void capr_pages_start(struct roce_capfile *c);
 void capr_pages_stop(struct roce_capfile *c);
 
+/* roce_cap_done(): either helper told to give back the whole mapping and end. */
+void capr_pages_done(struct roce_capfile *c);
+
 /* The reader crossed into another window: tell the helper, or do its work. */
 void capr_map_moved(struct roce_capfile *c);
 

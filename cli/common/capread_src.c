@@ -91,10 +91,13 @@ void capr_warn(struct roce_capfile *c, const char *fmt, ...)
 uint32_t capr_check_lengths(struct roce_capfile *c, uint32_t caplen, uint32_t snaplen,
 			    uint32_t wirelen)
 {
-	if (snaplen && caplen > snaplen)
+	if (snaplen && caplen > snaplen) {
 		capr_warn(c,
 			  "caplen %" PRIu32 " exceeds snaplen %" PRIu32 " (read in full)", caplen,
 			  snaplen);
+		/* the keep window no longer holds two records of the snapshot length */
+		atomic_store_explicit(&c->map_keep, CAP_RELEASE_KEEP, memory_order_relaxed);
+	}
 	if (caplen > wirelen) {
 		capr_warn(c, "caplen %" PRIu32 " exceeds original length %" PRIu32
 			  " (original length taken as %" PRIu32 ")", caplen, wirelen, caplen);
@@ -424,9 +427,9 @@ const uint8_t *capr_stream_fill(struct roce_capfile *c, size_t n, size_t *avail)
 /*
  * Give read pages of a mapped file back to the kernel as the reader moves
  * on, so that resident memory stays flat however large the file is.  The
- * window kept behind the position is larger than any record, so the record
- * handed out last (valid until the next call) is never affected
- * (CAP_RELEASE_* in capread_int.h).
+ * window kept behind the position is larger than what one call hands out
+ * (capr_map_keep_set()), so the records handed out last (valid until the
+ * next call) are never affected (CAP_RELEASE_* in capread_int.h).
  */
 
 #ifndef MADV_POPULATE_READ
@@ -467,6 +470,28 @@ void capr_map_release_upto(struct roce_capfile *c, size_t upto)
 	}
 	if (locked)
 		pthread_mutex_unlock(&c->release_mu);
+}
+
+/*
+ * The keep window of a mapped file (map_keep): more than twice what one call
+ * can hand out, records of at most the snapshot length (a run of
+ * roce_cap_next_batch() spans its first record and 16 KiB more), and at least
+ * CAP_RELEASE_KEEP_MIN.  A record above the snapshot length (read with a
+ * warning, capr_check_lengths()), pcapng (a snapshot length per interface) or
+ * no snapshot length: CAP_RELEASE_KEEP, two of the largest records.
+ */
+void capr_map_keep_set(struct roce_capfile *c)
+{
+	size_t keep = CAP_RELEASE_KEEP;
+
+	if (c->fmt == FMT_PCAP && c->snaplen && c->snaplen < ROCE_CAP_MAX_RECORD) {
+		keep = 2 * ((size_t)c->snaplen + 24) + (64u << 10);
+		if (keep < CAP_RELEASE_KEEP_MIN)
+			keep = CAP_RELEASE_KEEP_MIN;
+		if (keep > CAP_RELEASE_KEEP)
+			keep = CAP_RELEASE_KEEP;
+	}
+	atomic_store_explicit(&c->map_keep, keep, memory_order_relaxed);
 }
 
 /* ---- timestamps ----------------------------------------------------------- */

@@ -37,6 +37,7 @@ const uint8_t *capr_stream_fill(struct roce_capfile *c, size_t n, size_t *avail)
 /* The mapping window: populate the window at from; give back [released, upto). */
 void capr_map_prefetch(struct roce_capfile *c, size_t from);
 void capr_map_release_upto(struct roce_capfile *c, size_t upto);
+void capr_map_keep_set(struct roce_capfile *c);
 
 bool capr_iface_ts(const struct cap_iface *ifc, uint64_t ticks, uint64_t *ns);
 void capr_ts_out_of_range(struct roce_capfile *c, struct roce_cap_record *rec);

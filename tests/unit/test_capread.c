@@ -944,6 +944,50 @@ static void test_warnings(void)
 	roce_cap_close(c);
 }
 
+/* roce_cap_set_ahead(): the helper's byte of a record, from its own bytes */
+static uint8_t ahead_byte(void *user, const struct roce_cap_record *rec)
+{
+	uint64_t i;
+
+	(void)user;
+	memcpy(&i, rec->data, sizeof(i));
+	return (uint8_t)(1 + i % 251);
+}
+
+/*
+ * roce_cap_done() in the middle of the file, with either helper (the one
+ * that works ahead may be walking): reads stop there (0), close frees all.
+ */
+static void large_done_early(const char *path, uint64_t count)
+{
+	char err[ROCE_ERRBUF_SIZE];
+	struct roce_cap_record rec;
+
+	for (int ahead = 0; ahead < 2; ahead++) {
+		roce_capfile_t *c = roce_cap_open(path, err);
+		uint64_t n = 0, bad = 0;
+
+		REQUIRE(c != NULL);
+		if (ahead)
+			CHECK_EQ_I(roce_cap_set_ahead(c, ahead_byte, NULL, 0), 1);
+		while (n < count / 2 && roce_cap_next(c, &rec) == 1) {
+			uint64_t v;
+
+			memcpy(&v, rec.data, sizeof(v));
+			if (v != n || (rec.ahead && rec.ahead != ahead_byte(NULL, &rec)))
+				bad++;
+			n++;
+		}
+		CHECK_EQ_U(n, count / 2);
+		CHECK_EQ_U(bad, 0);
+		roce_cap_done(c);
+		CHECK_EQ_I(roce_cap_next(c, &rec), 0);
+		CHECK_EQ_I(roce_cap_next_batch(c, &rec, 1), 0);
+		roce_cap_close(c);
+	}
+	roce_cap_done(NULL);
+}
+
 /*
  * A mapped file large enough (> 64 MiB) for the page helper thread, which
  * populates windows ahead of the reader and releases pages behind it while
@@ -983,18 +1027,12 @@ static void test_large_mapped(void)
 	CHECK_EQ_I(rc, 0);
 	CHECK_EQ_U(n, count);
 	CHECK_EQ_U(bad, 0);
+	/* roce_cap_done(): the helper gives the mapping back and ends; nothing more to read */
+	roce_cap_done(c);
+	CHECK_EQ_I(roce_cap_next(c, &rec), 0);
 	roce_cap_close(c);
+	large_done_early(path, count);
 	unlink(path);
-}
-
-/* roce_cap_set_ahead(): the helper's byte of a record, from its own bytes */
-static uint8_t ahead_byte(void *user, const struct roce_cap_record *rec)
-{
-	uint64_t i;
-
-	(void)user;
-	memcpy(&i, rec->data, sizeof(i));
-	return (uint8_t)(1 + i % 251);
 }
 
 /*
