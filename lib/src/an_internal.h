@@ -901,7 +901,8 @@ uint64_t an_pair_bytes(const struct an_pairidx *x);
 void an_pair_sync(struct roce_analyzer *a, struct an_flow *f);
 /* f goes away: leave the index, unlink its peer (which may become a candidate). */
 void an_pair_forget(struct roce_analyzer *a, struct an_flow *f);
-/* Pair the unpaired response stream f whose frame has PSN P, if a candidate fits. */
+/* Pair the unpaired response stream f whose frame has PSN P, if a candidate fits (then
+ * f->peer is set; the caller, an_request.c, moves both request states: an_req_pair()). */
 void an_pair_try(struct roce_analyzer *a, struct an_flow *f, uint32_t P);
 
 /* observers (an_event.c) */

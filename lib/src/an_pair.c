@@ -400,9 +400,7 @@ static void peer_link(struct roce_analyzer *a, struct an_flow *f, struct an_flow
 		index_remove(&a->pair, f);
 	if (g->req && g->req->pn)
 		index_remove(&a->pair, g);
-	/* the request state of both gets room for their latencies (f->req, g->req move) */
-	an_req_pair(a, f);
-	an_req_pair(a, g);
+	/* (an_pair_try()'s caller gives both request states room for their latencies) */
 }
 
 /* Oldest outstanding AckReq / READ entry of r with PSN P: its time, or UINT64_MAX. */

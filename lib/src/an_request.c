@@ -1272,8 +1272,16 @@ void an_resp_process(struct an_ctx *c, struct an_flow *f)
 	struct an_req *r;
 
 	if (!f->peer) {
-		if (f->st.unpaired_frames < AN_PAIR_FIRST || f->st.unpaired_frames % AN_PAIR_EVERY == 0)
+		if (f->st.unpaired_frames < AN_PAIR_FIRST ||
+		    f->st.unpaired_frames % AN_PAIR_EVERY == 0) {
 			an_pair_try(c->a, f, P);
+			/* paired now: the request state of both gets room for their latencies
+			 * (f->req, f->peer->req move) */
+			if (f->peer) {
+				an_req_pair(c->a, f);
+				an_req_pair(c->a, f->peer);
+			}
+		}
 		f->st.unpaired_frames++;
 	}
 	r = f->peer ? f->peer->req : NULL;
