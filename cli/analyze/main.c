@@ -780,6 +780,17 @@ static void write_textfile(uint64_t drops)
 		fprintf(stderr, "%s: %s\n", RA_PROG, errbuf);
 }
 
+/* --prometheus: what /metrics serves from now on */
+static void prom_publish(void)
+{
+	struct ra_snap sn;
+	uint64_t drops, rx;
+
+	ra_live_stats(cur_live, &drops, &rx);
+	prom_snap(drops, &sn);
+	ra_promhttp_update(promhttp, ctx.o.iface, &sn);
+}
+
 /* --interval: the metrics since the previous line; --prometheus-textfile */
 static void live_tick(void *user, uint64_t now)
 {
@@ -796,11 +807,7 @@ static void live_tick(void *user, uint64_t now)
 		return;
 	}
 	if (promhttp && now - prom_last_ns >= 1000000000ull) {
-		struct ra_snap sn;
-
-		ra_live_stats(cur_live, &drops, &rx);
-		prom_snap(drops, &sn);
-		ra_promhttp_update(promhttp, ctx.o.iface, &sn);
+		prom_publish();
 		prom_last_ns = now;
 	}
 	if (cli.textfile && !cli.interval_ns && now - text_last_ns >= TEXTFILE_EVERY_NS) {
@@ -932,6 +939,8 @@ static bool analyse_live(struct ra_file *rf)
 	rf->linktype = ra_live_linktype(l);
 	ctx.live_filter = g_strdup(ra_live_filter(l));
 	cur_live = l;
+	if (promhttp)
+		prom_publish();  /* a scrape from now on gets every metric (at zero), not "" */
 	/* as tcpdump: on stderr, once the filter is set, so a script knows capture began */
 	ra_live_describe(l, errbuf, sizeof(errbuf));
 	fprintf(stderr, "%s: %s\n", RA_PROG, errbuf);
