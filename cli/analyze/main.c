@@ -503,12 +503,18 @@ static __attribute__((noinline)) unsigned plain_run(roce_capfile_t *c,
 	return ri;
 }
 
-/* The file's reader closed, and its shrink flag with it (ra_shrink). */
-static void cap_close(roce_capfile_t *c)
+/* The analysis no longer reads the file's reader nor its shrink flag (ra_shrink). */
+static void cap_detach(void)
 {
 	roce_analyzer_set_discard_flag(ctx.an, NULL);
 	ra_shrink = &no_shrink;
 	ra_cap = NULL;
+}
+
+/* The file's reader closed, and its shrink flag with it. */
+static void cap_close(roce_capfile_t *c)
+{
+	cap_detach();
 	roce_cap_close(c);
 }
 
@@ -522,9 +528,7 @@ static roce_capfile_t *ra_cap_closing;
 
 static void cap_done(roce_capfile_t *c)
 {
-	roce_analyzer_set_discard_flag(ctx.an, NULL);
-	ra_shrink = &no_shrink;
-	ra_cap = NULL;
+	cap_detach();
 	roce_cap_done(c);
 	roce_cap_close(ra_cap_closing);
 	ra_cap_closing = c;

@@ -92,19 +92,24 @@ void capr_pages_start(struct roce_capfile *c)
 	c->helper_on = true;
 }
 
+/* Tell the helper to end (drain: giving the whole mapping back first). */
+static void helper_end(struct roce_capfile *c, bool drain)
+{
+	pthread_mutex_lock(&c->helper_mu);
+	c->helper_drain |= drain;
+	c->helper_stop = true;
+	pthread_cond_signal(&c->helper_cv);
+	pthread_mutex_unlock(&c->helper_mu);
+}
+
 void capr_pages_done(struct roce_capfile *c)
 {
 	if (c->ah) {
 		capr_ahead_done(c);
 		return;
 	}
-	if (!c->helper_on)
-		return;
-	pthread_mutex_lock(&c->helper_mu);
-	c->helper_drain = true;
-	c->helper_stop = true;
-	pthread_cond_signal(&c->helper_cv);
-	pthread_mutex_unlock(&c->helper_mu);
+	if (c->helper_on)
+		helper_end(c, true);
 }
 
 void capr_pages_stop(struct roce_capfile *c)
@@ -115,10 +120,7 @@ void capr_pages_stop(struct roce_capfile *c)
 	}
 	if (!c->helper_on)
 		return;
-	pthread_mutex_lock(&c->helper_mu);
-	c->helper_stop = true;
-	pthread_cond_signal(&c->helper_cv);
-	pthread_mutex_unlock(&c->helper_mu);
+	helper_end(c, false);
 	pthread_join(c->helper, NULL);
 	pthread_cond_destroy(&c->helper_cv);
 	pthread_mutex_destroy(&c->release_mu);
