@@ -339,7 +339,8 @@ enum an_lat_kind {
  * Request-side sequencing state, allocated with the stream's first request:
  * 96 bytes.  What every request frame reads or writes comes first (one
  * cache line).  A paired stream's is the first part of a struct an_req_lat
- * (dists set), which holds its ACK and READ latency distributions too.
+ * (dists set), which holds its first ring entries and its ACK and READ
+ * latency distributions too.
  */
 struct an_req {
 	bool init : 1, off : 1;
@@ -365,22 +366,30 @@ struct an_req {
 };
 
 /*
- * The request state of a paired stream and its ACK and READ latency
- * distributions (the response stream's samples): 192 bytes, a pool record
- * on a cache-line boundary.  The second line holds the ring pointers, which
- * every request that waits for a response reads, and the ACK round trip's
- * distribution, the third the READ latencies; a response's samples go to
- * its peer's record, whose first two lines the request, a frame or a few
- * before, left in the cache, so an ACK's round trip costs no line of its
- * own.  (In a block of their own, 104 bytes reached through the stream
- * record, the distributions were two thirds of the response path's cache
- * misses with 100,000 long-lived streams, docs/perf/many-qps.md.)  A
- * stream's request state becomes one when the stream is paired
- * (an_req_pair()): an unpaired stream's samples have nowhere to come from,
- * and one-way captures keep the 96-byte record.
+ * The request state of a paired stream, its first AckReq and READ ring
+ * entries and its ACK and READ latency distributions (the response stream's
+ * samples): 256 bytes, a pool record on a cache-line boundary.  Line 1 holds
+ * the ring pointers, which every request that waits for a response reads,
+ * and the READ ring's first entry; line 2 the AckReq ring's first entry and
+ * the ACK round trip's distribution, line 3 the two READ latencies.  A
+ * response's samples go to its peer's record, whose lines 0-2 the request, a
+ * frame or a few before, left in the cache, so an ACK costs no line of its
+ * own and a READ response one.  (In a block of their own, 104 bytes reached
+ * through the stream record, the distributions were two thirds of the
+ * response path's cache misses with 100,000 long-lived streams; the first
+ * ring entries were pool records of their own, docs/perf/many-qps.md.)  The
+ * rings use the entries in line while they hold one (ack_cap / rd_cap ==
+ * AN_ACK_FIRST / AN_READ_FIRST: r->ack / r->rd point here) and move to the
+ * heap when they grow, as an unpaired stream's pool records do.  A stream's
+ * request state becomes one when the stream is paired (an_req_pair()): an
+ * unpaired stream's samples have nowhere to come from, and one-way captures
+ * keep the 96-byte record.
  */
 struct an_req_lat {
 	struct an_req r;
+	struct an_readent rd1[AN_READ_FIRST];   /* (an_ring.h) */
+	struct an_ackent ack1[AN_ACK_FIRST];
+	uint64_t spare;
 	struct an_dist d[AN_LAT_NAK_RESPONSE];  /* (an_dist.c, their only writer) */
 };
 
@@ -488,8 +497,12 @@ _Static_assert(sizeof(struct an_flow) % AN_FLOW_ALIGN == 0, "stream record size"
 _Static_assert(offsetof(struct an_req, hs) <= AN_LINE,
 	"request hot fields span more than one cache line");
 _Static_assert(sizeof(struct an_req) <= 96, "request state past 96 bytes");
-_Static_assert(offsetof(struct an_req_lat, d) == 96 && sizeof(struct an_req_lat) == 3 * AN_LINE,
-	"request state, then the distributions: the RTT's in the second line");
+_Static_assert(offsetof(struct an_req_lat, rd1) == 96 &&
+	offsetof(struct an_req_lat, ack1) == 2 * AN_LINE &&
+	offsetof(struct an_req_lat, d[AN_LAT_RTT]) == 2 * AN_LINE + 32 &&
+	offsetof(struct an_req_lat, d[AN_LAT_READ_FIRST]) == 3 * AN_LINE &&
+	sizeof(struct an_req_lat) == 4 * AN_LINE,
+	"lines 1-3 of a paired request record: READ entry; AckReq entry, RTT; READ latencies");
 _Static_assert(sizeof(struct an_flow) == 160, "stream record past 160 bytes");
 _Static_assert(sizeof(struct an_holeset) == 16, "hole set past 16 bytes");
 #if defined(__GNUC__) || defined(__clang__)
@@ -554,7 +567,8 @@ struct an_pairidx {
 
 struct an_pools {
 	struct an_pool flow, req, req_lat, rsp, lat_x, ctr;
-	struct an_pool ack1, rd1;       /* first AckReq / READ rings (AN_ACK_FIRST, AN_READ_FIRST) */
+	/* an unpaired request stream's first AckReq / READ rings (AN_ACK_FIRST, AN_READ_FIRST) */
+	struct an_pool ack1, rd1;
 	struct an_pool hist[AN_HIST_POOLS];     /* histogram arrays of 1, 2, ... octaves */
 };
 

@@ -184,8 +184,8 @@ void an_req_free(struct roce_analyzer *a, struct an_req *r)
 	if (!r)
 		return;
 	free(r->hs.holes);
-	ring_put(&a->pool.ack1, r->ack, r->ack_cap, AN_ACK_FIRST);
-	ring_put(&a->pool.rd1, r->rd, r->rd_cap, AN_READ_FIRST);
+	ring_put(&a->pool.ack1, r->ack, r->ack_cap, AN_ACK_FIRST, ack_inline(r));
+	ring_put(&a->pool.rd1, r->rd, r->rd_cap, AN_READ_FIRST, read_inline(r));
 	req_err_free(a, r);
 	if (r->dists) {
 		an_lat_req_free(a, an_req_dists(r));
@@ -209,11 +209,24 @@ static struct an_req *req_lat_get(struct roce_analyzer *a)
 void an_req_pair(struct roce_analyzer *a, struct an_flow *f)
 {
 	struct an_req *r;
+	struct an_req_lat *l;
 
 	if (!f->req || f->req->dists || !(r = req_lat_get(a)))
 		return;
 	memcpy(r, f->req, sizeof(*r));
 	r->dists = true;
+	/* first rings (one entry) move into the record, larger ones stay where they are */
+	l = (struct an_req_lat *)r;
+	if (r->ack_cap == AN_ACK_FIRST) {
+		memcpy(l->ack1, r->ack, sizeof(l->ack1));
+		an_pool_put(&a->pool.ack1, r->ack);
+		r->ack = l->ack1;
+	}
+	if (r->rd_cap == AN_READ_FIRST) {
+		memcpy(l->rd1, r->rd, sizeof(l->rd1));
+		an_pool_put(&a->pool.rd1, r->rd);
+		r->rd = l->rd1;
+	}
 	an_pool_put(&a->pool.req, f->req);
 	f->req = r;
 }

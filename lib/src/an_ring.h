@@ -8,8 +8,11 @@
  *
  * The AckReq ring holds the outstanding requests that wait for an ACK (an
  * AckReq, a READ, an atomic), oldest first; the READ ring the last READs
- * pushed.  Both start with one entry from a pool and double up to
- * AN_ACK_RING / AN_READ_RING (powers of two: AN_RING_AT() indexes them).
+ * pushed.  Both start with one entry and double up to AN_ACK_RING /
+ * AN_READ_RING (powers of two: AN_RING_AT() indexes them).  The one entry is
+ * a pool record of its own, or for a paired stream (struct an_req_lat) the
+ * record's entry in line (ack_inline(), read_inline()); the larger rings
+ * come from the heap.
  */
 #ifndef ROCE_AN_RING_H
 #define ROCE_AN_RING_H
@@ -25,20 +28,46 @@ static bool psn_in(uint32_t p, uint32_t start, uint32_t len)
 	return ((p - start) & 0xffffffu) < len;
 }
 
-/* Give back an AckReq/READ ring: the first size (first entries) to its pool, larger ones to
- * free() (none yet: cap 0, nothing; a stream's first ring grows from there). */
-static void ring_put(struct an_pool *pool, void *ring, unsigned cap, unsigned first)
+/* r's first AckReq / READ ring in its record (a paired stream's), NULL for a 96-byte record */
+static inline struct an_ackent *ack_inline(struct an_req *r)
 {
-	if (cap == first)
-		an_pool_put(pool, ring);
-	else if (cap)
+	return r->dists ? ((struct an_req_lat *)r)->ack1 : NULL;
+}
+
+static inline struct an_readent *read_inline(struct an_req *r)
+{
+	return r->dists ? ((struct an_req_lat *)r)->rd1 : NULL;
+}
+
+/* Give back an AckReq/READ ring: the first size (first entries) to its pool unless it is
+ * the record's own (inl), larger ones to free() (none yet: cap 0, nothing; a stream's first
+ * ring grows from there). */
+static void ring_put(struct an_pool *pool, void *ring, unsigned cap, unsigned first, void *inl)
+{
+	if (cap == first) {
+		if (ring != inl)
+			an_pool_put(pool, ring);
+	} else if (cap) {
 		free(ring);
+	}
+}
+
+/* A stream's first AckReq / READ ring: the record's own, or a pool record (NULL: no memory) */
+static inline struct an_ackent *ack_get_first(struct roce_analyzer *a, struct an_req *r)
+{
+	return r->dists ? ack_inline(r) : an_pool_get(&a->pool.ack1);
+}
+
+static inline struct an_readent *read_get_first(struct roce_analyzer *a, struct an_req *r)
+{
+	return r->dists ? read_inline(r) : an_pool_get(&a->pool.rd1);
 }
 
 /*
  * Double the AckReq ring, oldest entry first; false at the cap or without
  * memory.  The first ring (AN_ACK_FIRST entries: most streams have one
- * AckReq outstanding at a time) comes from a pool, the larger ones from malloc.
+ * AckReq outstanding at a time) is the record's or a pool's, the larger ones
+ * come from malloc.
  */
 static bool ack_grow(struct roce_analyzer *a, struct an_req *r)
 {
@@ -47,12 +76,12 @@ static bool ack_grow(struct roce_analyzer *a, struct an_req *r)
 
 	if (r->ack_cap >= AN_ACK_RING)
 		return false;
-	n = r->ack_cap ? malloc(ncap * sizeof(*n)) : an_pool_get(&a->pool.ack1);
+	n = r->ack_cap ? malloc(ncap * sizeof(*n)) : ack_get_first(a, r);
 	if (!n)
 		return false;
 	for (unsigned i = 0; i < r->ack_n; i++)
 		n[i] = r->ack[(r->ack_head + i) % r->ack_cap];
-	ring_put(&a->pool.ack1, r->ack, r->ack_cap, AN_ACK_FIRST);
+	ring_put(&a->pool.ack1, r->ack, r->ack_cap, AN_ACK_FIRST, ack_inline(r));
 	r->ack = n;
 	r->ack_cap = (uint8_t)ncap;
 	r->ack_head = 0;
@@ -73,14 +102,14 @@ static __attribute__((noinline)) bool ack_room(struct roce_analyzer *a, struct a
 
 /*
  * A stream's first AckReq ring, before its first ack_push() (req_process(): the in-order
- * paths need a ring already): what ack_room() and ack_grow() do with no ring, the pool's
- * record and nothing to copy, without their call (about 40 instructions a request stream).
+ * paths need a ring already): what ack_room() and ack_grow() do with no ring, the first
+ * ring and nothing to copy, without their call (about 40 instructions a request stream).
  * Without memory nothing changes: ack_push() tries again and gives up.
  */
 static inline __attribute__((always_inline)) void ack_first(struct roce_analyzer *a,
 	struct an_req *r)
 {
-	if ((r->ack = an_pool_get(&a->pool.ack1)) != NULL) {
+	if ((r->ack = ack_get_first(a, r)) != NULL) {
 		r->ack_cap = AN_ACK_FIRST;
 		r->ack_head = 0;
 	}
@@ -214,8 +243,8 @@ static struct an_readent *read_match(struct an_req *r, uint32_t P)
 
 /*
  * Double the READ ring keeping push order (oldest first); false at the cap
- * or without memory.  The first ring (AN_READ_FIRST slots) comes from a
- * pool, the larger ones from calloc.
+ * or without memory.  The first ring (AN_READ_FIRST slots) is the record's
+ * or a pool's, the larger ones come from calloc.
  */
 static __attribute__((noinline)) bool read_grow(struct roce_analyzer *a, struct an_req *r)
 {
@@ -224,12 +253,12 @@ static __attribute__((noinline)) bool read_grow(struct roce_analyzer *a, struct 
 
 	if (r->rd_cap >= AN_READ_RING)
 		return false;
-	n = r->rd_cap ? calloc(ncap, sizeof(*n)) : an_pool_get(&a->pool.rd1);
+	n = r->rd_cap ? calloc(ncap, sizeof(*n)) : read_get_first(a, r);
 	if (!n)
 		return false;
 	for (unsigned i = 0; i < r->rd_cap; i++)
 		n[i] = r->rd[(r->rd_next + i) % r->rd_cap];
-	ring_put(&a->pool.rd1, r->rd, r->rd_cap, AN_READ_FIRST);
+	ring_put(&a->pool.rd1, r->rd, r->rd_cap, AN_READ_FIRST, read_inline(r));
 	r->rd = n;
 	r->rd_next = r->rd_cap;
 	r->rd_cap = (uint8_t)ncap;
@@ -241,7 +270,7 @@ static __attribute__((noinline)) bool read_grow(struct roce_analyzer *a, struct 
 static inline __attribute__((always_inline)) void read_first(struct roce_analyzer *a,
 	struct an_req *r)
 {
-	if ((r->rd = an_pool_get(&a->pool.rd1)) != NULL) {
+	if ((r->rd = read_get_first(a, r)) != NULL) {
 		r->rd_next = 0;
 		r->rd_cap = AN_READ_FIRST;
 	}

@@ -104,7 +104,7 @@ roce_analyzer_t *roce_analyzer_create(const struct roce_analyzer_config *c, char
 	/* request state on cache-line boundaries (hot fields: an_internal.h) */
 	an_pool_init(&a->pool.flow, sizeof(struct an_flow), AN_FLOW_ALIGN);
 	an_pool_init(&a->pool.req, sizeof(struct an_req), 32);   /* (96 bytes) */
-	an_pool_init(&a->pool.req_lat, sizeof(struct an_req_lat), AN_LINE);      /* (192 bytes) */
+	an_pool_init(&a->pool.req_lat, sizeof(struct an_req_lat), AN_LINE);      /* (256 bytes) */
 	an_pool_init(&a->pool.rsp, sizeof(struct an_rsp), 8);
 	an_pool_init(&a->pool.lat_x, sizeof(struct an_lat_x), 8);
 	an_pool_init(&a->pool.ctr, sizeof(struct roce_counters), 8);

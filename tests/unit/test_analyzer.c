@@ -622,6 +622,63 @@ static void test_latency_both_ways(void)
 	t_done(&t);
 }
 
+/*
+ * A paired stream's first AckReq and READ ring entries are in its request record (struct
+ * an_req_lat): a one-entry ring moves there at the pairing, a larger one stays on the heap,
+ * one there that outgrows it moves to the heap; each response still finds its request.
+ */
+static void test_latency_rings_in_record(void)
+{
+	struct t t;
+	struct flows fl;
+	const struct roce_flow_stats *rq;
+
+	/* the AckReq ring (one entry) moves at the pairing, then both rings outgrow the record */
+	t_init(&t, 0);
+	REQUIRE(t.a);
+	send_only(&t, 100, 1000 * US);
+	resp(&t, ROCE_OP_RC_ACKNOWLEDGE, 100, 0x1f, 0, 1005 * US);     /* pairs: 5 us */
+	CHECK_EQ_U(t.res.events, ROCE_EV_ACK_RTT);
+	req(&t, ROCE_OP_RC_RDMA_READ_REQUEST, 101, true, 0, 16, 2000 * US);
+	req(&t, ROCE_OP_RC_RDMA_READ_REQUEST, 102, true, 0, 16, 2001 * US);
+	send_only(&t, 103, 2002 * US);
+	resp(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_ONLY, 101, 0x1f, 16, 2011 * US);  /* 11 us */
+	resp(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_ONLY, 102, 0x1f, 16, 2013 * US);  /* 12 us */
+	resp(&t, ROCE_OP_RC_ACKNOWLEDGE, 103, 0x1f, 0, 2015 * US);     /* 13 us */
+	send_only(&t, 104, 3000 * US);
+	resp(&t, ROCE_OP_RC_ACKNOWLEDGE, 104, 0x1f, 0, 3004 * US);     /* 4 us */
+	flows_get(&t, &fl);
+	REQUIRE((rq = req_flow(&fl)) != NULL);
+	CHECK_EQ_U(rq->rtt.count, 5);
+	CHECK_EQ_U(rq->rtt.min_ns, 4 * US);
+	CHECK_EQ_U(rq->rtt.max_ns, 13 * US);
+	CHECK_EQ_U(rq->read_first.count, 2);
+	CHECK_EQ_U(rq->read_first.min_ns, 11 * US);
+	CHECK_EQ_U(rq->read_last.max_ns, 12 * US);
+	CHECK_EQ_U(rq->duplicates + rq->out_of_order + rq->psn_gaps, 0);
+	t_done(&t);
+
+	/* two AckReqs outstanding at the pairing (that ring, on the heap, stays), one READ (its
+	 * ring, one entry, moves), then a READ in the record's ring */
+	t_init(&t, 0);
+	REQUIRE(t.a);
+	req(&t, ROCE_OP_RC_RDMA_READ_REQUEST, 100, true, 0, 16, 1000 * US);
+	send_only(&t, 101, 1001 * US);
+	resp(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_ONLY, 100, 0x1f, 16, 1007 * US);  /* pairs: 7 us */
+	resp(&t, ROCE_OP_RC_ACKNOWLEDGE, 101, 0x1f, 0, 1010 * US);     /* 9 us */
+	req(&t, ROCE_OP_RC_RDMA_READ_REQUEST, 102, true, 0, 16, 2000 * US);
+	resp(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_ONLY, 102, 0x1f, 16, 2003 * US);  /* 3 us */
+	flows_get(&t, &fl);
+	REQUIRE((rq = req_flow(&fl)) != NULL);
+	CHECK_EQ_U(rq->rtt.count, 3);
+	CHECK_EQ_U(rq->rtt.min_ns, 3 * US);
+	CHECK_EQ_U(rq->rtt.max_ns, 9 * US);
+	CHECK_EQ_U(rq->read_first.count, 2);
+	CHECK_EQ_U(rq->read_last.min_ns, 3 * US);
+	CHECK_EQ_U(rq->read_last.max_ns, 7 * US);
+	t_done(&t);
+}
+
 static void test_nak_go_back(void)
 {
 	struct t t;
@@ -1422,6 +1479,7 @@ int main(void)
 	RUN(test_ack_coalescing);
 	RUN(test_latency_kept_on_resync);
 	RUN(test_latency_both_ways);
+	RUN(test_latency_rings_in_record);
 	RUN(test_nak_go_back);
 	RUN(test_nak_answered_in_order);
 	RUN(test_nak_explains_its_psn);

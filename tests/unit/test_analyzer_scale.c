@@ -302,13 +302,14 @@ static void check_layout(const struct layout *l)
 			(unsigned long long)(m.latency_bytes / m.streams),
 			(unsigned long long)(m.table_bytes / m.streams));
 		CHECK(per <= 1000);     /* 1,000,000 such streams fit in 1 GB */
-		/* a request stream (160 + 96 + rings 24 + 32) and its response stream
-		 * (160 + 40), 256 bytes on average, plus tables (12-byte stream slots at
-		 * a load between 1/4 and 1/2 and the dense array: 32 to 57 bytes; the
-		 * pairing index keeps the arrays its peak of unpaired streams needed:
-		 * up to 90 bytes in all here); the latency distributions of a paired
-		 * request stream (96 bytes of its 192-byte request record, counted as
-		 * latency) on the request streams only: 48 per stream */
+		/* a request stream (160 + 160: its 256-byte request record, the rings'
+		 * first entries in it, less the distributions) and its response stream
+		 * (160 + 32), 256 bytes on average (at the check), plus tables (12-byte
+		 * stream slots at a load between 1/4 and 1/2 and the dense array: 32 to
+		 * 57 bytes; the pairing index keeps the arrays its peak of unpaired
+		 * streams needed: up to 90 bytes in all here); the latency distributions
+		 * of a paired request stream (96 bytes of its 256-byte request record,
+		 * counted as latency) on the request streams only: 48 per stream */
 		CHECK(m.stream_bytes / m.streams <= 256);
 		CHECK((m.in_use - m.latency_bytes) / m.streams <= 348);
 		CHECK(m.latency_bytes / m.streams <= 60);
