@@ -139,6 +139,60 @@ static int ah_pcap_next(struct cap_ahead *a, struct roce_cap_record *rec)
 }
 
 /*
+ * A chunk of its own in a pcap file (chunk h, n records from its first): what
+ * ah_pcap_next() and the loop in ah_thread() do for each record, with the walk's
+ * position, index and the file's fields in locals.  Through the caller's
+ * function, which may write any memory as far as the compiler knows, the loop
+ * reloaded and stored them at every record (about a third of the helper's
+ * instructions a record besides the CRC, docs/perf/analyze.md).  The records
+ * walked: n, or fewer where the walk stops (as ah_pcap_next()'s 0).
+ */
+static unsigned ah_pcap_own(struct cap_ahead *a, uint64_t h, unsigned n)
+{
+	const struct ah_file f = a->f;
+	const size_t hl = f.hl;
+	uint64_t pos = a->h_pos, idx = a->h_idx;
+	uint32_t sec = a->h_sec;
+	struct roce_cap_record rec = { 0 };
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		const uint8_t *p = f.map + pos;
+		struct pcap_rec_hdr hd;
+		uint8_t b = 0;
+
+		if (pos + hl > f.len)
+			break;
+		hd = ah_rec_hdr(&f, p);
+		if (!(hd.sec | hd.sub | hd.caplen | hd.wirelen) || hd.caplen > ROCE_CAP_MAX_RECORD ||
+		    pos + hl + hd.caplen > f.len)
+			break;
+		rec.data = p + hl;
+		rec.caplen = hd.caplen;
+		rec.wirelen = hd.caplen > hd.wirelen ? hd.caplen : hd.wirelen;
+		rec.linktype = f.linktype;
+		pos += hl + hd.caplen;
+		sec = hd.sec;
+		if (hd.caplen >= f.min)
+			b = f.fn(f.user, &rec);
+		else
+			a->st_short++;
+		a->v[idx & (AH_RING - 1)] = b;
+		a->end[idx & (AH_RING - 1)] = pos;
+		idx++;
+	}
+	if (i > 0) {
+		a->first_end[h & (AH_NCHUNK - 1)] = a->end[a->h_idx & (AH_RING - 1)];
+		a->c_tag[h & (AH_NCHUNK - 1)] = h;
+		a->c_seg[h & (AH_NCHUNK - 1)] = a->h_seg;
+	}
+	a->h_pos = pos;
+	a->h_idx = idx;
+	a->h_sec = sec;
+	return i;
+}
+
+/*
  * Could a pcap record start at offset p?  A chain of AH_LEAP_CHAIN plausible
  * record headers from p (not all zero, caplen at most the snapshot length and
  * the original length, sub-second ticks below a second, seconds within a day
@@ -483,7 +537,14 @@ static void *ah_thread(void *arg)
 			t0 = ah_clock();
 		}
 		p0 = a->h_pos;
-		for (i = 0; i < n; i++) {
+		i = 0;
+		if (own && a->f.fmt == FMT_PCAP) {
+			i = ah_pcap_own(a, h, (unsigned)n);
+			if (i < n)
+				walking = false;
+			n = 0;  /* done: the loop below is for pcapng and others' chunks */
+		}
+		for (; i < n; i++) {
 			int r = a->f.fmt == FMT_PCAP ? ah_pcap_next(a, &rec) : ah_ng_next(a, &rec);
 
 			if (r <= 0) {
