@@ -66,7 +66,8 @@
  * (or take only with an error), a pcapng block length that is not a multiple of 4, more
  * than AH_MAX_IFACES interfaces, a page that vanished (SIGBUS on the helper:
  * capguard.c records the page, and the reader behaves as if it had faulted
- * there itself), or pages the reader already gave back.  As a check that
+ * there itself), or pages the reader already gave back (pcap: if still so
+ * after it leapt or jumped ahead once, ah_thread()).  As a check that
  * both walk the same records, the helper also leaves the end offset of each
  * chunk's first record; the reader compares it with its own and stops taking
  * bytes from the helper on a mismatch.
@@ -457,7 +458,7 @@ static void *ah_thread(void *arg)
 {
 	struct roce_capfile *c = arg;
 	struct cap_ahead *a = c->ah;
-	bool walking = true, drain;
+	bool walking = true, behind = false, drain;
 
 	roce_capguard_thread(&a->fault);
 	while (!atomic_load_explicit(&a->stop, memory_order_relaxed)) {
@@ -497,10 +498,27 @@ static void *ah_thread(void *arg)
 			}
 		}
 		ah_page_work(c, a, rpos);
-		if (walking && (atomic_load_explicit(&a->fault, memory_order_relaxed) ||
-				a->h_pos < atomic_load_explicit(&c->map_released_a,
-								memory_order_relaxed)))
-			walking = false;        /* pages gone, or given back behind the reader */
+		if (walking && atomic_load_explicit(&a->fault, memory_order_relaxed)) {
+			walking = false;        /* pages gone */
+		} else if (walking && a->h_pos < atomic_load_explicit(&c->map_released_a,
+								       memory_order_relaxed)) {
+			/*
+			 * Pages given back behind the reader.  In a pcap file only behind:
+			 * paused by the probe while the reader read on past a 16 MiB step
+			 * (or not scheduled), it leaps or jumps ahead at the top, once
+			 * walking again, and stops for good only if it is still behind
+			 * after that.  Stopping at once left the reader alone for the rest
+			 * of the file in about half the runs (docs/perf/analyze.md).
+			 */
+			if (a->f.fmt != FMT_PCAP || behind) {
+				walking = false;
+			} else if (mode == AH_WALK) {
+				behind = true;
+				continue;
+			}
+		} else {
+			behind = false;
+		}
 		if (!walking || mode == AH_PAUSE) {
 			/* page work only: woken by the reader at each window (capr_map_moved)
 			 * and where pages can be given back (wake_rel) */
