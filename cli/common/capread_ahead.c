@@ -66,7 +66,8 @@
  * (or take only with an error), a pcapng block length that is not a multiple of 4, more
  * than AH_MAX_IFACES interfaces, a page that vanished (SIGBUS on the helper:
  * capguard.c records the page, and the reader behaves as if it had faulted
- * there itself), or pages the reader already gave back.  As a check that
+ * there itself), or pages the reader already gave back (pcap: if still so
+ * after it leapt or jumped ahead once, ah_thread()).  As a check that
  * both walk the same records, the helper also leaves the end offset of each
  * chunk's first record; the reader compares it with its own and stops taking
  * bytes from the helper on a mismatch.
@@ -136,6 +137,60 @@ static int ah_pcap_next(struct cap_ahead *a, struct roce_cap_record *rec)
 	a->h_pos += hl + caplen;
 	a->h_sec = sec;
 	return 1;
+}
+
+/*
+ * A chunk of its own in a pcap file (chunk h, n records from its first): what
+ * ah_pcap_next() and the loop in ah_thread() do for each record, with the walk's
+ * position, index and the file's fields in locals.  Through the caller's
+ * function, which may write any memory as far as the compiler knows, the loop
+ * reloaded and stored them at every record (about a third of the helper's
+ * instructions a record besides the CRC, docs/perf/analyze.md).  The records
+ * walked: n, or fewer where the walk stops (as ah_pcap_next()'s 0).
+ */
+static unsigned ah_pcap_own(struct cap_ahead *a, uint64_t h, unsigned n)
+{
+	const struct ah_file f = a->f;
+	const size_t hl = f.hl;
+	uint64_t pos = a->h_pos, idx = a->h_idx;
+	uint32_t sec = a->h_sec;
+	struct roce_cap_record rec = { 0 };
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		const uint8_t *p = f.map + pos;
+		struct pcap_rec_hdr hd;
+		uint8_t b = 0;
+
+		if (pos + hl > f.len)
+			break;
+		hd = ah_rec_hdr(&f, p);
+		if (!(hd.sec | hd.sub | hd.caplen | hd.wirelen) || hd.caplen > ROCE_CAP_MAX_RECORD ||
+		    pos + hl + hd.caplen > f.len)
+			break;
+		rec.data = p + hl;
+		rec.caplen = hd.caplen;
+		rec.wirelen = hd.caplen > hd.wirelen ? hd.caplen : hd.wirelen;
+		rec.linktype = f.linktype;
+		pos += hl + hd.caplen;
+		sec = hd.sec;
+		if (hd.caplen >= f.min)
+			b = f.fn(f.user, &rec);
+		else
+			a->st_short++;
+		a->v[idx & (AH_RING - 1)] = b;
+		a->end[idx & (AH_RING - 1)] = pos;
+		idx++;
+	}
+	if (i > 0) {
+		a->first_end[h & (AH_NCHUNK - 1)] = a->end[a->h_idx & (AH_RING - 1)];
+		a->c_tag[h & (AH_NCHUNK - 1)] = h;
+		a->c_seg[h & (AH_NCHUNK - 1)] = a->h_seg;
+	}
+	a->h_pos = pos;
+	a->h_idx = idx;
+	a->h_sec = sec;
+	return i;
 }
 
 /*
@@ -403,7 +458,7 @@ static void *ah_thread(void *arg)
 {
 	struct roce_capfile *c = arg;
 	struct cap_ahead *a = c->ah;
-	bool walking = true, drain;
+	bool walking = true, behind = false, drain;
 
 	roce_capguard_thread(&a->fault);
 	while (!atomic_load_explicit(&a->stop, memory_order_relaxed)) {
@@ -443,10 +498,27 @@ static void *ah_thread(void *arg)
 			}
 		}
 		ah_page_work(c, a, rpos);
-		if (walking && (atomic_load_explicit(&a->fault, memory_order_relaxed) ||
-				a->h_pos < atomic_load_explicit(&c->map_released_a,
-								memory_order_relaxed)))
-			walking = false;        /* pages gone, or given back behind the reader */
+		if (walking && atomic_load_explicit(&a->fault, memory_order_relaxed)) {
+			walking = false;        /* pages gone */
+		} else if (walking && a->h_pos < atomic_load_explicit(&c->map_released_a,
+								       memory_order_relaxed)) {
+			/*
+			 * Pages given back behind the reader.  In a pcap file only behind:
+			 * paused by the probe while the reader read on past a 16 MiB step
+			 * (or not scheduled), it leaps or jumps ahead at the top, once
+			 * walking again, and stops for good only if it is still behind
+			 * after that.  Stopping at once left the reader alone for the rest
+			 * of the file in about half the runs (docs/perf/analyze.md).
+			 */
+			if (a->f.fmt != FMT_PCAP || behind) {
+				walking = false;
+			} else if (mode == AH_WALK) {
+				behind = true;
+				continue;
+			}
+		} else {
+			behind = false;
+		}
 		if (!walking || mode == AH_PAUSE) {
 			/* page work only: woken by the reader at each window (capr_map_moved)
 			 * and where pages can be given back (wake_rel) */
@@ -483,7 +555,14 @@ static void *ah_thread(void *arg)
 			t0 = ah_clock();
 		}
 		p0 = a->h_pos;
-		for (i = 0; i < n; i++) {
+		i = 0;
+		if (own && a->f.fmt == FMT_PCAP) {
+			i = ah_pcap_own(a, h, (unsigned)n);
+			if (i < n)
+				walking = false;
+			n = 0;  /* done: the loop below is for pcapng and others' chunks */
+		}
+		for (; i < n; i++) {
 			int r = a->f.fmt == FMT_PCAP ? ah_pcap_next(a, &rec) : ah_ng_next(a, &rec);
 
 			if (r <= 0) {

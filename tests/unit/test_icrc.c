@@ -10,6 +10,7 @@
 #include <zlib.h>
 
 #include <roce/buf.h>
+#include <roce/build.h>
 #include <roce/icrc.h>
 #include <roce/pkt.h>
 
@@ -346,6 +347,69 @@ static void test_take_verdict(void)
 	CHECK(seen[ROCE_ICRC_OK] > 0 && seen[ROCE_ICRC_BAD] > 0 && seen[ROCE_ICRC_UNVERIFIED] > 0);
 }
 
+/*
+ * RoCE v2 over IPv4 without options: the decoder's and the helper's ICRC (CRC'd in
+ * place, the masks applied to the CRC through icrc.c's table) against the builder's
+ * (masked in place, one pass), every value of every masked byte, and lengths from the
+ * bare BTH (the header alone) up.
+ */
+static void test_v4_masks_in_place(void)
+{
+	static const size_t v4[] = { 15, 22, 24, 25, 40, 41, 46 };
+	static uint8_t pay[1500], buf[1600];
+	uint32_t seed = 777;
+	struct roce_frame_spec sp;
+	struct roce_pkt pkt;
+	size_t n, len, k;
+	unsigned v;
+
+	for (k = 0; k < sizeof(v4) / sizeof(v4[0]); k++) {
+		for (v = 0; v < 256; v++) {
+			n = load(0);
+			frame[v4[k]] = (uint8_t)v;
+			(void)decode(frame, n, &pkt);
+			CHECK_EQ_U(pkt.icrc_status, ROCE_ICRC_OK);
+			CHECK_EQ_U(roce_icrc_frame_verdict(ROCE_LINKTYPE_ETHERNET, frame, n, n, NULL),
+				   ROCE_ICRC_OK);
+			if (check_cur_failed_) {
+				fprintf(stderr, "  offset %zu value %u\n", v4[k], v);
+				return;
+			}
+		}
+	}
+	for (k = 0; k < sizeof(pay); k++) {
+		seed = seed * 1103515245u + 12345u;
+		pay[k] = (uint8_t)(seed >> 16);
+	}
+	for (n = 0; n <= sizeof(pay); n += n < 300 ? 1 : 37) {
+		roce_frame_spec_init(&sp);
+		sp.tclass = (uint8_t)(n * 7);
+		sp.ttl = (uint8_t)(n * 13 + 1);
+		sp.ip_id = (uint16_t)(n * 1009);
+		sp.sport = (uint16_t)(0xc000 + n);
+		sp.bth.fecn = n & 1;
+		sp.bth.becn = (n >> 1) & 1;
+		sp.payload = pay;
+		sp.payload_len = (uint32_t)n;
+		sp.no_min_pad = true;
+		CHECK_EQ_I(roce_build(&sp, buf, sizeof(buf), &len), ROCE_OK);
+		buf[40] = (uint8_t)n;   /* a UDP checksum: masked too */
+		(void)decode(buf, len, &pkt);
+		CHECK_EQ_U(pkt.icrc_status, ROCE_ICRC_OK);
+		CHECK_EQ_U(roce_icrc_frame_verdict(ROCE_LINKTYPE_ETHERNET, buf, len, len, NULL),
+			   ROCE_ICRC_OK);
+		buf[len - 5] ^= 0x10;   /* the last byte before the ICRC: not masked */
+		(void)decode(buf, len, &pkt);
+		CHECK_EQ_U(pkt.icrc_status, ROCE_ICRC_BAD);
+		CHECK_EQ_U(roce_icrc_frame_verdict(ROCE_LINKTYPE_ETHERNET, buf, len, len, NULL),
+			   ROCE_ICRC_BAD);
+		if (check_cur_failed_) {
+			fprintf(stderr, "  payload %zu\n", n);
+			return;
+		}
+	}
+}
+
 static void test_crc32_random(void)
 {
 	static uint8_t buf[5000];
@@ -379,6 +443,7 @@ static void run_all(const char *label)
 	fprintf(stderr, "-- provider %s (%s)\n", label, roce_crc32_provider_name());
 	RUN(test_vectors_ok);
 	RUN(test_masked_fields);
+	RUN(test_v4_masks_in_place);
 	RUN(test_unmasked_fields);
 	RUN(test_vlan_stripped);
 	RUN(test_padding_and_fcs);
