@@ -25,7 +25,7 @@
 # reads its capture first, untimed: the VM's balloon driver gives cached pages back within a
 # minute or so, and the system time of runs on the long-lived 1M file (about 1 GB) swung 7x
 # between runs of one binary (0.13-0.93 s); reading first takes disk reads out of that.  What
-# it does not take out (docs/perf/many-qps.md, h63): on a guest with free page reporting the
+# it does not take out (docs/perf/many-qps-memory.md, h63): on a guest with free page reporting the
 # host drops freed 2 MiB blocks within a second or so, and the next run's records fault them
 # back in (4-5 ms a 2 MiB page, in system time): the 1M rows, with 330-370 MiB of records,
 # swing by 100-300 ns a frame with how much of the last run's memory was taken back.

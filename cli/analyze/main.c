@@ -71,7 +71,7 @@ static struct roce_decode_opts dopts;
 static struct roce_decode_opts dopts_ahead, dopts_taken, dopts_ok;
 /* frames shorter than this are verified by the main thread even with --threads 2: none, since
  * whether taking the helper's verdict for a short frame pays depends on the machine and its
- * load, which the reader's probe measures (docs/perf/analyze.md) */
+ * load, which the reader's probe measures (docs/perf/analyze-threads.md) */
 #define AHEAD_MIN_CAPLEN 0u
 static struct ra_extract *extract;     /* --extract writer, opened with the first file */
 static struct ra_html *html;        /* --html writer: its time series observes the analyzer */

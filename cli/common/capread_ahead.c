@@ -21,7 +21,7 @@
  * A helper at a chunk the reader claimed, or behind the reader's chunk (it
  * was not scheduled, say), would have to walk the record headers in between
  * to find its next record: one dependent load a record, slower than the
- * verifying it would save (the "skip-walk trap", docs/perf/analyze.md).  In
+ * verifying it would save (the "skip-walk trap", docs/perf/analyze-threads.md).  In
  * pcap files it leaps instead (ah_leap()): about AH_LEAP_RECS records past
  * the reader it guesses a record start from a chain of plausible headers and
  * walks a new *segment* from there, its records labelled from a chunk number
@@ -145,7 +145,7 @@ static int ah_pcap_next(struct cap_ahead *a, struct roce_cap_record *rec)
  * position, index and the file's fields in locals.  Through the caller's
  * function, which may write any memory as far as the compiler knows, the loop
  * reloaded and stored them at every record (about a third of the helper's
- * instructions a record besides the CRC, docs/perf/analyze.md).  The records
+ * instructions a record besides the CRC, docs/perf/analyze-threads.md).  The records
  * walked: n, or fewer where the walk stops (as ah_pcap_next()'s 0).
  */
 static unsigned ah_pcap_own(struct cap_ahead *a, uint64_t h, unsigned n)
@@ -508,7 +508,7 @@ static void *ah_thread(void *arg)
 			 * (or not scheduled), it leaps or jumps ahead at the top, once
 			 * walking again, and stops for good only if it is still behind
 			 * after that.  Stopping at once left the reader alone for the rest
-			 * of the file in about half the runs (docs/perf/analyze.md).
+			 * of the file in about half the runs (docs/perf/analyze-threads.md).
 			 */
 			if (a->f.fmt != FMT_PCAP || behind) {
 				walking = false;

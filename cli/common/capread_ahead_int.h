@@ -34,7 +34,7 @@ struct ah_iface {
  * h_ifs): the helper never reads struct roce_capfile's lines that the reader
  * writes at every run of records (pos, frame_no, ah_k, ahead_taken, ...).
  * Reading them there cost a cache line from the reader's core several times
- * a run and the reader as many lines back (measured: docs/perf/analyze.md).
+ * a run and the reader as many lines back (measured: docs/perf/analyze-threads.md).
  */
 struct ah_file {
 	const uint8_t *map;

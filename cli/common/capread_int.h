@@ -244,7 +244,7 @@ static inline void st32(uint8_t *p, uint32_t v)
  * out, capr_map_keep()), in 16 MiB steps, and in CAP_RELEASE_FINE steps over
  * the file's last CAP_RELEASE_TAIL bytes, so that a helper thread gives back
  * nearly all of the mapping while the reader still works and little is left
- * for roce_cap_close()'s munmap() (docs/perf/analyze.md).  0: nothing yet.
+ * for roce_cap_close()'s munmap() (docs/perf/analyze-threads.md).  0: nothing yet.
  * (A page given back too early costs a page fault, never a wrong byte: the
  * mapping is a private read-only one of the file.)
  */

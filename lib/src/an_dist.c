@@ -20,7 +20,7 @@
  *   histogram pools (one per width, on cache-line boundaries, blocks from its
  *   arena of huge pages): at 100,000 streams and more, a histogram from the
  *   heap's 4 KiB pages made each frame's latency sample a TLB miss as well as
- *   a cache miss (docs/perf/many-qps.md).  Wider arrays come from the heap.
+ *   a cache miss (docs/perf/many-qps-memory.md).  Wider arrays come from the heap.
  */
 #include "an_internal.h"
 
@@ -200,7 +200,7 @@ static __attribute__((noinline)) void dist_add_slow(struct roce_analyzer *a, str
  * The common cases first: a histogram that covers the sample's bucket, the first
  * sample, or without a histogram a sample equal to min or max (what dist_add_slow()
  * does there, without its call: in long-lived streams of a few exchanges each, most
- * distributions take one or two values, docs/perf/many-qps.md).
+ * distributions take one or two values, docs/perf/many-qps-memory.md).
  */
 static inline __attribute__((always_inline)) void dist_add(struct roce_analyzer *a,
 	struct an_dist *d, uint64_t v)

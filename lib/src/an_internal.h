@@ -158,7 +158,7 @@ void an_map_release(void *p, size_t n);
  * two values those are the values, and the count of samples at min is kept
  * with the count, so the histogram is allocated with the third value
  * (never for a constant latency, nor for one of two values: most of a
- * long-lived many-QP capture's, docs/perf/many-qps.md).  With a histogram,
+ * long-lived many-QP capture's, docs/perf/many-qps-memory.md).  With a histogram,
  * its bucket range is kept here, next to the count, not in the array: a
  * sample's bucket is then one load from the distribution.
  */
@@ -377,7 +377,7 @@ struct an_req {
  * own and a READ response one.  (In a block of their own, 104 bytes reached
  * through the stream record, the distributions were two thirds of the
  * response path's cache misses with 100,000 long-lived streams; the first
- * ring entries were pool records of their own, docs/perf/many-qps.md.)  The
+ * ring entries were pool records of their own, docs/perf/many-qps-memory.md.)  The
  * rings use the entries in line while they hold one (ack_cap / rd_cap ==
  * AN_ACK_FIRST / AN_READ_FIRST: r->ack / r->rd point here) and move to the
  * heap when they grow, as an unpaired stream's pool records do.  A stream's

@@ -362,7 +362,7 @@ static void flow_key_of(const struct roce_pkt *p, struct roce_flow_key *k)
 /*
  * Slot arrays up to this many slots (12 bytes each: 192 KiB) stay in the caches.  From 16,384
  * slots (4,096 streams) the slot and record hints pay on long-lived streams although the stream
- * state still fits the last-level cache (docs/perf/many-qps.md, 5 December 2026, 07:40); a
+ * state still fits the last-level cache (docs/perf/many-qps-prefetch.md, 5 December 2026, 07:40); a
  * measurement build may set another value (-DAN_PREFETCH_MIN_SLOTS=N).
  */
 #ifndef AN_PREFETCH_MIN_SLOTS

@@ -266,7 +266,7 @@ static inline uint32_t icrc_v4_mask_fix(const uint8_t *l3)
  * l3 to the ICRC, all CRC'd in place: the header's CRC corrected for the masks
  * (icrc_v4_mask_fix()), then the rest.  No masked copy: the CRC's vector loads of a
  * copy just stored on the stack missed store-to-load forwarding and waited for the
- * stores (docs/perf/analyze.md: 49 ns a 1 KiB frame in cache with the copy, 30 without).
+ * stores (docs/perf/analyze-threads.md: 49 ns a 1 KiB frame in cache with the copy, 30 without).
  */
 static inline uint32_t icrc_crc_v4(const uint8_t *l3, size_t n)
 {

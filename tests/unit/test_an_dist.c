@@ -11,7 +11,7 @@
  * Sequences: hand-written ones for each way a histogram is made (third sample
  * below, between, above the first two; after equal samples) and widened
  * (below, above, several octaves at once), and random ones of a few samples
- * (the long-lived streams of docs/perf/many-qps.md) and of many.
+ * (the long-lived streams of docs/perf/many-qps-memory.md) and of many.
  */
 #include <stdlib.h>
 
