@@ -110,32 +110,42 @@ static struct pcap_rec_hdr ah_rec_hdr(const struct ah_file *f, const uint8_t *p)
 	return h;
 }
 
-static int ah_pcap_next(struct cap_ahead *a, struct roce_cap_record *rec)
+/*
+ * The pcap record at pos of f, if the walk can take it: rec's data, lengths and link type
+ * set (wirelen as capr_check_lengths() makes it), *sec its seconds; the offset after it, or
+ * 0 where the walk stops (no whole header, all zero, caplen above the largest record or
+ * past the file).  ah_pcap_next() and ah_pcap_own() walk with it.
+ */
+static inline uint64_t ah_pcap_rec(const struct ah_file *f, uint64_t pos,
+				   struct roce_cap_record *rec, uint32_t *sec)
 {
-	size_t hl = a->f.hl;
-	const uint8_t *p = a->f.map + a->h_pos;
-	uint32_t sec, sub, caplen, wirelen;
+	const uint8_t *p = f->map + pos;
 	struct pcap_rec_hdr h;
 
-	if (a->h_pos + hl > a->f.len)
+	if (pos + f->hl > f->len)
 		return 0;
-	h = ah_rec_hdr(&a->f, p);
-	sec = h.sec;
-	sub = h.sub;
-	caplen = h.caplen;
-	wirelen = h.wirelen;
-	if (!(sec | sub | caplen | wirelen) || caplen > ROCE_CAP_MAX_RECORD ||
-	    a->h_pos + hl + caplen > a->f.len)
+	h = ah_rec_hdr(f, p);
+	if (!(h.sec | h.sub | h.caplen | h.wirelen) || h.caplen > ROCE_CAP_MAX_RECORD ||
+	    pos + f->hl + h.caplen > f->len)
 		return 0;
-	rec->data = p + hl;
-	rec->caplen = caplen;
-	rec->wirelen = caplen > wirelen ? caplen : wirelen;    /* as capr_check_lengths() */
-	rec->linktype = a->f.linktype;
+	rec->data = p + f->hl;
+	rec->caplen = h.caplen;
+	rec->wirelen = h.caplen > h.wirelen ? h.caplen : h.wirelen;
+	rec->linktype = f->linktype;
+	*sec = h.sec;
+	return pos + f->hl + h.caplen;
+}
+
+static int ah_pcap_next(struct cap_ahead *a, struct roce_cap_record *rec)
+{
+	uint64_t next = ah_pcap_rec(&a->f, a->h_pos, rec, &a->h_sec);
+
+	if (!next)
+		return 0;
 	rec->ifindex = 0;
 	rec->flags = 0;
 	rec->ts_ns = 0;
-	a->h_pos += hl + caplen;
-	a->h_sec = sec;
+	a->h_pos = next;
 	return 1;
 }
 
@@ -151,30 +161,19 @@ static int ah_pcap_next(struct cap_ahead *a, struct roce_cap_record *rec)
 static unsigned ah_pcap_own(struct cap_ahead *a, uint64_t h, unsigned n)
 {
 	const struct ah_file f = a->f;
-	const size_t hl = f.hl;
 	uint64_t pos = a->h_pos, idx = a->h_idx;
 	uint32_t sec = a->h_sec;
 	struct roce_cap_record rec = { 0 };
 	unsigned i;
 
 	for (i = 0; i < n; i++) {
-		const uint8_t *p = f.map + pos;
-		struct pcap_rec_hdr hd;
+		uint64_t next = ah_pcap_rec(&f, pos, &rec, &sec);
 		uint8_t b = 0;
 
-		if (pos + hl > f.len)
+		if (!next)
 			break;
-		hd = ah_rec_hdr(&f, p);
-		if (!(hd.sec | hd.sub | hd.caplen | hd.wirelen) || hd.caplen > ROCE_CAP_MAX_RECORD ||
-		    pos + hl + hd.caplen > f.len)
-			break;
-		rec.data = p + hl;
-		rec.caplen = hd.caplen;
-		rec.wirelen = hd.caplen > hd.wirelen ? hd.caplen : hd.wirelen;
-		rec.linktype = f.linktype;
-		pos += hl + hd.caplen;
-		sec = hd.sec;
-		if (hd.caplen >= f.min)
+		pos = next;
+		if (rec.caplen >= f.min)
 			b = f.fn(f.user, &rec);
 		else
 			a->st_short++;
