@@ -442,6 +442,80 @@ static void t_memory_per_stream(void)
 	roce_analyzer_destroy(a);
 }
 
+/* A's request stream (QP 0) after its response stream was evicted: found by the tally. */
+struct repair {
+	uint64_t rtt, rtt_min, rtt_max, frames;
+	bool has_peer;
+	unsigned streams;
+};
+
+static int repair_cb(void *user, const struct roce_flow_stats *f)
+{
+	struct repair *r = user;
+
+	r->streams++;
+	if (f->is_request && f->key.dqpn == 0x10000u) {
+		r->rtt = f->rtt.count;
+		r->rtt_min = f->rtt.min_ns;
+		r->rtt_max = f->rtt.max_ns;
+		r->frames = f->frames;
+		r->has_peer = f->has_peer;
+	}
+	return 0;
+}
+
+/*
+ * A paired request stream whose response stream is evicted goes back into
+ * the pairing index with its paired record (struct an_req_lat), keeps its
+ * latencies and its outstanding AckReqs, and pairs again with the next
+ * response stream:
+ * SEND P, ACK P (paired, one RTT), SEND P + 1, two more QPs' streams (the
+ * ACK stream, least recently active, evicted: max_flows 3), SEND P + 2, then
+ * an ACK of P + 2 on a new response stream (evicting QP 1's), which pairs
+ * through the index and completes both outstanding SENDs: three RTTs, of
+ * 1 us (P, P + 2) and 4 us (P + 1: its AckReq entry, kept in the record
+ * while the stream was in the index again).
+ */
+static void t_paired_record_indexed_again(void)
+{
+	struct roce_frame_spec s;
+	struct roce_summary sum;
+	struct repair r = { 0, 0, 0, 0, false, 0 };
+	roce_analyzer_t *a = mem_analyzer(3, 0);
+	static const struct layout l = { "repair", 0, false };
+	uint64_t ts = 1000;
+
+	REQUIRE(a);
+	for (unsigned k = 0; k < 7; k++) {
+		static const struct { unsigned qp, psn; bool request; } fr[7] = {
+			{ 0, 0, true }, { 0, 0, false }, { 0, 1, true }, { 1, 0, true },
+			{ 2, 0, true }, { 0, 2, true }, { 0, 2, false },
+		};
+
+		qp_spec(&l, fr[k].qp, fr[k].request,
+			fr[k].request ? ROCE_OP_RC_SEND_ONLY : ROCE_OP_RC_ACKNOWLEDGE,
+			5000 + fr[k].psn, &s);
+		if (fr[k].request) {
+			s.bth.ackreq = true;
+			s.payload_len = 64;
+		} else {
+			s.aeth.syndrome = 0x1f;
+		}
+		feed(a, &s, ts += 1000);
+	}
+	roce_analyzer_summary(a, &sum);
+	CHECK_EQ_U(sum.flows, 5);
+	CHECK_EQ_U(sum.evicted_flows, 2);
+	roce_analyzer_foreach_flow(a, repair_cb, &r);
+	CHECK_EQ_U(r.streams, 3);
+	CHECK_EQ_U(r.frames, 3);
+	CHECK(r.has_peer);
+	CHECK_EQ_U(r.rtt, 3);
+	CHECK_EQ_U(r.rtt_min, 1000);
+	CHECK_EQ_U(r.rtt_max, 4000);
+	roce_analyzer_destroy(a);
+}
+
 /* Evicted streams give their records back: a full table stops growing. */
 static void t_memory_reused_on_eviction(void)
 {
@@ -539,5 +613,6 @@ int main(void)
 	RUN(t_memory_reused_on_eviction);
 	RUN(t_memory_reused_on_expiry);
 	RUN(t_memory_cap);
+	RUN(t_paired_record_indexed_again);
 	return check_report();
 }
