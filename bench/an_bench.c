@@ -126,7 +126,7 @@ static bool run_once(const uint8_t *data, size_t len, const char *name,
 	roce_analyzer_t *an;
 	roce_capfile_t *c;
 	uint64_t t0, t1, t2, t3, t4, w1, w3, last_ts = 0;
-	uint32_t token = 0;
+	uint32_t token[ROCE_RUN_TOKENS + 1] = { 0 };
 	int cur_lt = -1, n;
 
 	memset(r, 0, sizeof(*r));
@@ -167,7 +167,7 @@ static bool run_once(const uint8_t *data, size_t len, const char *name,
 				ts = last_ts;   /* the previous frame's time, as roce-analyze */
 			last_ts = ts;
 			if (pf)
-				roce_run_prefetch(an, c, recs, ri, rn, &token);
+				roce_run_prefetch(an, c, recs, ri, rn, token);
 			(void)roce_analyzer_decode_process(an, rec->linktype, rec->data, rec->caplen,
 							   rec->wirelen, dopts, ts, rec->frame_no);
 			r->frames++;

@@ -442,8 +442,8 @@ static uint8_t threads_ahead(void *user, const struct roce_cap_record *rec)
 						     rec->wirelen, &dopts_ahead));
 }
 
-/* roce_run_prefetch()'s slot token of the record after the next (run_prefetch.h) */
-static uint32_t ahead_token;
+/* roce_run_prefetch()'s slot tokens of the records ahead (run_prefetch.h) */
+static uint32_t ahead_token[ROCE_RUN_TOKENS + 1];
 
 /*
  * A run of records in the plain loop (analyse_file(): no -c, filter, progress,
@@ -476,7 +476,7 @@ static __attribute__((noinline)) unsigned plain_run(roce_capfile_t *c,
 		const uint64_t ts = r->ts_ns;
 
 		if (pf)
-			roce_run_prefetch(ctx.an, c, recs, ri, rn, &ahead_token);
+			roce_run_prefetch(ctx.an, c, recs, ri, rn, ahead_token);
 		if (G_LIKELY(r->ahead == 0 || r->ahead == 1 + ROCE_ICRC_OK)) {
 			/* --threads 2: the ICRC was verified on the other core */
 			if (G_UNLIKELY(roce_analyzer_decode_process(an, r->linktype, r->data,
@@ -658,7 +658,7 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 		ctx.matched++;
 		rf->frames++;
 		if (roce_analyzer_prefetch_wanted(ctx.an))
-			roce_run_prefetch(ctx.an, c, recs, ri - 1, rn, &ahead_token);
+			roce_run_prefetch(ctx.an, c, recs, ri - 1, rn, ahead_token);
 		if (plain) {
 			if (G_UNLIKELY((r = analyse_record(rec, no, rf->name, true)) < 0))
 				goto uncount;

@@ -620,7 +620,7 @@ struct an_pred {
  * another frame, the frame skipped) costs a lookup, not a result, and the table's
  * growth changes no hash.
  */
-#define AN_HINTS 4u             /* a power of 2 */
+#define AN_HINTS 8u             /* a power of 2, above run_prefetch.h's ROCE_RUN_AHEAD */
 
 struct an_hint {
 	const uint8_t *frame;
