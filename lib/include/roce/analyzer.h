@@ -173,10 +173,14 @@ ROCE_API void roce_analyzer_prefetch(roce_analyzer_t *a, int linktype, const uin
  */
 ROCE_API bool roce_analyzer_prefetch_wanted(const roce_analyzer_t *a);
 /*
- * Two records ahead: roce_analyzer_prefetch_slot() is roce_analyzer_prefetch()
- * and returns a token for the frame (0: nothing to follow);
- * roce_analyzer_prefetch_stream() given that token a record later (the slot
- * has arrived by then) starts loading the stream record the slot points to.
+ * Several records ahead: roce_analyzer_prefetch_slot() is
+ * roce_analyzer_prefetch() and returns a token for the frame (0: nothing to
+ * follow); roce_analyzer_prefetch_stream() given that token some records later
+ * (the slot has arrived by then; roce-analyze asks for the slot five records
+ * ahead and for the stream one record ahead) starts loading the stream record
+ * the slot points to.  The analyzer remembers the newest 8 frames' hashes, so
+ * a frame asked for more than 7 frames ahead of its processing loses only the
+ * saved hashing.
  * No effect on any result; a token from before the table changed is harmless.
  * Both prefetch calls that read a frame remember its hash by its address
  * (hence the analyzer they take is not const): when the frame is
