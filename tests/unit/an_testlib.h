@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * an_testlib.h - shared by test_analyzer.c and test_analyzer_events.c: two hosts A and B,
- * frames built by roce_build and fed through roce_decode + roce_analyzer_process, the
- * anomalies seen, the streams collected, and the check that the streams' counters add up
- * to the summary's.
+ * an_testlib.h - shared by test_analyzer.c, test_analyzer_events.c and
+ * test_analyzer_api.c: two hosts A and B, frames built by roce_build and fed through
+ * roce_decode + roce_analyzer_process, the anomalies seen, the streams collected, and the
+ * check that the streams' counters add up to the summary's.
  */
 #ifndef ROCE_AN_TESTLIB_H
 #define ROCE_AN_TESTLIB_H

@@ -7,56 +7,29 @@
  * stream ids, pause events with start and end, observers that see every
  * frame and anomaly, and the size members of growing structs.
  */
-#include <stddef.h>
-#include <stdlib.h>
-#include <string.h>
+#include "an_testlib.h"
 
-#include <roce/analyzer.h>
-#include <roce/build.h>
-#include <roce/pkt.h>
-
-#include "check.h"
-
-#define US 1000ull
-#define MS 1000000ull
 #define T0 (1700000000ull * 1000000000ull)
 
-static const uint8_t mac_a[6] = { 0x02, 0, 0, 0, 0, 0x0a };
-static const uint8_t mac_b[6] = { 0x02, 0, 0, 0, 0, 0x0b };
-
-struct t {
-	roce_analyzer_t *a;
-	uint64_t frame;
-	struct roce_frame_result res;
-	uint64_t anomalies;
-};
-
-static void on_an(void *user, const struct roce_anomaly *an)
+/* The anomalies seen so far, of every type. */
+static uint64_t anomalies(const struct t *t)
 {
-	(void)an;
-	((struct t *)user)->anomalies++;
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < ROCE_AN_COUNT; i++)
+		n += t->an[i];
+	return n;
 }
 
-static bool t_init(struct t *t, uint64_t idle_ns)
+/* The shared fixture with idle-stream expiry after idle_ns (0: never). */
+static bool t_init_idle(struct t *t, uint64_t idle_ns)
 {
 	struct roce_analyzer_config cfg;
-	char err[ROCE_ERRBUF_SIZE];
 
-	memset(t, 0, sizeof(*t));
 	roce_analyzer_config_init(&cfg);
-	cfg.on_anomaly = on_an;
-	cfg.user = t;
 	cfg.idle_timeout_ns = idle_ns;
-	t->a = roce_analyzer_create(&cfg, err);
+	t_init_cfg(t, &cfg);
 	return t->a != NULL;
-}
-
-static void feed_buf(struct t *t, const uint8_t *buf, size_t len, uint64_t ts)
-{
-	struct roce_pkt pkt;
-	int st = roce_decode(ROCE_LINKTYPE_ETHERNET, buf, len, len, NULL, &pkt);
-
-	roce_analyzer_process(t->a, &pkt, st, ts, ++t->frame, &t->res);
 }
 
 /* RC frame from host (1 + from) to host (1 + !from), to QP qp, built into buf (512 bytes). */
@@ -68,8 +41,8 @@ static size_t rc_build(int from, uint32_t qp, uint8_t op, uint32_t psn, uint8_t 
 	roce_frame_spec_init(&s);
 	memcpy(s.src_mac, from ? mac_b : mac_a, 6);
 	memcpy(s.dst_mac, from ? mac_a : mac_b, 6);
-	roce_addr_v4(s.src, 0x0a000001u + (uint32_t)from);
-	roce_addr_v4(s.dst, 0x0a000002u - (uint32_t)from);
+	roce_addr_v4(s.src, IP_A + (uint32_t)from);
+	roce_addr_v4(s.dst, IP_B - (uint32_t)from);
 	s.bth.opcode = op;
 	s.bth.pkey = 0xffff;
 	s.bth.dqpn = qp;
@@ -108,20 +81,6 @@ static void pfc(struct t *t, int prio, uint16_t q, uint64_t ts)
 	feed_buf(t, buf, len, ts);
 }
 
-struct flows {
-	struct roce_flow_stats f[8];
-	unsigned n;
-};
-
-static int collect(void *user, const struct roce_flow_stats *f)
-{
-	struct flows *fl = user;
-
-	if (fl->n < 8)
-		fl->f[fl->n++] = *f;
-	return 0;
-}
-
 static int collect_pfc(void *user, const struct roce_pfc_stats *p)
 {
 	*(struct roce_pfc_stats *)user = *p;
@@ -144,7 +103,7 @@ static void t_snapshot_equals_finish(void)
 	struct roce_summary mid, end;
 	struct flows fm = { .n = 0 }, fe = { .n = 0 };
 
-	REQUIRE(t_init(&t, 0));
+	REQUIRE(t_init_idle(&t, 0));
 	lossy_traffic(&t);
 	roce_analyzer_summary(t.a, &mid);
 	roce_analyzer_foreach_flow(t.a, collect, &fm);
@@ -229,7 +188,7 @@ static void t_observer_sees_every_frame(void)
 	struct roce_analyzer_observer none = { .size = sizeof(none) };
 	int rc = ROCE_OK;
 
-	REQUIRE(t_init(&t, 0));
+	REQUIRE(t_init_idle(&t, 0));
 	observe(&t, &l);
 	lossy_traffic(&t);                  /* 4 requests, 1 ACK; one gap anomaly */
 	pfc(&t, 3, 100, T0 + 20 * US);      /* not RoCE: seen too */
@@ -238,7 +197,7 @@ static void t_observer_sees_every_frame(void)
 	CHECK_EQ_U(l.roce_results, 5);
 	CHECK(l.events_or & ROCE_EV_PSN_GAP);
 	CHECK(l.events_or & ROCE_EV_ACK_RTT);
-	CHECK_EQ_U(l.anomalies, t.anomalies);   /* the same anomalies as config.on_anomaly */
+	CHECK_EQ_U(l.anomalies, anomalies(&t));   /* the same anomalies as config.on_anomaly */
 	CHECK(l.anomalies >= 1);
 	/* at most ROCE_MAX_OBSERVERS */
 	for (int i = 1; i < ROCE_MAX_OBSERVERS; i++)
@@ -254,7 +213,7 @@ static void t_stream_ids(void)
 	struct flows fl = { .n = 0 };
 	uint64_t id_req, id_ack, id_other;
 
-	REQUIRE(t_init(&t, 0));
+	REQUIRE(t_init_idle(&t, 0));
 	rc(&t, 0, 0x11, ROCE_OP_RC_SEND_ONLY, 1, T0);
 	id_req = t.res.stream_id;
 	rc(&t, 1, 0x22, ROCE_OP_RC_ACKNOWLEDGE, 1, T0 + US);
@@ -283,7 +242,7 @@ static void t_idle_expiry(void)
 	struct flows fl = { .n = 0 };
 	uint64_t id_req;
 
-	REQUIRE(t_init(&t, 1 * MS));
+	REQUIRE(t_init_idle(&t, 1 * MS));
 	observe(&t, &l);
 	lossy_traffic(&t);                  /* streams 0x11 (requests) and 0x22 (ACK) */
 	roce_analyzer_foreach_flow(t.a, collect, &fl);
@@ -331,7 +290,7 @@ static void t_pause_events(void)
 	struct roce_pfc_stats p;
 	uint64_t d = roce_pause_quanta_ns(100.0, 0xffff);   /* 335.5 us at 100 Gb/s */
 
-	REQUIRE(t_init(&t, 0));
+	REQUIRE(t_init_idle(&t, 0));
 	observe(&t, &l);
 	pfc(&t, 3, 0xffff, T0);
 	roce_analyzer_advance(t.a, T0 + d / 2);
@@ -405,7 +364,7 @@ static void t_prefetch_wanted(void)
 {
 	struct t t;
 
-	REQUIRE(t_init(&t, 0));
+	REQUIRE(t_init_idle(&t, 0));
 	CHECK(!roce_analyzer_prefetch_wanted(t.a));
 	for (uint32_t qp = 1; qp <= 9000; qp++)      /* 9,000 streams: 32,768 slots */
 		rc(&t, 0, qp, ROCE_OP_RC_SEND_ONLY, 1, T0 + qp * US);
@@ -421,7 +380,7 @@ static void t_prefetch_slot(void)
 	struct roce_frame_spec s;
 	struct t t;
 
-	REQUIRE(t_init(&t, 0));
+	REQUIRE(t_init_idle(&t, 0));
 	for (uint32_t qp = 1; qp <= 9000; qp++)
 		rc(&t, 0, qp, ROCE_OP_RC_SEND_ONLY, 1, T0 + qp * US);
 	roce_frame_spec_init(&s);
@@ -480,8 +439,8 @@ static void t_prefetch_hint(void)
 	struct roce_summary s1, s2;
 	struct t t, u;
 
-	REQUIRE(t_init(&t, 0));
-	REQUIRE(t_init(&u, 0));
+	REQUIRE(t_init_idle(&t, 0));
+	REQUIRE(t_init_idle(&u, 0));
 	for (uint32_t qp = 1; qp <= 9000; qp++)
 		rc2(&t, &u, 0, qp, 1, ts += US);
 	REQUIRE(roce_analyzer_prefetch_wanted(t.a));
