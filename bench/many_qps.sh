@@ -37,9 +37,14 @@
 # run, which is as much as the whole analysis of the 1,000-stream capture (2,000 frames, a few
 # ms): so the small captures get many pairs (at least 5, until 3 s of CPU are spent, at most
 # 101), and the row shows the number of pairs and their spread (interquartile range of the
-# differences, ns/frame) next to the median.  The "-q CPU s" and "--json CPU s" columns, and
-# the tshark ratios taken from them, are medians of whole runs, start-up included (tshark's
-# too: 3 runs).
+# differences, ns/frame) next to the median.  "vs 16 QPs" divides that median by the 16-QP
+# exchange's, measured minutes earlier; on this VM the two can fall in different memory states
+# (the reference moved 209-235 ns between runs of one binary), so "vs 16 QPs, same rounds" runs
+# the 16-QP exchange and its first 8 frames in every round of the row's pairs too and gives the
+# median of the rounds' ratios and their interquartile range: the ratio the 1.5x target is
+# about, with the reference measured in the same seconds.  The "-q CPU s" and "--json CPU s"
+# columns, and the tshark ratios taken from them, are medians of whole runs, start-up included
+# (tshark's too: 3 runs).
 # The "in-process" columns are bench/an_bench (built in out/bench with the tools): the capture
 # mapped once (MAP_POPULATE), then analysed over and over in one process, each repetition by a
 # fresh analyzer with -q's configuration and decode options, the ICRC verified on the one
@@ -103,11 +108,15 @@ PY
 }
 # net FRAMES BASE_CAPTURE CMD...: "ns_per_frame iqr_ns_per_frame pairs" of the analysis alone:
 # CMD (its last argument a capture) and CMD on BASE_CAPTURE, alternating, median of the pairs'
-# CPU differences divided by FRAMES (never below 0)
+# CPU differences divided by FRAMES (never below 0).  With NET_REF="REF_FRAMES REF_BASE REF"
+# in the environment, each round also runs CMD on REF and on REF_BASE (the 16-QP exchange and
+# its first 8 frames), and a fourth and fifth field follow: the median of the rounds' ratios
+# (this round's ns/frame over the reference's in the same round) and their interquartile range
 net() {
 	python3 - "$@" <<'PY'
 import os, statistics, sys
 frames, empty, cmd = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+ref = os.environ.get("NET_REF", "").split()
 def warm(path):
     # the VM's balloon driver gives cached pages back within a minute or so: read the
     # capture right before each timed run, so that every run reads it from the page cache
@@ -127,15 +136,24 @@ def run(argv):
             os._exit(127)
     _, status, ru = os.wait4(pid, 0)
     return ru.ru_utime + ru.ru_stime
-d, spent = [], 0.0
+d, r, spent = [], [], 0.0
 while len(d) < 5 or (spent < 3.0 and len(d) < 101):
     a = run(cmd)
     b = run(cmd[:-1] + [empty])
     d.append(a - b)
     spent += a + b
+    if ref:
+        ra = run(cmd[:-1] + [ref[2]])
+        rb = run(cmd[:-1] + [ref[1]])
+        if ra > rb:
+            r.append(((a - b) / frames) / ((ra - rb) / int(ref[0])))
 q = statistics.quantiles(d, n=4) if len(d) > 1 else [d[0]] * 3
 ns = lambda x: max(x, 0.0) * 1e9 / frames
-print(f"{ns(statistics.median(d)):.0f} {ns(q[2]) - ns(q[0]):.0f} {len(d)}")
+out = f"{ns(statistics.median(d)):.0f} {ns(q[2]) - ns(q[0]):.0f} {len(d)}"
+if ref:
+    rq = statistics.quantiles(r, n=4) if len(r) > 1 else [r[0]] * 3
+    out += f" {max(statistics.median(r), 0.0):.2f} {rq[2] - rq[0]:.2f}"
+print(out)
 PY
 }
 # head8 FILE: FILE.head8, a classic pcap of FILE's first 8 records (the baseline of net())
@@ -195,22 +213,29 @@ echo "Start-up of roce-analyze -q (empty capture): $start_cpu CPU s (median of 3
 echo
 
 echo "| capture | streams | frames | roce-analyze -q CPU s | ns/frame (pairs, IQR) | vs bulk |" \
-	"vs 16 QPs | in-process ns/frame (reps, IQR) | in-process vs 16 QPs | --json CPU s |" \
-	"peak RSS MiB | tshark CPU s | tshark / -q | tshark / --json |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-printf '| bulk, 16 host pairs, 64 QPs | 128 | %d | %.3f | %.0f (%d, %d) | 1.00 | - |' \
+	"vs 16 QPs | vs 16 QPs, same rounds (IQR) | in-process ns/frame (reps, IQR) |" \
+	"in-process vs 16 QPs | --json CPU s | peak RSS MiB | tshark CPU s | tshark / -q |" \
+	"tshark / --json |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+printf '| bulk, 16 host pairs, 64 QPs | 128 | %d | %.3f | %.0f (%d, %d) | 1.00 | - | - |' \
 	"$bulk_frames" "$bulk_cpu" "$bulk_ns" "$bulk_pairs" "$bulk_iqr"
 printf ' %.0f (%d, %.0f) | - | - | %d | - | - | - |\n' "$bulk_ab" "$bulk_ab_reps" "$bulk_ab_iqr" \
 	"$bulk_rss"
 
 row() { # name file streams [rounds]
 	local name=$1 f=$2 streams=$3 rounds=${4:-} n c rss ns iqr pairs j jr ts ratio qratio
-	local abn abi abr
+	local abn abi abr rr rri
 	n=$(frames "$f")
 	read -r c rss < <(cpu "$ra" -q --max-flows 2000000 "$f")
 	read -r j jr < <(cpu "$ra" --json --max-flows 2000000 "$f")
 	head8 "$f"
-	read -r ns iqr pairs < <(net $((n - 8)) "$f.head8" "$ra" -q --max-flows 2000000 "$f")
+	if [ -n "${ref_ns:-}" ]; then
+		read -r ns iqr pairs rr rri < <(NET_REF="$ref_frames $tmp/ref.pcap.head8 $tmp/ref.pcap" \
+			net $((n - 8)) "$f.head8" "$ra" -q --max-flows 2000000 "$f")
+	else
+		read -r ns iqr pairs < <(net $((n - 8)) "$f.head8" "$ra" -q --max-flows 2000000 "$f")
+		rr=1.00 rri=-
+	fi
 	read -r abn abi abr < <(inproc "$n" "$f")
 	if [ "$streams" -le "$tsmax" ]; then
 		read -r ts _ < <(cpu tshark -n -q -z conv,udp -r "$f")
@@ -221,10 +246,10 @@ row() { # name file streams [rounds]
 		ts="-"; ratio="-"; qratio="-"
 	fi
 	[ "$jr" -gt "$rss" ] && rss=$jr
-	printf '| %s | %d |%s %d | %.3f | %.0f (%d, %d) | %.2f | %.2f | %.0f (%d, %.0f) | %.2f |' \
+	printf '| %s | %d |%s %d | %.3f | %.0f (%d, %d) | %.2f | %.2f | %s (%s) |' \
 		"$name" "$streams" "${rounds:+ $rounds |}" "$n" "$c" "$ns" "$pairs" "$iqr" \
-		"$(echo "$ns / $bulk_ns" | bc -l)" "$(echo "$ns / ${ref_ns:-$ns}" | bc -l)" \
-		"$abn" "$abr" "$abi" "$(echo "$abn / ${ref_ab:-$abn}" | bc -l)"
+		"$(echo "$ns / $bulk_ns" | bc -l)" "$(echo "$ns / ${ref_ns:-$ns}" | bc -l)" "$rr" "$rri"
+	printf ' %.0f (%d, %.0f) | %.2f |' "$abn" "$abr" "$abi" "$(echo "$abn / ${ref_ab:-$abn}" | bc -l)"
 	printf ' %.3f | %d | %s | %s | %s |\n' "$j" "$rss" "$ts" "$qratio" "$ratio"
 	last_ns=$ns last_ab=$abn
 }
@@ -235,8 +260,7 @@ row() { # name file streams [rounds]
 	-m 200000
 ref_ns= ref_ab=
 row "same exchange, 16 QPs over 8 host pairs" "$tmp/ref.pcap" 32
-ref_ns=$last_ns ref_ab=$last_ab
-rm -f "$tmp/ref.pcap"*
+ref_ns=$last_ns ref_ab=$last_ab ref_frames=$(($(frames "$tmp/ref.pcap") - 8))
 
 for streams in 1000 10000 100000 1000000; do
 	[ "$streams" -le "$max" ] || continue
@@ -258,9 +282,10 @@ echo
 echo "Long-lived streams: the same layouts with every QP repeating its exchange R times (rounds)."
 echo
 echo "| capture | streams | rounds | frames | roce-analyze -q CPU s | ns/frame (pairs, IQR) |" \
-	"vs bulk | vs 16 QPs | in-process ns/frame (reps, IQR) | in-process vs 16 QPs |" \
-	"--json CPU s | peak RSS MiB | tshark CPU s | tshark / -q | tshark / --json |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	"vs bulk | vs 16 QPs | vs 16 QPs, same rounds (IQR) | in-process ns/frame (reps, IQR) |" \
+	"in-process vs 16 QPs | --json CPU s | peak RSS MiB | tshark CPU s | tshark / -q |" \
+	"tshark / --json |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for streams in 1000 10000 100000 1000000; do
 	[ "$streams" -le "$max" ] || continue
 	qps=$((streams / 2))
