@@ -726,7 +726,9 @@ static void req_process(struct an_ctx *c, struct an_flow *f)
 
 		bool move = !fill;
 
-		c->res->expected_psn = e;
+		/* (a gap against the run's previous packet names the PSN it starts at) */
+		if (!gap_done)
+			c->res->expected_psn = e;
 		if (reliable)
 			retx = gbn_classify(c, f, r, p, n, e, fill, &move);
 		/* a late or reordered fill leaves the run's position (pnext, prev) alone */
