@@ -373,6 +373,87 @@ static void test_ack_coalesced_messages(void)
 }
 
 /*
+ * 100 SENDs each asking for an ACK, then one ACK for them all (a responder
+ * coalescing ACKs, as mlx5 does under load): docs/json.md's rtt_us is
+ * "request (AckReq) to first ACK covering it", one sample per AckReq
+ * request, so 100 samples from 1 us (the newest) to 100 us (the oldest).
+ * The analyzer follows 64 outstanding requests one by one and the older ones
+ * together: count, min and max stay exact.  The same with an ACK in the
+ * middle (PSN 1049: the 50 oldest), then one for the rest; and with a NAK in
+ * the middle (it answers the older ones without a round trip) and the
+ * go-back that resends the rest (Karn: not timed).
+ */
+static void test_ack_coalesced_many(void)
+{
+	struct t t;
+	struct roce_summary s;
+	struct flows fl;
+	const struct roce_flow_stats *f;
+
+	a_init(&t, 0);
+	REQUIRE(t.a && xa);
+	for (uint32_t i = 0; i < 100; i++)
+		snd(&t, 1000 + i, i * US);
+	ack(&t, 1099, 100 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_ACK_RTT);
+	CHECK_EQ_U(t.res.rtt_ns, 1 * US);
+	CHECK_EQ_U(t.res.ref_frame, 100);
+	flows_get(&t, &fl);
+	REQUIRE((f = req_flow(&fl)) != NULL);
+	CHECK_EQ_U(f->rtt.count, 100);
+	CHECK_EQ_U(f->rtt.min_ns, 1 * US);
+	CHECK_EQ_U(f->rtt.max_ns, 100 * US);
+	CHECK(f->rtt.p50_ns >= 49 * US && f->rtt.p50_ns <= 52 * US);
+	a_done(&t);
+
+	/* an ACK of the 50 oldest, then of the rest */
+	a_init(&t, 0);
+	REQUIRE(t.a && xa);
+	for (uint32_t i = 0; i < 100; i++)
+		snd(&t, 1000 + i, i * US);
+	ack(&t, 1049, 100 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_ACK_RTT);
+	CHECK_EQ_U(t.res.rtt_ns, 51 * US);
+	CHECK_EQ_U(t.res.ref_frame, 50);
+	flows_get(&t, &fl);
+	REQUIRE((f = req_flow(&fl)) != NULL);
+	CHECK_EQ_U(f->rtt.count, 50);
+	CHECK_EQ_U(f->rtt.min_ns, 51 * US);
+	CHECK_EQ_U(f->rtt.max_ns, 100 * US);
+	ack(&t, 1099, 110 * US);
+	CHECK_EQ_U(t.res.rtt_ns, 11 * US);
+	flows_get(&t, &fl);
+	REQUIRE((f = req_flow(&fl)) != NULL);
+	CHECK_EQ_U(f->rtt.count, 100);
+	CHECK_EQ_U(f->rtt.min_ns, 11 * US);
+	a_done(&t);
+
+	/* a NAK at 1050: the 50 before it answered (no samples); the resends untimed */
+	a_init(&t, 0);
+	REQUIRE(t.a && xa);
+	for (uint32_t i = 0; i < 100; i++)
+		snd(&t, 1000 + i, i * US);
+	nak(&t, 1050, 0x60, 100 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_NAK);
+	for (uint32_t i = 50; i < 100; i++)
+		snd(&t, 1000 + i, (100 + i) * US);
+	snd(&t, 1100, 300 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_GBN_RECOVERED);
+	ack(&t, 1100, 305 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_ACK_RTT);
+	CHECK_EQ_U(t.res.rtt_ns, 5 * US);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.retransmissions, 50);
+	CHECK_EQ_U(s.gbn_episodes[ROCE_RETX_NAK], 1);
+	flows_get(&t, &fl);
+	REQUIRE((f = req_flow(&fl)) != NULL);
+	CHECK_EQ_U(f->rtt.count, 1);
+	CHECK_EQ_U(f->rtt.max_ns, 5 * US);
+	a_done(&t);
+}
+
+/*
  * RNR NAK with requests in flight behind it (rxe: the responder RNR-NAKs 100
  * with PSN 100 and keeps expecting 100, so 101 draws one PSN sequence error
  * NAK naming 100 and 102 is dropped silently).  The requester waits the RNR
@@ -1364,6 +1445,7 @@ int main(void)
 	RUN(test_wrap_gbn);
 	RUN(test_wrap_read);
 	RUN(test_ack_coalesced_messages);
+	RUN(test_ack_coalesced_many);
 	RUN(test_rnr_in_flight);
 	RUN(test_nak_classes);
 	RUN(test_read_reexecuted);
