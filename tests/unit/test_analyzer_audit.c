@@ -1261,6 +1261,41 @@ static void test_cnp_ce_damaged(void)
 }
 
 /*
+ * A CNP's PSN field is reserved (0, Annex A17; protocol notes 2.6), not a
+ * PSN of the stream's sequence: on the stream it shares with the RP's ACKs
+ * (NP -> RP, the RP's QP) it moves neither first_psn nor last_psn.  A stream
+ * a CNP opened takes its first PSN from its first other frame.
+ */
+static void test_cnp_psn(void)
+{
+	struct t t;
+	struct roce_frame_spec sp;
+	struct flows fl;
+	const struct roce_flow_stats *b2a;
+
+	a_init(&t, 0);
+	REQUIRE(t.a && xa);
+	spec_dir(&sp, false, ROCE_OP_CNP, 0);
+	sp.bth.becn = 1;
+	xfeed(&t, &sp, 0);
+	snd(&t, 700, 1 * US);
+	ack(&t, 700, 3 * US);
+	snd(&t, 701, 4 * US);
+	ack(&t, 701, 6 * US);
+	xfeed(&t, &sp, 7 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_CNP);
+	flows_get(&t, &fl);
+	REQUIRE((b2a = resp_flow(&fl)) != NULL);
+	CHECK_EQ_U(b2a->cnps, 2);
+	CHECK_EQ_U(b2a->transport, ROCE_TRANSPORT_RC);
+	CHECK_EQ_U(b2a->first_psn, 700);
+	CHECK_EQ_U(b2a->last_psn, 701);
+	CHECK_EQ_U(b2a->first_frame, 1);
+	CHECK(b2a->has_peer);
+	a_done(&t);
+}
+
+/*
  * Damage inside a go-back-N episode (the receiver drops a bad-ICRC frame,
  * rxe_icrc_check()): the NAK arrives damaged, so the requester never saw it
  * and its resend is a timeout's; one resend of the run arrives damaged: for
@@ -1624,6 +1659,7 @@ int main(void)
 	RUN(test_ud);
 	RUN(test_xrc);
 	RUN(test_cnp_ce_damaged);
+	RUN(test_cnp_psn);
 	RUN(test_damage_in_episode);
 	RUN(test_snaplen_cut);
 	RUN(test_pfc_priorities);
