@@ -313,10 +313,22 @@ struct an_pre {
 };
 
 /*
+ * AckReq requests pushed out of the full AckReq ring (AN_ACK_RING entries),
+ * all older than the ring's: how many, the PSN and time of the oldest and the
+ * newest, the newest's frame, and the sum of their times after the oldest's;
+ * the ACK that covers the newest completes them all (an_ring.h).  n == 0: none;
+ * while n > 0 the ring is full.
+ */
+struct an_ackold {
+	uint64_t oldest_ts, newest_ts, newest_frame, sum_dt;
+	uint32_t n, oldest_psn, newest_psn;
+};
+
+/*
  * What a request stream needs only after a NAK, an RNR NAK or a go-back-N
- * resend, or when PSNs arrive behind its first one (damaged traffic):
- * allocated with the first such event, so that ordinary request state
- * fits two cache lines.
+ * resend, when PSNs arrive behind its first one (damaged traffic), or while
+ * more AckReq requests wait for their ACK than the ring holds: allocated with
+ * the first such event, so that ordinary request state fits two cache lines.
  */
 struct an_req_err {
 	uint64_t gbn_start_ts, gbn_ref_frame;   /* go-back-N run */
@@ -324,6 +336,7 @@ struct an_req_err {
 	/* PSNs behind the stream's first one (its first frames damaged, or the capture
 	 * started inside a go-back): allocated with the first such request */
 	struct an_pre *pre;
+	struct an_ackold ackold;
 };
 
 enum an_lat_kind {

@@ -65,7 +65,11 @@
  *   RTT: request packets with AckReq (and every READ / atomic) enter a ring
  *   of 64 outstanding (psn, ts, frame); the first ACK / READ response /
  *   ATOMIC_ACK with PSN P completes every entry with psn <= P, one rtt sample
- *   each, res->rtt_ns/ref_frame from the newest completed entry.  A NAK
+ *   each, res->rtt_ns/ref_frame from the newest completed entry.  With more
+ *   outstanding, the oldest leave the ring for a summary of them (struct
+ *   an_ackold: how many, oldest and newest PSN and time, the sum of their
+ *   times): the ACK covering the newest of them gives one sample each, the
+ *   oldest's and newest's exact, the others at their mean.  A NAK
  *   completes the entries before its PSN without samples.  Retransmitted
  *   requests are not timed and cancel outstanding entries at/after their PSN
  *   (Karn's rule).  READs: a ring of the last 16 READs (psn, N, length, ts,
@@ -146,6 +150,16 @@ static void req_err_free(struct roce_analyzer *a, struct an_req *r)
 	}
 	free(r->err);
 	r->err = NULL;
+}
+
+/* r's block freed when nothing in it is in use: no go-back run, no pending NAK or RNR
+ * NAK, no PSNs behind the first, no older AckReqs (an_ring.h) */
+static void req_err_release(struct roce_analyzer *a, struct an_req *r)
+{
+	const struct an_req_err *er = r->err;
+
+	if (er && !r->gbn_active && !er->nak.valid && !er->rnr.valid && !er->pre && !er->ackold.n)
+		req_err_free(a, r);
 }
 
 /* Forget all sequence state, keeping the (emptied) arrays. */
@@ -550,7 +564,7 @@ static bool gbn_classify(struct an_ctx *c, struct an_flow *f, struct an_req *r, 
 	c->res->events |= ROCE_EV_RETRANSMISSION;
 	c->res->retx_cause = (enum roce_retx_cause)r->gbn_cause;
 	c->res->ref_frame = r->err ? r->err->gbn_ref_frame : 0;
-	ack_cancel_from(r, p);
+	ack_cancel_from(c->a, r, p);
 	return true;
 }
 
@@ -726,7 +740,9 @@ static void req_process(struct an_ctx *c, struct an_flow *f)
 
 		bool move = !fill;
 
-		c->res->expected_psn = e;
+		/* (a gap against the run's previous packet names the PSN it starts at) */
+		if (!gap_done)
+			c->res->expected_psn = e;
 		if (reliable)
 			retx = gbn_classify(c, f, r, p, n, e, fill, &move);
 		/* a late or reordered fill leaves the run's position (pnext, prev) alone */

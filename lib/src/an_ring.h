@@ -88,16 +88,81 @@ static bool ack_grow(struct roce_analyzer *a, struct an_req *r)
 	return true;
 }
 
-/* ack_push() into a full ring (or none yet): grow it, or forget the oldest; false: no ring */
+/* (an_request.c) r's NAK / go-back block, allocated on first use; NULL without memory */
+static struct an_req_err *req_err(struct roce_analyzer *a, struct an_req *r);
+/* (an_request.c) that block freed when nothing in it is in use any more */
+static void req_err_release(struct roce_analyzer *a, struct an_req *r);
+
+/*
+ * ack_push() into a full ring (or none yet): grow it; at its cap, move the
+ * oldest entry to r's older AckReqs (struct an_ackold: counted and timed
+ * together); without memory, forget it.  False: no ring.
+ */
 static __attribute__((noinline)) bool ack_room(struct roce_analyzer *a, struct an_req *r)
 {
 	if (!ack_grow(a, r)) {
+		struct an_req_err *er;
+
 		if (!r->ack_cap)
 			return false;   /* no memory: this request is not timed */
-		r->ack_head = (r->ack_head + 1) % r->ack_cap;   /* full: forget the oldest */
+		if (r->ack_cap == AN_ACK_RING && (er = req_err(a, r)) != NULL) {
+			const struct an_ackent *e = &r->ack[r->ack_head];
+			struct an_ackold *o = &er->ackold;
+
+			if (!o->n) {
+				o->oldest_ts = e->ts;
+				o->oldest_psn = e->psn;
+				o->sum_dt = 0;
+			}
+			o->sum_dt += e->ts >= o->oldest_ts ? e->ts - o->oldest_ts : 0;
+			o->newest_ts = e->ts;
+			o->newest_psn = e->psn;
+			o->newest_frame = e->frame;
+			o->n++;
+		}
+		r->ack_head = (r->ack_head + 1) % r->ack_cap;   /* full: the oldest leaves */
 		r->ack_n--;
 	}
 	return true;
+}
+
+/*
+ * The older AckReqs (struct an_ackold) are covered by P (an ACK: inclusive,
+ * dist set; a NAK: not inclusive, no samples, and when any of them is before
+ * P, as they all are answered or resent then): an ACK covering the newest
+ * completes them all, one sample each: the oldest's and the newest's exact,
+ * the others' at their mean time (the sum, hence the mean, of the samples
+ * exact); *last gets the newest.  True when it completed them with samples.
+ */
+static __attribute__((noinline)) bool ackold_complete(struct roce_analyzer *a, struct an_req *r,
+	uint32_t P, bool inclusive, bool dist, uint64_t now, struct an_ackent *last)
+{
+	struct an_ackold *o = &r->err->ackold;
+
+	if (!dist) {
+		if (roce_psn_cmp(o->oldest_psn, P) >= 0)
+			return false;
+	} else if (roce_psn_cmp(o->newest_psn, P) > (inclusive ? 0 : -1)) {
+		return false;
+	}
+	if (dist) {
+		uint64_t span = o->newest_ts >= o->oldest_ts ? o->newest_ts - o->oldest_ts : 0;
+
+		uint64_t mid = o->n > 2 ? o->oldest_ts + (o->sum_dt - span) / (o->n - 2) : 0;
+
+		an_lat_req_add(a, r, AN_LAT_RTT, now >= o->oldest_ts ? now - o->oldest_ts : 0);
+		if (o->n >= 2)
+			an_lat_req_add(a, r, AN_LAT_RTT,
+				now >= o->newest_ts ? now - o->newest_ts : 0);
+		for (uint32_t k = 2; k < o->n; k++)
+			an_lat_req_add(a, r, AN_LAT_RTT, now >= mid ? now - mid : 0);
+		last->psn = o->newest_psn;
+		last->ts = o->newest_ts;
+		last->frame = o->newest_frame;
+	}
+	o->n = 0;
+	req_err_release(a, r);
+	return dist;
 }
 
 /*
@@ -141,6 +206,9 @@ static bool ack_complete(struct roce_analyzer *a, struct an_req *r, uint32_t P, 
 	unsigned keep = 0;
 	struct an_ackent tmp[AN_ACK_RING];
 
+	/* (older than the ring's entries: first) */
+	if (__builtin_expect(r->err && r->err->ackold.n, 0))
+		any = ackold_complete(a, r, P, inclusive, dist != NULL, now, last);
 	for (unsigned i = 0; i < r->ack_n; i++) {
 		struct an_ackent *e = &r->ack[AN_RING_AT(r->ack_head + i, r->ack_cap)];
 		int32_t d = roce_psn_cmp(e->psn, P);
@@ -191,8 +259,13 @@ static inline __attribute__((always_inline)) bool ack_complete_rsp(struct roce_a
 	return true;
 }
 
-/* Karn: drop outstanding entries at or after a retransmitted PSN. */
-static void ack_cancel_from(struct an_req *r, uint32_t p)
+/*
+ * Karn: drop outstanding entries at or after a retransmitted PSN.  The older
+ * AckReqs (struct an_ackold) go as well when the PSN is one of theirs or
+ * anything of the ring goes (a requester goes back to its oldest
+ * unacknowledged request: the rare resend behind them leaves them untimed).
+ */
+static void ack_cancel_from(struct roce_analyzer *a, struct an_req *r, uint32_t p)
 {
 	unsigned keep = 0;
 	struct an_ackent tmp[AN_ACK_RING];
@@ -202,6 +275,11 @@ static void ack_cancel_from(struct an_req *r, uint32_t p)
 
 		if (roce_psn_cmp(e->psn, p) < 0)
 			tmp[keep++] = *e;
+	}
+	if (r->err && r->err->ackold.n &&
+	    (keep < r->ack_n || roce_psn_cmp(r->err->ackold.newest_psn, p) >= 0)) {
+		r->err->ackold.n = 0;
+		req_err_release(a, r);
 	}
 	if (keep)
 		memcpy(r->ack, tmp, keep * sizeof(tmp[0]));

@@ -767,9 +767,15 @@ static void roce_process(struct an_ctx *c, int status)
 			f->st.last_ts_ns = c->ts;
 		if (!dropped) {
 			f->st.payload_bytes += pkt->payload_len;
-			if (f->st.transport == ROCE_TRANSPORT_CNP && !(op->flags & ROCE_F_CNP))
-				f->st.transport = roce_opcode_transport(pkt->bth.opcode);
-			f->st.last_psn = pkt->bth.psn & 0xffffffu;
+			/* (a CNP's PSN field is reserved: not one of the stream's PSNs) */
+			if (!(op->flags & ROCE_F_CNP)) {
+				if (f->st.transport == ROCE_TRANSPORT_CNP) {
+					/* the first frame of a stream a CNP opened */
+					f->st.transport = roce_opcode_transport(pkt->bth.opcode);
+					f->st.first_psn = pkt->bth.psn & 0xffffffu;
+				}
+				f->st.last_psn = pkt->bth.psn & 0xffffffu;
+			}
 		}
 	}
 	if (pkt->ecn)
