@@ -105,13 +105,20 @@ static void fwake(_Atomic uint32_t *w)
 /* Wait until *w != val (spin a little first). */
 static unsigned spin = 2000;
 
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
 static void wait_change(_Atomic uint32_t *w, _Atomic uint32_t *flag, uint32_t val,
 			uint64_t *waits)
 {
 	for (unsigned i = 0; i < spin; i++) {
 		if (atomic_load_explicit(w, memory_order_acquire) != val)
 			return;
-		__builtin_ia32_pause();
+		cpu_relax();
 	}
 	(*waits)++;
 	while (atomic_load_explicit(w, memory_order_acquire) == val) {
