@@ -83,44 +83,40 @@ while o + 16 <= len(d):
 open(sys.argv[2], "wb").write(ng)
 open(sys.argv[3], "w").write(" ".join(map(str, bp)) + "\n" + " ".join(map(str, bn)) + "\n")
 PY
-read -r -a bpcap <"$tmp/bounds"
-read -r -a bng < <(sed -n 2p "$tmp/bounds")
-# frames whole in the first n bytes
-whole() {
-	local n=$1 k=0
-	shift
-	for b in "$@"; do [ "$b" -le "$n" ] && k=$((k + 1)); done
-	echo $((k - 1))
-}
-fails=0
-for f in s.pcap s.pcapng; do
-	size=$(stat -c %s "$tmp/$f")
-	if [ $f = s.pcap ]; then bounds=("${bpcap[@]}"); else bounds=("${bng[@]}"); fi
-	for ((n = 0; n < size; n++)); do
-		head -c $n "$tmp/$f" >"$tmp/cut"
-		[ $((n % 7)) -eq 0 ] && gzip -c <"$tmp/cut" >"$tmp/cut.gz"
-		want=$(whole $n "${bounds[@]}")
-		[ $want -lt 0 ] && want=0
-		# every prefix as a file; from stdin and gzip'd, one in 7 (the time it takes)
-		hows=file
-		[ $((n % 7)) -eq 0 ] && hows="file stdin gz"
-		for how in $hows; do
-			case $how in
-			file) (ulimit -v 400000; timeout 10 "$ra" --json "$tmp/cut") ;;
-			stdin) (ulimit -v 400000; timeout 10 "$ra" --json - <"$tmp/cut") ;;
-			gz) (ulimit -v 400000; timeout 10 "$ra" --json "$tmp/cut.gz") ;;
-			esac >"$tmp/out" 2>"$tmp/err"
-			rc=$?
-			got=$(grep -m1 -o '"frames": [0-9]*' "$tmp/out" | grep -o '[0-9]*$')
-			got=${got:-0}
-			if { [ $rc -ne 0 ] && [ $rc -ne 2 ]; } || [ "$(wc -l <"$tmp/err")" -gt 1 ] ||
-			   [ "$got" != "$want" ]; then
-				fails=$((fails + 1))
-				[ $fails -le 5 ] && bad "$f cut at $n ($how): exit $rc, $got frames (want $want): $(head -c 300 "$tmp/err")"
-			fi
-		done
-	done
-done
-[ $fails -eq 0 ] && ok || bad "$fails prefix runs failed"
+# one python3 runs the cuts (a process per run: roce-analyze's own)
+python3 - "$ra" "$tmp" <<'PY' && ok || bad "prefix runs failed"
+import gzip, json, resource, subprocess, sys
+ra, tmp = sys.argv[1], sys.argv[2]
+lines = open(tmp + "/bounds").read().split("\n")
+def lim():
+    resource.setrlimit(resource.RLIMIT_AS, (400 << 20, 400 << 20))
+fails = 0
+for f, bounds in (("s.pcap", lines[0]), ("s.pcapng", lines[1])):
+    bounds = list(map(int, bounds.split()))
+    data = open("%s/%s" % (tmp, f), "rb").read()
+    for n in range(len(data)):
+        want = max(0, sum(b <= n for b in bounds) - 1)     # frames whole in n bytes
+        cut = data[:n]
+        open(tmp + "/cut", "wb").write(cut)
+        # every prefix as a file; from stdin and gzip'd, one in 7 (the time it takes)
+        hows = ["file"] + (["stdin", "gz"] if n % 7 == 0 else [])
+        if n % 7 == 0:
+            open(tmp + "/cut.gz", "wb").write(gzip.compress(cut))
+        for how in hows:
+            args = [ra, "--json", {"file": tmp + "/cut", "stdin": "-", "gz": tmp + "/cut.gz"}[how]]
+            try:
+                r = subprocess.run(args, input=cut if how == "stdin" else None,
+                                   capture_output=True, timeout=10, preexec_fn=lim)
+                rc, err = r.returncode, r.stderr.decode("utf-8", "replace")
+                got = json.loads(r.stdout)["summary"]["frames"] if r.stdout else 0
+            except subprocess.TimeoutExpired:
+                rc, err, got = "timeout", "", -1
+            if rc not in (0, 2) or err.count("\n") > 1 or got != want:
+                fails += 1
+                if fails <= 5:
+                    print("FAIL: %s cut at %d (%s): exit %s, %s frames (want %d): %s"
+                          % (f, n, how, rc, got, want, err[:300]))
+sys.exit(1 if fails else 0)
+PY
 
 finish
