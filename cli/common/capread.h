@@ -27,6 +27,16 @@
  * with ts_ns 0 and ROCE_CAP_REC_NO_TS; an out-of-range one also raises a
  * warning.  Nothing is ever wrapped.
  *
+ * Classic pcap files of the standard microsecond magic (version 2.4 and later) and of
+ * the "modified" magic have their record header length decided as Wireshark 4.0 does:
+ * on the first three records, 16, 24 (ss990417) or 20 bytes (Nokia), or 24 (ss991029)
+ * or 28 (ss990915); not from a pipe, where a modified pcap is an error and the standard
+ * magic means 16 (Wireshark reads no further ahead there).  Ixia lcap (magics 1c0001ab,
+ * 1c0001ac), AIX (2.2, ifType link types, nanoseconds) and DG/UX 543.0 files are read
+ * as Wireshark reads them.  pcapng: SHB versions 1.0 and 1.2; the options of EPBs and
+ * OPBs are checked as Wireshark checks them; an SPB's trailing length follows its packet
+ * data; the first if_tsresol and if_tsoffset of an IDB count.
+ *
  * Where Wireshark reads on, so does the reader, and counts a capture-format
  * warning (roce_cap_warnings(), roce_cap_warning()): caplen above the snapshot
  * length (read in full) or above the original length (which is then raised to
@@ -64,7 +74,9 @@
 extern "C" {
 #endif
 
-/* Largest record (pcap) or block (pcapng) the reader accepts, in bytes. */
+/* Largest record (pcap) or block (pcapng) the reader accepts, in bytes.  Packet
+ * records are held to Wireshark 4.0's limit for their link-layer type too: 262144
+ * bytes, except D-Bus, USB (this limit) and EBHSCR (8 MiB). */
 #define ROCE_CAP_MAX_RECORD (16u << 20)
 
 /* Read or write failure of the underlying file or gzip stream
@@ -247,8 +259,9 @@ void roce_cap_set_interrupt(roce_capfile_t *c, const volatile sig_atomic_t *flag
  * replaced by '?', as every message of the reader does. */
 void roce_cap_escape(const char *name, char *out, size_t outlen);
 
-/* "pcap", "pcap-ns", "pcap-modified", "pcapng" or "empty" (a 0-byte file:
- * no frames, like capinfos), plus "+gzip" when the input is gzip-compressed. */
+/* "pcap", "pcap-ns", "pcap-modified" (ss991029), "pcap-ss990915", "pcap-ss990417",
+ * "pcap-nokia", "pcap-aix", "pcap-ixia", "pcapng" or "empty" (a 0-byte file: no frames,
+ * like capinfos), plus "+gzip" when the input is gzip-compressed. */
 const char *roce_cap_format(const roce_capfile_t *c);
 
 /* LINKTYPE_* of the pcap file or the first pcapng interface; -1 if none yet. */

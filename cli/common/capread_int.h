@@ -25,6 +25,8 @@
 #define PCAP_MAGIC_US 0xa1b2c3d4u
 #define PCAP_MAGIC_NS 0xa1b23c4du
 #define PCAP_MAGIC_MOD 0xa1b2cd34u /* Alexey Kuznetzov's "modified" pcap */
+#define PCAP_MAGIC_IXIA_HW 0x1c0001acu /* Ixia lcap: 4 more file header bytes */
+#define PCAP_MAGIC_IXIA_SW 0x1c0001abu
 #define PCAP_HDR_LEN 24u
 
 #define NG_SHB 0x0a0d0d0au
@@ -139,6 +141,7 @@ struct roce_capfile {
 	const volatile sig_atomic_t *intr;
 	uint8_t *buf;        /* stream: bytes of the current record, from buf[0] */
 	size_t have, cap;
+	size_t pend_off, pend_len; /* stream: bytes read ahead, at buf + pend_off (src_consume()) */
 	uint64_t file_size;  /* 0 when unknown */
 	int src_status;      /* status of the last short stream read, 0 = plain EOF */
 	char src_err[160];
@@ -146,7 +149,10 @@ struct roce_capfile {
 	/* Format state. */
 	int fmt;
 	bool be;             /* file / current section is big-endian */
-	bool modified;       /* pcap: 24-byte record headers */
+	bool modified;       /* pcap: 24-byte record headers (rec_hl 24) */
+	uint8_t rec_hl;      /* pcap: record header bytes, 16 (20 Nokia, 24 or 28 modified) */
+	bool ispipe;         /* stdin or not a regular file: no look ahead at open */
+	uint32_t max_caplen; /* pcap: capr_max_caplen() of the file's link type */
 	bool nsec;           /* pcap: nanosecond timestamps */
 	uint8_t lens_swap;   /* pcap < 2.3: caplen/len swapped (2); 2.3: maybe (1) */
 	int linktype;        /* pcap header or first interface ever seen */
@@ -167,6 +173,28 @@ struct roce_capfile {
 	char err[ERR_LEN];
 	char warn[ERR_LEN];
 };
+
+/*
+ * The largest captured length Wireshark 4.0 reads for a link-layer type
+ * (wtap_max_snaplen_for_encap(): 262144, more for D-Bus, EBHSCR and USB), at most
+ * ROCE_CAP_MAX_RECORD: a longer record is an error, as it is for Wireshark and libpcap.
+ */
+static inline uint32_t capr_max_caplen(int linktype)
+{
+	switch (linktype) {
+	case 231:       /* DBUS */
+	case 186:       /* USB_FREEBSD */
+	case 189:       /* USB_LINUX */
+	case 220:       /* USB_LINUX_MMAPPED */
+	case 249:       /* USBPCAP */
+	case 266:       /* USB_DARWIN */
+		return ROCE_CAP_MAX_RECORD;     /* Wireshark: 128 MiB */
+	case 279:       /* EBHSCR */
+		return 8u << 20;
+	default:
+		return 262144u;
+	}
+}
 
 /* Byte-order helpers: explicit, no host assumptions. */
 static inline uint16_t ld16(const uint8_t *p, bool be)

@@ -42,7 +42,7 @@ static int ng_shb(struct roce_capfile *c, const uint8_t *p, uint32_t blen)
 				 blen);
 	major = ld16(p + 12, c->be);
 	minor = ld16(p + 14, c->be);
-	if (major != 1)
+	if (major != 1 || (minor != 0 && minor != 2))   /* Wireshark: 1.0 and 1.2 only */
 		return capr_fail(c, ROCE_E_UNSUPPORTED,
 				 "unsupported pcapng version %u.%u", major, minor);
 	c->nifs = 0; /* interface ids are per section */
@@ -71,6 +71,7 @@ static int ng_idb(struct roce_capfile *c, const uint8_t *p, uint32_t blen)
 	struct cap_iface ifc = { 0 };
 	int tsresol = 6;
 	int64_t tsoffset = 0;
+	bool have_res = false, have_off = false;       /* Wireshark: the first one counts */
 
 	if (blen < 20)
 		return capr_fail(c, ROCE_E_MALFORMED,
@@ -94,8 +95,9 @@ static int ng_idb(struct roce_capfile *c, const uint8_t *p, uint32_t blen)
 			if (olen != 1)
 				capr_warn(c,
 					"if_tsresol option length %u (expected 1): ignored", olen);
-			else
+			else if (!have_res)
 				tsresol = o[4];
+			have_res |= olen == 1;
 		} else if (code == NG_OPT_COMMENT || code == NG_OPT_IF_NAME ||
 			   code == NG_OPT_IF_DESCRIPTION) {
 			capr_meta_add(c, code == NG_OPT_COMMENT ? ROCE_CAP_META_IF_COMMENT :
@@ -105,8 +107,9 @@ static int ng_idb(struct roce_capfile *c, const uint8_t *p, uint32_t blen)
 			if (olen != 8)
 				capr_warn(c,
 					"if_tsoffset option length %u (expected 8): ignored", olen);
-			else
+			else if (!have_off)
 				tsoffset = (int64_t)ld64(o + 4, c->be);
+			have_off |= olen == 8;
 		}
 		o += 4 + padded;
 	}
@@ -150,6 +153,63 @@ static int ng_idb(struct roce_capfile *c, const uint8_t *p, uint32_t blen)
 	return 0;
 }
 
+/*
+ * The options of an EPB or OPB, checked as Wireshark 4.0 checks them (it refuses the
+ * file there): each option within the block, and the lengths of the ones it knows
+ * (epb_flags 4, epb_dropcount and epb_packetid 8, epb_queue 4, epb_verdict at least 1,
+ * 9 for the TC and XDP kinds).  Their values are not used.
+ */
+static int ng_packet_opts(struct roce_capfile *c, uint32_t type, const uint8_t *p,
+			  uint32_t blen, uint32_t caplen)
+{
+	const uint8_t *o = p + 28 + ((caplen + 3) & ~3u), *end = p + blen - 4;
+
+	while (o < end) {
+		uint16_t code, olen;
+		size_t padded;
+		int want = -1;
+
+		if (end - o < 4)
+			return capr_fail(c, ROCE_E_MALFORMED,
+					 "%s: option header overruns the block",
+					 ng_block_name(type));
+		code = ld16(o, c->be);
+		olen = ld16(o + 2, c->be);
+		padded = ((size_t)olen + 3) & ~(size_t)3;
+		if (padded > (size_t)(end - o) - 4)
+			return capr_fail(c, ROCE_E_MALFORMED,
+					 "%s option %u length %u overruns the block",
+					 ng_block_name(type), code, olen);
+		if (code == NG_OPT_ENDOFOPT)
+			break;
+		switch (code) {
+		case 2: /* epb_flags */
+		case 6: /* epb_queue */
+			want = 4;
+			break;
+		case 4: /* epb_dropcount */
+		case 5: /* epb_packetid */
+			want = 8;
+			break;
+		case 7: /* epb_verdict: a kind byte (TC 1 and XDP 2: 8 more bytes) */
+			if (olen < 1)
+				return capr_fail(c, ROCE_E_MALFORMED,
+						 "%s verdict option length 0", ng_block_name(type));
+			if (o[4] == 1 || o[4] == 2)
+				want = 9;
+			break;
+		default:
+			break;
+		}
+		if (want >= 0 && olen != want)
+			return capr_fail(c, ROCE_E_MALFORMED,
+					 "%s option %u length %u (expected %d)",
+					 ng_block_name(type), code, olen, want);
+		o += 4 + padded;
+	}
+	return 0;
+}
+
 /* EPB and OPB share the layout from offset 8 on (OPB: 16-bit interface id). */
 static int ng_packet(struct roce_capfile *c, uint32_t type, const uint8_t *p, uint32_t blen,
 		     struct roce_cap_record *rec)
@@ -170,10 +230,17 @@ static int ng_packet(struct roce_capfile *c, uint32_t type, const uint8_t *p, ui
 	ifc = &c->ifs[ifid];
 	caplen = ld32(p + 20, c->be);
 	wirelen = ld32(p + 24, c->be);
-	if (caplen > blen - 32)
+	/* with its padding, as Wireshark */
+	if (caplen > blen - 32 || ((caplen + 3) & ~3u) > blen - 32)
 		return capr_fail(c, ROCE_E_MALFORMED,
 				 "caplen %" PRIu32 " overruns %s (%" PRIu32 " bytes)", caplen,
 				 ng_block_name(type), blen);
+	if (caplen > capr_max_caplen(ifc->linktype))
+		return capr_fail(c, ROCE_E_MALFORMED, "caplen %" PRIu32 " exceeds limit %" PRIu32
+				 " (Wireshark's for link-layer type %d)", caplen,
+				 capr_max_caplen(ifc->linktype), ifc->linktype);
+	if (blen - 32 - ((caplen + 3) & ~3u) && ng_packet_opts(c, type, p, blen, caplen) < 0)
+		return c->status;
 	rec->flags = 0;
 	rec->wirelen = capr_check_lengths(c, caplen, ifc->snaplen, wirelen);
 	ticks = (uint64_t)ld32(p + 12, c->be) << 32 | ld32(p + 16, c->be);
@@ -202,10 +269,25 @@ static int ng_spb(struct roce_capfile *c, const uint8_t *p, uint32_t blen,
 	caplen = wirelen;
 	if (c->ifs[0].snaplen && caplen > c->ifs[0].snaplen)
 		caplen = c->ifs[0].snaplen;
-	if (caplen > blen - 16)
+	if (caplen > blen - 16 || ((caplen + 3) & ~3u) > blen - 16)
 		return capr_fail(c, ROCE_E_MALFORMED,
 			"simple packet block: packet length %" PRIu32 " overruns block (%" PRIu32
 			" bytes)", caplen, blen);
+	if (caplen > capr_max_caplen(c->ifs[0].linktype))
+		return capr_fail(c, ROCE_E_MALFORMED, "caplen %" PRIu32 " exceeds limit %" PRIu32
+				 " (Wireshark's for link-layer type %d)", caplen,
+				 capr_max_caplen(c->ifs[0].linktype), c->ifs[0].linktype);
+	/* an SPB has no options: Wireshark reads the trailing length right after the
+	 * (padded) packet data, and so does the reader */
+	if (16 + ((caplen + 3) & ~3u) != blen) {
+		uint32_t t = ld32(p + 12 + ((caplen + 3) & ~3u), c->be);
+
+		if (t > UINT32_MAX - 3 || ((t + 3) & ~3u) != blen)
+			return capr_fail(c, ROCE_E_MALFORMED,
+				"simple packet block: %" PRIu32 " bytes of packet data (snapshot "
+				"length %" PRIu32 ") but total length %" PRIu32, caplen,
+				c->ifs[0].snaplen, blen);
+	}
 	rec->data = p + 12;
 	rec->caplen = caplen;
 	rec->wirelen = wirelen;

@@ -38,7 +38,7 @@
 
 static int pcap_next(struct roce_capfile *c, struct roce_cap_record *rec)
 {
-	size_t hl = c->modified ? 24 : 16, avail = 0;
+	size_t hl = c->rec_hl, avail = 0;
 	const uint8_t *p = src_need(c, hl, &avail);
 	uint32_t sec, sub, caplen, wirelen;
 	struct pcap_rec_hdr h;
@@ -55,9 +55,11 @@ static int pcap_next(struct roce_capfile *c, struct roce_cap_record *rec)
 	wirelen = h.wirelen;
 	if (unlikely(c->map && !(sec | sub | caplen | wirelen)) && capr_map_shrunk(c))
 		return capr_fail_shrank(c); /* zeros past the new end of the file */
-	if (caplen > ROCE_CAP_MAX_RECORD)
-		return capr_fail(c, ROCE_E_MALFORMED, "record length %" PRIu32 " exceeds limit %u",
-				 caplen, ROCE_CAP_MAX_RECORD);
+	if (caplen > c->max_caplen)
+		return capr_fail(c, ROCE_E_MALFORMED,
+				 "record length %" PRIu32 " exceeds limit %" PRIu32
+				 " (Wireshark's for link-layer type %d)", caplen, c->max_caplen,
+				 c->linktype);
 	p = src_need(c, hl + caplen, &avail);
 	if (!p)
 		return capr_fail_short(c, "record data", avail - hl, caplen);
@@ -134,9 +136,75 @@ void roce_cap_escape(const char *name, char *out, size_t outlen)
 	out[i] = '\0';
 }
 
+static bool pcap_magic(uint32_t m)
+{
+	return m == PCAP_MAGIC_US || m == PCAP_MAGIC_NS || m == PCAP_MAGIC_MOD ||
+	       m == PCAP_MAGIC_IXIA_HW || m == PCAP_MAGIC_IXIA_SW;
+}
+
+/*
+ * Wireshark 4.0's figure of demerit of a record header length hl on the first three
+ * records (libpcap.c, libpcap_try()): 0 when they look right or the file ends cleanly,
+ * else the number of things wrong with the first record that looks wrong (1 for a short
+ * read).  Nothing is consumed.
+ */
+static int pcap_try(struct roce_capfile *c, size_t hl)
+{
+	size_t off = 0, avail = 0;
+
+	for (int i = 0; i < 3; i++) {
+		const uint8_t *p = src_need(c, off + hl, &avail);
+		struct pcap_rec_hdr h;
+		int ret;
+
+		if (!p)
+			return avail == off && !c->src_status ? 0 : 1;
+		h = pcap_rec_hdr(c, p + off);
+		ret = (h.sub >= 1000000) + (h.caplen > c->max_caplen) +
+		      (h.wirelen > (128u << 20)) + (h.caplen > c->snaplen) + (h.caplen > h.wirelen);
+		if (ret)
+			return ret;
+		if (off + hl + h.caplen > 2 * (size_t)ROCE_CAP_MAX_RECORD)
+			return 0;       /* bounded look-ahead (only USB records get here) */
+		if (!src_need(c, off + hl + h.caplen, &avail))
+			return 1;
+		off += hl + h.caplen;
+	}
+	return 0;
+}
+
+/*
+ * Which record header a pcap file of the standard microsecond magic (2.4 and later)
+ * or the "modified" magic has, as Wireshark 4.0 decides it (not for pipes): the
+ * first of the candidates whose first records look right, else the least bad
+ * (standard: 16 bytes, 24 of Red Hat's ss990417 patch, 20 of Nokia; modified: 24
+ * of ss991029, 28 of SuSE's ss990915).
+ */
+static int pcap_variant(struct roce_capfile *c)
+{
+	static const uint8_t std[] = { 16, 24, 20 }, mod[] = { 24, 28 };
+	const uint8_t *v = c->modified ? mod : std;
+	int n = c->modified ? 2 : 3, best = INT32_MAX;
+
+	for (int i = 0; i < n; i++) {
+		int merit = pcap_try(c, v[i]);
+
+		if (merit < best) {
+			best = merit;
+			c->rec_hl = v[i];
+		}
+		if (!merit)
+			break;
+	}
+	if (c->src_status == ROCE_E_NOMEM)
+		return capr_fail(c, c->src_status, "%s", c->src_err);
+	return 0;
+}
+
 static bool magic_prefix(const uint8_t *p, size_t n)
 {
-	static const uint32_t magics[] = { PCAP_MAGIC_US, PCAP_MAGIC_NS, PCAP_MAGIC_MOD, NG_SHB };
+	static const uint32_t magics[] = { PCAP_MAGIC_US, PCAP_MAGIC_NS, PCAP_MAGIC_MOD,
+					   PCAP_MAGIC_IXIA_HW, PCAP_MAGIC_IXIA_SW, NG_SHB };
 
 	for (size_t i = 0; i < sizeof(magics) / sizeof(magics[0]); i++) {
 		uint8_t le[4], be[4];
@@ -155,8 +223,9 @@ static int cap_start(struct roce_capfile *c)
 {
 	size_t avail = 0;
 	const uint8_t *p = src_need(c, 4, &avail);
-	uint32_t m;
-	bool gz;
+	uint32_t m, lt;
+	size_t hlen;
+	bool gz, ixia, known, aix = false;
 
 	if (!p) {
 		if (c->src_status)
@@ -190,24 +259,26 @@ static int cap_start(struct roce_capfile *c)
 		r = capr_ng_next(c, NULL, true);
 		return r < 0 ? r : 0;
 	}
-	if (m == PCAP_MAGIC_US || m == PCAP_MAGIC_NS || m == PCAP_MAGIC_MOD)
+	if (pcap_magic(m))
 		c->be = false;
-	else if (ld32(p, true) == PCAP_MAGIC_US || ld32(p, true) == PCAP_MAGIC_NS ||
-		 ld32(p, true) == PCAP_MAGIC_MOD)
+	else if (pcap_magic(ld32(p, true)))
 		c->be = true;
 	else
 		return capr_fail(c, ROCE_E_MALFORMED,
 				 "not a pcap or pcapng file (magic 0x%08" PRIx32 ")",
 				 ld32(p, true));
 	m = ld32(p, c->be);
+	ixia = m == PCAP_MAGIC_IXIA_HW || m == PCAP_MAGIC_IXIA_SW;
+	hlen = PCAP_HDR_LEN + (ixia ? 4 : 0);
 	c->fmt = FMT_PCAP;
 	c->nsec = m == PCAP_MAGIC_NS;
 	c->modified = m == PCAP_MAGIC_MOD;
-	snprintf(c->fmtname, sizeof(c->fmtname), "%s%s",
-		 c->nsec ? "pcap-ns" : c->modified ? "pcap-modified" : "pcap", gz ? "+gzip" : "");
-	p = src_need(c, PCAP_HDR_LEN, &avail);
+	c->rec_hl = c->modified ? 24 : 16;
+	/* the record header is known, else tried on the first records (pcap_variant()) */
+	known = !c->modified && m != PCAP_MAGIC_US;
+	p = src_need(c, hlen, &avail);
 	if (!p)
-		return capr_fail_short(c, "file header", avail, PCAP_HDR_LEN);
+		return capr_fail_short(c, "file header", avail, hlen);
 	{
 		uint16_t major = ld16(p + 4, c->be), minor = ld16(p + 6, c->be);
 
@@ -216,16 +287,52 @@ static int cap_start(struct roce_capfile *c)
 			return capr_fail(c, ROCE_E_UNSUPPORTED,
 					 "unsupported pcap version %u.%u", major,
 					 minor);
-		if (major > 2) {
+		if (major == 543) {
+			/* DG/UX tcpdump: lengths in the pre-2.3 order */
+			c->lens_swap = 2;
+			known = true;
+		} else if (major > 2) {
 			capr_warn(c,
 				  "pcap version %u.%u (read as 2.4, like Wireshark)", major, minor);
-			minor = 4;
+			c->lens_swap = 0;
+		} else {
+			c->lens_swap = minor < 3 ? 2 : minor == 3 ? 1 : 0;
+			known |= minor <= 3;
 		}
-		c->lens_swap = minor < 3 ? 2 : minor == 3 ? 1 : 0;
+		c->snaplen = ld32(p + 16, c->be);
+		lt = ld32(p + 20, c->be);
+		/* AIX: version 2.2, RFC 1573 ifType values, nanoseconds (as Wireshark) */
+		if (m == PCAP_MAGIC_US && major == 2 && minor == 2 &&
+		    (lt == 6 || lt == 9 || lt == 15 || lt == 24)) {
+			lt = lt == 6 ? 1 : lt == 9 ? 6 : lt == 15 ? 10 : 0;
+			c->nsec = true;
+			aix = true;
+		}
 	}
-	c->snaplen = ld32(p + 16, c->be);
-	c->linktype = (int)(ld32(p + 20, c->be) & 0x03ffffffu);
-	src_consume(c, PCAP_HDR_LEN);
+	if (lt & 0x03ff0000u)
+		return capr_fail(c, ROCE_E_UNSUPPORTED,
+				 "link-layer type field 0x%08" PRIx32 ": reserved bits not zero",
+				 lt);
+	c->linktype = (int)(lt & 0xffffu);
+	c->max_caplen = capr_max_caplen(c->linktype);
+	src_consume(c, hlen);
+	if (!known && c->ispipe) {
+		/* Wireshark cannot tell the two modified formats apart without reading ahead */
+		if (c->modified)
+			return capr_fail(c, ROCE_E_UNSUPPORTED,
+					 "modified pcap (magic 0x%08" PRIx32 ") cannot be read "
+					 "from a pipe (as Wireshark)", m);
+	} else if (!known) {
+		int r = pcap_variant(c);
+
+		if (r < 0)
+			return r;
+	}
+	snprintf(c->fmtname, sizeof(c->fmtname), "%s%s",
+		 aix ? "pcap-aix" : ixia ? "pcap-ixia" : c->nsec ? "pcap-ns" :
+		 c->modified ? (c->rec_hl == 24 ? "pcap-modified" : "pcap-ss990915") :
+		 c->rec_hl == 24 ? "pcap-ss990417" : c->rec_hl == 20 ? "pcap-nokia" : "pcap",
+		 gz ? "+gzip" : "");
 	return 0;
 }
 
@@ -275,6 +382,7 @@ roce_capfile_t *roce_cap_open_fd(int fd, const char *name, int stream, char *err
 	}
 	if (S_ISREG(st.st_mode) && st.st_size > 0)
 		c->file_size = (uint64_t)st.st_size;
+	c->ispipe = !S_ISREG(st.st_mode);      /* Wireshark: a FIFO (stdin may be a file) */
 	if (!stream && S_ISREG(st.st_mode)) {
 		uint8_t m[2];
 		ssize_t n;
@@ -416,8 +524,8 @@ static inline __attribute__((always_inline)) unsigned pcap_run_as(struct roce_ca
 {
 	const uint8_t *const base = c->base;
 	/* capr_check_lengths() has nothing to say, and pcap_next() no error */
-	const uint32_t lim = c->snaplen && c->snaplen < ROCE_CAP_MAX_RECORD ? c->snaplen :
-			     ROCE_CAP_MAX_RECORD;
+	const uint32_t lim = c->snaplen && c->snaplen < c->max_caplen ? c->snaplen :
+			     c->max_caplen;
 	const uint64_t mul = c->nsec ? 1u : 1000u;
 	const int lt = c->linktype;
 	uint64_t pos = c->pos, stop = c->len, frame_no = c->frame_no, h0, h1;
@@ -575,7 +683,7 @@ int roce_cap_next_batch(roce_capfile_t *c, struct roce_cap_record *recs, unsigne
 
 	if (!c || !recs || !max)
 		return ROCE_E_INVAL;
-	if (c->mem && !c->status && c->fmt == FMT_PCAP && !c->be && !c->modified &&
+	if (c->mem && !c->status && c->fmt == FMT_PCAP && !c->be && c->rec_hl == 16 &&
 	    !c->lens_swap && !c->helper_pending && !c->warn_pending && !c->shrank_seen)
 		n = (int)pcap_run(c, recs, max);
 	if (!n)
@@ -593,7 +701,7 @@ int roce_cap_peek(const roce_capfile_t *c, const uint8_t **data, uint32_t *caple
 	if (!c || c->status || !c->mem || c->fmt != FMT_PCAP || c->shrank_seen ||
 	    atomic_load_explicit(&c->sigbus, memory_order_relaxed))
 		return 0;
-	hl = c->modified ? 24 : 16;
+	hl = c->rec_hl;
 	left = c->len - (size_t)c->pos;
 	if (left < hl)
 		return 0;
@@ -614,6 +722,9 @@ int roce_cap_set_ahead(roce_capfile_t *c, roce_cap_ahead_fn fn, void *user, uint
 {
 	if (!c || !fn || !c->map || !c->helper_pending || c->status ||
 	    (c->fmt != FMT_PCAP && c->fmt != FMT_PCAPNG))
+		return 0;
+	/* the helper walks 16- and 24-byte record headers only (capread_ahead.c) */
+	if (c->fmt == FMT_PCAP && c->rec_hl != (c->modified ? 24 : 16))
 		return 0;
 	c->ahead_fn = fn;
 	c->ahead_user = user;

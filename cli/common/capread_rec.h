@@ -123,6 +123,12 @@ static inline void src_consume(struct roce_capfile *c, size_t n)
 	uint64_t before = c->pos;
 
 	c->pos += n;
+	if (unlikely(c->have > n)) {
+		/* a stream read ahead at open (pcap_variant()): the bytes after n are moved
+		 * to the front by the next src_need() (the record handed out stays valid) */
+		c->pend_off = n;
+		c->pend_len = c->have - n;
+	}
 	c->have = 0;
 	if (c->map && before / CAP_RELEASE_STEP != c->pos / CAP_RELEASE_STEP)
 		capr_map_moved(c);

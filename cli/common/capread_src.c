@@ -183,7 +183,7 @@ void capr_test_cut(struct roce_capfile *c, const struct roce_cap_record *rec)
 	int fd;
 
 	if (c->fmt == FMT_PCAP) {
-		off -= c->modified ? 24 : 16;
+		off -= c->rec_hl;
 	} else if (off >= 28 && (ld32(rec->data - 28, c->be) == NG_EPB ||
 				 ld32(rec->data - 28, c->be) == NG_OPB)) {
 		off -= 28;
@@ -400,6 +400,12 @@ static size_t stream_read(struct roce_capfile *c, uint8_t *dst, size_t want)
 /* Slow path of src_need(): read more of the stream into buf. */
 const uint8_t *capr_stream_fill(struct roce_capfile *c, size_t n, size_t *avail)
 {
+	if (unlikely(c->pend_len)) {
+		/* what pcap_variant() read ahead and the records consumed since left */
+		memmove(c->buf, c->buf + c->pend_off, c->pend_len);
+		c->have = c->pend_len;
+		c->pend_len = 0;
+	}
 	if (n > c->cap) {
 		size_t ncap = c->cap ? c->cap : STREAM_MIN_BUF;
 		uint8_t *nb;

@@ -382,7 +382,7 @@ static void test_big_records(void)
 
 	REQUIRE(f);
 	memcpy(f, "\xd4\xc3\xb2\xa1\x02\x00\x04\x00", 8);
-	f[20] = 1; /* snaplen 0, Ethernet */
+	f[20] = 189; /* snaplen 0, USB_LINUX: records up to 16 MiB (Ethernet: 256 KiB) */
 	at = 24;
 	for (int i = 0; i < 2; i++) {
 		uint32_t l = i ? ROCE_CAP_MAX_RECORD : 200000;
