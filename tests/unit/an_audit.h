@@ -70,12 +70,7 @@ static inline void rq(struct t *t, uint8_t opcode, uint32_t psn, bool ackreq, ui
 {
 	struct roce_frame_spec s;
 
-	spec_dir(&s, true, opcode, psn);
-	s.bth.ackreq = ackreq;
-	s.payload_len = payload;
-	s.reth.dma_len = dma_len;
-	s.deth.src_qp = 0x33;
-	s.deth.qkey = 0x11111111;
+	req_spec(&s, opcode, psn, ackreq, payload, dma_len);
 	xfeed(t, &s, ts);
 }
 
@@ -84,16 +79,13 @@ static inline void snd(struct t *t, uint32_t psn, uint64_t ts)
 	rq(t, ROCE_OP_RC_SEND_ONLY, psn, true, 16, 0, ts);
 }
 
-/* B -> A response / ACK / NAK. */
+/* B -> A response / ACK / NAK (an_testlib.h's resp() through both analyzers). */
 static inline void rs(struct t *t, uint8_t opcode, uint32_t psn, uint8_t syndrome,
 	uint32_t payload, uint64_t ts)
 {
 	struct roce_frame_spec s;
 
-	spec_dir(&s, false, opcode, psn);
-	s.aeth.syndrome = syndrome;
-	s.aeth.msn = 1;
-	s.payload_len = payload;
+	resp_spec(&s, opcode, psn, syndrome, payload);
 	xfeed(t, &s, ts);
 }
 

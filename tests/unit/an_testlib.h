@@ -109,18 +109,25 @@ static inline void spec_dir(struct roce_frame_spec *s, bool a_to_b, uint8_t opco
 	s->bth.psn = psn & 0xffffff;
 }
 
+/* An A -> B request's spec. */
+static inline void req_spec(struct roce_frame_spec *s, uint8_t opcode, uint32_t psn, bool ackreq,
+	uint32_t payload, uint32_t dma_len)
+{
+	spec_dir(s, true, opcode, psn);
+	s->bth.ackreq = ackreq;
+	s->payload_len = payload;
+	s->reth.dma_len = dma_len;
+	s->deth.src_qp = 0x33;
+	s->deth.qkey = 0x11111111;
+}
+
 /* A -> B request. */
 static inline void req(struct t *t, uint8_t opcode, uint32_t psn, bool ackreq, uint32_t payload,
 	uint32_t dma_len, uint64_t ts)
 {
 	struct roce_frame_spec s;
 
-	spec_dir(&s, true, opcode, psn);
-	s.bth.ackreq = ackreq;
-	s.payload_len = payload;
-	s.reth.dma_len = dma_len;
-	s.deth.src_qp = 0x33;
-	s.deth.qkey = 0x11111111;
+	req_spec(&s, opcode, psn, ackreq, payload, dma_len);
 	feed(t, &s, ts);
 }
 
@@ -129,16 +136,23 @@ static inline void send_only(struct t *t, uint32_t psn, uint64_t ts)
 	req(t, ROCE_OP_RC_SEND_ONLY, psn, true, 16, 0, ts);
 }
 
+/* A B -> A response's / ACK's spec. */
+static inline void resp_spec(struct roce_frame_spec *s, uint8_t opcode, uint32_t psn,
+	uint8_t syndrome, uint32_t payload)
+{
+	spec_dir(s, false, opcode, psn);
+	s->aeth.syndrome = syndrome;
+	s->aeth.msn = 1;
+	s->payload_len = payload;
+}
+
 /* B -> A response / ACK. */
 static inline void resp(struct t *t, uint8_t opcode, uint32_t psn, uint8_t syndrome,
 	uint32_t payload, uint64_t ts)
 {
 	struct roce_frame_spec s;
 
-	spec_dir(&s, false, opcode, psn);
-	s.aeth.syndrome = syndrome;
-	s.aeth.msn = 1;
-	s.payload_len = payload;
+	resp_spec(&s, opcode, psn, syndrome, payload);
 	feed(t, &s, ts);
 }
 
