@@ -197,6 +197,29 @@ static inline const struct roce_flow_stats *resp_flow(const struct flows *fl)
 	return NULL;
 }
 
+/* Every priority's PFC statistics, as roce_analyzer_foreach_pfc() reports them. */
+struct pfcs {
+	struct roce_pfc_stats p[8];
+	unsigned n;
+};
+
+static inline int collect_pfc(void *user, const struct roce_pfc_stats *p)
+{
+	struct pfcs *v = user;
+
+	if (v->n < 8)
+		v->p[v->n++] = *p;
+	return 0;
+}
+
+static inline const struct roce_pfc_stats *pfc_of(const struct pfcs *v, int prio)
+{
+	for (unsigned i = 0; i < v->n; i++)
+		if (v->p[i].priority == prio)
+			return &v->p[i];
+	return NULL;
+}
+
 /*
  * Each event is counted once, on the run and on the frame's stream together:
  * the streams' counters add up to the summary's, field by field.  Frames

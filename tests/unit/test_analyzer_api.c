@@ -81,7 +81,7 @@ static void pfc(struct t *t, int prio, uint16_t q, uint64_t ts)
 	feed_buf(t, buf, len, ts);
 }
 
-static int collect_pfc(void *user, const struct roce_pfc_stats *p)
+static int first_pfc(void *user, const struct roce_pfc_stats *p)
 {
 	*(struct roce_pfc_stats *)user = *p;
 	return 1;
@@ -295,7 +295,7 @@ static void t_pause_events(void)
 	pfc(&t, 3, 0xffff, T0);
 	roce_analyzer_advance(t.a, T0 + d / 2);
 	memset(&p, 0, sizeof(p));
-	roce_analyzer_foreach_pfc(t.a, collect_pfc, &p);
+	roce_analyzer_foreach_pfc(t.a, first_pfc, &p);
 	CHECK(p.paused);
 	CHECK_EQ_U(p.pause_start_ns, T0);
 	CHECK_EQ_U(p.paused_ns, d / 2);             /* open pause counted up to now */
@@ -315,14 +315,14 @@ static void t_pause_events(void)
 	CHECK_EQ_U(l.pause[1].end_ns, T0 + 1 * MS + 50 * US);
 	CHECK_EQ_U(l.pause[1].start_frame, 2);
 	memset(&p, 0, sizeof(p));
-	roce_analyzer_foreach_pfc(t.a, collect_pfc, &p);
+	roce_analyzer_foreach_pfc(t.a, first_pfc, &p);
 	CHECK(!p.paused);
 	CHECK_EQ_U(p.paused_ns, d + 50 * US);
 	/* snapshot == finish once nothing is open */
 	roce_analyzer_finish(t.a);
 	CHECK_EQ_U(l.pauses, 2);
 	memset(&p, 0, sizeof(p));
-	roce_analyzer_foreach_pfc(t.a, collect_pfc, &p);
+	roce_analyzer_foreach_pfc(t.a, first_pfc, &p);
 	CHECK_EQ_U(p.paused_ns, d + 50 * US);
 	roce_analyzer_destroy(t.a);
 }

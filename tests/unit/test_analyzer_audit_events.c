@@ -405,28 +405,6 @@ static void test_snaplen_cut(void)
 
 /* ------------------------------------------------------------- PFC / PAUSE */
 
-struct pfcs {
-	struct roce_pfc_stats p[8];
-	unsigned n;
-};
-
-static int collect_pfc(void *user, const struct roce_pfc_stats *p)
-{
-	struct pfcs *v = user;
-
-	if (v->n < 8)
-		v->p[v->n++] = *p;
-	return 0;
-}
-
-static const struct roce_pfc_stats *pfc_of(const struct pfcs *v, int prio)
-{
-	for (unsigned i = 0; i < v->n; i++)
-		if (v->p[i].priority == prio)
-			return &v->p[i];
-	return NULL;
-}
-
 static void pfc2(struct t *t, uint8_t enable, const uint16_t q[8], uint64_t ts)
 {
 	uint8_t buf[64];

@@ -59,20 +59,6 @@ static void test_cnp_ecn(void)
 	t_done(&t);
 }
 
-struct pfcs {
-	struct roce_pfc_stats p[8];
-	unsigned n;
-};
-
-static int collect_pfc(void *user, const struct roce_pfc_stats *p)
-{
-	struct pfcs *v = user;
-
-	if (v->n < 8)
-		v->p[v->n++] = *p;
-	return 0;
-}
-
 static void pfc(struct t *t, const uint8_t mac[6], uint8_t enable, int prio, uint16_t q,
 	uint64_t ts)
 {
