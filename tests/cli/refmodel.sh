@@ -151,7 +151,7 @@ for ((seed = 1; seed <= nseeds; seed++)); do
 	vers=(v1 v2 v6)
 	pmtus=(256 512 1024 2048 4096)
 	verbs=write:$((RANDOM % 4)),send:$((RANDOM % 4)),read:$((1 + RANDOM % 4))
-	verbs+=,atomic:$((RANDOM % 2)),write_imm:$((RANDOM % 2)),xrc:$((RANDOM % 2))
+	verbs+=,atomic:$((RANDOM % 2)),write_imm:$((RANDOM % 2)),xrc:$((RANDOM % 2)),ud_send:$((RANDOM % 2))
 	args="-m $((150 + RANDOM % 250)) --seed=$seed --random-psn --roce=${vers[RANDOM % 3]}"
 	args+=" --pmtu=${pmtus[RANDOM % 5]} --qps=$((1 + RANDOM % 3)) --ack-every=$((1 + RANDOM % 4))"
 	args+=" --verbs=$verbs --msg-size=uniform:1-$((1024 + RANDOM % 16384))"

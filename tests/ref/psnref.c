@@ -23,8 +23,14 @@
  *     the receiver drops it: counted (frames, icrc_bad) on its stream if that
  *     stream exists, never opening one, and otherwise ignored: no PSN, ACK,
  *     NAK, CNP or PMTU learning (docs/json.md, "Damaged frames").
- *  R1 Sequencing applies to the connected transports with PSN checks:
- *     RC, UC, RD, XRC (not UD, not CNP, not vendor opcodes).
+ *  R1 Sequencing applies to RC, UC, RD, XRC and UD (not CNP, not vendor
+ *     opcodes).  UC and UD never retransmit: a request frame behind
+ *     "expected" is a duplicate or out of order only (R4), never a
+ *     retransmission or an episode, and "expected" stays.  A UD stream
+ *     sequences the frames of its first DETH source QP: once a frame from
+ *     another source QP arrives (several senders share the destination QP)
+ *     the stream has no sequence any more: no PSN counter changes after it,
+ *     PSNs already skipped stay unrecovered (docs/json.md).
  *  R2 Request frames (SEND/WRITE/ATOMIC: 1 PSN; RDMA READ request:
  *     max(1, ceil(DMA length / PMTU)) PSNs) form the stream's request
  *     sequence.  "expected" = PSN after the previous request frame.
@@ -167,6 +173,9 @@ struct stream {
 	uint32_t nak_psn;
 	struct range *reads;  /* every READ request's PSN range, in order */
 	size_t nreads, capreads;
+	bool ud_src_set;      /* UD: ud_src is the first DETH source QP (R1) */
+	bool no_seq;          /* UD: another source QP seen, no sequence (R1) */
+	uint32_t ud_src;
 };
 
 static bool trace;        /* --trace: one line per event on stderr */
@@ -316,7 +325,8 @@ static void nak_answer(const struct stream *s, uint32_t psn, uint32_t n)
 	}
 }
 
-static void request(struct stream *s, uint32_t psn, uint32_t n)
+/* R2, R4-R6 for a request frame; reliable: RC, RD, XRC (UC and UD never go back, R1) */
+static void request(struct stream *s, uint32_t psn, uint32_t n, bool reliable)
 {
 	struct seq *q = &s->req;
 	bool late = false, move = true;
@@ -339,7 +349,10 @@ static void request(struct stream *s, uint32_t psn, uint32_t n)
 		for (int32_t k = 0; k < d; k++)
 			pset_add(&q->skipped, (q->expected + (uint32_t)k) & PSN_MASK);
 	} else if (d < 0) {
-		if (seen || !behind || nak_names(s, psn, n)) {
+		if (!reliable) {
+			move = false; /* R1: a duplicate or out of order only */
+			late = true;
+		} else if (seen || !behind || nak_names(s, psn, n)) {
 			s->episodes++; /* R6 */
 			EVENT(s, "gbn");
 			if (!s->run) {
@@ -456,7 +469,17 @@ static void frame(const struct roce_pkt *p)
 	enum roce_transport t = roce_opcode_transport(p->bth.opcode);
 
 	if (t != ROCE_TRANSPORT_RC && t != ROCE_TRANSPORT_UC && t != ROCE_TRANSPORT_RD &&
-	    t != ROCE_TRANSPORT_XRC)
+	    t != ROCE_TRANSPORT_XRC && t != ROCE_TRANSPORT_UD)
+		return;
+	if (t == ROCE_TRANSPORT_UD && (p->hdrs & ROCE_H_DETH)) {
+		if (!s->ud_src_set) {
+			s->ud_src_set = true;
+			s->ud_src = p->deth.src_qp;
+		} else if (p->deth.src_qp != s->ud_src) {
+			s->no_seq = true;
+		}
+	}
+	if (s->no_seq)
 		return;
 	if (f & ROCE_F_REQ) {
 		uint32_t n = 1;
@@ -473,7 +496,7 @@ static void frame(const struct roce_pkt *p)
 			}
 			s->reads[s->nreads++] = (struct range){ p->bth.psn, n };
 		}
-		request(s, p->bth.psn, n);
+		request(s, p->bth.psn, n, t != ROCE_TRANSPORT_UC && t != ROCE_TRANSPORT_UD);
 	} else if (f & ROCE_F_RESP) {
 		response(s, p->bth.psn, true, false);
 	} else if (p->hdrs & ROCE_H_AETH) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * refgen - seeded random RC traffic with impairments, for the reference-model
+ * refgen - seeded random RC, UC and UD traffic with impairments, for the reference-model
  * test (tests/cli/refmodel.sh).
  *
  *   refgen SEED OUT.pcap [OPS [IMPAIRMENTS]]
@@ -11,7 +11,10 @@
  *
  * Three RC connections (RoCE v1, v2/IPv4, v2/IPv6), each a requester A and a
  * responder B: SEND / RDMA WRITE messages of 1..4 packets, RDMA READs with
- * their responses, coalesced ACKs, CNPs, and as impairments: loss before the
+ * their responses, coalesced ACKs, CNPs; a UC connection (SEND / RDMA WRITE
+ * messages, never resent) and a UD one (SEND_ONLY with a DETH; in half of
+ * the seeds a second source QP of host A sends to the same UD QP once, late
+ * in the run) between other hosts over v2/IPv4; and as impairments: loss before the
  * capture point, duplicated frames, adjacent frames swapped, frames with a
  * bad ICRC (half of them with a corrupted PSN too; the receiver drops them,
  * so they are lost as well), NAK (PSN sequence error) and RNR NAK followed by
@@ -56,7 +59,10 @@ static bool chance_pm(unsigned permille) { return rnd() % 1000 < permille; }
 static bool imp_loss = true, imp_corrupt = true, imp_dup = true, imp_reorder = true,
 	imp_rnr = true, imp_timeout = true, imp_reread = true;
 
+enum kind { RC, UC, UD };
+
 struct conn {
+	enum kind kind;
 	struct roce_frame_spec a2b, b2a; /* templates */
 	uint32_t npsn;                    /* next new request PSN */
 	uint32_t msn;
@@ -219,6 +225,40 @@ static void message(struct conn *c, bool write)
 	nhist = nhist > 64 ? 0 : nhist; /* everything acknowledged now and then */
 }
 
+/* A UC SEND or RDMA WRITE message of 1..4 packets: a lost packet is not resent. */
+static void uc_message(struct conn *c, bool write)
+{
+	unsigned npk = 1 + rnd() % 4;
+
+	for (unsigned k = 0; k < npk; k++) {
+		struct sent p;
+		bool last = k + 1 == npk;
+
+		if (npk == 1)
+			p.op = write ? ROCE_OP_UC_RDMA_WRITE_ONLY : ROCE_OP_UC_SEND_ONLY;
+		else if (k == 0)
+			p.op = write ? ROCE_OP_UC_RDMA_WRITE_FIRST : ROCE_OP_UC_SEND_FIRST;
+		else if (last)
+			p.op = write ? ROCE_OP_UC_RDMA_WRITE_LAST : ROCE_OP_UC_SEND_LAST;
+		else
+			p.op = write ? ROCE_OP_UC_RDMA_WRITE_MIDDLE : ROCE_OP_UC_SEND_MIDDLE;
+		p.psn = c->npsn++ & 0xffffff;
+		p.paylen = last ? 1 + rnd() % PMTU : PMTU;
+		p.dma_len = (npk - 1) * PMTU + 16;
+		send_req(c, &p);
+	}
+}
+
+/* A UD SEND_ONLY from source QP src_qp (the connection's own QP: its PSN sequence). */
+static void ud_send(struct conn *c, uint32_t src_qp, uint32_t psn)
+{
+	struct roce_frame_spec s = req(c, ROCE_OP_UD_SEND_ONLY, psn, 1 + rnd() % PMTU);
+
+	s.deth.qkey = 0x11111111;
+	s.deth.src_qp = src_qp;
+	emit(&s);
+}
+
 struct readop {
 	uint32_t psn, n, len;
 	bool got[64];
@@ -302,10 +342,13 @@ static void reads(struct conn *c)
 	c->msn += 2;
 }
 
-static void conn_init(struct conn *c, int version, int ipv, uint32_t qa, uint32_t qb)
+/* A connection between A (QP qa) and B (QP qb); IPv4 hosts 192.168.net.1 and .2. */
+static void conn_init(struct conn *c, enum kind kind, int version, int ipv, uint32_t net,
+		      uint32_t qa, uint32_t qb)
 {
 	struct roce_frame_spec *s[2] = { &c->a2b, &c->b2a };
 
+	c->kind = kind;
 	for (int d = 0; d < 2; d++) {
 		roce_frame_spec_init(s[d]);
 		s[d]->version = (uint8_t)version;
@@ -317,8 +360,8 @@ static void conn_init(struct conn *c, int version, int ipv, uint32_t qa, uint32_
 		s[d]->sport = (uint16_t)(0xc000 + qa);
 	}
 	if (ipv == 4) {
-		roce_addr_v4(c->a2b.src, 0xc0a80a01);
-		roce_addr_v4(c->a2b.dst, 0xc0a80a02);
+		roce_addr_v4(c->a2b.src, 0xc0a80001 | net << 8);
+		roce_addr_v4(c->a2b.dst, 0xc0a80002 | net << 8);
 	} else {
 		static const uint8_t a6[16] = { 0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 };
 		static const uint8_t a1[16] = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 };
@@ -351,18 +394,24 @@ int main(int argc, char **argv)
 	}
 	rng_state = strtoull(argv[1], NULL, 0) * 0x9E3779B97F4A7C15ull + 1;
 	unsigned ops = argc > 3 ? (unsigned)strtoul(argv[3], NULL, 10) : 300;
-	struct conn c[3];
-	struct out *lists[3];
-	size_t nl[3];
+#define NCONN 5
+	struct conn c[NCONN];
+	struct out *lists[NCONN];
+	size_t nl[NCONN];
 
 	frames = calloc(MAXF, sizeof(*frames));
 	if (!frames)
 		return 3;
-	conn_init(&c[0], 1, 0, 0x31, 0x32);
-	conn_init(&c[1], 2, 4, 0x41, 0x42);
-	conn_init(&c[2], 2, 6, 0x51, 0x52);
+	conn_init(&c[0], RC, 1, 0, 0, 0x31, 0x32);
+	conn_init(&c[1], RC, 2, 4, 10, 0x41, 0x42);
+	conn_init(&c[2], RC, 2, 6, 0, 0x51, 0x52);
+	conn_init(&c[3], UC, 2, 4, 20, 0x61, 0x62);
+	conn_init(&c[4], UD, 2, 4, 30, 0x71, 0x72);
+	/* UD: in half of the seeds a second source QP sends once, 3/4 into the run */
+	unsigned ud_other = chance(50) ? ops * 3 / 4 : ops;
+
 	/* each connection on its own, then interleaved at random (order kept per connection) */
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < NCONN; i++) {
 		size_t base = nframes;
 
 		cur_conn = i;
@@ -370,7 +419,13 @@ int main(int argc, char **argv)
 		for (unsigned k = 0; k < ops; k++) {
 			unsigned what = rnd() % 100;
 
-			if (what < 35)
+			if (c[i].kind == UD && k == ud_other)
+				ud_send(&c[i], 0x73, rnd());
+			if (c[i].kind == UC && what < 92)
+				uc_message(&c[i], what < 46);
+			else if (c[i].kind == UD && what < 92)
+				ud_send(&c[i], 0x71, c[i].npsn++);
+			else if (what < 35)
 				message(&c[i], false);
 			else if (what < 70)
 				message(&c[i], true);
@@ -404,13 +459,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "refgen: %s\n", err);
 		return 2;
 	}
-	size_t pos[3] = { 0, 0, 0 };
+	size_t pos[NCONN] = { 0 };
 	uint64_t ts = 1795961453000000000ull;
 	uint8_t buf[2048];
 
 	for (;;) {
-		size_t left = nl[0] - pos[0] + nl[1] - pos[1] + nl[2] - pos[2];
+		size_t left = 0;
 
+		for (int k = 0; k < NCONN; k++)
+			left += nl[k] - pos[k];
 		if (!left)
 			break;
 		size_t pick = rnd() % left;
