@@ -1100,6 +1100,28 @@ static void unseen_add(struct an_rsp *s, const struct an_req *r, uint32_t base, 
 }
 
 /*
+ * The response sequence's first frame, or the first of a new connection on a
+ * reused QPN: newest is its PSN (upto); the first response of a READ seen
+ * asking is measured from the READ's first PSN (the responses before it were
+ * lost).
+ */
+static void rsp_start(struct an_ctx *c, struct an_flow *f, struct an_req *r, uint32_t P,
+	uint32_t upto, bool is_resp)
+{
+	struct an_rsp *s = f->rsp;
+	struct an_readent *e = is_resp && r ? read_match(r, P) : NULL;
+
+	s->init = true;
+	s->newest = upto;
+	if (e && P != e->psn) {
+		uint32_t lost = (P - e->psn) & 0xffffffu;
+
+		hole_add(&s->hs, e->psn, lost);
+		gap_report(c, f, P, e->psn, lost);
+	}
+}
+
+/*
  * Response-side sequencing (IBTA 9.7: a responder answers in PSN order; a
  * READ retry re-reads a subset of an earlier READ and is answered with the
  * original PSNs).  newest is the highest PSN the responder has shown it
@@ -1125,22 +1147,16 @@ static __attribute__((noinline)) void rsp_sequence(struct an_ctx *c, struct an_f
 	if (!s && !(s = rsp_get(c->a, f)))
 		return;
 	if (!s->init) {
-		struct an_readent *e = is_resp && r ? read_match(r, P) : NULL;
-
-		s->init = true;
-		s->newest = upto;
-		/* the first response of a READ seen asked for: its range starts the sequence */
-		if (e && P != e->psn) {
-			uint32_t lost = (P - e->psn) & 0xffffffu;
-
-			hole_add(&s->hs, e->psn, lost);
-			gap_report(c, f, P, e->psn, lost);
-		}
+		rsp_start(c, f, r, P, upto, is_resp);
 		return;
 	}
 	d = roce_psn_cmp(P, s->newest);
 	if (d >= AN_RESYNC || d <= -AN_RESYNC) {
-		/* new connection on a reused QPN: start over, old holes stay lost */
+		/*
+		 * New connection on a reused QPN: old holes stay lost, and the
+		 * sequence starts over as at the stream's first frame (a READ
+		 * response measured from its READ's first PSN).
+		 */
 		uint64_t unrec = holes_missing(&s->hs);
 
 		/* the arrays stay (emptied) */
@@ -1148,7 +1164,7 @@ static __attribute__((noinline)) void rsp_sequence(struct an_ctx *c, struct an_f
 		s->hs.dropped_unrec = unrec;
 		if (s->unseen)
 			s->unseen->nholes = 0;
-		s->newest = upto;
+		rsp_start(c, f, r, P, upto, is_resp);
 		return;
 	}
 	if (d > 1) {

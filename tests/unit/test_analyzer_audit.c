@@ -841,9 +841,54 @@ static void test_implied_nak(void)
 
 /* ------------------------------------------------------------------ main */
 
+/*
+ * A QP number reused by a new connection, its PSNs 2^22 or more from the old
+ * ones (docs/json.md, "Retransmissions and NAKs"): no gap, duplicate or
+ * retransmission at the jump, the PSN the old connection missed stays
+ * unrecovered, and the new connection's sequences start as a stream's first
+ * frames do, on the response side too: its READ's second response, reordered
+ * ahead of the first, makes a gap that the first fills (out of order: no
+ * frame had carried that PSN, so not a duplicate).
+ */
+static void test_qpn_reused(void)
+{
+	const uint32_t n = 0x900000;    /* the new connection's first PSN */
+	struct t t;
+	struct roce_summary s;
+
+	a_init(&t, 1024);
+	REQUIRE(t.a && xa);
+	snd(&t, 100, 0);
+	snd(&t, 102, 1 * US);           /* 101 lost, never resent */
+	CHECK(t.res.events & ROCE_EV_PSN_GAP);
+	ack(&t, 102, 2 * US);
+	rq(&t, ROCE_OP_RC_RDMA_READ_REQUEST, n, true, 0, 2048, 10 * US);
+	CHECK_EQ_U(t.res.events & (ROCE_EV_PSN_GAP | ROCE_EV_DUPLICATE | ROCE_EV_OUT_OF_ORDER |
+		ROCE_EV_RETRANSMISSION), 0);
+	rs(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_LAST, n + 1, 0x1f, 1024, 12 * US);
+	CHECK(t.res.events & ROCE_EV_PSN_GAP);
+	CHECK_EQ_U(t.res.lost_psns, 1);
+	rs(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_FIRST, n, 0x1f, 1024, 13 * US);
+	CHECK(t.res.events & ROCE_EV_OUT_OF_ORDER);
+	CHECK(!(t.res.events & ROCE_EV_DUPLICATE));
+	snd(&t, n + 2, 14 * US);
+	CHECK_EQ_U(t.res.events & (ROCE_EV_PSN_GAP | ROCE_EV_DUPLICATE | ROCE_EV_OUT_OF_ORDER), 0);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.psn_gaps, 2);
+	CHECK_EQ_U(s.lost_psns, 2);
+	CHECK_EQ_U(s.unrecovered_psns, 1);      /* 101 */
+	CHECK_EQ_U(s.out_of_order, 1);
+	CHECK_EQ_U(s.duplicates, 0);
+	CHECK_EQ_U(s.retransmissions, 0);
+	check_counters_add_up(&t, false);
+	a_done(&t);
+}
+
 int main(void)
 {
 	RUN(test_wrap_gbn);
+	RUN(test_qpn_reused);
 	RUN(test_wrap_read);
 	RUN(test_ack_coalesced_messages);
 	RUN(test_ack_coalesced_many);
