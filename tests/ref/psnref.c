@@ -72,6 +72,13 @@
  *     it began (a new one inside it keeps that end).
  *  R7 acks: frames whose AETH syndrome is of the ACK class; naks: NAK class
  *     and RNR NAK; rnr_naks: RNR NAK; cnps: opcode 0x81.
+ *  R8 A frame 2^22 PSNs or more ahead of or behind its sequence's newest PSN
+ *     (the PSN after the newest request; the newest PSN the responder showed
+ *     it sent) belongs to a new connection on a reused QP number: that
+ *     sequence starts over at it as at a stream's first frame, with no
+ *     event; the PSNs it was missing stay unrecovered.  A request sequence
+ *     that starts over forgets its READ ranges, episode and the other side's
+ *     pending NAKs.
  *  PMTU: --pmtu, or the largest payload of a FIRST/MIDDLE packet anywhere in
  *     the input (those carry exactly one PMTU), found in a first pass.
  */
@@ -153,6 +160,7 @@ struct seq {
 	uint32_t newest_end; /* PSN after the newest frame */
 	struct pset seen;
 	struct pset skipped; /* PSNs some gap jumped over */
+	uint64_t dropped;    /* unrecovered PSNs of the sequences before a restart (R8) */
 };
 
 struct range {
@@ -177,6 +185,29 @@ struct stream {
 	bool no_seq;          /* UD: another source QP seen, no sequence (R1) */
 	uint32_t ud_src;
 };
+
+static uint64_t unrecovered(const struct seq *q)
+{
+	uint64_t n = q->dropped;
+
+	for (size_t i = 0; i < q->skipped.cap; i++)
+		if (q->skipped.slot[i] && !pset_has(&q->seen, q->skipped.slot[i] - 1))
+			n++;
+	return n;
+}
+
+/* R8: a frame this far from the sequence's newest PSN starts it over */
+#define RESTART (1 << 22)
+
+static void seq_restart(struct seq *q)
+{
+	uint64_t u = unrecovered(q);
+
+	free(q->seen.slot);
+	free(q->skipped.slot);
+	memset(q, 0, sizeof(*q));
+	q->dropped = u;
+}
 
 static bool trace;        /* --trace: one line per event on stderr */
 static uint64_t frame_no;  /* 1-based, per file */
@@ -325,6 +356,21 @@ static void nak_answer(const struct stream *s, uint32_t psn, uint32_t n)
 	}
 }
 
+/* R8 for a request frame at psn (before its READ range is kept) */
+static void request_restart(struct stream *s, uint32_t psn)
+{
+	struct seq *q = &s->req;
+	int32_t d = psn_diff(psn, q->newest_end);
+
+	if (q->started && (d >= RESTART || d <= -RESTART)) {
+		EVENT(s, "restart");
+		seq_restart(q);
+		s->run = false;
+		s->nreads = 0;
+		nak_answer(s, 0, 0);
+	}
+}
+
 /* R2, R4-R6 for a request frame; reliable: RC, RD, XRC (UC and UD never go back, R1) */
 static void request(struct stream *s, uint32_t psn, uint32_t n, bool reliable)
 {
@@ -379,6 +425,15 @@ static void response(struct stream *s, uint32_t psn, bool resp, bool nak)
 {
 	struct seq *q = &s->resp;
 	const struct stream *owner = NULL;
+
+	if (q->started) {
+		int32_t d = psn_diff(psn, (q->newest_end - 1) & PSN_MASK);
+
+		if (d >= RESTART || d <= -RESTART) {
+			EVENT(s, "restart");
+			seq_restart(q); /* R8 */
+		}
+	}
 	const struct range *r = resp ? read_range_of(s, psn, &owner) : NULL;
 	uint32_t from = q->started ? q->newest_end : r ? r->start : psn;
 	uint32_t end = nak ? psn : (psn + 1) & PSN_MASK; /* after the newest shown sent */
@@ -484,6 +539,7 @@ static void frame(const struct roce_pkt *p)
 	if (f & ROCE_F_REQ) {
 		uint32_t n = 1;
 
+		request_restart(s, p->bth.psn);
 		if (f & ROCE_F_READ) {
 			n = read_npsn(p->reth.dma_len);
 			if (s->nreads == s->capreads) {
@@ -505,16 +561,6 @@ static void frame(const struct roce_pkt *p)
 		if (a == ROCE_AETH_ACK || a == ROCE_AETH_NAK || a == ROCE_AETH_RNR_NAK)
 			response(s, p->bth.psn, false, a != ROCE_AETH_ACK);
 	}
-}
-
-static uint64_t unrecovered(const struct seq *q)
-{
-	uint64_t n = 0;
-
-	for (size_t i = 0; i < q->skipped.cap; i++)
-		if (q->skipped.slot[i] && !pset_has(&q->seen, q->skipped.slot[i] - 1))
-			n++;
-	return n;
 }
 
 typedef void (*frame_fn)(const struct roce_pkt *p);

@@ -14,7 +14,9 @@
  * their responses, coalesced ACKs, CNPs; a UC connection (SEND / RDMA WRITE
  * messages, never resent) and a UD one (SEND_ONLY with a DETH; in half of
  * the seeds a second source QP of host A sends to the same UD QP once, late
- * in the run) between other hosts over v2/IPv4; and as impairments: loss before the
+ * in the run) between other hosts over v2/IPv4; in a third of the seeds one
+ * connection starts over half way with PSNs 2^23 or more away (a new
+ * connection on the same QP numbers); and as impairments: loss before the
  * capture point, duplicated frames, adjacent frames swapped, frames with a
  * bad ICRC (half of them with a corrupted PSN too; the receiver drops them,
  * so they are lost as well), NAK (PSN sequence error) and RNR NAK followed by
@@ -409,6 +411,8 @@ int main(int argc, char **argv)
 	conn_init(&c[4], UD, 2, 4, 30, 0x71, 0x72);
 	/* UD: in half of the seeds a second source QP sends once, 3/4 into the run */
 	unsigned ud_other = chance(50) ? ops * 3 / 4 : ops;
+	/* a third of the seeds: connection `reuse` starts over half way (QP numbers reused) */
+	int reuse = chance(33) ? (int)(rnd() % NCONN) : -1;
 
 	/* each connection on its own, then interleaved at random (order kept per connection) */
 	for (int i = 0; i < NCONN; i++) {
@@ -419,6 +423,10 @@ int main(int argc, char **argv)
 		for (unsigned k = 0; k < ops; k++) {
 			unsigned what = rnd() % 100;
 
+			if (i == reuse && k == ops / 2) {
+				c[i].npsn += (1u << 23) + rnd() % (1u << 20);
+				nhist = 0;
+			}
 			if (c[i].kind == UD && k == ud_other)
 				ud_send(&c[i], 0x73, rnd());
 			if (c[i].kind == UC && what < 92)
