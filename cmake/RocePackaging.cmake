@@ -70,9 +70,10 @@ if(TARGET roce-analyze)
   list(APPEND CPACK_COMPONENTS_ALL tools)
   set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME roce-tools)
   set(CPACK_COMPONENT_TOOLS_DESCRIPTION "RoCE (RDMA over Converged Ethernet) capture analysis tools
- roce-analyze reads pcap, pcapng and gzip'd captures and reports ICRC errors, PSN gaps,
- duplicates, retransmissions, NAK/RNR, ECN/CNP and PFC/PAUSE storms per queue pair, as a
- text report, JSON, CSV or one line per frame.  The tools link libroce statically.")
+ roce-analyze reads pcap and pcapng captures (gzip, zstd, lz4 too) and reports ICRC
+ errors, PSN gaps, duplicates, retransmissions, NAK/RNR, ECN/CNP and PFC/PAUSE storms per
+ queue pair, as a text report, JSON, CSV or one line per frame.  The tools link libroce
+ statically.")
   # dlopen()ed by roce-analyze for BPF filters and live capture (dpkg-shlibdeps cannot see it;
   # its list is appended to this one)
   set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS "libpcap0.8 (>= 1.10)")

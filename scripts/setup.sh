@@ -15,10 +15,10 @@ shift || true
 
 # Everything the build, the tests and the benchmarks use.
 pkgs=(build-essential cmake pkg-config ca-certificates
-      zlib1g-dev libisal-dev libglib2.0-dev libpcap-dev
+      zlib1g-dev libzstd-dev liblz4-dev libisal-dev libglib2.0-dev libpcap-dev
       wireshark-dev tshark wireshark-common tcpreplay
       libxdp-dev libbpf-dev netsniff-ng tcpdump
-      clang libclang-rt-14-dev python3 gzip bc iproute2 procps util-linux
+      clang libclang-rt-14-dev python3 gzip zstd lz4 bc iproute2 procps util-linux
       dpkg-dev file man-db groff-base debootstrap curl prometheus libmicrohttpd-dev systemd
       chromium wireshark-qt xvfb xauth xdotool xclip x11-utils)
 

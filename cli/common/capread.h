@@ -1,13 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * capread.h - capture-file reader (pcap, pcap-ns, pcapng, gzip, stdin) and a
- * small classic-pcap writer, shared by the roce-tools command-line tools.
+ * capread.h - capture-file reader (pcap, pcap-ns, pcapng; gzip, zstd, lz4;
+ * stdin) and a small classic-pcap writer, shared by the roce-tools
+ * command-line tools.
  *
  * Reader:
  *   - regular uncompressed files are mmap()ed: a record's data points into
  *     the mapping, nothing is copied;
- *   - gzip files (magic 1f 8b), pipes and stdin ("-") are streamed through
- *     zlib into one reusable buffer, bounded by the largest record;
+ *   - compressed files, told by their magic as Wireshark 4.0 tells them
+ *     (gzip 1f 8b, zstd 28 b5 2f fd, lz4 frame 04 22 4d 18), pipes and stdin
+ *     ("-") are streamed through zlib, libzstd or liblz4 into one reusable
+ *     buffer, bounded by the largest record; gzip members, zstd and lz4 frames
+ *     may follow one another (zstd and lz4 skippable frames are skipped);
+ *     checksums are checked (a gzip trailer, zstd's and lz4's content
+ *     checksums at the end of their frame, lz4 block checksums before the
+ *     block), and every byte that decompressed before a damage is read; a
+ *     zstd window over 128 MiB (libzstd's default limit, Wireshark's) is
+ *     refused ("zstd frame <K>: window of <W> MiB exceeds the limit of 128 MiB
+ *     (as Wireshark's)"); a decompression error names the compressed frame
+ *     ("zstd frame <K>: compressed data ends early", "lz4 frame <K>: content
+ *     checksum does not match the data") after the capture frame;
  *   - every length field is checked before use; a record or block larger
  *     than ROCE_CAP_MAX_RECORD is an error, never an allocation;
  *   - errors are sticky and described by one line:
@@ -79,7 +91,7 @@ extern "C" {
  * bytes, except D-Bus, USB (this limit) and EBHSCR (8 MiB). */
 #define ROCE_CAP_MAX_RECORD (16u << 20)
 
-/* Read or write failure of the underlying file or gzip stream
+/* Read or write failure of the underlying file or compressed stream
  * (in addition to ROCE_E_TRUNC, ROCE_E_MALFORMED, ROCE_E_UNSUPPORTED,
  * ROCE_E_NOMEM, ROCE_E_INVAL from roce.h). */
 #define ROCE_CAP_E_IO (-32)
@@ -109,7 +121,7 @@ struct roce_cap_record {
 };
 
 /*
- * Open a capture file; "-" reads stdin (plain or gzip).  On failure returns
+ * Open a capture file; "-" reads stdin (plain or compressed).  On failure returns
  * NULL and writes a one-line message ("<file>: ...") to errbuf, which must
  * hold ROCE_ERRBUF_SIZE bytes (it may be NULL).  For pcapng the blocks up to
  * and including the first Interface Description Block are read here, so
@@ -119,8 +131,8 @@ roce_capfile_t *roce_cap_open(const char *path, char *errbuf);
 
 /*
  * Read a capture held in memory (zero-copy: data must outlive the handle).
- * name is used in messages.  gzip data is not accepted here
- * (error "gzip data not supported in memory").
+ * name is used in messages.  Compressed data is not accepted here
+ * (error "gzip data not supported in memory", "zstd ...", "lz4 ...").
  */
 roce_capfile_t *roce_cap_open_mem(const uint8_t *data, size_t len, const char *name,
 				  char *errbuf);
@@ -129,7 +141,7 @@ roce_capfile_t *roce_cap_open_mem(const uint8_t *data, size_t len, const char *n
  * Read an already open file descriptor (ownership passes to the handle,
  * also on failure).  name is used in messages.  With stream != 0 the
  * descriptor is always read sequentially through zlib, never mmap()ed
- * (what roce_cap_open() does for pipes, gzip files and "-").
+ * (what roce_cap_open() does for pipes, compressed files and "-").
  */
 roce_capfile_t *roce_cap_open_fd(int fd, const char *name, int stream, char *errbuf);
 
@@ -261,7 +273,7 @@ void roce_cap_escape(const char *name, char *out, size_t outlen);
 
 /* "pcap", "pcap-ns", "pcap-modified" (ss991029), "pcap-ss990915", "pcap-ss990417",
  * "pcap-nokia", "pcap-aix", "pcap-ixia", "pcapng" or "empty" (a 0-byte file: no frames,
- * like capinfos), plus "+gzip" when the input is gzip-compressed. */
+ * like capinfos), plus "+gzip", "+zstd" or "+lz4" when the input is compressed. */
 const char *roce_cap_format(const roce_capfile_t *c);
 
 /* LINKTYPE_* of the pcap file or the first pcapng interface; -1 if none yet. */
@@ -272,7 +284,7 @@ uint32_t roce_cap_snaplen(const roce_capfile_t *c);
 
 /*
  * Progress in bytes.  total is the file size, or 0 if unknown (pipes).  For
- * gzip files done is the compressed offset, so done/total is a fraction.
+ * compressed files done is the compressed offset, so done/total is a fraction.
  */
 void roce_cap_progress(const roce_capfile_t *c, uint64_t *done, uint64_t *total);
 

@@ -130,13 +130,14 @@ struct roce_capfile {
 	bool grown;          /* the sentinel (past the end) became file bytes: &cut instead */
 	uint64_t check_from; /* records ending past this offset: ROCE_CAP_REC_RECHECK */
 	uint64_t test_cut;   /* ROCE_CAP_TEST_CUT_AT_FRAME (capr_test_cut()), 0 none */
-	/* stream: input buffer, and zlib when the input is gzip */
+	/* stream: input buffer, and zlib when the input is gzip (zstd, lz4: z) */
 	uint8_t *in;
 	size_t in_pos, in_len;
 	uint64_t in_read;    /* input bytes read so far */
 	bool in_eof, started, gzip, zinit, zend;
 	z_stream zs;
-	uint8_t *zout;       /* gzip: inflated bytes not yet handed out */
+	struct cap_z *z;     /* zstd or lz4 input (capread_z.c), else NULL */
+	uint8_t *zout;       /* gzip, zstd, lz4: decompressed bytes not yet handed out */
 	size_t zout_pos, zout_len;
 	const volatile sig_atomic_t *intr;
 	uint8_t *buf;        /* stream: bytes of the current record, from buf[0] */

@@ -33,6 +33,7 @@
 #include "capread_ng.h"
 #include "capread_rec.h"
 #include "capread_src.h"
+#include "capread_z.h"
 
 /* ---- pcap ------------------------------------------------------------------ */
 
@@ -225,7 +226,7 @@ static int cap_start(struct roce_capfile *c)
 	const uint8_t *p = src_need(c, 4, &avail);
 	uint32_t m, lt;
 	size_t hlen;
-	bool gz, ixia, known, aix = false;
+	bool ixia, known, aix = false;
 
 	if (!p) {
 		if (c->src_status)
@@ -233,7 +234,7 @@ static int cap_start(struct roce_capfile *c)
 		if (avail == 0) {
 			/* a 0-byte file has no frames (capinfos: 0 packets) */
 			c->fmt = FMT_EMPTY;
-			snprintf(c->fmtname, sizeof(c->fmtname), "empty%s", c->gzip ? "+gzip" : "");
+			snprintf(c->fmtname, sizeof(c->fmtname), "empty%s", capr_z_suffix(c));
 			c->status = 1;
 			return 0;
 		}
@@ -249,13 +250,12 @@ static int cap_start(struct roce_capfile *c)
 				 "not a pcap or pcapng file (magic 0x%0*" PRIx32 ")",
 				 (int)avail * 2, m);
 	}
-	gz = c->gzip;
 	m = ld32(p, false);
 	if (m == NG_SHB) {
 		int r;
 
 		c->fmt = FMT_PCAPNG;
-		snprintf(c->fmtname, sizeof(c->fmtname), "pcapng%s", gz ? "+gzip" : "");
+		snprintf(c->fmtname, sizeof(c->fmtname), "pcapng%s", capr_z_suffix(c));
 		r = capr_ng_next(c, NULL, true);
 		return r < 0 ? r : 0;
 	}
@@ -332,7 +332,7 @@ static int cap_start(struct roce_capfile *c)
 		 aix ? "pcap-aix" : ixia ? "pcap-ixia" : c->nsec ? "pcap-ns" :
 		 c->modified ? (c->rec_hl == 24 ? "pcap-modified" : "pcap-ss990915") :
 		 c->rec_hl == 24 ? "pcap-ss990417" : c->rec_hl == 20 ? "pcap-nokia" : "pcap",
-		 gz ? "+gzip" : "");
+		 capr_z_suffix(c));
 	return 0;
 }
 
@@ -357,8 +357,9 @@ roce_capfile_t *roce_cap_open_mem(const uint8_t *data, size_t len, const char *n
 	c->base = data;
 	c->len = data ? len : 0;
 	c->file_size = c->len;
-	if (c->len >= 2 && data[0] == 0x1f && data[1] == 0x8b) {
-		capr_fail(c, ROCE_E_UNSUPPORTED, "gzip data not supported in memory");
+	if (capr_z_magic(c->base, c->len) != CAP_Z_NONE) {
+		capr_fail(c, ROCE_E_UNSUPPORTED, "%s data not supported in memory",
+			  capr_z_name(capr_z_magic(c->base, c->len)));
 		copy_err(errbuf, c->err);
 		roce_cap_close(c);
 		return NULL;
@@ -384,15 +385,15 @@ roce_capfile_t *roce_cap_open_fd(int fd, const char *name, int stream, char *err
 		c->file_size = (uint64_t)st.st_size;
 	c->ispipe = !S_ISREG(st.st_mode);      /* Wireshark: a FIFO (stdin may be a file) */
 	if (!stream && S_ISREG(st.st_mode)) {
-		uint8_t m[2];
+		uint8_t m[4];
 		ssize_t n;
 
-		n = st.st_size ? pread(fd, m, 2, 0) : 0;
+		n = st.st_size ? pread(fd, m, sizeof(m), 0) : 0;
 		if (n < 0) {
 			capr_fail(c, ROCE_CAP_E_IO, "read error: %s", strerror(errno));
 			goto err;
 		}
-		if (!(n == 2 && m[0] == 0x1f && m[1] == 0x8b) && st.st_size > 0 &&
+		if (capr_z_magic(m, n > 0 ? (size_t)n : 0) == CAP_Z_NONE && st.st_size > 0 &&
 		    (uint64_t)st.st_size <= (uint64_t)SIZE_MAX) {
 			void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 
@@ -421,7 +422,7 @@ roce_capfile_t *roce_cap_open_fd(int fd, const char *name, int stream, char *err
 				return cap_finish_open(c, errbuf);
 			}
 		}
-		/* gzip, or mmap impossible: stream it. */
+		/* gzip, zstd, lz4, or mmap impossible: stream it. */
 	}
 stream:
 	return cap_finish_open(c, errbuf);
@@ -811,6 +812,7 @@ void roce_cap_close(roce_capfile_t *c)
 		munmap(c->map, c->map_len);
 	if (c->zinit)
 		inflateEnd(&c->zs);
+	capr_z_free(c);
 	if (c->fd >= 0)
 		close(c->fd);
 	free(c->in);

@@ -26,6 +26,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "capread_z.h"
+
 /* ---- errors -------------------------------------------------------------- */
 
 static void vset_err(struct roce_capfile *c, bool frame, const char *fmt, va_list ap)
@@ -258,6 +260,11 @@ static int in_fill(struct roce_capfile *c)
 	return 1;
 }
 
+int capr_in_fill(struct roce_capfile *c)
+{
+	return in_fill(c);
+}
+
 /* Peek the first two bytes of a (next) gzip member; false at EOF or on error. */
 static bool in_peek2(struct roce_capfile *c)
 {
@@ -346,6 +353,7 @@ static size_t gz_inflate(struct roce_capfile *c, uint8_t *dst, size_t want)
 static size_t stream_read(struct roce_capfile *c, uint8_t *dst, size_t want)
 {
 	size_t got = 0;
+	enum cap_z_kind zk;
 
 	if (!c->started) {
 		c->started = true;
@@ -356,6 +364,13 @@ static size_t stream_read(struct roce_capfile *c, uint8_t *dst, size_t want)
 				return 0;
 			}
 			c->zinit = c->gzip = true;
+		} else if (!c->src_status) {
+			/* zstd, lz4 (capread_z.c): four bytes of magic */
+			while (c->in_len - c->in_pos < 4 && in_fill(c) > 0)
+				;
+			zk = capr_z_magic(c->in + c->in_pos, c->in_len - c->in_pos);
+			if ((zk == CAP_Z_ZSTD || zk == CAP_Z_LZ4) && !capr_z_start(c, zk))
+				return 0;
 		}
 		if (c->src_status)
 			return 0;
@@ -363,12 +378,13 @@ static size_t stream_read(struct roce_capfile *c, uint8_t *dst, size_t want)
 	while (got < want) {
 		size_t k;
 
-		if (c->gzip) {
+		if (c->gzip || c->z) {
 			if (c->zout_pos == c->zout_len) {
 				if (c->src_status)
 					break;
 				c->zout_pos = 0;
-				c->zout_len = gz_inflate(c, c->zout, GZ_BUFFER);
+				c->zout_len = c->z ? capr_z_read(c, c->zout, GZ_BUFFER) :
+					      gz_inflate(c, c->zout, GZ_BUFFER);
 				if (!c->zout_len)
 					break;
 			}

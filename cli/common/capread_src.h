@@ -31,6 +31,9 @@ int capr_fail_shrank_at(struct roce_capfile *c, uint64_t frame_no);
 uint64_t capr_test_cut_config(void);
 void capr_test_cut(struct roce_capfile *c, const struct roce_cap_record *rec);
 
+/* More stream input into c->in (for capread_z.c): >0 read, 0 end of input, <0 error (set). */
+int capr_in_fill(struct roce_capfile *c);
+
 /* Slow path of src_need() (capread_rec.h): read more of the stream. */
 const uint8_t *capr_stream_fill(struct roce_capfile *c, size_t n, size_t *avail);
 

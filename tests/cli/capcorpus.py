@@ -3,18 +3,28 @@
 """capcorpus.py - capture files in the formats and variants Wireshark 4.0 reads (and some it
 rejects), built from roce-gen captures, for analyze_capture_tshark.sh.
 
-usage: capcorpus.py OUTDIR G4.pcap G6.pcap
+usage: capcorpus.py [--compressed] OUTDIR G4.pcap G6.pcap
 
 G4: RoCE v2 over IPv4 frames, G6: RoCE v2 over IPv6 frames (roce-gen, nanosecond pcap).
 Writes OUTDIR/<name> for every variant and prints one line per file: "<name> <kind>", kind
 "ok" (tshark reads it all) or "bad" (tshark stops with an error; the harness compares the
 frames before it and the error).  Every byte is written here: no file comes from the
 repository.
+
+--compressed: the zstd and lz4 variants instead (made with the zstd and lz4 tools, for
+analyze_capture_compressed.sh), one line each "<name> <kind> <ref>": ref is the plain capture
+that holds exactly the bytes that decompress before the damage ("-": none), whose frames
+tshark reads are the frames expected (tshark itself may stop earlier on a damaged file: a
+decompressor call that fails hands out none of its bytes).
 """
 import gzip
 import struct
+import subprocess
 import sys
 
+compressed = sys.argv[1] == "--compressed"
+if compressed:
+    del sys.argv[1]
 out, g4, g6 = sys.argv[1], sys.argv[2], sys.argv[3]
 
 
@@ -329,5 +339,121 @@ save("ng-ns-le.pcapng.gz", gzip.compress(open("%s/ng-ns-le.pcapng" % out, "rb").
 save("mod-ss991029-le.pcap.gz", gzip.compress(open("%s/mod-ss991029-le.pcap" % out, "rb").read()))
 save("std-nokia-le.pcap.gz", gzip.compress(open("%s/std-nokia-le.pcap" % out, "rb").read()))
 
+
+
+# ---- zstd and lz4 (--compressed) -------------------------------------------------------------
+
+def zc(tool, data, opts=(), stdin=False):
+    """data compressed by the zstd or lz4 tool into one frame (from a file: sizes known)."""
+    tmp = "%s/.piece" % out
+    open(tmp, "wb").write(data)
+    cmd = [tool, "-q", "-c"] + list(opts) + ([] if stdin else [tmp])
+    return subprocess.run(cmd, stdin=open(tmp, "rb") if stdin else None,
+                          stdout=subprocess.PIPE, check=True).stdout
+
+
+def skippable(n, payload):
+    return struct.pack("<II", 0x184D2A50 + n, len(payload)) + payload
+
+
+def block_at(tool, frame):
+    """Offset of the first block header of a zstd or lz4 frame (after the frame header)."""
+    d = frame[4]
+    if tool == "zstd":
+        single, dict_id, fcs = d >> 5 & 1, d & 3, d >> 6
+        return 5 + (0 if single else 1) + (0, 1, 2, 4)[dict_id] + ((1 if single else 0), 2, 4,
+                                                                    8)[fcs]
+    return 4 + 2 + (8 if d & 8 else 0) + (4 if d & 1 else 0) + 1
+
+
+def zvariants(tool, base, plain, full, few=False):
+    """The variants of one plain capture; full: the options and the rarer damages too; few:
+    only the whole capture and a cut."""
+    ext = {"zstd": "zst", "lz4": "lz4"}[tool]
+    cut = (len(plain) // 3, 2 * len(plain) // 3)     # in the middle of records
+    pieces = [plain[:cut[0]], plain[cut[0]:cut[1]], plain[cut[1]:]]
+    f = [zc(tool, p) for p in pieces]
+    refs = {}
+
+    def ref(k):
+        """the plain bytes of the first k pieces, as a file"""
+        if k not in refs:
+            stem, dot, suffix = base.rpartition(".")
+            refs[k] = "ref-%s-%d.%s" % (stem, k, suffix)
+            open("%s/%s" % (out, refs[k]), "wb").write(b"".join(pieces[:k]))
+        return refs[k]
+
+    def zsave(name, data, kind, r):
+        open("%s/%s" % (out, name), "wb").write(data)
+        zfiles.append((name, kind, r))
+
+    n = "%s.%s" % (base, ext)
+    zsave(n, zc(tool, plain), "ok", ref(3))
+    # cut in the middle of frame 2: what frame 1 holds, then an error
+    zsave("%s-cut2.%s" % (base, ext), f[0] + f[1][:len(f[1]) // 2], "bad", ref(1))
+    if few:
+        return
+    if full:
+        zsave("%s-3f.%s" % (base, ext), b"".join(f), "ok", ref(3))
+    zsave("%s-skip.%s" % (base, ext), f[0] + skippable(3, b"roce") + f[1] + skippable(15, b"") +
+          f[2] + skippable(0, b"x" * 100), "ok", ref(3))
+    # frame 2's first block header made invalid (zstd: reserved block type; lz4: a block
+    # larger than the frame's block size)
+    b = bytearray(f[1])
+    o = block_at(tool, b)
+    if tool == "zstd":
+        b[o] |= 6
+    else:
+        b[o + 3] = 0x7f
+    zsave("%s-bad2.%s" % (base, ext), f[0] + bytes(b) + f[2], "bad", ref(1))
+    # frame 2's content checksum (zstd's and lz4's last 4 bytes) wrong: frames 1 and 2 come
+    # out (checked at the end of the frame, as a gzip trailer), then the error
+    b = bytearray(f[1])
+    b[-1] ^= 0x40
+    zsave("%s-sum2.%s" % (base, ext), f[0] + bytes(b) + f[2], "bad", ref(2))
+    if not full:
+        return
+    # cut in frame 2's magic: tshark 4.0 then hands out one frame more, of stale bytes (the
+    # end of its output buffer again), before its error: only its error is compared
+    zsave("%s-cut2m.%s" % (base, ext), f[0] + f[1][:3], "bad-stale", ref(1))
+    # cut before frame 2's checksum: its block came out
+    zsave("%s-cut2s.%s" % (base, ext), f[0] + f[1][:-4], "bad", ref(2))
+    # cut after frame 2: a clean end of the compressed data, in the middle of a record
+    zsave("%s-cut2e.%s" % (base, ext), f[0] + f[1], "bad", ref(2))
+    # bytes after the last frame that are not a frame (tshark: an error too)
+    zsave("%s-trail.%s" % (base, ext), b"".join(f) + b"not a frame", "bad", ref(3))
+    if tool == "zstd":
+        zsave("%s-nocheck.%s" % (base, ext), zc(tool, plain, ["--no-check"]), "ok", ref(3))
+        zsave("%s-19.%s" % (base, ext), zc(tool, plain, ["-19"]), "ok", ref(3))
+        # from a pipe (no content size): a window descriptor, here made to claim 2 GiB
+        b = bytearray(zc(tool, plain, stdin=True))
+        assert b[4] & 0x20 == 0
+        b[5] = 21 << 3
+        zsave("%s-win2g.%s" % (base, ext), bytes(b), "bad", "-")
+        zsave("%s-pipe.%s" % (base, ext), zc(tool, plain, stdin=True), "ok", ref(3))
+    else:
+        zsave("%s-nocrc.%s" % (base, ext), zc(tool, plain, ["--no-frame-crc"]), "ok", ref(3))
+        fx = [zc(tool, p, ["-BX", "--content-size"]) for p in pieces]
+        zsave("%s-bx.%s" % (base, ext), b"".join(fx), "ok", ref(3))
+        zsave("%s-bd9.%s" % (base, ext), zc(tool, plain, ["-BD", "-9", "-B4"]), "ok", ref(3))
+        # a byte of frame 2's block changed: its block checksum says so
+        b = bytearray(fx[1])
+        b[block_at(tool, b) + 4 + 10] ^= 0x55
+        zsave("%s-bx-bad2.%s" % (base, ext), fx[0] + bytes(b) + fx[2], "bad", ref(1))
+        zsave("%s-legacy.%s" % (base, ext), zc(tool, plain, ["-l"]), "bad", "-")
+    zsave("empty.pcap.%s" % ext, zc(tool, b""), "ok", "-")
+
+
+zfiles = []
+if compressed:
+    files = []
+    for tool in ("zstd", "lz4"):
+        zvariants(tool, "us-le.pcap", open("%s/us-le.pcap" % out, "rb").read(), True)
+        zvariants(tool, "ns-be.pcap", open("%s/ns-be.pcap" % out, "rb").read(), False, True)
+        zvariants(tool, "ng-sections.pcapng", open("%s/ng-sections.pcapng" % out, "rb").read(),
+                  False)
+
 for name, kind in files:
     print(name, kind)
+for name, kind, r in zfiles:
+    print(name, kind, r)

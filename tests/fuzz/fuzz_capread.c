@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* fuzz_capread.c - capture reader: memory (mmap) path vs streaming/gzip path, the
+/* fuzz_capread.c - capture reader: memory (mmap) path vs streaming path (plain, gzip, zstd,
+ * lz4: compressed inputs, told by their magic, are read through the stream path only), the
  * memory path read one record at a time vs in runs (roce_cap_next_batch()), and the
  * mapped file with roce_cap_set_ahead()'s helper thread (leaps forced). */
 #define _GNU_SOURCE
@@ -167,7 +168,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char eb[ROCE_ERRBUF_SIZE];
 	struct summary mem, str, run;
 	int fd;
-	bool gz = size >= 2 && data[0] == 0x1f && data[1] == 0x8b;
+	/* gzip, zstd, lz4 (capread_z.c): the stream path only */
+	bool gz = (size >= 2 && data[0] == 0x1f && data[1] == 0x8b) ||
+		  (size >= 4 && data[0] == 0x28 && data[1] == 0xb5 && data[2] == 0x2f &&
+		   data[3] == 0xfd) ||
+		  (size >= 4 && data[0] == 0x04 && data[1] == 0x22 && data[2] == 0x4d &&
+		   data[3] == 0x18);
 	static bool env_set;
 
 	if (!env_set) {
@@ -188,7 +194,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	}
 
-	/* The same bytes through the zlib streaming path (plain or gzip). */
+	/* The same bytes through the streaming path (plain, gzip, zstd or lz4). */
 	fd = memfd_create("fuzz", MFD_CLOEXEC);
 	if (fd < 0)
 		return 0;
