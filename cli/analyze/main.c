@@ -773,15 +773,19 @@ static void prom_snap(uint64_t drops, struct ra_snap *sn)
 	}
 }
 
-static void write_textfile(uint64_t drops)
+/* false (after a message) if the file could not be written */
+static bool write_textfile(uint64_t drops)
 {
 	char errbuf[1024];
 	struct ra_snap sn;
 	const char *label = ctx.live ? ctx.o.iface : ctx.n_files ? ctx.files[0].name : "";
 
 	prom_snap(drops, &sn);
-	if (ra_prom_write(cli.textfile, label, &sn, errbuf, sizeof(errbuf)) != 0)
-		fprintf(stderr, "%s: %s\n", RA_PROG, errbuf);
+	if (ra_prom_write(cli.textfile, label, &sn, errbuf, sizeof(errbuf)) != 0) {
+		fprintf(stderr, "%s: --prometheus-textfile: %s\n", RA_PROG, errbuf);
+		return false;
+	}
+	return true;
 }
 
 /* --prometheus: what /metrics serves from now on */
@@ -1085,8 +1089,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: --html: %s\n", RA_PROG, errbuf);
 		ctx.input_error = true;
 	}
-	if (cli.textfile && (analysed_any || ctx.live))
-		write_textfile(ctx.capture_drops);
+	/* the last write is the run's result: its failure is the run's (the periodic ones retry) */
+	if (cli.textfile && (analysed_any || ctx.live) && !write_textfile(ctx.capture_drops))
+		ctx.input_error = true;
 	if (cli.check) {
 		/* Nagios convention: the status line and exit status are the whole output */
 		struct ra_snap zero, end;

@@ -583,6 +583,7 @@ void ra_parse_options(int argc, char **argv, bool check, struct ra_opts *out, st
 	GError *err = NULL;
 	GString *desc;
 	unsigned stdin_uses = 0;
+	struct stat st;
 
 	check_mode = check;
 	o.progress = -1;
@@ -666,6 +667,14 @@ void ra_parse_options(int argc, char **argv, bool check, struct ra_opts *out, st
 		usage_error("--extract needs a file name (not stdout)");
 	if (cli.html && (!*cli.html || !strcmp(cli.html, "-")))
 		usage_error("--html needs a file name (not stdout)");
+	if (cli.textfile && (!*cli.textfile || !strcmp(cli.textfile, "-")))
+		usage_error("--prometheus-textfile needs a file name (not stdout)");
+	if (cli.textfile && stat(cli.textfile, &st) == 0 && !S_ISREG(st.st_mode)) {
+		char *msg = g_strdup_printf("--prometheus-textfile %s: not a regular file (it is "
+					    "replaced by rename())", cli.textfile);
+
+		usage_error(msg);
+	}
 	if (o.context && !cli.extract)
 		usage_error("--context needs --extract");
 	if (cli.extract && o.iface)

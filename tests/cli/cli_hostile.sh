@@ -175,4 +175,23 @@ refused roce-gen "-c" "roce-gen -m -c"
 run "$rg" -w "$tmp/x.pcap" extra
 refused roce-gen "extra" "roce-gen extra argument"
 
+# --prometheus-textfile is replaced by rename(): never over a device, a FIFO or
+# /dev/stdout's link (as root it once turned /dev/full into a regular file)
+mknod "$tmp/full" c 1 7 2>/dev/null && {
+	expect 2 "prometheus-textfile.*not a regular file" "$ra" --prometheus-textfile "$tmp/full" \
+		"$tmp/g.pcap"
+	[ -c "$tmp/full" ] && ok || bad "--prometheus-textfile replaced a device node"
+}
+mkfifo "$tmp/fifo"
+expect 2 "prometheus-textfile.*not a regular file" "$ra" --prometheus-textfile "$tmp/fifo" \
+	"$tmp/g.pcap"
+[ -p "$tmp/fifo" ] && ok || bad "--prometheus-textfile replaced a FIFO"
+expect 2 "prometheus-textfile" "$ra" --prometheus-textfile "" "$tmp/g.pcap"
+expect 2 "prometheus-textfile" "$ra" --prometheus-textfile - "$tmp/g.pcap"
+# the last write failing is the run's failure, not a warning
+expect 2 "prometheus-textfile: $tmp/no/dir/x.prom" "$ra" -q --prometheus-textfile \
+	"$tmp/no/dir/x.prom" "$tmp/g.pcap"
+expect 0 "" "$ra" -q --prometheus-textfile "$tmp/x.prom" "$tmp/g.pcap"
+grep -q '^roce_frames_total' "$tmp/x.prom" && ok || bad "textfile: $(head -3 "$tmp/x.prom")"
+
 finish
