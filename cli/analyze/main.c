@@ -1107,7 +1107,12 @@ int main(int argc, char **argv)
 			why = check_reason[0] ? check_reason :
 			      "input error or interrupted (see the message above)";
 		status = (int)ra_check_report(stdout, cli.thresholds, &m, why);
-		fflush(stdout);
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			/* a check whose status line was lost is not a verdict */
+			fprintf(stderr, "%s: error writing output: %s\n", RA_PROG,
+				g_strerror(errno ? errno : EIO));
+			status = RA_UNKNOWN;
+		}
 		goto out;
 	}
 

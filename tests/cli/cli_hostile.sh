@@ -194,4 +194,55 @@ expect 2 "prometheus-textfile: $tmp/no/dir/x.prom" "$ra" -q --prometheus-textfil
 expect 0 "" "$ra" -q --prometheus-textfile "$tmp/x.prom" "$tmp/g.pcap"
 grep -q '^roce_frames_total' "$tmp/x.prom" && ok || bad "textfile: $(head -3 "$tmp/x.prom")"
 
+# roce-analyze: empty names and lists are refused naming the option; a --check whose
+# status line cannot be written is UNKNOWN, not a verdict
+run "$ra" -r "" "$tmp/g.pcap"
+refused roce-analyze "-r ''" "roce-analyze -r ''"
+expect 2 "empty file name" "$ra" ""
+run "$ra" --check --warn "" "$tmp/g.pcap"
+[ "$rc" = 3 ] && grep -q "^roce-analyze: --warn '': empty threshold list" "$tmp/err" && ok ||
+	bad "--check --warn '': exit $rc, $(head -1 "$tmp/err")"
+run "$ra" --warn ",," "$tmp/g.pcap"
+refused roce-analyze "--warn" "roce-analyze --warn ',,'"
+run "$ra" --max-memory 2000000G "$tmp/g.pcap"
+refused roce-analyze "--max-memory '2000000G'" "roce-analyze --max-memory 2000000G"
+if [ -c /dev/full ]; then
+	expect 3 "error writing output: No space left" sh -c "'$ra' --check '$tmp/g.pcap' >/dev/full"
+	for a in "" --json --csv --frames "--frames --json" "--interval 0.001"; do
+		expect 2 "^roce-analyze: error writing output: No space left on device$" \
+			sh -c "'$ra' $a '$tmp/g.pcap' >/dev/full"
+	done
+	expect 2 "^roce-analyze: --extract: /dev/full: No space left" "$ra" --extract /dev/full \
+		"$tmp/g.pcap"
+	expect 2 "^roce-analyze: --html: /dev/full: No space left" "$ra" -q --html /dev/full \
+		"$tmp/g.pcap"
+	[ -c /dev/full ] && ok || bad "/dev/full is no longer a device"
+fi
+# inputs that are not capture files
+expect 0 "" "$ra" -q /dev/null
+expect 2 "^roce-analyze: $tmp: read error: Is a directory$" "$ra" "$tmp"
+expect 2 "^roce-analyze: /dev/zero: not a pcap" "$ra" /dev/zero
+expect 2 "^roce-analyze: $tmp/missing.pcap: No such file or directory$" "$ra" "$tmp/missing.pcap"
+mkfifo "$tmp/in.fifo"
+(cat "$tmp/g.pcap" >"$tmp/in.fifo" &)
+expect 0 "" "$ra" -q "$tmp/in.fifo"
+expect 0 "" sh -c "'$ra' -q - <'$tmp/g.pcap'"
+expect 2 "stdin \(-\) given more than once" "$ra" - -
+expect 2 "^roce-analyze: -c: No such file" "$ra" -- -c
+expect 2 "$noif" "$ra" -i "$noif" --duration 1
+expect 2 "cannot be combined" "$ra" -i "$noif" "$tmp/g.pcap" -r "$tmp/g.pcap"
+expect 2 "need -i" "$ra" -w "$tmp/w.pcap" "$tmp/g.pcap"
+expect 2 "-w -: the report goes to stdout" "$ra" -i "$noif" -w -
+# options after the file and repeated options, as getopt_long and tcpdump take them
+expect 0 "" "$ra" -q "$tmp/g.pcap" -c 5
+expect 0 "" "$ra" -q -c 5 -c 7 "$tmp/g.pcap"
+# a closed pipe on stdout: the conventional quiet end (SIGPIPE, as cat), no message
+"$rg" -w "$tmp/big.pcap" -m 20000 -q
+for a in --frames "--frames --json"; do
+	"$ra" $a "$tmp/big.pcap" 2>"$tmp/err" | head -n 1 >/dev/null
+	st=${PIPESTATUS[0]}
+	[ ! -s "$tmp/err" ] && { [ "$st" = 141 ] || [ "$st" = 0 ]; } && ok ||
+		bad "roce-analyze $a | head -1: exit $st, stderr: $(head -c 300 "$tmp/err")"
+done
+
 finish
