@@ -258,6 +258,18 @@ static void on_signal(int sig)
 	errno = saved;
 }
 
+/*
+ * SIGPIPE: the reader of stdout (or stderr) has gone ("| head").  The run stops as on
+ * SIGINT, quietly, so that -w, --extract, --html and --prometheus-textfile files are
+ * completed (being killed left them empty); main() then ends by SIGPIPE as cat would.
+ */
+static void on_sigpipe(int sig)
+{
+	(void)sig;
+	if (!got_signal)
+		got_signal = SIGPIPE;
+}
+
 static void install_signals(void)
 {
 	struct sigaction sa;
@@ -270,11 +282,18 @@ static void install_signals(void)
 	sa.sa_flags = 0; /* no SA_RESTART: a blocked read() returns EINTR */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_sigpipe;
+	sigaction(SIGPIPE, &sa, NULL);
 }
 
 static void report_interrupted(const struct ra_file *rf)
 {
 	char fname[ROCE_ERRBUF_SIZE];
+
+	if (got_signal == SIGPIPE) {    /* no one reads the report: end quietly */
+		ctx.interrupted = got_signal;
+		return;
+	}
 
 	roce_cap_escape(rf->name, fname, sizeof(fname));
 	fprintf(stderr, "%s: %s: frame %" PRIu64 ": interrupted by %s; the report covers the "
@@ -1107,7 +1126,7 @@ int main(int argc, char **argv)
 			why = check_reason[0] ? check_reason :
 			      "input error or interrupted (see the message above)";
 		status = (int)ra_check_report(stdout, cli.thresholds, &m, why);
-		if (fflush(stdout) != 0 || ferror(stdout)) {
+		if ((fflush(stdout) != 0 || ferror(stdout)) && got_signal != SIGPIPE) {
 			/* a check whose status line was lost is not a verdict */
 			fprintf(stderr, "%s: error writing output: %s\n", RA_PROG,
 				g_strerror(errno ? errno : EIO));
@@ -1116,7 +1135,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	if (!ctx.o.quiet && analysed_any) {
+	if (!ctx.o.quiet && analysed_any && got_signal != SIGPIPE) {
 		if (ctx.o.csv)
 			ra_report_csv(&ctx, stdout);
 		else if (ctx.o.json)
@@ -1133,7 +1152,7 @@ int main(int argc, char **argv)
 	if (ctx.input_error)
 		status = EXIT_USAGE;
 
-	if (fflush(stdout) != 0 || ferror(stdout)) {
+	if ((fflush(stdout) != 0 || ferror(stdout)) && got_signal != SIGPIPE) {
 		fprintf(stderr, "%s: error writing output: %s\n", RA_PROG, g_strerror(errno));
 		status = EXIT_USAGE;
 	}
@@ -1155,5 +1174,10 @@ out:
 	g_free(ctx.anoms);
 	g_free(ctx.files);
 	ra_cli_free(&cli);
+	if (got_signal == SIGPIPE) {
+		/* the files are complete: now the end a closed pipe gives (status 141) */
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
+	}
 	return status;
 }

@@ -236,13 +236,31 @@ expect 2 "-w -: the report goes to stdout" "$ra" -i "$noif" -w -
 # options after the file and repeated options, as getopt_long and tcpdump take them
 expect 0 "" "$ra" -q "$tmp/g.pcap" -c 5
 expect 0 "" "$ra" -q -c 5 -c 7 "$tmp/g.pcap"
-# a closed pipe on stdout: the conventional quiet end (SIGPIPE, as cat), no message
-"$rg" -w "$tmp/big.pcap" -m 20000 -q
+# a closed pipe on stdout: the conventional quiet end (SIGPIPE, as cat), no message, but
+# after the files the run writes are complete (being killed left them empty)
+"$rg" -w "$tmp/big.pcap" -m 20000 --loss 0.01 -q
+"$ra" --frames --extract "$tmp/e.pcap" --html "$tmp/r.html" "$tmp/big.pcap" 2>"$tmp/err" |
+	head -n 1 >/dev/null
+st=${PIPESTATUS[0]}
+[ "$st" = 141 ] && [ ! -s "$tmp/err" ] && ok || bad "| head -1: exit $st, $(head -c 300 "$tmp/err")"
+[ "$(head -c 4 "$tmp/e.pcap" | od -An -tx1 | tr -d ' ')" = 4d3cb2a1 ] && ok ||
+	bad "| head -1: --extract file not written: $(wc -c <"$tmp/e.pcap") bytes"
+grep -q '</html>' "$tmp/r.html" && ok || bad "| head -1: --html report not written"
 for a in --frames "--frames --json"; do
 	"$ra" $a "$tmp/big.pcap" 2>"$tmp/err" | head -n 1 >/dev/null
 	st=${PIPESTATUS[0]}
 	[ ! -s "$tmp/err" ] && { [ "$st" = 141 ] || [ "$st" = 0 ]; } && ok ||
 		bad "roce-analyze $a | head -1: exit $st, stderr: $(head -c 300 "$tmp/err")"
 done
+
+# roce-replay: one interface, named; the rest fails before any is opened
+run "$rr" -i "" "$tmp/g.pcap"
+refused roce-replay "-i ''" "roce-replay -i ''"
+run "$rr" -i "$noif" -i "$noif" "$tmp/g.pcap"
+refused roce-replay "-i given more than once" "roce-replay -i A -i B"
+expect 2 "only one of" "$rr" -i "$noif" -t --pps 5 "$tmp/g.pcap"
+expect 2 "only one of" "$rr" -i "$noif" --multiplier 2 --pps 5 "$tmp/g.pcap"
+expect 2 "stdin \(-\) given more than once" "$rr" -i "$noif" - -
+expect 2 "no input file" "$rr" -i "$noif"
 
 finish
