@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# cli_hostile.sh - the three tools' command lines under hostile values: every option that
+# hostile_args.sh - the three tools' command lines under hostile values: every option that
 # takes a value (as --help-all lists them) gets 0, -1, 2^64, 10x, "", NaN, 1e308, 0x;
 # never a crash, a hang or a sanitizer report, and a refused value is one line naming the
 # option plus the --help hint, exit 2.  Then the cases the matrix cannot express: files
