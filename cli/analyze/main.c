@@ -258,6 +258,18 @@ static void on_signal(int sig)
 	errno = saved;
 }
 
+/*
+ * SIGPIPE: the reader of stdout (or stderr) has gone ("| head").  The run stops as on
+ * SIGINT, quietly, so that -w, --extract, --html and --prometheus-textfile files are
+ * completed (being killed left them empty); main() then ends by SIGPIPE as cat would.
+ */
+static void on_sigpipe(int sig)
+{
+	(void)sig;
+	if (!got_signal)
+		got_signal = SIGPIPE;
+}
+
 static void install_signals(void)
 {
 	struct sigaction sa;
@@ -270,11 +282,18 @@ static void install_signals(void)
 	sa.sa_flags = 0; /* no SA_RESTART: a blocked read() returns EINTR */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_sigpipe;
+	sigaction(SIGPIPE, &sa, NULL);
 }
 
 static void report_interrupted(const struct ra_file *rf)
 {
 	char fname[ROCE_ERRBUF_SIZE];
+
+	if (got_signal == SIGPIPE) {    /* no one reads the report: end quietly */
+		ctx.interrupted = got_signal;
+		return;
+	}
 
 	roce_cap_escape(rf->name, fname, sizeof(fname));
 	fprintf(stderr, "%s: %s: frame %" PRIu64 ": interrupted by %s; the report covers the "
@@ -773,15 +792,19 @@ static void prom_snap(uint64_t drops, struct ra_snap *sn)
 	}
 }
 
-static void write_textfile(uint64_t drops)
+/* false (after a message) if the file could not be written */
+static bool write_textfile(uint64_t drops)
 {
 	char errbuf[1024];
 	struct ra_snap sn;
 	const char *label = ctx.live ? ctx.o.iface : ctx.n_files ? ctx.files[0].name : "";
 
 	prom_snap(drops, &sn);
-	if (ra_prom_write(cli.textfile, label, &sn, errbuf, sizeof(errbuf)) != 0)
-		fprintf(stderr, "%s: %s\n", RA_PROG, errbuf);
+	if (ra_prom_write(cli.textfile, label, &sn, errbuf, sizeof(errbuf)) != 0) {
+		fprintf(stderr, "%s: --prometheus-textfile: %s\n", RA_PROG, errbuf);
+		return false;
+	}
+	return true;
 }
 
 /* --prometheus: what /metrics serves from now on */
@@ -1085,8 +1108,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: --html: %s\n", RA_PROG, errbuf);
 		ctx.input_error = true;
 	}
-	if (cli.textfile && (analysed_any || ctx.live))
-		write_textfile(ctx.capture_drops);
+	/* the last write is the run's result: its failure is the run's (the periodic ones retry) */
+	if (cli.textfile && (analysed_any || ctx.live) && !write_textfile(ctx.capture_drops))
+		ctx.input_error = true;
 	if (cli.check) {
 		/* Nagios convention: the status line and exit status are the whole output */
 		struct ra_snap zero, end;
@@ -1102,11 +1126,16 @@ int main(int argc, char **argv)
 			why = check_reason[0] ? check_reason :
 			      "input error or interrupted (see the message above)";
 		status = (int)ra_check_report(stdout, cli.thresholds, &m, why);
-		fflush(stdout);
+		if ((fflush(stdout) != 0 || ferror(stdout)) && got_signal != SIGPIPE) {
+			/* a check whose status line was lost is not a verdict */
+			fprintf(stderr, "%s: error writing output: %s\n", RA_PROG,
+				g_strerror(errno ? errno : EIO));
+			status = RA_UNKNOWN;
+		}
 		goto out;
 	}
 
-	if (!ctx.o.quiet && analysed_any) {
+	if (!ctx.o.quiet && analysed_any && got_signal != SIGPIPE) {
 		if (ctx.o.csv)
 			ra_report_csv(&ctx, stdout);
 		else if (ctx.o.json)
@@ -1123,7 +1152,7 @@ int main(int argc, char **argv)
 	if (ctx.input_error)
 		status = EXIT_USAGE;
 
-	if (fflush(stdout) != 0 || ferror(stdout)) {
+	if ((fflush(stdout) != 0 || ferror(stdout)) && got_signal != SIGPIPE) {
 		fprintf(stderr, "%s: error writing output: %s\n", RA_PROG, g_strerror(errno));
 		status = EXIT_USAGE;
 	}
@@ -1145,5 +1174,10 @@ out:
 	g_free(ctx.anoms);
 	g_free(ctx.files);
 	ra_cli_free(&cli);
+	if (got_signal == SIGPIPE) {
+		/* the files are complete: now the end a closed pipe gives (status 141) */
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
+	}
 	return status;
 }

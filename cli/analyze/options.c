@@ -33,6 +33,11 @@ static bool check_mode;                     /* --check anywhere on the command l
 
 static gboolean opt_file_cb(const char *name, const char *val, gpointer data, GError **err)
 {
+	if (!*val) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s '': empty file name",
+			    name);
+		return FALSE;
+	}
 	return roce_opt_add_file(cli.files, val, err);
 }
 
@@ -40,6 +45,11 @@ static gboolean opt_file_cb(const char *name, const char *val, gpointer data, GE
  * (setup_filter()).  Kept in cli.files in command-line order until then. */
 static gboolean opt_rest_cb(const char *name, const char *val, gpointer data, GError **err)
 {
+	if (!*val) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "'': empty file name or filter word");
+		return FALSE;
+	}
 	g_ptr_array_add(cli.rest, g_strdup(val));
 	g_ptr_array_add(cli.files, NULL);       /* placeholder: filled or removed later */
 	return TRUE;
@@ -122,8 +132,13 @@ static gboolean opt_max_memory_cb(const char *name, const char *val, gpointer da
 	}
 	memcpy(num, val, n);
 	num[n] = '\0';
-	if (!roce_opt_u64(name, num, 1, (UINT64_C(1) << 50) >> shift, &v, err))
+	if (roce_parse_u64(num, 1, (UINT64_C(1) << 50) >> shift, &v)) {
+		/* the value as given: "2000000G", not the number before its suffix */
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "%s '%s': not a size from 1M to 1048576G (bytes, or a number with K, M "
+			    "or G)", name, val);
 		return FALSE;
+	}
 	v <<= shift;
 	if (v < (UINT64_C(1) << 20)) {
 		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
@@ -280,7 +295,7 @@ static gboolean opt_duration_cb(const char *name, const char *val, gpointer data
 	v = g_ascii_strtod(val, &end);
 	if (!*val || *end || errno || !(v > 0.0) || v > 1e9) {
 		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-			    "%s '%s': expected seconds (> 0)", name, val);
+			    "%s '%s': expected seconds (> 0 .. 1e9)", name, val);
 		return FALSE;
 	}
 	o.duration_ns = (uint64_t)(v * 1e9);
@@ -315,6 +330,11 @@ static gboolean opt_thr_cb(const char *name, const char *val, gpointer data, GEr
 {
 	char msg[768];
 
+	if (!val[strspn(val, ", \t")]) {     /* as --fail-on: an empty list is a mistake */
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "%s '%s': empty threshold list", name, val);
+		return FALSE;
+	}
 	if (!ra_thr_add(cli.thresholds, !strcmp(name, "--crit"), val, msg, sizeof(msg))) {
 		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s %s", name, msg);
 		return FALSE;
@@ -332,7 +352,7 @@ static gboolean opt_flow_timeout_cb(const char *name, const char *val, gpointer 
 	v = g_ascii_strtod(val, &end);
 	if (!*val || *end || errno || !(v > 0.0) || v > 1e7) {
 		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-			    "%s '%s': expected seconds (> 0)", name, val);
+			    "%s '%s': expected seconds (> 0 .. 1e7)", name, val);
 		return FALSE;
 	}
 	o.flow_timeout_ns = (uint64_t)(v * 1e9);
@@ -583,6 +603,7 @@ void ra_parse_options(int argc, char **argv, bool check, struct ra_opts *out, st
 	GError *err = NULL;
 	GString *desc;
 	unsigned stdin_uses = 0;
+	struct stat st;
 
 	check_mode = check;
 	o.progress = -1;
@@ -666,6 +687,14 @@ void ra_parse_options(int argc, char **argv, bool check, struct ra_opts *out, st
 		usage_error("--extract needs a file name (not stdout)");
 	if (cli.html && (!*cli.html || !strcmp(cli.html, "-")))
 		usage_error("--html needs a file name (not stdout)");
+	if (cli.textfile && (!*cli.textfile || !strcmp(cli.textfile, "-")))
+		usage_error("--prometheus-textfile needs a file name (not stdout)");
+	if (cli.textfile && stat(cli.textfile, &st) == 0 && !S_ISREG(st.st_mode)) {
+		char *msg = g_strdup_printf("--prometheus-textfile %s: not a regular file (it is "
+					    "replaced by rename())", cli.textfile);
+
+		usage_error(msg);
+	}
 	if (o.context && !cli.extract)
 		usage_error("--context needs --extract");
 	if (cli.extract && o.iface)

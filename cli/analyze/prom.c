@@ -90,10 +90,17 @@ int ra_prom_write(const char *path, const char *iface, const struct ra_snap *sn,
 		  size_t errlen)
 {
 	size_t len = strlen(path);
-	char *tmp = malloc(len + 16);
+	struct stat st;
+	char *tmp;
 	FILE *f;
 	int fd, bad;
 
+	/* rename() would replace a device, a FIFO or /dev/stdout's link (as root: /dev/full) */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		snprintf(errbuf, errlen, "%s: not a regular file", path);
+		return -1;
+	}
+	tmp = malloc(len + 16);
 	if (!tmp) {
 		snprintf(errbuf, errlen, "%s: out of memory", path);
 		return -1;

@@ -10,6 +10,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +44,15 @@ static gboolean set_cb(const char *name, const char *val, gpointer data, GError 
 	if (!strcmp(key, "random-psn"))
 		val = "1";
 	if (rg_config_set(&cfg, key, val, e, sizeof(e))) {
-		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s", e);
+		size_t kl = strlen(key);
+
+		/* the option as typed ("-c '0': ..."), not the scenario key ("count '0': ...") */
+		if (!strncmp(e, key, kl) && (e[kl] == ' ' || e[kl] == ':'))
+			g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s%s", name,
+				    e + kl);
+		else
+			g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s: %s", name,
+				    e);
 		return FALSE;
 	}
 	return TRUE;
@@ -54,7 +63,7 @@ static gboolean scenario_cb(const char *name, const char *val, gpointer data, GE
 	char e[512];
 
 	if (rg_scenario_load(&cfg, val, e, sizeof(e))) {
-		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s", e);
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s %s", name, e);
 		return FALSE;
 	}
 	return TRUE;
@@ -274,5 +283,11 @@ int main(int argc, char **argv)
 	if (!opt_quiet)
 		rg_summary_print(&cfg, &truth, opt_json, sf);
 	rg_config_free(&cfg);
+	/* the summary is output too: "roce-gen ... > /dev/full" is not a success */
+	if (fflush(sf) != 0 || ferror(sf)) {
+		fprintf(stderr, "%s: error writing the summary: %s\n", RG_PROG,
+			g_strerror(errno ? errno : EIO));
+		return RG_EXIT_FAIL;
+	}
 	return RG_EXIT_OK;
 }

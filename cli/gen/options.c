@@ -157,7 +157,7 @@ static int parse_time(const char *s, uint64_t default_unit, uint64_t *out)
 		return -1;
 	errno = 0;
 	v = g_ascii_strtod(s, &end);
-	if (errno || end == s || v < 0)
+	if (errno || end == s || !(v >= 0))     /* NaN too: llround(NaN) is undefined */
 		return -1;
 	if (!strcmp(end, "ns"))
 		m = 1;
@@ -637,14 +637,21 @@ int rg_config_set(struct rg_config *c, const char *key, const char *val, char *e
 	} else if (!strcmp(key, "pfc") || !strcmp(key, "pause")) {
 		return parse_pause(c, key[1] == 'f', key, val, err, errlen);
 	} else if (!strcmp(key, "write")) {
+		if (!*val)
+			return fail(err, errlen, "write: empty file name");
 		c->write_path = own_copy(c, 0, val);
 	} else if (!strcmp(key, "interface")) {
+		if (!*val)
+			return fail(err, errlen, "interface: empty interface name");
 		c->iface = own_copy(c, 1, val);
 	} else if (!strcmp(key, "timestamps")) {
 		if (strcmp(val, "ns") && strcmp(val, "us"))
 			return fail(err, errlen, "timestamps '%s': expected ns or us (pcap only)", val);
 		c->ts_us = val[0] == 'u';
 	} else if (!strcmp(key, "engine")) {
+		/* checked here, not only when -i opens it: "-w F --engine bogus" is refused too */
+		if (strcmp(val, "auto") && strcmp(val, "afpacket") && strcmp(val, "xdp"))
+			return fail(err, errlen, "engine '%s': expected auto, afpacket or xdp", val);
 		c->engine = own_copy(c, 2, val);
 	} else {
 		int rc = set_fault(c, key, val, err, errlen, &handled);

@@ -16,6 +16,7 @@
  * slot handed to sendmmsg(); in a classic pcap file it builds it in the
  * writer's buffer, behind the record header.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,23 +211,38 @@ static int iface_open(struct rg_output *o, const struct rg_config *c, char *errb
 	return 0;
 }
 
+/* a failed write or close says why ("No space left on device"), once: the first cause */
+static int file_failed(struct rg_output *o, int rc)
+{
+	if (rc && !o->err[0])
+		snprintf(o->err, sizeof(o->err), "%s", rc == ROCE_CAP_E_IO ?
+			 strerror(errno ? errno : EIO) : roce_strerror(rc));
+	return rc;
+}
+
 static int file_write(struct rg_output *o, uint64_t ts_ns, const uint8_t *frame, uint32_t len)
 {
-	return roce_capw_write(o->impl, ts_ns, frame, len, len);
+	int rc = roce_capw_write(o->impl, ts_ns, frame, len, len);
+
+	return rc ? file_failed(o, rc) : 0;
 }
 
 static int file_close(struct rg_output *o)
 {
-	int rc = roce_capw_close(o->impl);
+	int rc;
 
+	errno = 0;
+	rc = roce_capw_close(o->impl);
 	o->impl = NULL;
-	return rc;
+	return file_failed(o, rc);
 }
 
 static int file_write_cap(struct rg_output *o, uint64_t ts_ns, const uint8_t *frame,
 			  uint32_t caplen, uint32_t len)
 {
-	return roce_capw_write(o->impl, ts_ns, frame, caplen, len);
+	int rc = roce_capw_write(o->impl, ts_ns, frame, caplen, len);
+
+	return rc ? file_failed(o, rc) : 0;
 }
 
 /* the next record's place in the writer's buffer (classic pcap): no copy */

@@ -13,6 +13,8 @@
  * through rg_config_set(), whose complaint is reported with the key's line:
  * "FILE:LINE: [group] key: reason".
  */
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <glib.h>
@@ -184,16 +186,27 @@ int rg_scenario_load_data(struct rg_config *c, const char *name, const char *dat
 
 int rg_scenario_load(struct rg_config *c, const char *path, char *err, size_t errlen)
 {
-	gchar *data = NULL;
-	gsize len = 0;
-	GError *ge = NULL;
+	/* at most one byte more than a scenario may have: /dev/zero or a huge file is refused
+	 * after 1 MiB (g_file_get_contents() read it all, without end for /dev/zero) */
+	char *data = g_malloc(RG_SCENARIO_MAX + 1);
+	size_t len = 0, n;
+	FILE *f = fopen(path, "rb");
 	int rc;
 
-	if (!g_file_get_contents(path, &data, &len, &ge)) {
-		snprintf(err, errlen, "%s", ge->message);
-		g_error_free(ge);
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		g_free(data);
 		return -1;
 	}
+	while (len <= RG_SCENARIO_MAX && (n = fread(data + len, 1, RG_SCENARIO_MAX + 1 - len, f)))
+		len += n;
+	if (ferror(f)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno ? errno : EIO));
+		fclose(f);
+		g_free(data);
+		return -1;
+	}
+	fclose(f);
 	rc = rg_scenario_load_data(c, path, data, len, err, errlen);
 	g_free(data);
 	return rc;

@@ -80,7 +80,12 @@ static gboolean opt_file_cb(const char *name, const char *val, gpointer data, GE
 
 static gboolean opt_iface_cb(const char *name, const char *val, gpointer data, GError **err)
 {
-	g_free((char *)O.ifname);
+	/* as roce-analyze: the second -i was silently the only one */
+	if (!*val || O.ifname) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, *val ?
+			    "%s given more than once" : "%s '': empty interface name", name);
+		return FALSE;
+	}
 	O.ifname = g_strdup(val);
 	return TRUE;
 }
