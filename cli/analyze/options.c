@@ -374,7 +374,8 @@ static gboolean opt_progress_cb(const char *name, const char *val, gpointer data
 
 static const GOptionEntry entries[] = {
 	{ "read", 'r', 0, CB(opt_file_cb),
-	  "Read frames from FILE (pcap, pcapng, gzip'd; \"-\" = stdin); repeatable", "FILE" },
+	  "Read frames from FILE (pcap, pcapng; gzip, zstd or lz4 compressed; \"-\" = stdin); "
+	  "repeatable", "FILE" },
 	{ "interface", 'i', 0, CB(opt_iface_cb),
 	  "Capture live on IFACE (libpcap; needs CAP_NET_RAW)", "IFACE" },
 	{ "snaplen", 's', 0, CB(opt_snaplen_cb),
