@@ -27,6 +27,10 @@
 #      (bench/floor.c: mmap MAP_POPULATE, sum of 64-bit words): the least work a tool that
 #      verifies every ICRC must do, on one core
 #   2. floor, 2 threads: the same, each thread over one half
+#   2a. floor, read(): one thread read()ing the file into one reused 256 KiB buffer, each
+#      word summed once (bench/floor.c FILE read): the floor of roce-analyze's read() reader
+#      of classic pcap (on a PVM guest a new mapping's first access to each page costs more
+#      than read()'s copy)
 #   3. a bare libpcap read loop (bench/pcap_loop.c, pcap_next_ex)
 #   4. roce-analyze --json              (ICRC verified, ISA-L CRC; --threads 2 by default)
 #   5. roce-analyze --json --threads 1  (the one-thread path)
@@ -127,6 +131,7 @@ for mix in large:1024 small:64; do
 	frames=$("$tmp/pcap_loop" "$f" | awk '{print $1}')
 	CACHE_FILE=$f rounds "$tmp/t" "$rounds_n" \
 		"floor1:99:$(cmd "$tmp/floor" "$f" 1)" "floor2:99:$(cmd "$tmp/floor" "$f" 2)" \
+		"floorr:99:$(cmd "$tmp/floor" "$f" read)" \
 		"pcap:99:$(cmd "$tmp/pcap_loop" "$f")" "ra:99:$(cmd "$ra" --json "$f")" \
 		"ra1:99:$(cmd "$ra" --json --threads 1 "$f")" \
 		"nc:99:$(cmd "$ra" --json --no-icrc "$f")" \
@@ -135,6 +140,7 @@ for mix in large:1024 small:64; do
 	get() { awk -v l="$1" -v k="$2" '$1 == l { print $k }' "$tmp/t"; }
 	t_floor=$(get floor1 2) t_pcap=$(get pcap 2) t_ts=$(get ts 2)
 	for row in "floor1:floor, 1 thread (every byte read once)" "floor2:floor, 2 threads" \
+	           "floorr:floor, 1 thread, read() into a 256 KiB buffer" \
 	           "pcap:bare libpcap loop" "ra:roce-analyze --json (--threads 2)" \
 	           "ra1:roce-analyze --json --threads 1" "nc:roce-analyze --json --no-icrc" \
 	           "ts:tshark -q -z conv,udp" "new:roce-analyze --json, file just written"; do

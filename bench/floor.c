@@ -7,7 +7,13 @@
  * window) and its 64-bit words are summed by 1 or 2 threads, each over one
  * half.  Prints the sum so that nothing is optimised away.
  *
- *   floor FILE [THREADS]
+ * "read" instead of THREADS: one thread read()s the file into one reused
+ * buffer of 256 KiB and sums its words, buffer by buffer: the floor of a tool
+ * that reads with read() (roce-analyze's classic-pcap reader,
+ * roce_cap_set_read_buffer()); on a PVM guest a new mapping's first access to
+ * a page costs more than read()'s copy (docs/perf/analyze-threads.md).
+ *
+ *   floor FILE [THREADS | read]
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -44,6 +50,36 @@ static void *sum_part(void *arg)
 	return NULL;
 }
 
+#define READ_BUF (256u << 10)
+
+/* One thread, read() into a reused buffer, each word summed once. */
+static int floor_read(int fd, const char *name)
+{
+	uint64_t *buf = aligned_alloc(4096, READ_BUF), total = 0, sum = 0;
+	struct part pt;
+	ssize_t r;
+
+	if (!buf) {
+		perror("aligned_alloc");
+		return 2;
+	}
+	while ((r = read(fd, buf, READ_BUF)) > 0) {
+		pt = (struct part){ buf, (size_t)r / 8, 0 };
+		sum_part(&pt);
+		sum += pt.sum;
+		total += (uint64_t)r;
+	}
+	if (r < 0) {
+		perror(name);
+		return 2;
+	}
+	printf("%llu bytes, sum %016llx (read)\n", (unsigned long long)total,
+	       (unsigned long long)sum);
+	free(buf);
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct part parts[2];
@@ -54,8 +90,16 @@ int main(int argc, char **argv)
 	int fd, nt;
 
 	if (argc < 2 || argc > 3) {
-		fprintf(stderr, "usage: floor FILE [THREADS]\n");
+		fprintf(stderr, "usage: floor FILE [THREADS | read]\n");
 		return 2;
+	}
+	if (argc == 3 && !strcmp(argv[2], "read")) {
+		fd = open(argv[1], O_RDONLY);
+		if (fd < 0) {
+			perror(argv[1]);
+			return 2;
+		}
+		return floor_read(fd, argv[1]);
 	}
 	nt = argc == 3 ? atoi(argv[2]) : 1;
 	if (nt != 1 && nt != 2) {

@@ -62,13 +62,15 @@ if [ "${QUICK:-0}" != 1 ]; then
 	run zlib-make cmake --build "$out/zlib" -j2
 	run zlib-test ctest_in "$out/zlib" -j2 -R '^test_'
 
-	# ThreadSanitizer: roce-analyze --threads 2 (the capture reader's helper thread) and the
-	# unit tests; TSAN_OPTIONS makes any report fail the test (exit 66)
+	# ThreadSanitizer: roce-analyze --threads 2 (the capture reader's helper thread), its
+	# read() reader of classic pcap and the unit tests; TSAN_OPTIONS makes any report fail
+	# the test (exit 66)
 	run tsan-build cmake -S "$here" -B "$out/tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DROCE_TSAN=ON -DROCE_BUILD_PLUGIN=OFF -DROCE_WERROR=ON
 	run tsan-make cmake --build "$out/tsan" -j2
 	export TSAN_OPTIONS="halt_on_error=1 exitcode=66"
-	run tsan-test ctest_in "$out/tsan" -j2 -R '^test_|^cli_analyze_threads$|^cli_analyze_truncated$|^cli_analyze_shrink_cut$'
+	run tsan-test ctest_in "$out/tsan" -j2 \
+		-R '^test_|^cli_analyze_(threads|truncated|shrink_cut|read_buffer)$'
 	unset TSAN_OPTIONS
 
 	if command -v clang >/dev/null; then

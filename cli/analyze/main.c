@@ -46,6 +46,7 @@
 #endif
 #include "capfilter.h"
 #include "capread.h"
+#include "capread_rbuf.h"
 #include "health.h"
 #include "live.h"
 #include "options.h"
@@ -73,6 +74,12 @@ static struct roce_decode_opts dopts_ahead, dopts_taken, dopts_ok;
  * whether taking the helper's verdict for a short frame pays depends on the machine and its
  * load, which the reader's probe measures (docs/perf/analyze-threads.md) */
 #define AHEAD_MIN_CAPLEN 0u
+/* A regular classic-pcap file is read with read() into one reused buffer, the ICRC verdicts
+ * of each buffer's records computed before they are decoded (roce_cap_set_read_buffer()):
+ * with --threads 1 always; with --threads 2 when the file's first records are on average at
+ * least this long (large frames), else the helper verifies ahead over the mapping
+ * (docs/perf/analyze-threads.md, 6 December 2026, h78) */
+#define READ_BUF_MIN_MEAN 512u
 static struct ra_extract *extract;     /* --extract writer, opened with the first file */
 static struct ra_html *html;        /* --html writer: its time series observes the analyzer */
 static ra_promhttp_t *promhttp;
@@ -451,8 +458,9 @@ static inline __attribute__((always_inline)) int analyse_record(const struct roc
 }
 
 /*
- * On the capture reader's helper thread: the ICRC verdict of a record, + 1: the one
- * roce_decode() with verify_icrc would give, from the headers alone (the reader decodes).
+ * On the capture reader's helper thread, or on this one over the read() buffer just filled
+ * (roce_cap_set_read_buffer()): the ICRC verdict of a record, + 1: the one roce_decode() with
+ * verify_icrc would give, from the headers alone (the reader decodes).
  */
 static uint8_t threads_ahead(void *user, const struct roce_cap_record *rec)
 {
@@ -574,11 +582,13 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 		return false;
 	}
 	roce_cap_set_interrupt(c, &got_signal);
+	if (!roce_cap_set_read_buffer(c, dopts.verify_icrc ? threads_ahead : NULL, NULL,
+				      AHEAD_MIN_CAPLEN, cli.threads == 2 ? READ_BUF_MIN_MEAN : 0) &&
+	    cli.threads == 2 && dopts.verify_icrc)
+		roce_cap_set_ahead(c, threads_ahead, NULL, AHEAD_MIN_CAPLEN);
 	ra_cap = c;
 	ra_shrink = roce_cap_shrink_flag(c);
 	roce_analyzer_set_discard_flag(ctx.an, ra_shrink);
-	if (cli.threads == 2 && dopts.verify_icrc)
-		roce_cap_set_ahead(c, threads_ahead, NULL, AHEAD_MIN_CAPLEN);
 	rf->opened = true;
 	g_strlcpy(rf->format, roce_cap_format(c), sizeof(rf->format));
 	rf->base = ctx.frames;

@@ -105,6 +105,7 @@ struct roce_capfile {
 	bool helper_drain;   /* roce_cap_done(): give the whole mapping back, then end */
 	bool helper_pending; /* start the helper at the first roce_cap_next() */
 	struct cap_ahead *ah;          /* roce_cap_set_ahead(): shared with the helper */
+	struct cap_rbuf *rb;           /* roce_cap_set_read_buffer(): read(), not the mapping */
 	_Atomic uintptr_t *ah_fault;   /* the helper's fault page (0 none), read inline */
 	roce_cap_ahead_fn ahead_fn;
 	uint64_t ahead_taken;          /* records handed out with a helper's byte */

@@ -30,6 +30,7 @@
 #include "capread_int.h"
 #include "capread_pages.h"
 #include "capread_meta.h"
+#include "capread_rbuf.h"
 #include "capread_ng.h"
 #include "capread_rec.h"
 #include "capread_src.h"
@@ -410,9 +411,9 @@ roce_capfile_t *roce_cap_open_fd(int fd, const char *name, int stream, char *err
 				c->map_len = (size_t)st.st_size;
 				capr_map_watch(c);
 				c->test_cut = capr_test_cut_config();
-				/* the first window; the second is the helper's, started by
-				 * the first roce_cap_next(), or the reader's there without one */
-				capr_map_prefetch(c, 0);
+				/* the first window is populated by the first roce_cap_next()
+				 * (not if roce_cap_set_read_buffer() unmaps the file first);
+				 * the second is the helper's, or the reader's without one */
 				atomic_init(&c->map_keep, CAP_RELEASE_KEEP);
 				c->helper_pending = true;
 				c->mem = true;
@@ -466,10 +467,13 @@ int roce_cap_next(roce_capfile_t *c, struct roce_cap_record *rec)
 
 	if (!c || !rec)
 		return ROCE_E_INVAL;
+	if (c->rb)
+		return capr_rbuf_next(c, rec, 1);       /* capread_rbuf.c */
 	if (c->status)
 		return c->status < 0 ? c->status : 0;
 	if (unlikely(c->helper_pending)) {
 		c->helper_pending = false;
+		capr_map_prefetch(c, 0);
 		capr_map_keep_set(c);   /* the header read: the snapshot length known */
 		if (!c->ahead_fn || !capr_ahead_start(c))
 			capr_pages_start(c);
@@ -684,6 +688,8 @@ int roce_cap_next_batch(roce_capfile_t *c, struct roce_cap_record *recs, unsigne
 
 	if (!c || !recs || !max)
 		return ROCE_E_INVAL;
+	if (c->rb)
+		return capr_rbuf_next(c, recs, max);    /* capread_rbuf.c */
 	if (c->mem && !c->status && c->fmt == FMT_PCAP && !c->be && c->rec_hl == 16 &&
 	    !c->lens_swap && !c->helper_pending && !c->warn_pending && !c->shrank_seen)
 		n = (int)pcap_run(c, recs, max);
@@ -699,6 +705,8 @@ int roce_cap_peek(const roce_capfile_t *c, const uint8_t **data, uint32_t *caple
 	size_t hl, left;
 	struct pcap_rec_hdr h;
 
+	if (c && c->rb)
+		return capr_rbuf_peek(c, data, caplen);
 	if (!c || c->status || !c->mem || c->fmt != FMT_PCAP || c->shrank_seen ||
 	    atomic_load_explicit(&c->sigbus, memory_order_relaxed))
 		return 0;
@@ -807,6 +815,7 @@ void roce_cap_close(roce_capfile_t *c)
 	if (!c)
 		return;
 	capr_pages_stop(c);
+	capr_rbuf_free(c);
 	roce_capguard_del(c->guard_slot);
 	if (c->map)
 		munmap(c->map, c->map_len);

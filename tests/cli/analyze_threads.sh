@@ -14,6 +14,10 @@ rg=$build/cli/roce-gen
 [ -x "$ra" ] && [ -x "$rg" ] || { echo "SKIP: roce-analyze/roce-gen not built"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 77; }
 . "$(dirname "${BASH_SOURCE[0]}")/testlib.sh"
+# the mapped paths (one thread, and the helper verifying ahead): a classic-pcap file is
+# otherwise read with read() on one thread, and with two when its frames are large
+# (capread_rbuf.c, tested against the mapping by analyze_read_buffer.sh)
+export ROCE_CAP_READ_BUF=0
 
 # same NAME ARGS...: both thread counts give the same stdout, stderr and exit status
 same() {

@@ -1,0 +1,380 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * capread_rbuf.c - a regular classic-pcap file read with pread() into one
+ * reused buffer (roce_cap_set_read_buffer(), capread_rbuf.h) instead of
+ * through its mapping: on a 2-vCPU PVM guest a new mapping's first access to
+ * each page costs 250-500 ns while read() copies through the kernel's own
+ * mapping of the page cache, and a buffer of 128-256 KiB is still in the L2
+ * when the ICRC verdicts of its records have been computed and the caller
+ * decodes them (docs/perf/analyze-threads.md, issue #9).
+ *
+ * The buffer: slack bytes, then room bytes (the read() target, page aligned).
+ * The records are [lo, hi); those in [lo, wend) are whole, checked against the
+ * link type's limit and have their verdict byte in v[vk..vn).  When the
+ * caller reaches wend, the bytes [lo, hi) (part of a record, at most one) are
+ * copied into the slack just before the room and the file is read after them:
+ * bufsize bytes, or more for a record larger than that (the room grows to it;
+ * the slack grows to the largest part left at a buffer's end; both are bounded
+ * by the link type's record limit, as the stream reader's buffer is).  Every
+ * error, warning and number is what pcap_next() (capread_open.c) gives for
+ * the mapping: the checks are the same, made on the same records in the same
+ * order; only the bytes come from the buffer.  The file is never read past
+ * its size at the switch (the mapping's length); read short of it, it shrank.
+ */
+#define _GNU_SOURCE
+#include "capread_rbuf.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "capguard.h"
+#include "capread_int.h"
+#include "capread_rec.h"
+#include "capread_src.h"
+
+#define RB_SLACK_MIN (16u << 10)        /* a jumbo frame's part without growing */
+#define RB_ALIGN 4096u
+#define RB_MEAN_BYTES (64u << 10)       /* min_mean: the records of the first 64 KiB ... */
+#define RB_MEAN_RECS 256u               /* ... at most this many */
+
+struct cap_rbuf {
+	uint8_t *mem;           /* slack, then room bytes */
+	size_t slack, room, bufsize;
+	const uint8_t *lo, *hi, *wend;
+	uint64_t rd_off;        /* file offset of hi */
+	uint64_t size;          /* the file's size at the switch: never read past it */
+	uint8_t *v;             /* fn's byte of the records walked, v[vk] lo's */
+	size_t vcap, vk, vn;
+	bool eof;               /* a read came short: nothing more to read */
+	uint64_t test_cut;      /* ROCE_CAP_TEST_CUT_AT_FRAME (capr_test_cut()), 0 none */
+	roce_cap_ahead_fn fn;
+	void *user;
+	uint32_t min;
+};
+
+static size_t round_up(size_t n, size_t a)
+{
+	return (n + a - 1) / a * a;
+}
+
+static size_t env_size(const char *name, size_t dflt)
+{
+	const char *e = getenv(name);
+
+	return e && *e ? (size_t)strtoull(e, NULL, 0) : dflt;
+}
+
+/* The mean record of the file's first records (header and captured bytes), 0 none. */
+static uint64_t first_mean(struct roce_capfile *c)
+{
+	uint64_t pos = c->pos, n = 0, lim = c->pos + RB_MEAN_BYTES;
+
+	while (n < RB_MEAN_RECS && pos + c->rec_hl <= c->len && pos < lim) {
+		struct pcap_rec_hdr h = pcap_rec_hdr(c, c->base + pos);
+
+		if (h.caplen > c->max_caplen || pos + c->rec_hl + h.caplen > c->len)
+			break;
+		pos += c->rec_hl + h.caplen;
+		n++;
+	}
+	return n ? (pos - c->pos) / n : 0;
+}
+
+int roce_cap_set_read_buffer(roce_capfile_t *c, roce_cap_ahead_fn fn, void *user,
+			     uint32_t min_caplen, uint32_t min_mean)
+{
+	struct cap_rbuf *rb;
+	size_t bufsize = env_size("ROCE_CAP_READ_BUF", ROCE_CAP_READ_BUF_DEFAULT);
+
+	if (!c || !c->map || !c->helper_pending || c->status || c->fmt != FMT_PCAP ||
+	    c->ahead_fn || c->ah || c->rb || !bufsize)
+		return 0;
+	min_mean = (uint32_t)env_size("ROCE_CAP_READ_MEAN", min_mean);
+	if (min_mean && first_mean(c) < min_mean)
+		return 0;
+	rb = calloc(1, sizeof(*rb));
+	if (!rb)
+		return 0;
+	rb->bufsize = bufsize;
+	rb->size = c->map_len;
+	rb->rd_off = c->pos;
+	rb->fn = fn;
+	rb->user = user;
+	rb->min = min_caplen;
+	rb->test_cut = c->test_cut;
+	/* the mapping goes: nothing was handed out of it */
+	c->test_cut = 0;
+	roce_capguard_del(c->guard_slot);
+	c->guard_slot = -1;
+	munmap(c->map, c->map_len);
+	c->map = NULL;
+	c->mem = false;
+	c->base = NULL;
+	c->len = 0;
+	c->helper_pending = false;
+	c->in_read = c->pos;    /* roce_cap_progress(): bytes consumed */
+	c->rb = rb;
+	return 1;
+}
+
+void capr_rbuf_free(roce_capfile_t *c)
+{
+	if (!c->rb)
+		return;
+	free(c->rb->mem);
+	free(c->rb->v);
+	free(c->rb);
+	c->rb = NULL;
+}
+
+/* Has the file become shorter than it was at the switch? */
+static bool rb_shrunk(struct roce_capfile *c)
+{
+	struct stat st;
+
+	return fstat(c->fd, &st) == 0 && (uint64_t)st.st_size < c->rb->size;
+}
+
+/* ROCE_CAP_TEST_CUT_AT_FRAME for a file read so: cut at the record's header (at offset off)
+ * before it is read whole, which the mapping's cut after it was handed out amounts to */
+static void rb_test_cut(struct roce_capfile *c, uint64_t off)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", c->fd);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || ftruncate(fd, (off_t)off) != 0)
+		fprintf(stderr, "ROCE_CAP_TEST_CUT_AT_FRAME: %s: %s\n", c->name, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Walk the whole records from wend (= lo), leaving fn's byte for each. */
+static void rb_walk(struct roce_capfile *c)
+{
+	struct cap_rbuf *rb = c->rb;
+	const uint8_t *p = rb->wend;
+	const size_t hl = c->rec_hl;
+	uint64_t frame = c->frame_no + 1;
+	struct roce_cap_record rec = { .linktype = c->linktype };
+
+	while ((size_t)(rb->hi - p) >= hl) {
+		struct pcap_rec_hdr h = pcap_rec_hdr(c, p);
+
+		if (h.caplen > c->max_caplen || (size_t)(rb->hi - p) - hl < h.caplen)
+			break;
+		if (unlikely(rb->test_cut == frame)) {
+			uint64_t off = rb->rd_off - (uint64_t)(rb->hi - p);
+
+			rb->test_cut = 0;
+			rb_test_cut(c, off);
+			rb->hi = p;
+			rb->rd_off = off;
+			rb->eof = false;
+			break;
+		}
+		if (rb->fn && h.caplen >= rb->min) {
+			rec.data = p + hl;
+			rec.caplen = h.caplen;
+			rec.wirelen = h.caplen > h.wirelen ? h.caplen : h.wirelen;
+			rb->v[rb->vn] = rb->fn(rb->user, &rec);
+		} else {
+			rb->v[rb->vn] = 0;
+		}
+		rb->vn++;
+		p += hl + h.caplen;
+		frame++;
+	}
+	rb->wend = p;
+}
+
+/*
+ * Make need bytes from lo addressable: the part [lo, hi) moved into the slack,
+ * the file read after it (at least bufsize bytes, up to the file's size).
+ * Then the records walked.  Returns 0, or < 0 with c->src_status set (out of
+ * memory, a read error, interrupted).
+ */
+static int rb_fill(struct roce_capfile *c, size_t need)
+{
+	struct cap_rbuf *rb = c->rb;
+	size_t part = (size_t)(rb->hi - rb->lo), want, got = 0;
+	size_t slack = rb->slack, room = rb->room;
+
+	rb->vk = rb->vn = 0;
+	want = need > part && need - part > rb->bufsize ? need - part : rb->bufsize;
+	if (part > slack || !slack)
+		slack = round_up(part > RB_SLACK_MIN ? part : RB_SLACK_MIN, RB_ALIGN);
+	if (want > room)
+		room = round_up(want, RB_ALIGN);
+	if (slack != rb->slack || room != rb->room) {
+		size_t vcap = (slack + room) / 16 + 2;
+		void *m = NULL;
+		uint8_t *v = vcap > rb->vcap ? malloc(vcap) : rb->v;
+
+		if (!v || posix_memalign(&m, RB_ALIGN, slack + room) != 0) {
+			if (v != rb->v)
+				free(v);
+			c->src_status = ROCE_E_NOMEM;
+			snprintf(c->src_err, sizeof(c->src_err), "out of memory");
+			return -1;
+		}
+		if (v != rb->v) {
+			free(rb->v);
+			rb->v = v;
+			rb->vcap = vcap;
+		}
+		if (part)
+			memcpy((uint8_t *)m + slack - part, rb->lo, part);
+		free(rb->mem);
+		rb->mem = m;
+		rb->slack = slack;
+		rb->room = room;
+	} else {
+		memmove(rb->mem + slack - part, rb->lo, part);
+	}
+	rb->lo = rb->wend = rb->mem + slack - part;
+	if (rb->size - rb->rd_off < want)
+		want = (size_t)(rb->size - rb->rd_off);
+	while (got < want) {
+		ssize_t r = pread(c->fd, rb->mem + slack + got, want - got,
+				  (off_t)(rb->rd_off + got));
+
+		if (r > 0) {
+			got += (size_t)r;
+			continue;
+		}
+		if (r == 0)
+			break;
+		if (errno == EINTR) {
+			if (c->intr && *c->intr) {
+				c->src_status = ROCE_CAP_E_INTR;
+				snprintf(c->src_err, sizeof(c->src_err), "interrupted");
+				break;
+			}
+			continue;
+		}
+		c->src_status = ROCE_CAP_E_IO;
+		snprintf(c->src_err, sizeof(c->src_err), "read error: %s", strerror(errno));
+		break;
+	}
+	rb->hi = rb->mem + slack + got;
+	rb->rd_off += got;
+	if (got < want || rb->rd_off == rb->size)
+		rb->eof = true;
+	rb_walk(c);
+	return c->src_status ? -1 : 0;
+}
+
+/*
+ * lo reached wend: read on, or the end (clean, or what pcap_next() reports there:
+ * a short record, a record over the limit, a file that shrank).  1: records walked.
+ */
+static int rb_more(struct roce_capfile *c)
+{
+	struct cap_rbuf *rb = c->rb;
+	const size_t hl = c->rec_hl;
+
+	for (;;) {
+		size_t avail = (size_t)(rb->hi - rb->lo);
+		struct pcap_rec_hdr h = { 0, 0, 0, 0 };
+
+		if (avail >= hl) {
+			h = pcap_rec_hdr(c, rb->lo);
+			if (h.caplen > c->max_caplen) {
+				if (rb_shrunk(c))
+					return capr_fail_shrank(c);
+				return capr_fail(c, ROCE_E_MALFORMED,
+						 "record length %" PRIu32 " exceeds limit %" PRIu32
+						 " (Wireshark's for link-layer type %d)", h.caplen,
+						 c->max_caplen, c->linktype);
+			}
+		}
+		if (rb->eof || c->src_status) {
+			if (rb_shrunk(c))
+				return capr_fail_shrank(c);
+			if (avail == 0 && !c->src_status) {
+				c->status = 1;
+				return 0;
+			}
+			if (avail < hl)
+				return capr_fail_short(c, "record header", avail, hl);
+			return capr_fail_short(c, "record data", avail - hl, h.caplen);
+		}
+		if (rb_fill(c, avail < hl ? hl : hl + h.caplen) < 0 &&
+		    c->src_status == ROCE_E_NOMEM)
+			return capr_fail(c, c->src_status, "%s", c->src_err);
+		if (rb->vn)
+			return 1;
+	}
+}
+
+int capr_rbuf_next(roce_capfile_t *c, struct roce_cap_record *recs, unsigned max)
+{
+	struct cap_rbuf *rb = c->rb;
+	const size_t hl = c->rec_hl;
+	const uint32_t snaplen = c->snaplen;
+	const uint64_t mul = c->nsec ? 1u : 1000u;
+	unsigned n = 0;
+
+	if (c->status)
+		return c->status < 0 ? c->status : 0;
+	while (n < max) {
+		struct roce_cap_record *rec = &recs[n];
+		struct pcap_rec_hdr h;
+		bool warn;
+
+		if (rb->lo == rb->wend) {
+			int r;
+
+			if (n)
+				break;  /* the records handed out stay where they are */
+			r = rb_more(c);
+			if (r <= 0)
+				return r;
+		}
+		h = pcap_rec_hdr(c, rb->lo);
+		warn = (snaplen && h.caplen > snaplen) || h.caplen > h.wirelen;
+		if (unlikely(warn || c->warn_pending)) {
+			if (n)
+				break;  /* a run of more than one has no flags */
+			rec->wirelen = capr_check_lengths(c, h.caplen, snaplen, h.wirelen);
+		} else {
+			rec->wirelen = h.wirelen;
+		}
+		rec->flags = 0;
+		rec->data = rb->lo + hl;
+		rec->caplen = h.caplen;
+		rec->ts_ns = (uint64_t)h.sec * 1000000000u + (uint64_t)h.sub * mul;
+		rec->linktype = c->linktype;
+		rec->ifindex = 0;
+		rec->ahead = rb->v[rb->vk++];
+		c->ahead_taken += rec->ahead != 0;
+		rb->lo += hl + h.caplen;
+		c->pos += hl + h.caplen;
+		deliver(c, rec);
+		n++;
+		if (rec->flags)
+			break;
+	}
+	c->in_read = c->pos;
+	return (int)n;
+}
+
+int capr_rbuf_peek(const roce_capfile_t *c, const uint8_t **data, uint32_t *caplen)
+{
+	const struct cap_rbuf *rb = c->rb;
+
+	if (c->status || rb->lo == rb->wend)
+		return 0;
+	*data = rb->lo + c->rec_hl;
+	*caplen = pcap_rec_hdr(c, rb->lo).caplen;
+	return 1;
+}
