@@ -23,6 +23,7 @@
  */
 #define _GNU_SOURCE
 #include "capread_rbuf.h"
+#include "capread_src.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -146,15 +147,7 @@ static bool rb_shrunk(struct roce_capfile *c)
  * before it is read whole, which the mapping's cut after it was handed out amounts to */
 static void rb_test_cut(struct roce_capfile *c, uint64_t off)
 {
-	char path[64];
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", c->fd);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || ftruncate(fd, (off_t)off) != 0)
-		fprintf(stderr, "ROCE_CAP_TEST_CUT_AT_FRAME: %s: %s\n", c->name, strerror(errno));
-	if (fd >= 0)
-		close(fd);
+	capr_test_truncate(c, off);
 }
 
 /* Walk the whole records from wend (= lo), leaving fn's byte for each. */

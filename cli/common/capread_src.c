@@ -181,8 +181,6 @@ uint64_t capr_test_cut_config(void)
 void capr_test_cut(struct roce_capfile *c, const struct roce_cap_record *rec)
 {
 	uint64_t off = (uint64_t)(rec->data - c->base);
-	char path[64];
-	int fd;
 
 	if (c->fmt == FMT_PCAP) {
 		off -= c->rec_hl;
@@ -193,6 +191,15 @@ void capr_test_cut(struct roce_capfile *c, const struct roce_cap_record *rec)
 		off -= 12;
 	}
 	c->test_cut = 0;
+	capr_test_truncate(c, off);
+}
+
+/* ROCE_CAP_TEST_CUT_AT_FRAME: the file cut at off through its descriptor. */
+void capr_test_truncate(struct roce_capfile *c, uint64_t off)
+{
+	char path[64];
+	int fd;
+
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", c->fd);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0 || ftruncate(fd, (off_t)off) != 0)

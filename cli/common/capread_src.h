@@ -30,6 +30,8 @@ int capr_fail_shrank_at(struct roce_capfile *c, uint64_t frame_no);
  * handed out. */
 uint64_t capr_test_cut_config(void);
 void capr_test_cut(struct roce_capfile *c, const struct roce_cap_record *rec);
+/* The file cut at byte off through c's descriptor (the cut both readers make). */
+void capr_test_truncate(struct roce_capfile *c, uint64_t off);
 
 /* More stream input into c->in (for capread_z.c): >0 read, 0 end of input, <0 error (set). */
 int capr_in_fill(struct roce_capfile *c);
