@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include "capread_src.h"
+#include "capread_in.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -218,65 +219,11 @@ void capr_test_truncate(struct roce_capfile *c, uint64_t off)
  * (CRC-32, length) turns out bad, names the problem, and lets a signal
  * interrupt a blocked read (roce_cap_set_interrupt()).
  */
-static void src_error(struct roce_capfile *c, int status, const char *msg)
-{
-	c->src_status = status;
-	snprintf(c->src_err, sizeof(c->src_err), "%s", msg);
-}
-
-/* More input: keep the unconsumed bytes, read after them.  >0 read, 0 EOF, <0 error. */
-static int in_fill(struct roce_capfile *c)
-{
-	ssize_t r;
-
-	if (c->in_eof)
-		return 0;
-	if (!c->in) {
-		c->in = malloc(GZ_BUFFER);
-		if (!c->in) {
-			src_error(c, ROCE_E_NOMEM, "out of memory");
-			return -1;
-		}
-	}
-	if (c->in_pos) {
-		memmove(c->in, c->in + c->in_pos, c->in_len - c->in_pos);
-		c->in_len -= c->in_pos;
-		c->in_pos = 0;
-	}
-	for (;;) {
-		r = read(c->fd, c->in + c->in_len, GZ_BUFFER - c->in_len);
-		if (r >= 0)
-			break;
-		if (errno == EINTR) {
-			if (c->intr && *c->intr) {
-				src_error(c, ROCE_CAP_E_INTR, "interrupted");
-				return -1;
-			}
-			continue;
-		}
-		c->src_status = ROCE_CAP_E_IO;
-		snprintf(c->src_err, sizeof(c->src_err), "read error: %s", strerror(errno));
-		return -1;
-	}
-	if (r == 0) {
-		c->in_eof = true;
-		return 0;
-	}
-	c->in_len += (size_t)r;
-	c->in_read += (uint64_t)r;
-	return 1;
-}
-
-int capr_in_fill(struct roce_capfile *c)
-{
-	return in_fill(c);
-}
-
 /* Peek the first two bytes of a (next) gzip member; false at EOF or on error. */
 static bool in_peek2(struct roce_capfile *c)
 {
 	while (c->in_len - c->in_pos < 2)
-		if (in_fill(c) <= 0)
+		if (capr_in_fill(c) <= 0)
 			return false;
 	return true;
 }
@@ -309,12 +256,12 @@ static size_t gz_inflate(struct roce_capfile *c, uint8_t *dst, size_t want)
 			c->zend = false;
 		}
 		if (c->in_pos == c->in_len) {
-			int r = in_fill(c);
+			int r = capr_in_fill(c);
 
 			if (r < 0)
 				break;
 			if (r == 0) {
-				src_error(c, ROCE_E_TRUNC, "gzip: compressed data ends early");
+				capr_src_error(c, ROCE_E_TRUNC, "gzip: compressed data ends early");
 				break;
 			}
 		}
@@ -331,17 +278,17 @@ static size_t gz_inflate(struct roce_capfile *c, uint8_t *dst, size_t want)
 			const char *m = c->zs.msg ? c->zs.msg : "error";
 
 			if (!strcmp(m, "incorrect data check"))
-				src_error(c, ROCE_E_MALFORMED,
+				capr_src_error(c, ROCE_E_MALFORMED,
 					  "gzip trailer: CRC-32 does not match the data");
 			else if (!strcmp(m, "incorrect length check"))
-				src_error(c, ROCE_E_MALFORMED,
+				capr_src_error(c, ROCE_E_MALFORMED,
 					  "gzip trailer: length does not match the data");
 			else {
 				c->src_status = ROCE_E_MALFORMED;
 				snprintf(c->src_err, sizeof(c->src_err), "gzip: %s", m);
 			}
 		} else if (ret == Z_MEM_ERROR) {
-			src_error(c, ROCE_E_NOMEM, "gzip: out of memory");
+			capr_src_error(c, ROCE_E_NOMEM, "gzip: out of memory");
 		} else if (ret != Z_OK && ret != Z_BUF_ERROR) {
 			c->src_status = ROCE_CAP_E_IO;
 			snprintf(c->src_err, sizeof(c->src_err), "gzip: %s",
@@ -367,13 +314,13 @@ static size_t stream_read(struct roce_capfile *c, uint8_t *dst, size_t want)
 		if (in_peek2(c) && is_gzip_magic(c->in + c->in_pos)) {
 			c->zout = malloc(GZ_BUFFER);
 			if (!c->zout || inflateInit2(&c->zs, 15 + 16) != Z_OK) {
-				src_error(c, ROCE_E_NOMEM, "gzip: cannot start zlib");
+				capr_src_error(c, ROCE_E_NOMEM, "gzip: cannot start zlib");
 				return 0;
 			}
 			c->zinit = c->gzip = true;
 		} else if (!c->src_status) {
 			/* zstd, lz4 (capread_z.c): four bytes of magic */
-			while (c->in_len - c->in_pos < 4 && in_fill(c) > 0)
+			while (c->in_len - c->in_pos < 4 && capr_in_fill(c) > 0)
 				;
 			zk = capr_z_magic(c->in + c->in_pos, c->in_len - c->in_pos);
 			if ((zk == CAP_Z_ZSTD || zk == CAP_Z_LZ4) && !capr_z_start(c, zk))
@@ -407,7 +354,7 @@ static size_t stream_read(struct roce_capfile *c, uint8_t *dst, size_t want)
 			break;
 		k = c->in_len - c->in_pos;
 		if (!k) {
-			if (in_fill(c) <= 0)
+			if (capr_in_fill(c) <= 0)
 				break;
 			continue;
 		}

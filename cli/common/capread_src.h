@@ -33,8 +33,6 @@ void capr_test_cut(struct roce_capfile *c, const struct roce_cap_record *rec);
 /* The file cut at byte off through c's descriptor (the cut both readers make). */
 void capr_test_truncate(struct roce_capfile *c, uint64_t off);
 
-/* More stream input into c->in (for capread_z.c): >0 read, 0 end of input, <0 error (set). */
-int capr_in_fill(struct roce_capfile *c);
 
 /* Slow path of src_need() (capread_rec.h): read more of the stream. */
 const uint8_t *capr_stream_fill(struct roce_capfile *c, size_t n, size_t *avail);

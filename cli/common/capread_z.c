@@ -33,7 +33,7 @@
 #define _GNU_SOURCE
 #define ZSTD_STATIC_LINKING_ONLY        /* ZSTD_getFrameHeader(): the window a frame claims */
 #include "capread_z.h"
-#include "capread_src.h"
+#include "capread_in.h"
 
 #include <inttypes.h>
 #include <lz4frame.h>
