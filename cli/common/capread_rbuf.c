@@ -27,7 +27,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,13 +142,6 @@ static bool rb_shrunk(struct roce_capfile *c)
 	return fstat(c->fd, &st) == 0 && (uint64_t)st.st_size < c->rb->size;
 }
 
-/* ROCE_CAP_TEST_CUT_AT_FRAME for a file read so: cut at the record's header (at offset off)
- * before it is read whole, which the mapping's cut after it was handed out amounts to */
-static void rb_test_cut(struct roce_capfile *c, uint64_t off)
-{
-	capr_test_truncate(c, off);
-}
-
 /* Walk the whole records from wend (= lo), leaving fn's byte for each. */
 static void rb_walk(struct roce_capfile *c)
 {
@@ -167,8 +159,11 @@ static void rb_walk(struct roce_capfile *c)
 		if (unlikely(rb->test_cut == frame)) {
 			uint64_t off = rb->rd_off - (uint64_t)(rb->hi - p);
 
+			/* ROCE_CAP_TEST_CUT_AT_FRAME: cut at the record's header before it
+			 * is read whole, which the mapping's cut after it was handed out
+			 * amounts to */
 			rb->test_cut = 0;
-			rb_test_cut(c, off);
+			capr_test_truncate(c, off);
 			rb->hi = p;
 			rb->rd_off = off;
 			rb->eof = false;
