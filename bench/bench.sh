@@ -20,7 +20,8 @@
 # the file was written (cached in 4 KiB pages, which cost its mmap reader's helper thread
 # more page-table work); that row is marked "just written".
 #
-# On each it times, in interleaved rounds (every tool once per round, ROUNDS rounds, default 5;
+# On each it times, in interleaved rounds (every tool once per round, the order turned by one
+# tool each round, ROUNDS rounds, default 5;
 # tshark only in the first TSHARK_ROUNDS, default 3), the median wall time and the median CPU
 # time (user + sys of the process) of:
 #   1. floor, 1 thread: every byte of the cached file read once through a populated mapping
@@ -61,7 +62,8 @@ bulk() {
 	"$rg" -w "$1" -c "$frames" --qps 4 --hosts 16 --verbs write $shape --pps 1M -q
 }
 
-# rounds OUT ROUNDS [LABEL:RUNS:COMMAND...]...: interleaved runs; per label "median-wall median-cpu"
+# rounds OUT ROUNDS [LABEL:RUNS:COMMAND...]...: interleaved runs, the order turned by one each
+# round; per label "median-wall median-cpu"
 # (a label runs in the first RUNS rounds only; the file named by $CACHE_FILE is read with cat
 # before each round: a VM's balloon driver may hand cached pages back to the host).
 rounds() {
@@ -77,7 +79,12 @@ cache = os.environ.get("CACHE_FILE")
 for r in range(n):
     if cache:
         subprocess.run(["cat", cache], stdout=subprocess.DEVNULL, check=True)
-    for label, runs, cmd in jobs:
+    # the order turns by one job each round, so that no tool always runs right after the
+    # same other one: in the fixed order, --json came out 1.26-1.31x --threads 1 in two runs
+    # of 6 December 2026 (the same reader, the same system calls) while perf stat and paired
+    # runs put the two level; turning spreads what a position costs over every tool
+    k = r % len(jobs)
+    for label, runs, cmd in jobs[k:] + jobs[:k]:
         if r >= runs:
             continue
         t0 = time.perf_counter()
