@@ -134,6 +134,22 @@ sys.exit(0 if (i["drop"], i["duplicate"], i["reorder"]) == (2, 2, 1) and
          (uc["psn_gaps"], uc["lost_psns"], uc["duplicates"], uc["out_of_order"]) == (2, 3, 2, 1)
          and d["summary"]["naks"] == 0 and d["summary"]["retransmissions"] == 0 else 1)
 PY
+# a scenario file takes the UC verbs too (docs/roce-gen.md's damaged unreliable example)
+cat > "$tmp/unrel.ini" <<'INI'
+[traffic]
+verbs = uc_write:2, uc_send_imm:1, ud_send:1
+msg-size = 256, 4096, 9000
+qps = 4
+random-psn = 1
+messages = 2000
+
+[faults]
+loss = 1%
+dup-rate = 0.5%
+reorder-rate = 0.5%
+bad-icrc-rate = 0.2%
+INI
+roundtrip unrel_ini reorder 1 --scenario "$tmp/unrel.ini"
 # faults that cannot hit UC or UD (timeout, RNR, READ loss) are no-ops, not errors
 roundtrip unrel_noop timeout 0 $uc,ud_send -m 100 --timeout-rate 0.5 --rnr-rate 0.5 \
 	--read-loss-rate 0.5 --timeout-psn 0-20 --rnr-psn 0-20
