@@ -21,6 +21,9 @@
  *                                  shorter DMA length (as rxe does)
  *   ecn_ce                         CE mark, CNP from the notification point
  *
+ * UC messages and UD sends (unreliable: never acknowledged, never resent) and their
+ * faults are unrel.c's.
+ *
  * One timeline: messages are generated one after the other (QPs round
  * robin), every frame advances the clock by its time at the target rate,
  * waits (RNR timer, retry timeout) advance it further.  Each frame carries
@@ -36,64 +39,7 @@
 #include <roce/opcode.h>
 #include <roce/pkt.h>
 
-#include "faults.h"
-
-/* ---- state ------------------------------------------------------------------- */
-
-enum { EP_NONE = 0, EP_NAK, EP_RNR, EP_TIMEOUT };
-
-/* Counters one frame makes visible (added when the frame is written); 8 bytes without
- * padding, so that account() tells "none" by one load. */
-struct tag {
-	uint32_t lost;          /* > 0: this frame reveals a gap of lost PSNs */
-	uint8_t dup, ooo, retx, episode;
-};
-_Static_assert(sizeof(struct tag) == sizeof(uint64_t), "struct tag has padding");
-
-struct qp {
-	uint32_t index;         /* global QP index */
-	unsigned pair;
-	uint32_t qpn_a, qpn_b;  /* RC: requester's / responder's QP */
-	uint32_t ud_a, ud_b, xrc_a, xrc_b, srq;
-	uint32_t psn, ud_psn, xrc_psn;
-	uint32_t msn, xrc_msn;
-	uint64_t msgs;
-	uint64_t va;
-	uint64_t last_cnp;
-	bool cnp_sent;
-	bool rc_seen, xrc_seen, resp_seen;  /* a stream's first packet was sent */
-};
-
-struct gen {
-	const struct rg_config *c;
-	struct rg_output *out;
-	struct rg_truth *t;
-	struct rg_rng rng;
-	struct rg_faults f;
-	struct rg_pauses pauses;
-	struct qp *qps;
-	uint32_t nqps;
-	struct roce_frame_spec *bases;  /* per pair: [A->B, B->A], built on first use */
-	uint64_t ts, frac;
-	uint64_t frames;
-	bool stop;
-	int err;
-	uint64_t verb_total;
-	uint64_t by_op[256];            /* RoCE frames written, by opcode (account()) */
-	uint64_t by_syndrome[256];      /* ... carrying an AETH, by syndrome */
-	uint8_t payload[4096 + 64];
-	uint8_t buf[RG_FRAME_MAX];
-};
-
-/* A message being sent. */
-struct msg {
-	struct qp *q;
-	enum rg_verb verb;
-	bool xrc;
-	uint32_t size, npk, psn0, dqpn;
-	uint64_t va;
-	bool ackreq;
-};
+#include "engine.h"
 
 /* ---- timing and output --------------------------------------------------------- */
 
@@ -158,6 +104,14 @@ static void flush_pauses(struct gen *g, uint64_t ts, bool all)
 	}
 }
 
+/* The per-transport truth's index of an opcode's transport; -1: none of them. */
+static inline int tr_of_op(uint8_t op)
+{
+	static const int8_t tr[8] = { RG_TR_RC, RG_TR_UC, -1, RG_TR_UD, -1, RG_TR_XRC, -1, -1 };
+
+	return tr[op >> 5];
+}
+
 /*
  * The truth counters of one written frame.  What follows from the opcode and the AETH
  * syndrome alone is counted by value here (g->by_op, g->by_syndrome) and turned into
@@ -170,8 +124,11 @@ static inline void account(struct gen *g, const struct roce_frame_spec *s,
 	uint64_t any;
 
 	g->by_op[s->bth.opcode]++;
-	if (icrc_bad)
+	if (icrc_bad) {
 		t->icrc_bad++;
+		if (tr_of_op(s->bth.opcode) >= 0)
+			t->by_tr[tr_of_op(s->bth.opcode)].icrc_bad++;
+	}
 	if ((s->tclass & 3) == 3)
 		t->ecn_ce++;
 	if (roce_opcodes[s->bth.opcode].hdrs & ROCE_H_AETH)
@@ -188,6 +145,14 @@ static inline void account(struct gen *g, const struct roce_frame_spec *s,
 	}
 	t->duplicates += tg->dup;
 	t->out_of_order += tg->ooo;
+	if (tr_of_op(s->bth.opcode) >= 0) {
+		struct rg_seq *q = &t->by_tr[tr_of_op(s->bth.opcode)];
+
+		q->psn_gaps += tg->lost != 0;
+		q->lost_psns += tg->lost;
+		q->duplicates += tg->dup;
+		q->out_of_order += tg->ooo;
+	}
 	t->holes_filled += tg->ooo;
 	t->retransmissions += tg->retx;
 	switch (tg->episode) {
@@ -428,11 +393,13 @@ static inline void req_spec(struct gen *g, const struct msg *m, uint32_t k,
 {
 	const uint32_t pmtu = g->c->pmtu;
 	bool first = k == 0, last = k + 1 == m->npk;
-	bool send = m->verb == RG_SEND || m->verb == RG_SEND_IMM || m->xrc;
-	bool imm = m->verb == RG_SEND_IMM || m->verb == RG_WRITE_IMM;
+	bool send = m->verb == RG_SEND || m->verb == RG_SEND_IMM || m->xrc ||
+		m->verb == RG_UC_SEND || m->verb == RG_UC_SEND_IMM;
+	bool imm = m->verb == RG_SEND_IMM || m->verb == RG_WRITE_IMM ||
+		m->verb == RG_UC_SEND_IMM || m->verb == RG_UC_WRITE_IMM;
 	uint8_t op;
 
-	base_spec(g, m->q, true, m->xrc ? m->q->xrc_a : m->q->qpn_a, s);
+	base_spec(g, m->q, true, m->xrc ? m->q->xrc_a : m->uc ? m->q->uc_a : m->q->qpn_a, s);
 	if (send) {
 		if (first && last)
 			op = imm ? ROCE_OP_RC_SEND_ONLY_WITH_IMMEDIATE : ROCE_OP_RC_SEND_ONLY;
@@ -455,6 +422,8 @@ static inline void req_spec(struct gen *g, const struct msg *m, uint32_t k,
 	}
 	if (m->xrc)
 		op = (uint8_t)(op + ROCE_OP_XRC_SEND_FIRST);
+	else if (m->uc)
+		op = (uint8_t)(op + ROCE_OP_UC_SEND_FIRST);     /* the RC opcode's UC twin */
 	s->bth.opcode = op;
 	s->bth.dqpn = m->dqpn;
 	s->bth.psn = roce_psn_add(m->psn0, k);
@@ -487,10 +456,11 @@ static void send_cnp(struct gen *g, const struct msg *m)
 
 	if (q->cnp_sent && g->ts - q->last_cnp < g->c->cnp_interval_ns)
 		return;
-	base_spec(g, q, false, m->xrc ? q->xrc_b : q->qpn_b, &s);
+	base_spec(g, q, false, m->xrc ? q->xrc_b : m->uc ? q->uc_b : q->qpn_b, &s);
 	s.tclass = (uint8_t)(g->c->cnp_dscp << 2);
 	s.bth.opcode = ROCE_OP_CNP;
-	s.bth.dqpn = m->xrc ? q->xrc_a : (m->verb == RG_UD_SEND ? q->ud_a : q->qpn_a);
+	s.bth.dqpn = m->xrc ? q->xrc_a : m->uc ? q->uc_a :
+		(m->verb == RG_UD_SEND ? q->ud_a : q->qpn_a);
 	s.bth.psn = 0;
 	s.bth.becn = 1;
 	q->cnp_sent = true;
@@ -676,7 +646,7 @@ static void send_rc(struct gen *g, struct msg *m)
 	}
 }
 
-/* ---- READ, atomics, UD --------------------------------------------------------------- */
+/* ---- READ, atomics --------------------------------------------------------------- */
 
 static void read_resp_spec(struct gen *g, const struct msg *m, uint32_t psn0, uint32_t len,
 			   uint32_t k, uint32_t n, uint32_t msn, struct roce_frame_spec *s)
@@ -819,30 +789,28 @@ static void send_atomic(struct gen *g, struct msg *m)
 	emit(g, &s, NULL, false);
 }
 
-static void send_ud(struct gen *g, struct msg *m)
-{
-	struct roce_frame_spec s;
-	struct qp *q = m->q;
-	enum rg_pkt_fate fate;
+/* ---- for unrel.c ----------------------------------------------------------------------- */
 
-	base_spec(g, q, true, q->ud_a, &s);
-	s.bth.opcode = ROCE_OP_UD_SEND_ONLY;
-	s.bth.dqpn = q->ud_b;
-	s.bth.psn = q->ud_psn;
-	s.bth.se = 1;
-	s.deth.qkey = 0x11111111;
-	s.deth.src_qp = q->ud_a;
-	s.payload = g->payload;
-	s.payload_len = m->size;
-	fate = rg_fault_fate(&g->f, q->index, q->ud_psn, false, false, false);
-	if (fate == RG_FATE_CE) {
-		g->t->injected[RG_F_CE]++;
-		s.tclass |= 3;
-	}
-	emit(g, &s, NULL, false);
-	if (fate == RG_FATE_CE)
-		send_cnp(g, m);
-	q->ud_psn = roce_psn_add(q->ud_psn, 1);
+void rg_eng_emit(struct gen *g, const struct roce_frame_spec *s, const struct tag *tg,
+		 bool bad_payload)
+{
+	emit(g, s, tg, bad_payload);
+}
+
+void rg_eng_base_spec(struct gen *g, const struct qp *q, bool a_to_b, uint32_t src_qpn,
+		      struct roce_frame_spec *s)
+{
+	base_spec(g, q, a_to_b, src_qpn, s);
+}
+
+void rg_eng_req_spec(struct gen *g, const struct msg *m, uint32_t k, struct roce_frame_spec *s)
+{
+	req_spec(g, m, k, s);
+}
+
+void rg_eng_cnp(struct gen *g, const struct msg *m)
+{
+	send_cnp(g, m);
 }
 
 /* ---- the run ---------------------------------------------------------------------------- */
@@ -850,7 +818,7 @@ static void send_ud(struct gen *g, struct msg *m)
 static int setup(struct gen *g, const struct rg_config *c, struct rg_output *out,
 		 struct rg_truth *t)
 {
-	struct rg_rng psn_rng;
+	struct rg_rng psn_rng, uc_psn_rng;
 
 	memset(g, 0, sizeof(*g));
 	g->c = c;
@@ -859,6 +827,8 @@ static int setup(struct gen *g, const struct rg_config *c, struct rg_output *out
 	memset(t, 0, sizeof(*t));
 	rg_rng_seed(&g->rng, c->seed);
 	rg_rng_seed(&psn_rng, c->seed ^ 0x70736e0000000000ull);     /* "psn" */
+	/* UC's PSNs: their own stream, so the other QPs' PSNs are those of earlier versions */
+	rg_rng_seed(&uc_psn_rng, c->seed ^ 0x756370736e000000ull);   /* "ucpsn" */
 	for (int v = 0; v < RG_VERB_COUNT; v++)
 		g->verb_total += c->verb_weight[v];
 	for (size_t i = 0; i < sizeof(g->payload); i++)
@@ -881,11 +851,14 @@ static int setup(struct gen *g, const struct rg_config *c, struct rg_output *out
 		q->xrc_a = b + 4;
 		q->xrc_b = b + 5;
 		q->srq = b + 6;
-		q->psn = q->ud_psn = q->xrc_psn = c->first_psn;
+		/* the last number of the eight on both hosts (QP numbers are per host) */
+		q->uc_a = q->uc_b = b + 7;
+		q->psn = q->ud_psn = q->xrc_psn = q->uc_psn = c->first_psn;
 		if (c->random_psn) {
 			q->psn = (uint32_t)rg_rng_next(&psn_rng) & 0xffffff;
 			q->ud_psn = (uint32_t)rg_rng_next(&psn_rng) & 0xffffff;
 			q->xrc_psn = (uint32_t)rg_rng_next(&psn_rng) & 0xffffff;
+			q->uc_psn = (uint32_t)rg_rng_next(&uc_psn_rng) & 0xffffff;
 		}
 		q->va = 0x7f0000000000ull + ((uint64_t)i << 32);
 	}
@@ -930,7 +903,18 @@ int rg_generate(const struct rg_config *c, struct rg_output *out, struct rg_trut
 		case RG_UD_SEND:
 			if (m.size > c->pmtu)
 				m.size = c->pmtu;
-			send_ud(g, &m);
+			rg_send_ud(g, &m);
+			break;
+		case RG_UC_WRITE:
+		case RG_UC_WRITE_IMM:
+		case RG_UC_SEND:
+		case RG_UC_SEND_IMM:
+			m.uc = true;
+			m.dqpn = q->uc_b;
+			m.psn0 = q->uc_psn;
+			m.npk = npackets(m.size, c->pmtu);
+			q->uc_psn = roce_psn_add(q->uc_psn, m.npk);
+			rg_send_uc(g, &m);
 			break;
 		case RG_ATOMIC:
 			m.dqpn = q->qpn_b;
@@ -965,12 +949,14 @@ int rg_generate(const struct rg_config *c, struct rg_output *out, struct rg_trut
 		if (!g->stop || g->frames == c->count_frames)
 			t->messages++;
 	}
+	rg_unrel_flush(g);
 	if (!g->stop && g->pauses.n)
 		flush_pauses(g, 0, true);
 	rg_pauses_truth(&g->pauses, t);
 	account_totals(g);
 	t->unrecovered_psns = t->lost_psns - t->holes_filled;
 	rg_faults_free(&g->f);
+	rg_unrel_free(g);
 	free(g->qps);
 	free(g->bases);
 	if (g->err) {

@@ -29,6 +29,7 @@ int rg_faults_init(struct rg_faults *f, const struct rg_config *c)
 	memset(f, 0, sizeof(*f));
 	f->c = c;
 	rg_rng_seed(&f->rng, c->seed ^ 0x6661756c74730000ull);  /* "faults" */
+	rg_rng_seed(&f->urng, c->seed ^ 0x756e72656c000000ull); /* "unrel" */
 	for (int k = 0; k < RG_F_COUNT; k++) {
 		const struct rg_psn_list *l = &c->fault[k].list;
 
@@ -72,11 +73,17 @@ static bool in_list(const struct rg_psn_item *v, unsigned n, uint32_t qp, uint32
 	return false;
 }
 
-bool rg_fault_hits(struct rg_faults *f, enum rg_fault_kind k, uint32_t qp, uint32_t psn)
+static bool hits(struct rg_faults *f, struct rg_rng *r, enum rg_fault_kind k, uint32_t qp,
+		 uint32_t psn)
 {
 	if (f->n[k] && in_list(f->list[k], f->n[k], qp, psn))
 		return true;
-	return f->c->fault[k].rate > 0 && rg_rng_chance(&f->rng, f->c->fault[k].rate);
+	return f->c->fault[k].rate > 0 && rg_rng_chance(r, f->c->fault[k].rate);
+}
+
+bool rg_fault_hits(struct rg_faults *f, enum rg_fault_kind k, uint32_t qp, uint32_t psn)
+{
+	return hits(f, &f->rng, k, qp, psn);
 }
 
 enum rg_pkt_fate rg_fault_fate(struct rg_faults *f, uint32_t qp, uint32_t psn, bool rc,
@@ -99,6 +106,29 @@ enum rg_pkt_fate rg_fault_fate(struct rg_faults *f, uint32_t qp, uint32_t psn, b
 	if (rg_fault_hits(f, RG_F_CE, qp, psn))
 		return RG_FATE_CE;
 	return RG_FATE_NONE;
+}
+
+enum rg_pkt_fate rg_fault_fate_unrel(struct rg_faults *f, uint32_t qp, uint32_t psn,
+				     bool has_payload, bool can_lose, bool can_reorder)
+{
+	enum rg_pkt_fate ce;
+
+	if (!f->any)
+		return RG_FATE_NONE;
+	ce = rg_fault_fate(f, qp, psn, false, false, false);
+	if (can_lose) {
+		if (hits(f, &f->urng, RG_F_DROP, qp, psn))
+			return RG_FATE_DROP;
+		if (hits(f, &f->urng, RG_F_BAD_ICRC, qp, psn))
+			return RG_FATE_BAD_ICRC;
+		if (has_payload && hits(f, &f->urng, RG_F_BAD_PAYLOAD, qp, psn))
+			return RG_FATE_BAD_PAYLOAD;
+	}
+	if (hits(f, &f->urng, RG_F_DUP, qp, psn))
+		return RG_FATE_DUP;
+	if (can_lose && can_reorder && hits(f, &f->urng, RG_F_REORDER, qp, psn))
+		return RG_FATE_REORDER;
+	return ce;
 }
 
 /* ---- pause trains ------------------------------------------------------------ */

@@ -20,12 +20,14 @@ enum rg_pkt_fate {
 	RG_FATE_CE
 };
 
-/* The fault injector: prepared lists (sorted by PSN) and the RNG stream
+/* The fault injector: prepared lists (sorted by PSN) and the RNG streams
  * used for rate-based faults (separate from the traffic RNG, so adding a
- * fault does not change the traffic). */
+ * fault does not change the traffic; the unreliable services' losses,
+ * damage, duplicates and reordering draw from urng, so that they leave the
+ * RC and XRC packets' faults as they were before UC and UD had them). */
 struct rg_faults {
 	const struct rg_config *c;
-	struct rg_rng rng;
+	struct rg_rng rng, urng;
 	struct rg_psn_item *list[RG_F_COUNT];
 	unsigned n[RG_F_COUNT];
 	bool any;               /* some fault is configured */
@@ -42,6 +44,13 @@ bool rg_fault_hits(struct rg_faults *f, enum rg_fault_kind k, uint32_t qp, uint3
  * which kinds are possible. */
 enum rg_pkt_fate rg_fault_fate(struct rg_faults *f, uint32_t qp, uint32_t psn, bool rc,
 			       bool has_payload, bool can_reorder);
+
+/* Fate of a UC or UD packet: CE drawn first as for a READ request (rg_fault_fate() with
+ * rc false), then drop, bad ICRC, bad payload, duplicate, reorder from urng, the first
+ * of those that hits winning over CE.  can_lose: the stream's first packet is never
+ * lost, damaged or reordered; can_reorder: no packet is held back already. */
+enum rg_pkt_fate rg_fault_fate_unrel(struct rg_faults *f, uint32_t qp, uint32_t psn,
+				     bool has_payload, bool can_lose, bool can_reorder);
 
 /* ---- pause trains ----------------------------------------------------------- */
 

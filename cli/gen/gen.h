@@ -38,6 +38,10 @@ enum rg_verb {
 	RG_ATOMIC,
 	RG_UD_SEND,
 	RG_XRC,
+	RG_UC_WRITE,         /* UC (unreliable connection): never acknowledged, never resent */
+	RG_UC_WRITE_IMM,
+	RG_UC_SEND,
+	RG_UC_SEND_IMM,
 	RG_VERB_COUNT
 };
 
@@ -151,6 +155,15 @@ struct rg_config {
 	bool quiet;
 };
 
+/* Transports of the per-transport truth (rg_truth.by_tr; roce-analyze --json's qps[]
+ * "transport"). */
+enum rg_transport { RG_TR_RC = 0, RG_TR_UC, RG_TR_UD, RG_TR_XRC, RG_TR_COUNT };
+
+/* The sequencing counters of the streams of one transport, summed. */
+struct rg_seq {
+	uint64_t psn_gaps, lost_psns, duplicates, out_of_order, icrc_bad;
+};
+
 /* What a correct analyzer must count on the generated file (names as in
  * roce-analyze --json), plus what was injected. */
 struct rg_truth {
@@ -165,6 +178,7 @@ struct rg_truth {
 	uint64_t injected[RG_F_COUNT];
 	uint64_t holes_filled;          /* out_of_order that fill a drop */
 	uint64_t dropped;               /* frames never written (lost before the capture) */
+	struct rg_seq by_tr[RG_TR_COUNT];       /* the sequencing counters by transport */
 };
 
 /* ---- output (output.c) ---------------------------------------------------- */
@@ -254,5 +268,6 @@ void rg_summary_print(const struct rg_config *c, const struct rg_truth *t, bool 
 
 const char *rg_fault_name(enum rg_fault_kind k);
 const char *rg_verb_name(enum rg_verb v);
+const char *rg_transport_name(enum rg_transport tr);
 
 #endif /* RG_GEN_H */

@@ -140,7 +140,8 @@ static const GOptionEntry traffic_entries[] = {
 	{ "qps", 0, 0, CB, "QPs per host pair (default 1)", "N" },
 	{ "hosts", 0, 0, CB, "Host pairs (default 1)", "N" },
 	{ "verbs", 0, 0, CB, "Verbs mix: write, write_imm, send, send_imm, read, atomic, "
-	  "ud_send, xrc, each with an optional :WEIGHT (default write)", "LIST" },
+	  "ud_send, xrc, uc_write, uc_write_imm, uc_send, uc_send_imm, each with an optional "
+	  ":WEIGHT (default write)", "LIST" },
 	{ "msg-size", 0, 0, CB, "Message size: N, a list N,M,... (with :WEIGHT), "
 	  "uniform:MIN-MAX or exp:MEAN[:MAX] (default 4096)", "SPEC" },
 	{ "pmtu", 0, 0, CB, "Path MTU: 256, 512, 1024 (default), 2048, 4096", "BYTES" },
@@ -171,14 +172,16 @@ static const GOptionEntry addr_entries[] = {
 };
 
 static const GOptionEntry fault_entries[] = {
-	{ "drop-psn", 0, 0, CB, "Lose these request PSNs before the capture point (NAK, "
-	  "go-back-N); LIST: PSN, A-B or QP/PSN, comma separated", "LIST" },
+	{ "drop-psn", 0, 0, CB, "Lose these request PSNs before the capture point (RC, XRC: "
+	  "NAK, go-back-N; UC, UD: a gap that stays); LIST: PSN, A-B or QP/PSN, comma "
+	  "separated", "LIST" },
 	{ "loss", 0, 0, CB, "Lose request packets with probability P (0.02 or 2%)", "P" },
 	{ "drop-rate", 0, 0, CB, "Same as --loss", "P" },
 	{ "timeout-psn", 0, 0, CB, "Lose the ACK of the messages starting at these PSNs "
-	  "(retry timeout, resend)", "LIST" },
+	  "(retry timeout, resend; RC and XRC only)", "LIST" },
 	{ "timeout-rate", 0, 0, CB, "... of messages with probability P", "P" },
-	{ "rnr-psn", 0, 0, CB, "RNR NAK the SEND starting at these PSNs", "LIST" },
+	{ "rnr-psn", 0, 0, CB, "RNR NAK the SEND starting at these PSNs (RC and XRC only)",
+	  "LIST" },
 	{ "rnr-rate", 0, 0, CB, "... SENDs with probability P", "P" },
 	{ "dup-psn", 0, 0, CB, "Duplicate these request packets", "LIST" },
 	{ "dup-rate", 0, 0, CB, "... with probability P", "P" },
@@ -242,9 +245,11 @@ int main(int argc, char **argv)
 		}
 	oc = g_option_context_new(NULL);
 	g_option_context_set_summary(oc,
-		"Generate RoCE v1/v2 traffic (RC/UD/XRC verbs, PMTU segmentation, ACKs, READ\n"
+		"Generate RoCE v1/v2 traffic (RC/UC/UD/XRC verbs, PMTU segmentation, ACKs, READ\n"
 		"responses) with chosen faults: loss and go-back-N, RNR, timeouts, duplicates,\n"
-		"reordering, READ re-reads, bad ICRC/payload, ECN CE and CNPs, PFC and PAUSE.");
+		"reordering, READ re-reads, bad ICRC/payload, ECN CE and CNPs, PFC and PAUSE.\n"
+		"Loss, damage, duplicates, reordering and CE hit UC and UD packets too (no\n"
+		"recovery: unreliable service); timeouts, RNR and READ loss hit RC/XRC only.");
 	g_option_context_set_description(oc, description);
 	g_option_context_add_main_entries(oc, out_entries, NULL);
 	g_option_context_add_main_entries(oc, traffic_entries, NULL);

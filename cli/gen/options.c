@@ -27,8 +27,11 @@
 #define BASE_TS (1764374400ull * 1000000000ull) /* 2025-11-29 00:00:00 UTC */
 
 static const char *const verb_names[RG_VERB_COUNT] = {
-	"write", "write_imm", "send", "send_imm", "read", "atomic", "ud_send", "xrc"
+	"write", "write_imm", "send", "send_imm", "read", "atomic", "ud_send", "xrc",
+	"uc_write", "uc_write_imm", "uc_send", "uc_send_imm"
 };
+
+static const char *const transport_names[RG_TR_COUNT] = { "RC", "UC", "UD", "XRC" };
 
 static const char *const fault_names[RG_F_COUNT] = {
 	"drop", "timeout", "rnr", "duplicate", "reorder", "read_loss", "bad_icrc", "bad_payload",
@@ -43,6 +46,11 @@ static const char *const fault_stems[RG_F_COUNT] = {
 const char *rg_verb_name(enum rg_verb v)
 {
 	return (unsigned)v < RG_VERB_COUNT ? verb_names[v] : "?";
+}
+
+const char *rg_transport_name(enum rg_transport tr)
+{
+	return (unsigned)tr < RG_TR_COUNT ? transport_names[tr] : "?";
 }
 
 const char *rg_fault_name(enum rg_fault_kind k)
@@ -223,7 +231,8 @@ static int parse_verbs(struct rg_config *c, const char *val, char *err, size_t e
 				break;
 		if (v == RG_VERB_COUNT) {
 			rc = fail(err, errlen, "verbs: unknown verb '%s' (known: write, write_imm, "
-				  "send, send_imm, read, atomic, ud_send, xrc)", name);
+				  "send, send_imm, read, atomic, ud_send, xrc, uc_write, "
+				  "uc_write_imm, uc_send, uc_send_imm)", name);
 			break;
 		}
 		w[v] += (uint32_t)weight;

@@ -60,7 +60,18 @@ static void print_json(const struct rg_config *cfg, const struct rg_truth *t, FI
 	fprintf(f, "    \"ecn_ce\": %" PRIu64 ",\n    \"pfc_frames\": %" PRIu64
 		",\n    \"pause_frames\": %" PRIu64 ",\n    \"pfc_storms\": %" PRIu64 "\n",
 		t->ecn_ce, t->pfc_frames, t->pause_frames, t->pfc_storms);
-	fprintf(f, "  }\n}\n");
+	/* the sequencing counters summed over the streams of each transport (roce-analyze
+	 * --json's qps[] rows by "transport") */
+	fprintf(f, "  },\n  \"transports\": {");
+	for (int tr = 0; tr < RG_TR_COUNT; tr++) {
+		const struct rg_seq *q = &t->by_tr[tr];
+
+		fprintf(f, "%s\n    \"%s\": { \"psn_gaps\": %" PRIu64 ", \"lost_psns\": %" PRIu64
+			", \"duplicates\": %" PRIu64 ", \"out_of_order\": %" PRIu64
+			", \"icrc_bad\": %" PRIu64 " }", tr ? "," : "", rg_transport_name(tr),
+			q->psn_gaps, q->lost_psns, q->duplicates, q->out_of_order, q->icrc_bad);
+	}
+	fprintf(f, "\n  }\n}\n");
 }
 
 void rg_summary_print(const struct rg_config *cfg, const struct rg_truth *t, bool json, FILE *f)

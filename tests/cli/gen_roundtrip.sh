@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # gen_roundtrip.sh - for every fault kind, roce-gen --json's "summary" (what an analyzer must
-# count on the file it wrote) equals roce-analyze --json's summary on that file, key by key;
+# count on the file it wrote) equals roce-analyze --json's summary on that file, key by key,
+# and its "transports" (sequencing counters by transport) equal the analyzer's qps[] rows
+# summed by transport; the faults of the unreliable services (UC, UD) over several seeds;
 # then a randomized round: many seeds, random scenario and fault mixes, the failing seed and
 # its command line printed.
-#   ROUNDTRIP_SEEDS=N (default 25) sets the number of random rounds.
+#   ROUNDTRIP_SEEDS=N (default 25) sets the number of random rounds,
+#   ROUNDTRIP_UNREL_SEEDS=N (default 3) the seeds of each UC / UD fault scenario.
 set -u
 build=$1 src=$2
 rg=$build/cli/roce-gen
@@ -26,6 +29,18 @@ for k, v in g.items():
         bad.append("%s: roce-gen %r, roce-analyze %r" % (k, v, a.get(k)))
 if a.get("malformed"):
     bad.append("malformed: %r" % a["malformed"])
+# per transport: the analyzer's streams of that transport, summed
+keys = ("psn_gaps", "lost_psns", "duplicates", "out_of_order", "icrc_bad")
+G = json.load(open(sys.argv[1]))
+A = json.load(open(sys.argv[2]))
+if "transports" not in G:
+    bad.append("roce-gen printed no transports")
+for tr, want in G.get("transports", {}).items():
+    for k in keys:
+        got = sum(q.get(k, 0) for q in A["qps"] if q["transport"] == tr)
+        if got != want[k]:
+            bad.append("transports.%s.%s: roce-gen %r, roce-analyze streams %r"
+                       % (tr, k, want[k], got))
 for b in bad:
     print("    " + b)
 sys.exit(1 if bad else 0)
@@ -81,6 +96,68 @@ roundtrip pfc_short pfc 0 -m 20 --pfc prio=2,refresh=500us,length=199ms --link-s
 roundtrip v1 drop 2 --roce v1 $common --loss 0.03 --ce-rate 0.03 --seed 12
 roundtrip v6 duplicate 1 --roce v6 $common --loss 0.03 --dup-rate 0.02 --seed 13
 
+# UC and UD (unreliable: no NAK, no resend, the gaps stay), each fault kind on its own, over
+# several seeds; one QP per host pair in the first of them (per transport = per stream).
+uc="--verbs uc_write,uc_write_imm,uc_send,uc_send_imm"
+ud="--verbs ud_send"
+useeds=${ROUNDTRIP_UNREL_SEEDS:-3}
+for ((s = 1; s <= useeds; s++)); do
+	q="--qps $((s == 1 ? 1 : 3)) --random-psn -m 150"
+	roundtrip uc_drop_$s drop 1 $q $uc --msg-size 0,100,1024,3000,5000 --loss 0.05 --seed $s
+	roundtrip uc_dup_$s duplicate 1 $q $uc --msg-size 0,100,3000 --dup-rate 0.05 --seed $s
+	roundtrip uc_reorder_$s reorder 1 $q $uc --msg-size 0,100,3000 --reorder-rate 0.05 --seed $s
+	roundtrip uc_bad_icrc_$s bad_icrc 1 $q $uc --msg-size 100,3000 --bad-icrc-rate 0.04 --seed $s
+	roundtrip uc_bad_payload_$s bad_payload 1 $q $uc --msg-size 100,3000 \
+		--bad-payload-rate 0.04 --seed $s
+	roundtrip ud_drop_$s drop 1 $q $ud --msg-size 0,64,1024 --loss 0.05 --seed $s
+	roundtrip ud_dup_$s duplicate 1 $q $ud --msg-size 0,64,1024 --dup-rate 0.05 --seed $s
+	roundtrip ud_reorder_$s reorder 1 $q $ud --msg-size 0,64,1024 --reorder-rate 0.05 --seed $s
+	roundtrip ud_bad_$s bad_icrc 1 $q $ud --msg-size 64,1024 --bad-icrc-rate 0.04 \
+		--bad-payload-rate 0.04 --seed $s
+	# everything at once, with RC and XRC alongside
+	vers=(v1 v2 v6)
+	roundtrip unrel_all_$s drop 1 --qps 3 --hosts 2 --random-psn -m 300 --roce ${vers[s % 3]} \
+		--verbs uc_write,uc_send_imm,ud_send,write,read,xrc --msg-size uniform:0-6000 \
+		--loss 0.03 --dup-rate 0.03 --reorder-rate 0.03 --bad-icrc-rate 0.02 \
+		--bad-payload-rate 0.02 --ce-rate 0.03 --timeout-rate 0.02 --read-loss-rate 0.02 \
+		--seed $((100 + s))
+done
+# exact lists on UC: QP 0's PSNs 3-4 lost (one gap of 2, at the next packet), PSN 9 of every
+# QP twice, PSN 12 of QP 1 behind PSN 13
+roundtrip uc_list drop 2 --qps 2 -m 20 $uc --msg-size 4096 --drop-psn 0/3-4 --dup-psn 9 \
+	--reorder-psn 1/12
+python3 - "$tmp/uc_list.gen.json" <<'PY' && ok || bad "uc_list: injected or truth"
+import json, sys
+d = json.load(open(sys.argv[1]))
+i, uc = d["injected"], d["transports"]["UC"]
+sys.exit(0 if (i["drop"], i["duplicate"], i["reorder"]) == (2, 2, 1) and
+         (uc["psn_gaps"], uc["lost_psns"], uc["duplicates"], uc["out_of_order"]) == (2, 3, 2, 1)
+         and d["summary"]["naks"] == 0 and d["summary"]["retransmissions"] == 0 else 1)
+PY
+# a scenario file takes the UC verbs too (docs/roce-gen.md's damaged unreliable example)
+cat > "$tmp/unrel.ini" <<'INI'
+[traffic]
+verbs = uc_write:2, uc_send_imm:1, ud_send:1
+msg-size = 256, 4096, 9000
+qps = 4
+random-psn = 1
+messages = 2000
+
+[faults]
+loss = 1%
+dup-rate = 0.5%
+reorder-rate = 0.5%
+bad-icrc-rate = 0.2%
+INI
+roundtrip unrel_ini reorder 1 --scenario "$tmp/unrel.ini"
+# faults that cannot hit UC or UD (timeout, RNR, READ loss) are no-ops, not errors
+roundtrip unrel_noop timeout 0 $uc,ud_send -m 100 --timeout-rate 0.5 --rnr-rate 0.5 \
+	--read-loss-rate 0.5 --timeout-psn 0-20 --rnr-psn 0-20
+python3 - "$tmp/unrel_noop.gen.json" <<'PY' && ok || bad "unrel_noop: a fault hit UC or UD"
+import json, sys
+sys.exit(0 if not any(json.load(open(sys.argv[1]))["injected"].values()) else 1)
+PY
+
 # The storm of a 250 ms train is there (and a 199 ms one is not).
 python3 - "$tmp/pfc.gen.json" "$tmp/pfc_short.gen.json" <<'PY' && ok || bad "pfc storms"
 import json, sys
@@ -99,7 +176,8 @@ for ((s = 1; s <= seeds; s++)); do
 import random, sys
 r = random.Random(int(sys.argv[1]))
 known = sys.argv[2].split()
-verbs = ["write", "write_imm", "send", "send_imm", "read", "atomic", "ud_send", "xrc"]
+verbs = ["write", "write_imm", "send", "send_imm", "read", "atomic", "ud_send", "xrc",
+         "uc_write", "uc_write_imm", "uc_send", "uc_send_imm"]
 mix = ",".join("%s:%d" % (v, r.randint(1, 4)) for v in r.sample(verbs, r.randint(1, len(verbs))))
 a = ["--seed", str(r.randint(0, 1 << 40)), "--roce", r.choice(["v1", "v2", "v6"]),
      "--qps", str(r.randint(1, 8)), "--hosts", str(r.randint(1, 3)), "--random-psn",

@@ -117,6 +117,8 @@ rg-reread --read-loss-rate=5%
 rg-icrc --bad-icrc-rate=2% --bad-payload-rate=1%
 rg-all --loss=2% --dup-rate=2% --reorder-rate=2% --rnr-rate=3% --timeout-rate=2% \
 	--read-loss-rate=3% --bad-icrc-rate=1% --roce=v6 --seed=7
+rg-unrel --verbs=uc_write,uc_write_imm,uc_send,uc_send_imm,ud_send,write --loss=3% \
+	--dup-rate=3% --reorder-rate=3% --bad-icrc-rate=1% --bad-payload-rate=1% --ce-rate=2% --seed=5
 SCEN
 else
 	echo "note: $rg not built: no roce-gen traffic"
@@ -152,6 +154,8 @@ for ((seed = 1; seed <= nseeds; seed++)); do
 	pmtus=(256 512 1024 2048 4096)
 	verbs=write:$((RANDOM % 4)),send:$((RANDOM % 4)),read:$((1 + RANDOM % 4))
 	verbs+=,atomic:$((RANDOM % 2)),write_imm:$((RANDOM % 2)),xrc:$((RANDOM % 2)),ud_send:$((RANDOM % 2))
+	verbs+=,uc_write:$((RANDOM % 3)),uc_write_imm:$((RANDOM % 2)),uc_send:$((RANDOM % 3))
+	verbs+=,uc_send_imm:$((RANDOM % 2))
 	args="-m $((150 + RANDOM % 250)) --seed=$seed --random-psn --roce=${vers[RANDOM % 3]}"
 	args+=" --pmtu=${pmtus[RANDOM % 5]} --qps=$((1 + RANDOM % 3)) --ack-every=$((1 + RANDOM % 4))"
 	args+=" --verbs=$verbs --msg-size=uniform:1-$((1024 + RANDOM % 16384))"

@@ -3,8 +3,8 @@
  * test_gen.c - roce-gen's option setters, scenario file parser (every bad
  * file gives its line number and a reason) and scenario engine (frame
  * sequences of segmentation, ACKs, READs and each recovery, the truth it
- * reports, timestamps, -c, determinism), with frames captured in memory
- * and decoded by libroce.
+ * reports, timestamps, -c, determinism; UC and UD with their faults), with
+ * frames captured in memory and decoded by libroce.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -475,6 +475,217 @@ static void test_script(void)
 	bad_file("[frame 1]\nset = 100000:1\n", "s.ini:2: [frame 1] set");
 }
 
+/* ---- UC and UD: unreliable service (unrel.c) ---------------------------------------- */
+
+/* One run of kv: the opcode/PSN sequence in s, the truth in t. */
+static void run_seq(const char *const *kv, struct rg_truth *t, char *s, size_t cap)
+{
+	struct rg_config c;
+
+	cfg(&c, kv);
+	REQUIRE(run(&c, t) == 0);
+	seq(s, cap);
+	rg_config_free(&c);
+}
+
+static void test_uc_segmentation(void)
+{
+	static const char *const wr[] = { "verbs", "uc_write", "msg-size", "2500", "messages", "2",
+		NULL };
+	static const char *const sd[] = { "verbs", "uc_send_imm", "msg-size", "2500,100",
+		"messages", "2", "seed", "3", NULL };
+	static const char *const wi[] = { "verbs", "uc_write_imm,uc_send", "msg-size", "0",
+		"messages", "6", "seed", "2", NULL };
+	struct rg_truth t;
+	struct roce_pkt p;
+	char s[512];
+
+	/* FIRST / MIDDLE / LAST, PSN + 1 per packet, no AckReq and no ACK */
+	run_seq(wr, &t, s, sizeof(s));
+	CHECK_STR(s, "26/0 27/1 28/2 26/3 27/4 28/5");
+	for (unsigned i = 0; i < nframes; i++) {
+		REQUIRE(dec(i, &p) == ROCE_OK);
+		CHECK_EQ_U(p.bth.ackreq, 0);
+		CHECK_EQ_U(p.bth.dqpn, 0x107);  /* the QP's last number of eight */
+		CHECK_EQ_U(p.icrc_status, ROCE_ICRC_OK);
+	}
+	REQUIRE(dec(0, &p) == ROCE_OK);
+	CHECK(p.hdrs & ROCE_H_RETH);
+	CHECK_EQ_U(p.reth.dma_len, 2500);
+	CHECK_EQ_U(p.payload_len, 1024);
+	REQUIRE(dec(2, &p) == ROCE_OK);
+	CHECK_EQ_U(p.payload_len, 2500 - 2048);
+	CHECK_EQ_U(t.acks, 0);
+	CHECK_EQ_U(t.messages, 2);
+
+	/* SEND with immediate: ImmDt on the last packet, SE there */
+	run_seq(sd, &t, s, sizeof(s));
+	CHECK(strstr(s, "20/0 21/1 23/2") == s);
+	REQUIRE(dec(2, &p) == ROCE_OK);
+	CHECK(p.hdrs & ROCE_H_IMMDT);
+	CHECK_EQ_U(p.bth.se, 1);
+
+	/* empty messages: one ONLY packet each */
+	run_seq(wi, &t, s, sizeof(s));
+	for (unsigned i = 0; i < nframes; i++) {
+		REQUIRE(dec(i, &p) == ROCE_OK);
+		CHECK(p.bth.opcode == ROCE_OP_UC_RDMA_WRITE_ONLY_WITH_IMMEDIATE ||
+		      p.bth.opcode == ROCE_OP_UC_SEND_ONLY);
+		CHECK_EQ_U(p.bth.psn, i);
+	}
+	CHECK_EQ_U(nframes, 6);
+}
+
+static void test_uc_faults(void)
+{
+	static const char *const drop[] = { "verbs", "uc_write", "msg-size", "3072", "messages",
+		"2", "drop-psn", "1", NULL };
+	static const char *const tail[] = { "verbs", "uc_write", "msg-size", "3072", "messages",
+		"2", "drop-psn", "2", NULL };
+	static const char *const first[] = { "verbs", "uc_send", "msg-size", "3072", "messages",
+		"1", "drop-psn", "0", "reorder-psn", "0", "bad-icrc-psn", "0", NULL };
+	static const char *const icrc[] = { "verbs", "uc_send", "msg-size", "3072", "messages",
+		"1", "bad-icrc-psn", "1", NULL };
+	static const char *const pay[] = { "verbs", "uc_send", "msg-size", "3072", "messages",
+		"1", "bad-payload-psn", "2", NULL };
+	static const char *const dup[] = { "verbs", "uc_send", "msg-size", "3072", "messages",
+		"1", "dup-psn", "1", NULL };
+	static const char *const reo[] = { "verbs", "uc_write", "msg-size", "2048", "messages",
+		"2", "reorder-psn", "1", NULL };
+	static const char *const ce[] = { "verbs", "uc_write", "msg-size", "2048", "messages",
+		"1", "ce-psn", "1", NULL };
+	/* faults that cannot apply to UC: no-ops */
+	static const char *const none[] = { "verbs", "uc_send", "msg-size", "3072", "messages",
+		"2", "timeout-psn", "0,3", "rnr-psn", "0,3", "read-loss-psn", "0-5", NULL };
+	struct rg_truth t;
+	struct roce_pkt p;
+	char s[512];
+
+	/* lost before the capture point: a gap, no NAK, no resend */
+	run_seq(drop, &t, s, sizeof(s));
+	CHECK_STR(s, "26/0 28/2 26/3 27/4 28/5");
+	CHECK_EQ_U(t.psn_gaps, 1);
+	CHECK_EQ_U(t.lost_psns, 1);
+	CHECK_EQ_U(t.unrecovered_psns, 1);
+	CHECK_EQ_U(t.retransmissions, 0);
+	CHECK_EQ_U(t.naks, 0);
+	CHECK_EQ_U(t.gbn_nak + t.gbn_timeout + t.gbn_rnr, 0);
+	CHECK_EQ_U(t.injected[RG_F_DROP], 1);
+	CHECK_EQ_U(t.by_tr[RG_TR_UC].psn_gaps, 1);
+	CHECK_EQ_U(t.by_tr[RG_TR_UC].lost_psns, 1);
+	CHECK_EQ_U(t.by_tr[RG_TR_RC].psn_gaps, 0);
+
+	/* a message's last packet lost: the next message's first packet shows it */
+	run_seq(tail, &t, s, sizeof(s));
+	CHECK_STR(s, "26/0 27/1 26/3 27/4 28/5");
+	CHECK_EQ_U(t.psn_gaps, 1);
+	CHECK_EQ_U(t.unrecovered_psns, 1);
+
+	/* nothing before a stream's first packet would show its loss */
+	run_seq(first, &t, s, sizeof(s));
+	CHECK_STR(s, "20/0 21/1 22/2");
+	CHECK_EQ_U(t.injected[RG_F_DROP] + t.injected[RG_F_REORDER] + t.injected[RG_F_BAD_ICRC], 0);
+
+	/* a damaged frame is written, the receiver drops it: the next one shows the gap */
+	run_seq(icrc, &t, s, sizeof(s));
+	CHECK_STR(s, "20/0 21/1! 22/2");
+	CHECK_EQ_U(t.icrc_bad, 1);
+	CHECK_EQ_U(t.by_tr[RG_TR_UC].icrc_bad, 1);
+	CHECK_EQ_U(t.psn_gaps, 1);
+	CHECK_EQ_U(t.lost_psns, 1);
+	CHECK_EQ_U(t.unrecovered_psns, 1);
+	CHECK_EQ_U(t.dropped, 0);
+
+	/* the last packet damaged: nothing after it, no gap */
+	run_seq(pay, &t, s, sizeof(s));
+	CHECK_STR(s, "20/0 21/1 22/2!");
+	CHECK_EQ_U(t.icrc_bad, 1);
+	CHECK_EQ_U(t.psn_gaps, 0);
+
+	/* the same packet twice: a duplicate, not a retransmission */
+	run_seq(dup, &t, s, sizeof(s));
+	CHECK_STR(s, "20/0 21/1 21/1 22/2");
+	CHECK_EQ_U(t.duplicates, 1);
+	CHECK_EQ_U(t.retransmissions, 0);
+	CHECK_EQ_U(t.by_tr[RG_TR_UC].duplicates, 1);
+
+	/* reordered with the stream's next packet: here the next message's first */
+	run_seq(reo, &t, s, sizeof(s));
+	CHECK_STR(s, "26/0 26/2 28/1 28/3");
+	CHECK_EQ_U(t.psn_gaps, 1);
+	CHECK_EQ_U(t.out_of_order, 1);
+	CHECK_EQ_U(t.unrecovered_psns, 0);
+	CHECK_EQ_U(t.injected[RG_F_REORDER], 1);
+
+	/* CE: the CNP goes to the UC requester's QP */
+	run_seq(ce, &t, s, sizeof(s));
+	CHECK_STR(s, "26/0 28/1 81/0");
+	REQUIRE(dec(2, &p) == ROCE_OK);
+	CHECK_EQ_U(p.bth.dqpn, 0x107);
+	CHECK_EQ_U(t.ecn_ce, 1);
+	CHECK_EQ_U(t.cnps, 1);
+
+	run_seq(none, &t, s, sizeof(s));
+	CHECK_STR(s, "20/0 21/1 22/2 20/3 21/4 22/5");
+	for (int k = 0; k < RG_F_COUNT; k++)
+		CHECK_EQ_U(t.injected[k], 0);
+}
+
+static void test_ud_faults(void)
+{
+	static const char *const reo[] = { "verbs", "ud_send", "msg-size", "100", "messages", "4",
+		"reorder-psn", "1", NULL };
+	static const char *const last[] = { "verbs", "ud_send", "msg-size", "100", "messages",
+		"4", "reorder-psn", "3", NULL };
+	static const char *const mixed[] = { "verbs", "ud_send", "msg-size", "100", "messages",
+		"6", "drop-psn", "1,4", "reorder-psn", "2", NULL };
+	static const char *const qp[] = { "verbs", "ud_send", "msg-size", "100", "messages",
+		"6", "qps", "2", "reorder-psn", "0/1", "dup-psn", "1/1", NULL };
+	static const char *const end[] = { "verbs", "ud_send", "msg-size", "100", "messages",
+		"4", "drop-psn", "1", "reorder-psn", "2", "bad-icrc-psn", "3", NULL };
+	struct rg_truth t;
+	char s[512];
+
+	/* swapped with the next packet of the same QP, a message later */
+	run_seq(reo, &t, s, sizeof(s));
+	CHECK_STR(s, "64/0 64/2 64/1 64/3");
+	CHECK_EQ_U(t.psn_gaps, 1);
+	CHECK_EQ_U(t.lost_psns, 1);
+	CHECK_EQ_U(t.out_of_order, 1);
+	CHECK_EQ_U(t.by_tr[RG_TR_UD].out_of_order, 1);
+	CHECK_EQ_U(t.unrecovered_psns, 0);
+
+	/* a stream's last packet has no next one: in order, no reorder */
+	run_seq(last, &t, s, sizeof(s));
+	CHECK_STR(s, "64/0 64/1 64/2 64/3");
+	CHECK_EQ_U(t.injected[RG_F_REORDER], 0);
+	CHECK_EQ_U(t.psn_gaps + t.out_of_order, 0);
+
+	/* 1 lost, 2 held back, 3 shows the gap of 1-2, 2 fills it; 4 lost, 5 shows it */
+	run_seq(mixed, &t, s, sizeof(s));
+	CHECK_STR(s, "64/0 64/3 64/2 64/5");
+	CHECK_EQ_U(t.psn_gaps, 2);
+	CHECK_EQ_U(t.lost_psns, 3);
+	CHECK_EQ_U(t.out_of_order, 1);
+	CHECK_EQ_U(t.unrecovered_psns, 2);
+
+	/* per QP index: QP 0's PSN 1 reordered behind its PSN 2, QP 1's PSN 1 twice */
+	run_seq(qp, &t, s, sizeof(s));
+	CHECK_STR(s, "64/0 64/0 64/1 64/1 64/2 64/1 64/2");
+	CHECK_EQ_U(t.duplicates, 1);
+	CHECK_EQ_U(t.out_of_order, 1);
+
+	/* held at the end of the run behind a loss: the gap shows at it; the loss after it
+	 * (a damaged last frame) shows nowhere */
+	run_seq(end, &t, s, sizeof(s));
+	CHECK_STR(s, "64/0 64/3! 64/2");
+	CHECK_EQ_U(t.psn_gaps, 1);
+	CHECK_EQ_U(t.lost_psns, 1);
+	CHECK_EQ_U(t.out_of_order, 0);
+	CHECK_EQ_U(t.injected[RG_F_REORDER], 0);
+	CHECK_EQ_U(t.icrc_bad, 1);
+}
+
 int main(void)
 {
 	frames = calloc(MAX_FRAMES, sizeof(*frames));
@@ -488,6 +699,9 @@ int main(void)
 	RUN(test_pfc_and_count);
 	RUN(test_deterministic);
 	RUN(test_script);
+	RUN(test_uc_segmentation);
+	RUN(test_uc_faults);
+	RUN(test_ud_faults);
 	free(frames);
 	return check_report();
 }
