@@ -82,7 +82,9 @@
  * Response streams (RC, XRC, RD; rsp_sequence): newest = the highest PSN the
  *   responder has shown it sent (a READ response's or ACK's PSN, a NAK's PSN
  *   - 1: a NAK names the PSN it expects); the first frame starts it (a first
- *   READ response inside a known READ: that READ's first PSN).  A frame
+ *   READ response inside a known READ: that READ's first PSN; and the known
+ *   READs wholly behind the first frame, none of their responses seen, were
+ *   passed: responses come in PSN order).  A frame
  *   with PSN P ahead of newest passes the PSNs in (newest, P): those inside
  *   the paired request stream's known READ ranges (with the smallest N while
  *   N is unknown) are READ responses that were skipped: one gap, lost_psns +=
@@ -1100,25 +1102,56 @@ static void unseen_add(struct an_rsp *s, const struct an_req *r, uint32_t base, 
 }
 
 /*
+ * The READs of r wholly behind the PSN from (at most 2^22 behind: not an
+ * older connection's) none of whose responses the stream carried: the
+ * responder answers in PSN order (IBTA 9.5), so a response stream whose first
+ * frame has PSN P >= from passed their responses, lost before the capture
+ * point like those a later frame passes.  Their PSNs become holes; returns
+ * how many, the first in *first (unchanged when none) and the last in *last.
+ */
+static uint32_t rsp_first_passed(struct an_req *r, struct an_holeset *hs, uint32_t P,
+	uint32_t from, uint32_t pmtu, uint32_t *first, uint32_t *last)
+{
+	uint32_t back = 0, b;
+
+	for (unsigned i = 0; i < r->rd_cap; i++) {
+		const struct an_readent *x = &r->rd[i];
+
+		b = (from - x->psn) & 0xffffffu;
+		if (x->live && !x->first_done && !x->last_done && b > back && b < AN_RESYNC &&
+		    x->n <= b && roce_psn_cmp(x->psn, P) < 0)
+			back = b;
+	}
+	if (!back)
+		return 0;
+	return read_skipped(r, hs, roce_psn_add(from, 0x1000000u - back), back, pmtu, first, last);
+}
+
+/*
  * The response sequence's first frame, or the first of a new connection on a
  * reused QPN: newest is its PSN (upto); the first response of a READ seen
  * asking is measured from the READ's first PSN (the responses before it were
- * lost).
+ * lost), and the READs wholly behind it that no response answered yet were
+ * passed (rsp_first_passed()): one gap for both.
  */
 static void rsp_start(struct an_ctx *c, struct an_flow *f, struct an_req *r, uint32_t P,
 	uint32_t upto, bool is_resp)
 {
 	struct an_rsp *s = f->rsp;
 	struct an_readent *e = is_resp && r ? read_match(r, P) : NULL;
+	uint32_t from = e ? e->psn : P, first = from, last = 0, lost = 0;
 
 	s->init = true;
 	s->newest = upto;
+	if (r)
+		lost = rsp_first_passed(r, &s->hs, P, from, flow_pmtu(c->a, f), &first, &last);
 	if (e && P != e->psn) {
-		uint32_t lost = (P - e->psn) & 0xffffffu;
-
-		hole_add(&s->hs, e->psn, lost);
-		gap_report(c, f, P, e->psn, lost);
+		hole_add(&s->hs, e->psn, (P - e->psn) & 0xffffffu);
+		lost += (P - e->psn) & 0xffffffu;
+		last = roce_psn_add(P, 0xffffffu);
 	}
+	if (lost)
+		gap_report_span(c, f, P, first, last, lost);
 }
 
 /*
