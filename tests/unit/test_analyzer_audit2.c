@@ -434,6 +434,135 @@ static void test_capture_ends_in_recovery(void)
 	a_done(&t);
 }
 
+/*
+ * The same across the wrap: the capture's first requests are 1 and 2, the
+ * NAK names 0xfffffe, the go-back resends 0xfffffe, 0xffffff (both behind the
+ * first PSN, never seen: out of order), 0, 1 and 2 (0 was never seen either:
+ * out of order too), and 3 ends the run.
+ */
+static void test_capture_starts_in_recovery_wrap(void)
+{
+	struct t t;
+	struct roce_summary s;
+
+	a_init(&t, 0);
+	REQUIRE(t.a && xa);
+	snd(&t, 1, 0);
+	snd(&t, 2, 1 * US);
+	nak(&t, 0xfffffe, 0x60, 3 * US);
+	snd(&t, 0xfffffe, 10 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_RETRANSMISSION | ROCE_EV_OUT_OF_ORDER);
+	CHECK_EQ_U(t.res.retx_cause, ROCE_RETX_NAK);
+	snd(&t, 0xffffff, 11 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_RETRANSMISSION | ROCE_EV_OUT_OF_ORDER);
+	snd(&t, 0, 12 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_RETRANSMISSION | ROCE_EV_OUT_OF_ORDER);
+	snd(&t, 1, 13 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_RETRANSMISSION | ROCE_EV_DUPLICATE);
+	snd(&t, 2, 14 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_RETRANSMISSION | ROCE_EV_DUPLICATE);
+	snd(&t, 3, 15 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_GBN_RECOVERED);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.psn_gaps, 0);
+	CHECK_EQ_U(s.out_of_order, 3);
+	CHECK_EQ_U(s.duplicates, 2);
+	CHECK_EQ_U(s.retransmissions, 5);
+	CHECK_EQ_U(s.gbn_episodes[ROCE_RETX_NAK], 1);
+	CHECK_EQ_U(s.unrecovered_psns, 0);
+	check_counters_add_up(&t, false);
+	a_done(&t);
+}
+
+/*
+ * An RNR NAK inside a message: a WRITE with immediate consumes a receive WQE
+ * at its LAST packet, so the responder RNR-NAKs the LAST (101), not the FIRST.
+ * rxe's requester goes back to the oldest unacknowledged PSN, the FIRST (100):
+ * a repeated PSN with the RNR NAK pending (naming 101) is the RNR NAK's
+ * go-back (docs/json.md: the pending NAK, whatever PSN it names); 101 is in
+ * the run; 102 ends it.  The RNR NAK is a NAK (naks, rnr_naks), not a
+ * sequence error.
+ */
+static void test_rnr_on_last(void)
+{
+	struct t t;
+	struct roce_summary s;
+	uint64_t rnr_frame;
+
+	a_init(&t, 1024);
+	REQUIRE(t.a && xa);
+	rq(&t, ROCE_OP_RC_RDMA_WRITE_FIRST, 100, false, 1024, 1500, 0);
+	rq(&t, ROCE_OP_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE, 101, true, 476, 0, 1 * US);
+	nak(&t, 101, 0x20 | 3, 5 * US);         /* RNR, 0.03 ms */
+	rnr_frame = t.frame;
+	CHECK_EQ_U(t.res.events, ROCE_EV_RNR_NAK);
+	rq(&t, ROCE_OP_RC_RDMA_WRITE_FIRST, 100, false, 1024, 1500, 40 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_RETRANSMISSION | ROCE_EV_DUPLICATE);
+	CHECK_EQ_U(t.res.retx_cause, ROCE_RETX_RNR);
+	CHECK_EQ_U(t.res.ref_frame, rnr_frame);
+	rq(&t, ROCE_OP_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE, 101, true, 476, 0, 41 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_RETRANSMISSION | ROCE_EV_DUPLICATE);
+	ack(&t, 101, 45 * US);
+	CHECK_EQ_U(t.res.events, 0);            /* the resend is not timed (Karn) */
+	snd(&t, 102, 50 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_GBN_RECOVERED);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.naks, 1);
+	CHECK_EQ_U(s.rnr_naks, 1);
+	CHECK_EQ_U(s.nak_codes[ROCE_NAK_PSN_SEQ_ERR], 0);
+	CHECK_EQ_U(s.gbn_episodes[ROCE_RETX_RNR], 1);
+	CHECK_EQ_U(s.retransmissions, 2);
+	CHECK_EQ_U(s.duplicates, 2);
+	CHECK_EQ_U(s.psn_gaps + s.out_of_order + s.unrecovered_psns, 0);
+	check_counters_add_up(&t, false);
+	a_done(&t);
+}
+
+/*
+ * The response stream's first frame is a NAK.  Naming the READ's own PSN (the
+ * READ request lost on the way: the responder expects it) passes nothing: no
+ * gap.  Naming the PSN after two READs and a SEND it executed (the next SEND
+ * lost), it passes their responses: a gap of the 4 READ PSNs (the SEND's PSN
+ * is no READ response), unrecovered.
+ */
+static void test_first_frame_nak(void)
+{
+	struct t t;
+	struct roce_summary s;
+
+	a_init(&t, 1024);
+	REQUIRE(t.a && xa);
+	rq(&t, ROCE_OP_RC_RDMA_READ_REQUEST, 10, true, 0, 2048, 0);
+	snd(&t, 12, 1 * US);
+	nak(&t, 10, 0x60, 5 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_NAK);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.psn_gaps + s.lost_psns + s.unrecovered_psns, 0);
+	a_done(&t);
+
+	a_init(&t, 1024);
+	REQUIRE(t.a && xa);
+	rq(&t, ROCE_OP_RC_RDMA_READ_REQUEST, 10, true, 0, 2048, 0);
+	snd(&t, 12, 1 * US);
+	rq(&t, ROCE_OP_RC_RDMA_READ_REQUEST, 13, true, 0, 2048, 2 * US);
+	snd(&t, 15, 3 * US);
+	snd(&t, 16, 4 * US);
+	nak(&t, 15, 0x60, 9 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_NAK | ROCE_EV_PSN_GAP);
+	CHECK_EQ_U(t.res.expected_psn, 10);
+	CHECK_EQ_U(t.res.lost_psns, 4);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.psn_gaps, 1);
+	CHECK_EQ_U(s.lost_psns, 4);
+	CHECK_EQ_U(s.unrecovered_psns, 4);
+	check_counters_add_up(&t, false);
+	a_done(&t);
+}
+
 /* ------------------------------------------------------- READs and the wrap */
 
 /*
@@ -547,7 +676,10 @@ int main(void)
 	RUN(test_ack_mid_message);
 	RUN(test_xrc_srqs);
 	RUN(test_capture_starts_in_recovery);
+	RUN(test_capture_starts_in_recovery_wrap);
 	RUN(test_capture_ends_in_recovery);
+	RUN(test_rnr_on_last);
+	RUN(test_first_frame_nak);
 	RUN(test_read_wrap_pmtu_unknown);
 	RUN(test_read_lost_before_first_response);
 	return check_report();
