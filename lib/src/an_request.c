@@ -798,19 +798,19 @@ advance:
 	if (pkt->bth.ackreq || is_read || (op->flags & ROCE_F_ATOMIC)) {
 		if (!r->ack_cap)
 			ack_first(c->a, r);
-		ack_push(c->a, r, p, c->ts, c->frame);
+		ack_push(c->a, r, p, is_read || (op->flags & ROCE_F_ATOMIC), c->ts, c->frame);
 	}
 }
 
-void an_req_advance(struct roce_analyzer *a, struct an_req *r, uint32_t p, bool ack, bool last,
-	uint64_t ts, uint64_t frame)
+void an_req_advance(struct roce_analyzer *a, struct an_req *r, uint32_t p, bool ack, bool own,
+	bool last, uint64_t ts, uint64_t frame)
 {
 	r->next = roce_psn_add(p, 1);
 	r->pnext = r->next;
 	r->slack_read_psn = p;
 	r->prev = p;
 	if (ack)
-		ack_push(a, r, p, ts, frame);
+		ack_push(a, r, p, own, ts, frame);
 	if (last)
 		r->messages++;
 }
@@ -839,7 +839,8 @@ bool an_req_inorder(struct an_ctx *c, struct an_flow *f)
 	if (c->a->inorder_off || !an_req_inorder_ok(f, p, ack, op->flags & ~(uint32_t)ROCE_F_READ))
 		return false;
 	if (!is_read) {
-		an_req_advance(c->a, r, p, ack, (op->flags & ROCE_F_LAST) != 0, c->ts, c->frame);
+		an_req_advance(c->a, r, p, ack, (op->flags & ROCE_F_ATOMIC) != 0,
+			(op->flags & ROCE_F_LAST) != 0, c->ts, c->frame);
 		return true;
 	}
 	/* a READ: N as req_process() finds it, known (no slack); the READ ring's next slot free */
@@ -853,7 +854,7 @@ bool an_req_inorder(struct an_ctx *c, struct an_flow *f)
 	r->slack_read_psn = p;
 	r->prev = p;
 	read_push(c->a, r, p, n, nmax, rd_len, c->ts, c->frame);
-	ack_push(c->a, r, p, c->ts, c->frame);
+	ack_push(c->a, r, p, true, c->ts, c->frame);
 	if (op->flags & ROCE_F_LAST)
 		r->messages++;
 	return true;
@@ -895,7 +896,7 @@ static __attribute__((noinline)) void aeth_nak(struct an_ctx *c, struct an_flow 
 		AN_COUNT(a, f, rnr_naks, 1);
 		c->res->events |= ROCE_EV_RNR_NAK;
 		if (r) {
-			ack_complete(c->a, r, P, false, NULL, c->ts, NULL);
+			ack_complete(c->a, r, P, false, P, NULL, c->ts, NULL);
 			/* a newer RNR NAK with another PSN replaces the pending one */
 			struct an_req_err *er = req_err(a, r);
 
@@ -926,7 +927,7 @@ static __attribute__((noinline)) void aeth_nak(struct an_ctx *c, struct an_flow 
 		}
 		c->res->events |= ROCE_EV_NAK;
 		if (r) {
-			ack_complete(c->a, r, P, false, NULL, c->ts, NULL);
+			ack_complete(c->a, r, P, false, P, NULL, c->ts, NULL);
 			/*
 			 * A NAK names the PSN the responder expects: one with
 			 * another PSN replaces the pending one (the responder
@@ -1261,11 +1262,10 @@ static inline __attribute__((always_inline)) void rsp_next(struct an_ctx *c, str
 
 /* READ latencies and N from the responses of the READ that holds P. */
 static inline __attribute__((always_inline)) void read_resp_process(struct an_ctx *c,
-	struct an_flow *f, struct an_req *r)
+	struct an_flow *f, struct an_req *r, struct an_readent *e)
 {
 	const struct roce_pkt *pkt = c->pkt;
 	uint32_t flags = pkt->op->flags, P = pkt->bth.psn & 0xffffffu;
-	struct an_readent *e = read_match(r, P);
 
 	if (!e)
 		return;
@@ -1299,22 +1299,25 @@ static inline __attribute__((always_inline)) void read_resp_process(struct an_ct
 /*
  * What a response of f at PSN P completes on its peer's request state r:
  * with an ACK-type AETH or none (ack), the requests up to P (the ACK's round
- * trip); a READ response, its READ.  (an_resp_inorder() and an_resp_process().)
+ * trip; a READ or atomic only by its own response: a READ response's READ, an
+ * ATOMIC ACK's atomic); a READ response, its READ.  (an_resp_inorder() and
+ * an_resp_process().)
  */
 static inline __attribute__((always_inline)) void resp_complete(struct an_ctx *c,
 	struct an_flow *f, struct an_req *r, uint32_t P, bool ack)
 {
+	struct an_readent *e = (c->pkt->op->flags & ROCE_F_RESP) ? read_match(r, P) : NULL;
+
 	if (ack) {
 		struct an_ackent last = {0};
 
-		if (ack_complete_rsp(c->a, r, P, f->peer, c->ts, &last)) {
+		if (ack_complete_rsp(c->a, r, P, e ? e->psn : P, f->peer, c->ts, &last)) {
 			c->res->events |= ROCE_EV_ACK_RTT;
 			c->res->rtt_ns = c->ts >= last.ts ? c->ts - last.ts : 0;
 			c->res->ref_frame = last.frame;
 		}
 	}
-	if (c->pkt->op->flags & ROCE_F_RESP)
-		read_resp_process(c, f, r);
+	read_resp_process(c, f, r, e);
 }
 
 /*

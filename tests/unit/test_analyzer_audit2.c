@@ -668,6 +668,66 @@ static void test_read_lost_before_first_response(void)
 	}
 }
 
+/*
+ * Round trips of READs and atomics whose own response was lost
+ * (docs/json.md rtt_us: a READ or atomic is covered by its first response or
+ * its ATOMIC ACK).  An ACK, or a later request's response, past a READ or an
+ * atomic whose response was not seen does not answer it: it is an implied NAK
+ * (IBTA 9.7.5.1.5, mlx5's implied_nak_seq_err), the requester re-issues it.
+ * So the ACK of SEND 14 past READ 13 (its only response lost) times SEND 14
+ * alone (one sample, 14's); the ATOMIC ACK of 16 past FETCH_ADD 15 (its
+ * ATOMIC ACK lost) times 16 alone; READ 17's FIRST lost, its LAST (its own
+ * response) times it; READ 19's responses lost, READ 20's response times 20
+ * only.  Before, each of the three had a sample from the later response.
+ */
+static void test_rtt_implied_nak(void)
+{
+	struct t t;
+	struct flows fl;
+	const struct roce_flow_stats *a2b;
+	uint64_t f14;
+
+	a_init(&t, 1024);
+	REQUIRE(t.a && xa);
+	rq(&t, ROCE_OP_RC_RDMA_READ_REQUEST, 13, true, 0, 64, 0);
+	snd(&t, 14, 10 * US);
+	f14 = t.frame;
+	ack(&t, 14, 30 * US);
+	CHECK(t.res.events & ROCE_EV_ACK_RTT);
+	CHECK_EQ_U(t.res.rtt_ns, 20 * US);
+	CHECK_EQ_U(t.res.ref_frame, f14);
+	flows_get(&t, &fl);
+	REQUIRE((a2b = req_flow(&fl)) != NULL);
+	CHECK_EQ_U(a2b->rtt.count, 1);
+	CHECK_EQ_U(a2b->rtt.max_ns, 20 * US);
+	rq(&t, ROCE_OP_RC_FETCH_ADD, 15, true, 0, 0, 100 * US);
+	rq(&t, ROCE_OP_RC_CMP_SWAP, 16, true, 0, 0, 110 * US);
+	rs(&t, ROCE_OP_RC_ATOMIC_ACKNOWLEDGE, 16, 0x1f, 0, 115 * US);
+	CHECK(t.res.events & ROCE_EV_ACK_RTT);
+	CHECK_EQ_U(t.res.rtt_ns, 5 * US);
+	flows_get(&t, &fl);
+	REQUIRE((a2b = req_flow(&fl)) != NULL);
+	CHECK_EQ_U(a2b->rtt.count, 2);
+	rq(&t, ROCE_OP_RC_RDMA_READ_REQUEST, 17, true, 0, 2048, 200 * US);
+	rs(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_LAST, 18, 0x1f, 1024, 207 * US);
+	CHECK(t.res.events & ROCE_EV_ACK_RTT);
+	CHECK_EQ_U(t.res.rtt_ns, 7 * US);
+	rq(&t, ROCE_OP_RC_RDMA_READ_REQUEST, 19, true, 0, 64, 300 * US);
+	rq(&t, ROCE_OP_RC_RDMA_READ_REQUEST, 20, true, 0, 64, 301 * US);
+	rs(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_ONLY, 20, 0x1f, 64, 305 * US);
+	CHECK(t.res.events & ROCE_EV_ACK_RTT);
+	CHECK_EQ_U(t.res.rtt_ns, 4 * US);
+	roce_analyzer_finish(t.a);
+	flows_get(&t, &fl);
+	REQUIRE((a2b = req_flow(&fl)) != NULL);
+	CHECK_EQ_U(a2b->rtt.count, 4);
+	CHECK_EQ_U(a2b->rtt.max_ns, 20 * US);
+	CHECK_EQ_U(a2b->read_first.count, 1);       /* READ 20's; 17's FIRST was lost */
+	CHECK_EQ_U(a2b->read_last.count, 2);
+	check_counters_add_up(&t, false);
+	a_done(&t);
+}
+
 int main(void)
 {
 	RUN(test_nak_mid_message);
@@ -682,5 +742,6 @@ int main(void)
 	RUN(test_first_frame_nak);
 	RUN(test_read_wrap_pmtu_unknown);
 	RUN(test_read_lost_before_first_response);
+	RUN(test_rtt_implied_nak);
 	return check_report();
 }
