@@ -224,6 +224,67 @@ static void test_fatal_naks(void)
 	a_done(&t);
 }
 
+/*
+ * A NAK repeated before the requester reacts (a responder that NAKs each
+ * out-of-sequence packet, or re-NAKs on its own timer): the same PSN twice
+ * is one pending NAK keeping the first one's time (docs/json.md), so one
+ * episode, nak_response from the first NAK; both count in naks.  Then a
+ * duplicate ACK and an older ACK on a response stream that has a READ hole:
+ * ACK PSNs are never READ PSNs, the hole stays (no event, still unrecovered).
+ */
+static void test_nak_repeated(void)
+{
+	struct t t;
+	struct roce_summary s;
+	struct flows fl;
+	const struct roce_flow_stats *a2b, *b2a;
+	uint64_t nak1;
+
+	a_init(&t, 1024);
+	REQUIRE(t.a && xa);
+	snd(&t, 100, 0);
+	snd(&t, 101, 1 * US);
+	snd(&t, 103, 2 * US);
+	snd(&t, 104, 3 * US);
+	nak(&t, 102, 0x60, 5 * US);
+	nak1 = t.frame;
+	nak(&t, 102, 0x60, 8 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_NAK);
+	snd(&t, 102, 20 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_RETRANSMISSION | ROCE_EV_OUT_OF_ORDER);
+	CHECK_EQ_U(t.res.ref_frame, nak1);
+	snd(&t, 103, 21 * US);
+	snd(&t, 104, 22 * US);
+	rq(&t, ROCE_OP_RC_RDMA_READ_REQUEST, 105, true, 0, 3072, 23 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_GBN_RECOVERED);
+	snd(&t, 108, 24 * US);
+	ack(&t, 104, 30 * US);
+	rs(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_FIRST, 105, 0x1f, 1024, 31 * US);
+	rs(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_LAST, 107, 0x1f, 1024, 33 * US);
+	CHECK(t.res.events & ROCE_EV_PSN_GAP);
+	ack(&t, 108, 34 * US);
+	ack(&t, 108, 35 * US);
+	CHECK_EQ_U(t.res.events, 0);
+	ack(&t, 104, 36 * US);
+	CHECK_EQ_U(t.res.events, 0);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.naks, 2);
+	CHECK_EQ_U(s.gbn_episodes[ROCE_RETX_NAK], 1);
+	CHECK_EQ_U(s.retransmissions, 3);
+	CHECK_EQ_U(s.psn_gaps, 2);
+	CHECK_EQ_U(s.unrecovered_psns, 1);
+	flows_get(&t, &fl);
+	REQUIRE((a2b = req_flow(&fl)) != NULL);
+	REQUIRE((b2a = resp_flow(&fl)) != NULL);
+	CHECK_EQ_U(a2b->nak_response.count, 1);
+	CHECK_EQ_U(a2b->nak_response.max_ns, 15 * US);
+	CHECK_EQ_U(b2a->unrecovered_psns, 1);
+	CHECK_EQ_U(b2a->duplicates + b2a->out_of_order, 0);
+	check_counters_add_up(&t, false);
+	a_done(&t);
+}
+
 /* ------------------------------------------------------------ ACK shapes */
 
 /*
@@ -733,6 +794,7 @@ int main(void)
 	RUN(test_nak_mid_message);
 	RUN(test_nak_twice_same_psn);
 	RUN(test_fatal_naks);
+	RUN(test_nak_repeated);
 	RUN(test_ack_mid_message);
 	RUN(test_xrc_srqs);
 	RUN(test_capture_starts_in_recovery);
