@@ -279,6 +279,7 @@ struct an_hole {
 
 struct an_ackent {
 	uint32_t psn;
+	bool own;               /* a READ or atomic: only its own response times it */
 	uint64_t ts, frame;
 };
 
@@ -869,8 +870,9 @@ static inline __attribute__((always_inline)) bool an_req_inorder_ok(const struct
 		 (ack && r->ack_n >= r->ack_cap));
 }
 
-void an_req_advance(struct roce_analyzer *a, struct an_req *r, uint32_t p, bool ack, bool last,
-	uint64_t ts, uint64_t frame);
+/* (own: an atomic, timed by its ATOMIC ACK only) */
+void an_req_advance(struct roce_analyzer *a, struct an_req *r, uint32_t p, bool ack, bool own,
+	bool last, uint64_t ts, uint64_t frame);
 /*
  * The response frame in c is the PSN after the newest of f's initialised
  * response sequence, f paired with a followed request stream, reliable

@@ -388,7 +388,7 @@ int an_predict(struct roce_analyzer *a, const uint8_t *fr, size_t caplen, size_t
 	pr->f = f;
 	pred_count(a, f, ts, no, wirelen, ok, t[ROCE_BTH_OFF_OPCODE], psn, ip[ROCE_IPV4_OFF_TOS]);
 	f->st.payload_bytes += pay;
-	an_req_advance(a, f->req, psn, ack, (code & PRED_LAST) != 0, ts, no);
+	an_req_advance(a, f->req, psn, ack, false, (code & PRED_LAST) != 0, ts, no);
 	f->st.is_request = true;
 	if (code & PRED_PMTU)
 		an_learn_pmtu(a, f, ROCE_F_REQ | ROCE_F_MIDDLE, pay);

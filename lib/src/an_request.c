@@ -82,7 +82,9 @@
  * Response streams (RC, XRC, RD; rsp_sequence): newest = the highest PSN the
  *   responder has shown it sent (a READ response's or ACK's PSN, a NAK's PSN
  *   - 1: a NAK names the PSN it expects); the first frame starts it (a first
- *   READ response inside a known READ: that READ's first PSN).  A frame
+ *   READ response inside a known READ: that READ's first PSN; and the known
+ *   READs wholly behind the first frame, none of their responses seen, were
+ *   passed: responses come in PSN order).  A frame
  *   with PSN P ahead of newest passes the PSNs in (newest, P): those inside
  *   the paired request stream's known READ ranges (with the smallest N while
  *   N is unknown) are READ responses that were skipped: one gap, lost_psns +=
@@ -796,19 +798,19 @@ advance:
 	if (pkt->bth.ackreq || is_read || (op->flags & ROCE_F_ATOMIC)) {
 		if (!r->ack_cap)
 			ack_first(c->a, r);
-		ack_push(c->a, r, p, c->ts, c->frame);
+		ack_push(c->a, r, p, is_read || (op->flags & ROCE_F_ATOMIC), c->ts, c->frame);
 	}
 }
 
-void an_req_advance(struct roce_analyzer *a, struct an_req *r, uint32_t p, bool ack, bool last,
-	uint64_t ts, uint64_t frame)
+void an_req_advance(struct roce_analyzer *a, struct an_req *r, uint32_t p, bool ack, bool own,
+	bool last, uint64_t ts, uint64_t frame)
 {
 	r->next = roce_psn_add(p, 1);
 	r->pnext = r->next;
 	r->slack_read_psn = p;
 	r->prev = p;
 	if (ack)
-		ack_push(a, r, p, ts, frame);
+		ack_push(a, r, p, own, ts, frame);
 	if (last)
 		r->messages++;
 }
@@ -837,7 +839,8 @@ bool an_req_inorder(struct an_ctx *c, struct an_flow *f)
 	if (c->a->inorder_off || !an_req_inorder_ok(f, p, ack, op->flags & ~(uint32_t)ROCE_F_READ))
 		return false;
 	if (!is_read) {
-		an_req_advance(c->a, r, p, ack, (op->flags & ROCE_F_LAST) != 0, c->ts, c->frame);
+		an_req_advance(c->a, r, p, ack, (op->flags & ROCE_F_ATOMIC) != 0,
+			(op->flags & ROCE_F_LAST) != 0, c->ts, c->frame);
 		return true;
 	}
 	/* a READ: N as req_process() finds it, known (no slack); the READ ring's next slot free */
@@ -851,7 +854,7 @@ bool an_req_inorder(struct an_ctx *c, struct an_flow *f)
 	r->slack_read_psn = p;
 	r->prev = p;
 	read_push(c->a, r, p, n, nmax, rd_len, c->ts, c->frame);
-	ack_push(c->a, r, p, c->ts, c->frame);
+	ack_push(c->a, r, p, true, c->ts, c->frame);
 	if (op->flags & ROCE_F_LAST)
 		r->messages++;
 	return true;
@@ -893,7 +896,7 @@ static __attribute__((noinline)) void aeth_nak(struct an_ctx *c, struct an_flow 
 		AN_COUNT(a, f, rnr_naks, 1);
 		c->res->events |= ROCE_EV_RNR_NAK;
 		if (r) {
-			ack_complete(c->a, r, P, false, NULL, c->ts, NULL);
+			ack_complete(c->a, r, P, false, P, NULL, c->ts, NULL);
 			/* a newer RNR NAK with another PSN replaces the pending one */
 			struct an_req_err *er = req_err(a, r);
 
@@ -924,7 +927,7 @@ static __attribute__((noinline)) void aeth_nak(struct an_ctx *c, struct an_flow 
 		}
 		c->res->events |= ROCE_EV_NAK;
 		if (r) {
-			ack_complete(c->a, r, P, false, NULL, c->ts, NULL);
+			ack_complete(c->a, r, P, false, P, NULL, c->ts, NULL);
 			/*
 			 * A NAK names the PSN the responder expects: one with
 			 * another PSN replaces the pending one (the responder
@@ -1100,25 +1103,56 @@ static void unseen_add(struct an_rsp *s, const struct an_req *r, uint32_t base, 
 }
 
 /*
+ * The READs of r wholly behind the PSN from (at most 2^22 behind: not an
+ * older connection's) none of whose responses the stream carried: the
+ * responder answers in PSN order (IBTA 9.5), so a response stream whose first
+ * frame has PSN P >= from passed their responses, lost before the capture
+ * point like those a later frame passes.  Their PSNs become holes; returns
+ * how many, the first in *first (unchanged when none) and the last in *last.
+ */
+static uint32_t rsp_first_passed(struct an_req *r, struct an_holeset *hs, uint32_t P,
+	uint32_t from, uint32_t pmtu, uint32_t *first, uint32_t *last)
+{
+	uint32_t back = 0, b;
+
+	for (unsigned i = 0; i < r->rd_cap; i++) {
+		const struct an_readent *x = &r->rd[i];
+
+		b = (from - x->psn) & 0xffffffu;
+		if (x->live && !x->first_done && !x->last_done && b > back && b < AN_RESYNC &&
+		    x->n <= b && roce_psn_cmp(x->psn, P) < 0)
+			back = b;
+	}
+	if (!back)
+		return 0;
+	return read_skipped(r, hs, roce_psn_add(from, 0x1000000u - back), back, pmtu, first, last);
+}
+
+/*
  * The response sequence's first frame, or the first of a new connection on a
  * reused QPN: newest is its PSN (upto); the first response of a READ seen
  * asking is measured from the READ's first PSN (the responses before it were
- * lost).
+ * lost), and the READs wholly behind it that no response answered yet were
+ * passed (rsp_first_passed()): one gap for both.
  */
 static void rsp_start(struct an_ctx *c, struct an_flow *f, struct an_req *r, uint32_t P,
 	uint32_t upto, bool is_resp)
 {
 	struct an_rsp *s = f->rsp;
 	struct an_readent *e = is_resp && r ? read_match(r, P) : NULL;
+	uint32_t from = e ? e->psn : P, first = from, last = 0, lost = 0;
 
 	s->init = true;
 	s->newest = upto;
+	if (r)
+		lost = rsp_first_passed(r, &s->hs, P, from, flow_pmtu(c->a, f), &first, &last);
 	if (e && P != e->psn) {
-		uint32_t lost = (P - e->psn) & 0xffffffu;
-
-		hole_add(&s->hs, e->psn, lost);
-		gap_report(c, f, P, e->psn, lost);
+		hole_add(&s->hs, e->psn, (P - e->psn) & 0xffffffu);
+		lost += (P - e->psn) & 0xffffffu;
+		last = roce_psn_add(P, 0xffffffu);
 	}
+	if (lost)
+		gap_report_span(c, f, P, first, last, lost);
 }
 
 /*
@@ -1228,11 +1262,10 @@ static inline __attribute__((always_inline)) void rsp_next(struct an_ctx *c, str
 
 /* READ latencies and N from the responses of the READ that holds P. */
 static inline __attribute__((always_inline)) void read_resp_process(struct an_ctx *c,
-	struct an_flow *f, struct an_req *r)
+	struct an_flow *f, struct an_req *r, struct an_readent *e)
 {
 	const struct roce_pkt *pkt = c->pkt;
 	uint32_t flags = pkt->op->flags, P = pkt->bth.psn & 0xffffffu;
-	struct an_readent *e = read_match(r, P);
 
 	if (!e)
 		return;
@@ -1266,22 +1299,25 @@ static inline __attribute__((always_inline)) void read_resp_process(struct an_ct
 /*
  * What a response of f at PSN P completes on its peer's request state r:
  * with an ACK-type AETH or none (ack), the requests up to P (the ACK's round
- * trip); a READ response, its READ.  (an_resp_inorder() and an_resp_process().)
+ * trip; a READ or atomic only by its own response: a READ response's READ, an
+ * ATOMIC ACK's atomic); a READ response, its READ.  (an_resp_inorder() and
+ * an_resp_process().)
  */
 static inline __attribute__((always_inline)) void resp_complete(struct an_ctx *c,
 	struct an_flow *f, struct an_req *r, uint32_t P, bool ack)
 {
+	struct an_readent *e = (c->pkt->op->flags & ROCE_F_RESP) ? read_match(r, P) : NULL;
+
 	if (ack) {
 		struct an_ackent last = {0};
 
-		if (ack_complete_rsp(c->a, r, P, f->peer, c->ts, &last)) {
+		if (ack_complete_rsp(c->a, r, P, e ? e->psn : P, f->peer, c->ts, &last)) {
 			c->res->events |= ROCE_EV_ACK_RTT;
 			c->res->rtt_ns = c->ts >= last.ts ? c->ts - last.ts : 0;
 			c->res->ref_frame = last.frame;
 		}
 	}
-	if (c->pkt->op->flags & ROCE_F_RESP)
-		read_resp_process(c, f, r);
+	read_resp_process(c, f, r, e);
 }
 
 /*

@@ -180,8 +180,8 @@ static inline __attribute__((always_inline)) void ack_first(struct roce_analyzer
 	}
 }
 
-static void ack_push(struct roce_analyzer *a, struct an_req *r, uint32_t psn, uint64_t ts,
-	uint64_t frame)
+static void ack_push(struct roce_analyzer *a, struct an_req *r, uint32_t psn, bool own,
+	uint64_t ts, uint64_t frame)
 {
 	unsigned idx;
 
@@ -189,6 +189,7 @@ static void ack_push(struct roce_analyzer *a, struct an_req *r, uint32_t psn, ui
 		return;
 	idx = AN_RING_AT(r->ack_head + r->ack_n, r->ack_cap);
 	r->ack[idx].psn = psn;
+	r->ack[idx].own = own;
 	r->ack[idx].ts = ts;
 	r->ack[idx].frame = frame;
 	r->ack_n++;
@@ -198,9 +199,13 @@ static void ack_push(struct roce_analyzer *a, struct an_req *r, uint32_t psn, ui
  * Complete outstanding entries covered by P (psn <= P, or psn < P when
  * !inclusive).  Samples go to r's distributions when dist (r's stream) is
  * non-NULL; returns the newest completed entry's (ts, frame) through *last.
+ * A READ or atomic (own) is timed only by its own response, the one that
+ * answers the request at PSN ans: a response past it with none of its own
+ * seen is an implied NAK (IBTA 9.7.5.1.5: the requester re-issues it), no
+ * round trip.
  */
 static bool ack_complete(struct roce_analyzer *a, struct an_req *r, uint32_t P, bool inclusive,
-	struct an_flow *dist, uint64_t now, struct an_ackent *last)
+	uint32_t ans, struct an_flow *dist, uint64_t now, struct an_ackent *last)
 {
 	bool any = false;
 	unsigned keep = 0;
@@ -214,7 +219,7 @@ static bool ack_complete(struct roce_analyzer *a, struct an_req *r, uint32_t P, 
 		int32_t d = roce_psn_cmp(e->psn, P);
 
 		if (d < 0 || (inclusive && d == 0)) {
-			if (dist) {
+			if (dist && (!e->own || e->psn == ans)) {
 				an_lat_req_add(a, r, AN_LAT_RTT, now >= e->ts ? now - e->ts : 0);
 				if (!any || roce_psn_cmp(e->psn, last->psn) >= 0)
 					*last = *e;
@@ -236,12 +241,13 @@ static bool ack_complete(struct roce_analyzer *a, struct an_req *r, uint32_t P, 
  * common case), in line: what the loop there does with the one entry.
  */
 static inline __attribute__((always_inline)) bool ack_complete_rsp(struct roce_analyzer *a,
-	struct an_req *r, uint32_t P, struct an_flow *dist, uint64_t now, struct an_ackent *last)
+	struct an_req *r, uint32_t P, uint32_t ans, struct an_flow *dist, uint64_t now,
+	struct an_ackent *last)
 {
 	struct an_ackent *e;
 
 	if (r->ack_n != 1)     /* (none yet: r->ack may be NULL) */
-		return ack_complete(a, r, P, true, dist, now, last);
+		return ack_complete(a, r, P, true, ans, dist, now, last);
 	e = &r->ack[r->ack_head];
 	if (roce_psn_cmp(e->psn, P) > 0) {
 		if (r->ack_head) {
@@ -252,7 +258,7 @@ static inline __attribute__((always_inline)) bool ack_complete_rsp(struct roce_a
 	}
 	r->ack_head = 0;
 	r->ack_n = 0;
-	if (!dist)
+	if (!dist || (e->own && e->psn != ans))
 		return false;
 	an_lat_req_add(a, r, AN_LAT_RTT, now >= e->ts ? now - e->ts : 0);
 	*last = *e;

@@ -46,7 +46,11 @@
  *     skipped ("jumps inside a READ's range").  A frame behind the newest
  *     (a re-read, or a response still in flight after a re-read burst) is
  *     never a gap.  The first READ response of a stream counts as reference
- *     the start of the READ range that holds it.  An ACK's PSN counts as
+ *     the start of the READ range that holds it, and the first frame of a
+ *     stream the start of the earliest READ range wholly behind that,
+ *     less than 2^22 PSNs away, of the request stream whose request it
+ *     answers (R3a: responses come in PSN order, so those READs'
+ *     responses went by before it, lost).  An ACK's PSN counts as
  *     seen (sent); ACKs and NAKs are never duplicates or out of order.
  *  R4 duplicate: the frame's (first) PSN was already seen on that sequence.
  *     out_of_order: not seen, behind the newest PSN (fills a gap).
@@ -420,6 +424,33 @@ static void request(struct stream *s, uint32_t psn, uint32_t n, bool reliable)
 		q->expected = (psn + n) & PSN_MASK;
 }
 
+/* R3a: a response sequence's first frame, whose responses start at from, answers the
+ * request answered (the request stream in the reverse direction that saw it): the
+ * responder answers in PSN order, so the responses of that stream's READs wholly behind
+ * from (less than RESTART PSNs) went by before it.  Returns the first such READ's start,
+ * or from. */
+static uint32_t first_from(const struct stream *resp, uint32_t from, uint32_t answered)
+{
+	uint32_t best = from;
+
+	for (size_t i = 0; i < nstreams; i++) {
+		const struct stream *s = &streams[i];
+
+		if (!reverse(s, resp) || !pset_has(&s->req.seen, answered))
+			continue;
+		for (size_t k = 0; k < s->nreads; k++) {
+			const struct range *r = &s->reads[k];
+			int32_t back = psn_diff(from, r->start);
+
+			if (back > 0 && back < RESTART && (uint32_t)back >= r->n &&
+			    back > psn_diff(from, best))
+				best = r->start;
+		}
+		break;
+	}
+	return best;
+}
+
 /* R3: a READ response (resp), an ACK or a NAK with PSN psn on stream s. */
 static void response(struct stream *s, uint32_t psn, bool resp, bool nak)
 {
@@ -436,6 +467,9 @@ static void response(struct stream *s, uint32_t psn, bool resp, bool nak)
 	}
 	const struct range *r = resp ? read_range_of(s, psn, &owner) : NULL;
 	uint32_t from = q->started ? q->newest_end : r ? r->start : psn;
+
+	if (!q->started)
+		from = first_from(s, from, nak ? (psn - 1) & PSN_MASK : psn);
 	uint32_t end = nak ? psn : (psn + 1) & PSN_MASK; /* after the newest shown sent */
 
 	if (psn_diff(psn, from) > 0) {
