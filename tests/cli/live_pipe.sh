@@ -82,8 +82,10 @@ rx_start -
 timeout 60 "$replay" -i "$if_a" -t -q --json "$tmp/in.fifo" >"$tmp/r.json" 2>"$tmp/r.err"
 rc=$?
 rx_stop
-[ $rc = 0 ] && [ ! -s "$tmp/r.err" ] && ok || bad "replay FIFO: exit $rc: $(head -c 300 "$tmp/r.err")"
-[ "${rx_out%% bytes*}" = "frames $frames" ] && ok || bad "replay FIFO: received $rx_out, sent $frames"
+[ $rc = 0 ] && [ ! -s "$tmp/r.err" ] && ok ||
+	bad "replay FIFO: exit $rc: $(head -c 300 "$tmp/r.err")"
+[ "${rx_out%% bytes*}" = "frames $frames" ] && ok ||
+	bad "replay FIFO: received $rx_out, sent $frames"
 python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["packets"] == int(sys.argv[2])' \
 	"$tmp/r.json" "$frames" && ok || bad "replay FIFO: statistics: $(head -c 300 "$tmp/r.json")"
 
