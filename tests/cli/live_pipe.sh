@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # live_pipe.sh - the tools on a veth pair (private namespaces, txlib.sh) with pipes at their
 # ends:
-#   1. roce-analyze -i VETH --frames | head -1 while roce-replay sends on the peer: the run
+#   1. roce-analyze -i VETH -s 0 --frames | head -1 while roce-replay sends on the peer: the run
 #      ends by itself soon after head has gone (SIGPIPE, 141 in the shell, as README's "exit
 #      status" says; no message), long before its --duration, and its -w capture and --html
 #      report are complete;
@@ -25,11 +25,11 @@ frames=$("$ra" --json "$tmp/a.pcap" |
 	python3 -c 'import json, sys; print(json.load(sys.stdin)["summary"]["frames"])')
 [ "${frames:-0}" -gt 100 ] && ok || bad "a.pcap: $frames frames"
 
-# ---- 1. live capture | head -1 -------------------------------------------------------------
+# ---- 1. live capture | head -1 (-s 0: the default snapshot length) --------------------
 # The pipeline runs in the capturing namespace; its own status file says how roce-analyze
 # ended.  --duration 60 is the bound the run must not need.
 cat >"$tmp/pipe.sh" <<'SH'
-"$1" -i "$2" --frames --json -w "$3/w.pcap" --html "$3/r.html" --duration 60 2>"$3/live.err" |
+"$1" -i "$2" -s 0 --frames --json -w "$3/w.pcap" --html "$3/r.html" --duration 60 2>"$3/live.err" |
 	head -n 1 >"$3/first"
 echo "${PIPESTATUS[0]}" >"$3/status"
 SH
@@ -62,6 +62,9 @@ python3 -c 'import json, sys; assert json.loads(open(sys.argv[1]).read())["frame
 	"$tmp/first" && ok || bad "| head -1: first line: $(head -c 200 "$tmp/first")"
 [ "$(grep -vc ': listening on ' "$tmp/live.err")" = 0 ] && ok ||
 	bad "| head -1: stderr: $(head -c 300 "$tmp/live.err")"
+# -s 0 is tcpdump's: the default snapshot length
+grep -q "^roce-analyze: listening on $if_b, .*snapshot length 262144 bytes$" "$tmp/live.err" &&
+	ok || bad "-s 0: $(head -c 300 "$tmp/live.err")"
 # -w: a whole pcap (every record complete) of at least the frame printed; --html complete
 if [ -s "$tmp/w.pcap" ]; then
 	"$ra" --json "$tmp/w.pcap" >"$tmp/w.json" 2>"$tmp/w.err"
