@@ -30,6 +30,8 @@ static struct ra_cli cli = {
 	.prom_senders = RA_PROM_MAX_SENDERS_DEFAULT,
 };
 static bool check_mode;                     /* --check anywhere on the command line */
+/* given at all, 0 too: -s 0 and --context 0 need their partner option as other values do */
+static bool snaplen_given, context_given;
 
 static gboolean opt_file_cb(const char *name, const char *val, gpointer data, GError **err)
 {
@@ -156,6 +158,7 @@ static gboolean opt_context_cb(const char *name, const char *val, gpointer data,
 	if (!roce_opt_u64(name, val, 0, RA_EXTRACT_MAX_CONTEXT, &v, err))
 		return FALSE;
 	o.context = (uint32_t)v;
+	context_given = true;
 	return TRUE;
 }
 
@@ -242,7 +245,8 @@ static gboolean opt_snaplen_cb(const char *name, const char *val, gpointer data,
 
 	if (!roce_opt_u64(name, val, 0, 262144, &v, err))
 		return FALSE;
-	o.snaplen = (uint32_t)v;
+	o.snaplen = (uint32_t)v;      /* 0: the default, 262144, as tcpdump -s 0 */
+	snaplen_given = true;
 	return TRUE;
 }
 
@@ -648,7 +652,7 @@ void ra_parse_options(int argc, char **argv, bool check, struct ra_opts *out, st
 	setup_filter();
 	if (o.iface && cli.files->len)
 		usage_error("-i cannot be combined with -r or input files");
-	if (!o.iface && (o.write || o.snaplen || o.buffer_kib ||
+	if (!o.iface && (o.write || snaplen_given || o.buffer_kib ||
 			     o.duration_ns || o.immediate))
 		usage_error("-w, -s, -B, --immediate-mode and --duration need -i");
 	if ((o.rotate_bytes || o.rotate_files) && !o.write)
@@ -696,7 +700,7 @@ void ra_parse_options(int argc, char **argv, bool check, struct ra_opts *out, st
 
 		usage_error(msg);
 	}
-	if (o.context && !cli.extract)
+	if (context_given && !cli.extract)
 		usage_error("--context needs --extract");
 	if (cli.extract && o.iface)
 		usage_error("--extract works on capture files (-r); with -i, save with -w and extract from the file");

@@ -5,6 +5,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,14 +14,36 @@
 
 #include "opts.h"
 
+/*
+ * What a value that is not a plain unsigned integer is: a number written otherwise (a sign,
+ * a fraction, an exponent, more digits than 64 bits hold) outside min..max is -2, one inside
+ * it -3; anything else (NaN too) is not a number, -1.
+ */
+static int num_kind(const char *s, uint64_t min, uint64_t max)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = g_ascii_strtod(s, &end);
+	if (end == s || *end || isnan(d))
+		return -1;
+	/* (double)UINT64_MAX is 2^64: a value that rounds to it is past every maximum */
+	if (d < (double)min || d >= 0x1p64 || d > (double)max)
+		return -2;
+	return -3;
+}
+
 int roce_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
 	unsigned long long v;
 	char *end;
 	int base = 10;
 
-	if (!s || !*s || *s == '-' || *s == '+' || g_ascii_isspace(*s))
+	if (!s || !*s || *s == '+' || g_ascii_isspace(*s))
 		return -1;
+	if (*s == '-')
+		return num_kind(s, min, max);
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		base = 16;
 		/* strtoull would take "0x" alone, or "0x-1", as a number */
@@ -29,8 +52,14 @@ int roce_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	}
 	errno = 0;
 	v = strtoull(s, &end, base);
-	if (errno || *end || v < min || v > max)
+	if (*end)
+		return base == 10 ? num_kind(s, min, max) : -1;
+	if (errno == ERANGE)
+		return -2;      /* digits past 2^64 - 1 */
+	if (errno)
 		return -1;
+	if (v < min || v > max)
+		return -2;
 	*out = v;
 	return 0;
 }
@@ -75,21 +104,19 @@ int roce_parse_ip(const char *s, uint8_t out[16], bool *v6)
 gboolean roce_opt_u64(const char *opt, const char *val, uint64_t min, uint64_t max,
 		      uint64_t *out, GError **err)
 {
-	uint64_t v;
+	int rc = roce_parse_u64(val, min, max, out);
 
-	/* the whole range first: "not a number" and "out of range" are told apart */
-	if (roce_parse_u64(val, 0, UINT64_MAX, &v)) {
-		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-			    "%s '%s': not a number", opt, val ? val : "");
-		return FALSE;
-	}
-	if (v < min || v > max) {
+	if (rc == -2)
 		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
 			    "%s %s: out of range (%" PRIu64 "..%" PRIu64 ")", opt, val, min, max);
-		return FALSE;
-	}
-	*out = v;
-	return TRUE;
+	else if (rc == -3)
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "%s '%s': not a whole number in digits (or 0x and hex digits)", opt,
+			    val);
+	else if (rc)
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "%s '%s': not a number", opt, val ? val : "");
+	return rc == 0;
 }
 
 gboolean roce_opt_double(const char *opt, const char *val, double min, double max,

@@ -15,13 +15,17 @@
 
 /*
  * Unsigned integer in decimal, or hexadecimal with a 0x prefix, within
- * min..max; no sign, no leading blank, nothing after it.  0 or -1.
+ * min..max; no sign, no leading blank, nothing after it: 0.  Otherwise
+ * *out is untouched and the value is -1 not a number, -2 a number outside
+ * min..max (also past 2^64 - 1, negative, or written as 1e30), -3 a number
+ * within min..max not written as such an integer (1.5, 1e3).
  */
 int roce_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
 /*
- * roce_parse_u64() for an option's value: FALSE with "OPT 'VAL': not a
- * number" or "OPT VAL: out of range (MIN..MAX)" in err.
+ * roce_parse_u64() for an option's value: FALSE with "OPT VAL: out of range
+ * (MIN..MAX)", "OPT 'VAL': not a whole number in digits (...)" or "OPT
+ * 'VAL': not a number" in err.
  */
 gboolean roce_opt_u64(const char *opt, const char *val, uint64_t min, uint64_t max,
 		      uint64_t *out, GError **err);

@@ -10,6 +10,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -128,7 +129,23 @@ static const char *own_copy(struct rg_config *c, int slot, const char *val)
 
 /* ---- value parsers ---------------------------------------------------------- */
 
-/* "100", "10k", "2.5M", "100G" (decimal SI multipliers). */
+/*
+ * A full-range count that roce_parse_u64() refused: "KEY VAL: out of range (MIN..2^64-1)"
+ * for a number past it (99999999999999999999, 1e30, -1), as roce_opt_u64() says it, else
+ * "KEY 'VAL': WHAT".
+ */
+static int u64_fail(char *err, size_t errlen, const char *key, const char *val, uint64_t min,
+		    const char *what)
+{
+	uint64_t v;
+
+	if (roce_parse_u64(val, min, UINT64_MAX, &v) == -2)
+		return fail(err, errlen, "%s %s: out of range (%" PRIu64 "..%" PRIu64 ")", key, val,
+			    min, UINT64_MAX);
+	return fail(err, errlen, "%s '%s': %s", key, val, what);
+}
+
+/* "100", "10k", "2.5M", "100G" (decimal SI multipliers); -2: a number past 1e15. */
 static int parse_si(const char *s, uint64_t *out)
 {
 	char *end;
@@ -138,7 +155,7 @@ static int parse_si(const char *s, uint64_t *out)
 		return -1;
 	errno = 0;
 	v = g_ascii_strtod(s, &end);
-	if (errno || end == s)
+	if (end == s || (errno && !isinf(v)))   /* 1e400: past the limit below, not garbage */
 		return -1;
 	switch (*end) {
 	case 'k': case 'K': m = 1e3; end++; break;
@@ -149,8 +166,10 @@ static int parse_si(const char *s, uint64_t *out)
 	}
 	if (!strcasecmp(end, "bps") || !strcasecmp(end, "pps") || !strcasecmp(end, "b"))
 		end += strlen(end);
-	if (*end || !(v > 0) || v * m > 1e15)
+	if (*end || !(v > 0))
 		return -1;
+	if (v * m > 1e15)
+		return -2;
 	*out = (uint64_t)llround(v * m);
 	return *out ? 0 : -1;
 }
@@ -533,15 +552,15 @@ int rg_config_set(struct rg_config *c, const char *key, const char *val, char *e
 		c->ack_every = (unsigned)v;
 	} else if (!strcmp(key, "seed")) {
 		if (roce_parse_u64(val, 0, UINT64_MAX, &v))
-			return fail(err, errlen, "seed '%s': not a number", val);
+			return u64_fail(err, errlen, key, val, 0, "not a number");
 		c->seed = v;
 	} else if (!strcmp(key, "count")) {
 		if (roce_parse_u64(val, 1, UINT64_MAX, &v))
-			return fail(err, errlen, "count '%s': expected a number of frames >= 1", val);
+			return u64_fail(err, errlen, key, val, 1, "expected a number of frames >= 1");
 		c->count_frames = v;
 	} else if (!strcmp(key, "messages")) {
 		if (roce_parse_u64(val, 0, UINT64_MAX, &v))
-			return fail(err, errlen, "messages '%s': expected a number >= 0", val);
+			return u64_fail(err, errlen, key, val, 0, "expected a number >= 0");
 		c->count_messages = v;
 		c->count_messages_set = true;
 	} else if (!strcmp(key, "random-psn")) {
@@ -557,14 +576,18 @@ int rg_config_set(struct rg_config *c, const char *key, const char *val, char *e
 			return fail(err, errlen, "qpn '%s': expected 2..16773120", val);
 		c->qpn_base = (uint32_t)v;
 	} else if (!strcmp(key, "pps")) {
-		if (parse_si(val, &v))
-			return fail(err, errlen, "pps '%s': expected frames per second (1M, 2.5M)",
-				    val);
+		int rc = parse_si(val, &v);
+
+		if (rc)
+			return fail(err, errlen, rc == -2 ? "pps %s: out of range (at most 1000T)" :
+				    "pps '%s': expected frames per second (1M, 2.5M)", val);
 		c->pps = v;
 	} else if (!strcmp(key, "rate")) {
-		if (parse_si(val, &v))
-			return fail(err, errlen, "rate '%s': expected bits per second (10G, 400M)",
-				    val);
+		int rc = parse_si(val, &v);
+
+		if (rc)
+			return fail(err, errlen, rc == -2 ? "rate %s: out of range (at most 1000T)" :
+				    "rate '%s': expected bits per second (10G, 400M)", val);
 		c->rate_bps = v;
 		c->pps = 0;
 	} else if (!strcmp(key, "start-time")) {

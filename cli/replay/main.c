@@ -56,19 +56,33 @@
 
 static struct rr_opts O;
 static GPtrArray *opt_files;
-static gboolean opt_version, opt_topspeed, opt_strip, opt_line_rate, opt_preload;
+static gboolean opt_version, opt_strip, opt_line_rate, opt_preload;
 static gboolean opt_quiet, opt_json, opt_verbose;
 static volatile sig_atomic_t g_stop;
 
 /* ---- option parsing ------------------------------------------------------ */
 
-static gboolean set_mode(const char *name, enum rr_mode m, GError **err)
+/*
+ * The pacing options exclude each other, as tcpreplay's do: the first one given (as typed)
+ * and its long name; the same option again is a new value for it (the last counts), another
+ * one a usage error naming both, --multiplier 1 too (a multiplier of 1 is still a
+ * request for the original timing, which a rate would silently replace).
+ */
+static char pace_typed[16];
+static const char *pace_long;
+
+static gboolean set_pacing(const char *name, const char *long_name, enum rr_mode m,
+			   GError **err)
 {
-	if (O.mode != RR_ORIGINAL && O.mode != m) {
+	if (pace_long && strcmp(pace_long, long_name)) {
 		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-			    "%s: only one of --topspeed, --pps, --mbps/--gbps, --multiplier", name);
+			    "%s and %s: only one of --multiplier, --pps, --mbps, --gbps, --topspeed",
+			    pace_typed, name);
 		return FALSE;
 	}
+	if (!pace_long)
+		g_strlcpy(pace_typed, name, sizeof(pace_typed));
+	pace_long = long_name;
 	O.mode = m;
 	return TRUE;
 }
@@ -92,24 +106,27 @@ static gboolean opt_iface_cb(const char *name, const char *val, gpointer data, G
 
 static gboolean opt_mult_cb(const char *name, const char *val, gpointer data, GError **err)
 {
-	if (O.mode != RR_ORIGINAL) {
-		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-			    "%s: only one of --topspeed, --pps, --mbps/--gbps, --multiplier", name);
-		return FALSE;
-	}
-	return roce_opt_double(name, val, 1e-6, 1e9, &O.multiplier, err);
+	return set_pacing(name, "--multiplier", RR_ORIGINAL, err) &&
+	       roce_opt_double(name, val, 1e-6, 1e9, &O.multiplier, err);
 }
 
 static gboolean opt_pps_cb(const char *name, const char *val, gpointer data, GError **err)
 {
-	return set_mode(name, RR_PPS, err) && roce_opt_double(name, val, 1e-3, 1e10, &O.pps, err);
+	return set_pacing(name, "--pps", RR_PPS, err) &&
+	       roce_opt_double(name, val, 1e-3, 1e10, &O.pps, err);
+}
+
+static gboolean opt_topspeed_cb(const char *name, const char *val, gpointer data, GError **err)
+{
+	return set_pacing(name, "--topspeed", RR_TOPSPEED, err);
 }
 
 static gboolean opt_mbps_cb(const char *name, const char *val, gpointer data, GError **err)
 {
 	double v;
 
-	if (!set_mode(name, RR_BPS, err) || !roce_opt_double(name, val, 1e-6, 1e7, &v, err))
+	if (!set_pacing(name, "--mbps", RR_BPS, err) ||
+	    !roce_opt_double(name, val, 1e-6, 1e7, &v, err))
 		return FALSE;
 	O.bps = v * 1e6;
 	return TRUE;
@@ -119,7 +136,8 @@ static gboolean opt_gbps_cb(const char *name, const char *val, gpointer data, GE
 {
 	double v;
 
-	if (!set_mode(name, RR_BPS, err) || !roce_opt_double(name, val, 1e-9, 1e4, &v, err))
+	if (!set_pacing(name, "--gbps", RR_BPS, err) ||
+	    !roce_opt_double(name, val, 1e-9, 1e4, &v, err))
 		return FALSE;
 	O.bps = v * 1e9;
 	return TRUE;
@@ -349,7 +367,8 @@ static const GOptionEntry entries[] = {
 	{ "line-rate", 0, 0, G_OPTION_ARG_NONE, &opt_line_rate,
 	  "--mbps/--gbps count L1 bytes: frame + FCS + preamble/SFD + IFG (24 bytes, 84 at least)",
 	  NULL },
-	{ "topspeed", 't', 0, G_OPTION_ARG_NONE, &opt_topspeed, "Send as fast as possible", NULL },
+	{ "topspeed", 't', G_OPTION_FLAG_NO_ARG, CB(opt_topspeed_cb), "Send as fast as possible",
+	  NULL },
 	{ "loop", 'l', 0, CB(opt_loop_cb), "Send the files N times (0 = until stopped; default 1)",
 	  "N" },
 	{ "limit", 'L', 0, CB(opt_limit_cb), "Stop after N frames in all", "N" },
@@ -399,6 +418,7 @@ static const char description[] =
 	"Timing: original capture timing by default (--multiplier to scale it), or one of\n"
 	"--pps, --mbps/--gbps, --topspeed.  Rates count L2 bytes (frames as captured, no\n"
 	"FCS, as tcpreplay does) unless --line-rate.  Deadlines are absolute (CLOCK_MONOTONIC).\n"
+	"Two different pacing options (--multiplier 1 too) are a usage error.\n"
 	"\n"
 	"Rewrites recompute the IPv4 header checksum, a non-zero UDP checksum and the RoCE\n"
 	"ICRC; a frame whose ICRC was bad keeps the same error.\n"
@@ -438,13 +458,6 @@ static void parse_args(int argc, char **argv)
 		       ROCE_VERSION_STRING, roce_version(), roce_tx_have_xdp() ? ", xdp" : "");
 		exit(EXIT_OK);
 	}
-	if (opt_topspeed) {
-		if (O.mode != RR_ORIGINAL || O.multiplier != 1.0)
-			usage_error("only one of --topspeed, --pps, --mbps/--gbps, --multiplier");
-		O.mode = RR_TOPSPEED;
-	}
-	if (O.mode != RR_ORIGINAL && O.multiplier != 1.0)
-		usage_error("only one of --topspeed, --pps, --mbps/--gbps, --multiplier");
 	if (opt_line_rate && O.mode != RR_BPS)
 		usage_error("--line-rate needs --mbps or --gbps");
 	if (opt_strip) {

@@ -69,25 +69,16 @@ fi
 
 # ---- 2. every prefix of small compressed captures ---------------------------------------------
 "$gen" -w "$tmp/s.pcap" -c 3 --msg-size 16 -q || { echo "FAIL: roce-gen"; exit 1; }
+# the same frames as pcapng, and where the records of each end (capcorpus.py)
+python3 "$here/capcorpus.py" --pcapng "$tmp/s.pcap" "$tmp/s.pcapng" >"$tmp/bounds" ||
+	{ echo "FAIL: capcorpus.py --pcapng"; exit 1; }
 python3 - "$ra" "$tmp" "$san" <<'PY' && ok || bad "prefix runs failed"
 import json, resource, struct, subprocess, sys
 ra, tmp, san = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
 d = open(tmp + "/s.pcap", "rb").read()
-bp, o = [24], 24                 # where each record ends (the file header first)
-while o + 16 <= len(d):
-    o += 16 + struct.unpack_from("<I", d, o + 8)[0]
-    bp.append(o)
-def blk(t, body):
-    body += b"\0" * (-len(body) % 4)
-    return struct.pack("<II", t, 12 + len(body)) + body + struct.pack("<I", 12 + len(body))
-ng = blk(0x0a0d0d0a, struct.pack("<IHHq", 0x1a2b3c4d, 1, 0, -1))
-ng += blk(1, struct.pack("<HHI", 1, 0, 0) + struct.pack("<HHB3x", 9, 1, 9) + b"\0" * 4)
-bn = [len(ng)]
-for a, b in zip(bp, bp[1:]):
-    s, ns, cl, wl = struct.unpack_from("<IIII", d, a)
-    t = s * 10**9 + ns
-    ng += blk(6, struct.pack("<IIIII", 0, t >> 32, t & 0xffffffff, cl, wl) + d[a + 16:b])
-    bn.append(len(ng))
+ng = open(tmp + "/s.pcapng", "rb").read()
+# where each record ends (the file header first)
+bp, bn = ([int(x) for x in l.split()] for l in open(tmp + "/bounds").read().splitlines())
 def lim():
     if not san:
         resource.setrlimit(resource.RLIMIT_AS, (400 << 20, 400 << 20))

@@ -61,29 +61,9 @@ done
 
 # ---- 2. every prefix of two small captures -------------------------------------------------
 "$gen" -w "$tmp/s.pcap" -c 3 --msg-size 16 -q || { echo "FAIL: roce-gen"; exit 1; }
-python3 - "$tmp/s.pcap" "$tmp/s.pcapng" "$tmp/bounds" <<'PY'
-import struct, sys
-d = open(sys.argv[1], "rb").read()
-bp, o = [24], 24
-while o + 16 <= len(d):
-    o += 16 + struct.unpack_from("<I", d, o + 8)[0]
-    bp.append(o)
-def blk(t, body):
-    body += b"\0" * (-len(body) % 4)
-    return struct.pack("<II", t, 12 + len(body)) + body + struct.pack("<I", 12 + len(body))
-ng = blk(0x0a0d0d0a, struct.pack("<IHHq", 0x1a2b3c4d, 1, 0, -1))
-ng += blk(1, struct.pack("<HHI", 1, 0, 0) + struct.pack("<HHB3x", 9, 1, 9) + b"\0" * 4)
-bn = [len(ng)]
-o = 24
-while o + 16 <= len(d):
-    s, ns, cl, wl = struct.unpack_from("<IIII", d, o)
-    t = s * 10**9 + ns
-    ng += blk(6, struct.pack("<IIIII", 0, t >> 32, t & 0xffffffff, cl, wl) + d[o + 16:o + 16 + cl])
-    o += 16 + cl
-    bn.append(len(ng))
-open(sys.argv[2], "wb").write(ng)
-open(sys.argv[3], "w").write(" ".join(map(str, bp)) + "\n" + " ".join(map(str, bn)) + "\n")
-PY
+# the same frames as pcapng, and where the records of each end (capcorpus.py)
+python3 "$here/capcorpus.py" --pcapng "$tmp/s.pcap" "$tmp/s.pcapng" >"$tmp/bounds" ||
+	{ echo "FAIL: capcorpus.py --pcapng"; exit 1; }
 # one python3 runs the cuts (a process per run: roce-analyze's own).  Memory bound: 400 MB of
 # address space, in the main build; an ASan build reserves terabytes of shadow address space at
 # start and cannot run under any such limit, so there the cuts run unbounded (ASan checks

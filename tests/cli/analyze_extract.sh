@@ -90,6 +90,24 @@ for l in sys.stdin:
 		else
 			ok
 		fi
+		# --context 0 (the default): only frames with an event or finding of their own and
+		# the frames linked to them, no neighbour; the same file as without --context
+		if [ "$ctxn" = 0 ]; then
+			extra=$("$A" --frames --json "$c" 2>/dev/null | python3 -c 'import json, sys
+kept = set(map(int, sys.argv[1].split()))
+ev, refs = set(), {}
+for l in sys.stdin:
+    f = json.loads(l)
+    if f.get("events") or f.get("findings"):
+        ev.add(f["frame"])
+    if "ref_frame" in f:
+        refs[f["frame"]] = f["ref_frame"]
+print(" ".join(map(str, sorted(kept - ev - {f for f, r in refs.items() if r in ev}))))' "$kept")
+			[ -z "$extra" ] && ok || bad "$b: --context 0: frames of no event: $extra"
+			"$A" -q --extract "$tmp/$b.noctx.pcapng" "$c" 2>/dev/null
+			cmp -s "$x" "$tmp/$b.noctx.pcapng" && ok ||
+				bad "$b: --context 0 differs from no --context"
+		fi
 		# re-analysing the extract finds every anomaly type of the source
 		"$A" --json "$x" >"$tmp/$b.x.json" 2>/dev/null
 		want=$(types "$tmp/$b.json")
@@ -131,8 +149,12 @@ if command -v capinfos >/dev/null 2>&1; then
 fi
 
 # usage errors
-"$A" -q --context 2 "$SRC/captures/rocev2_write_loss.pcap" 2>/dev/null
-[ $? -eq 2 ] && ok || bad "--context without --extract: want exit 2"
+# --context without --extract, even 0 (what -s, -B, -w do without -i): a usage error
+for n in 2 0; do
+	"$A" -q --context $n "$SRC/captures/rocev2_write_loss.pcap" 2>"$tmp/err"
+	[ $? -eq 2 ] && grep -q "^roce-analyze: --context needs --extract$" "$tmp/err" && ok ||
+		bad "--context $n without --extract: want exit 2: $(head -1 "$tmp/err")"
+done
 "$A" -q --extract - "$SRC/captures/rocev2_write_loss.pcap" 2>/dev/null
 [ $? -eq 2 ] && ok || bad "--extract -: want exit 2"
 "$A" -q --extract "$tmp/nodir/x.pcapng" "$SRC/captures/rocev2_write_loss.pcap" 2>"$tmp/err"

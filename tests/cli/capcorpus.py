@@ -4,6 +4,7 @@
 rejects), built from roce-gen captures, for analyze_capture_tshark.sh.
 
 usage: capcorpus.py [--compressed] OUTDIR G4.pcap G6.pcap
+       capcorpus.py --pcapng IN.pcap OUT.pcapng
 
 G4: RoCE v2 over IPv4 frames, G6: RoCE v2 over IPv6 frames (roce-gen, nanosecond pcap).
 Writes OUTDIR/<name> for every variant and prints one line per file: "<name> <kind>", kind
@@ -16,16 +17,15 @@ analyze_capture_compressed.sh), one line each "<name> <kind> <ref>": ref is the 
 that holds exactly the bytes that decompress before the damage ("-": none), whose frames
 tshark reads are the frames expected (tshark itself may stop earlier on a damaged file: a
 decompressor call that fails hands out none of its bytes).
+
+--pcapng: IN.pcap (classic, little-endian) as OUT.pcapng, one EPB per record, for the prefix
+runs of analyze_capture_tshark.sh and analyze_capture_compressed.sh; prints the offsets where
+IN's header and each of its records end, then the same for OUT.
 """
 import gzip
 import struct
 import subprocess
 import sys
-
-compressed = sys.argv[1] == "--compressed"
-if compressed:
-    del sys.argv[1]
-out, g4, g6 = sys.argv[1], sys.argv[2], sys.argv[3]
 
 
 def read_pcap(path):
@@ -37,6 +37,80 @@ def read_pcap(path):
         recs.append((s * 10**9 + (sub if nsec else sub * 1000), d[o + 16:o + 16 + cl], wl))
         o += 16 + cl
     return recs
+
+
+class NG:
+    def __init__(self, be=False):
+        self.e = ">" if be else "<"
+
+    def blk(self, t, body, tlen=None, blen=None, pad=True):
+        if pad:
+            body += b"\0" * (-len(body) % 4)
+        n = 12 + len(body) if blen is None else blen
+        return struct.pack(self.e + "II", t, n) + body + \
+            struct.pack(self.e + "I", n if tlen is None else tlen)
+
+    def opt(self, code, data):
+        return struct.pack(self.e + "HH", code, len(data)) + data + b"\0" * (-len(data) % 4)
+
+    def shb(self, ver=(1, 0), opts=b""):
+        return self.blk(0x0a0d0d0a, struct.pack(self.e + "IHHq", 0x1a2b3c4d, ver[0], ver[1], -1)
+                        + opts)
+
+    def idb(self, lt=1, snap=0, tsresol=None, tsoffset=None, opts=b""):
+        o = opts
+        if tsresol is not None:
+            o += self.opt(9, bytes([tsresol]))
+        if tsoffset is not None:
+            o += self.opt(14, struct.pack(self.e + "q", tsoffset))
+        if o:
+            o += self.opt(0, b"")
+        return self.blk(1, struct.pack(self.e + "HHI", lt, 0, snap) + o)
+
+    def epb(self, ifid, ticks, f, wl=None, opts=b""):
+        return self.blk(6, struct.pack(self.e + "IIIII", ifid, ticks >> 32, ticks & 0xffffffff,
+                                       len(f), len(f) if wl is None else wl) + f +
+                        b"\0" * (-len(f) % 4) + opts)
+
+    def opb(self, ifid, ticks, f, wl=None):
+        return self.blk(2, struct.pack(self.e + "HHIIII", ifid, 0, ticks >> 32,
+                                       ticks & 0xffffffff, len(f), len(f) if wl is None else wl)
+                        + f)
+
+    def spb(self, f, wl=None):
+        return self.blk(3, struct.pack(self.e + "I", len(f) if wl is None else wl) + f)
+
+
+def pcapng_of(path):
+    """The little-endian classic pcap at path as pcapng (a section, one Ethernet interface
+    with nanosecond timestamps, an Enhanced Packet Block per record), with the offsets where
+    each file's header ends and each of its records ends: (pcapng, pcap_ends, pcapng_ends)."""
+    d = open(path, "rb").read()
+    a = NG()
+    ng = a.shb() + a.idb(tsresol=9)
+    pcap_ends, ng_ends, o = [24], [len(ng)], 24
+    for ts, f, wl in read_pcap(path):
+        ng += a.epb(0, ts, f, wl)
+        o += 16 + len(f)
+        pcap_ends.append(o)
+        ng_ends.append(len(ng))
+    assert o == len(d), "%s: trailing bytes" % path
+    return ng, pcap_ends, ng_ends
+
+
+if sys.argv[1] == "--pcapng":
+    # capcorpus.py --pcapng IN.pcap OUT.pcapng: write OUT, print the record ends of IN on one
+    # line and those of OUT on the next (each list starting with where the header ends)
+    ng, pe, ne = pcapng_of(sys.argv[2])
+    open(sys.argv[3], "wb").write(ng)
+    print(" ".join(map(str, pe)))
+    print(" ".join(map(str, ne)))
+    sys.exit(0)
+
+compressed = sys.argv[1] == "--compressed"
+if compressed:
+    del sys.argv[1]
+out, g4, g6 = sys.argv[1], sys.argv[2], sys.argv[3]
 
 
 R4 = read_pcap(g4)[:40]
@@ -146,48 +220,6 @@ save("qinq-9100.pcap", pcap([(ts, vlan(f, [(0x9100, 7), (0x8100, 5)]), wl + 8)
 
 
 # ---- pcapng ----------------------------------------------------------------------------------
-
-class NG:
-    def __init__(self, be=False):
-        self.e = ">" if be else "<"
-
-    def blk(self, t, body, tlen=None, blen=None, pad=True):
-        if pad:
-            body += b"\0" * (-len(body) % 4)
-        n = 12 + len(body) if blen is None else blen
-        return struct.pack(self.e + "II", t, n) + body + \
-            struct.pack(self.e + "I", n if tlen is None else tlen)
-
-    def opt(self, code, data):
-        return struct.pack(self.e + "HH", code, len(data)) + data + b"\0" * (-len(data) % 4)
-
-    def shb(self, ver=(1, 0), opts=b""):
-        return self.blk(0x0a0d0d0a, struct.pack(self.e + "IHHq", 0x1a2b3c4d, ver[0], ver[1], -1)
-                        + opts)
-
-    def idb(self, lt=1, snap=0, tsresol=None, tsoffset=None, opts=b""):
-        o = opts
-        if tsresol is not None:
-            o += self.opt(9, bytes([tsresol]))
-        if tsoffset is not None:
-            o += self.opt(14, struct.pack(self.e + "q", tsoffset))
-        if o:
-            o += self.opt(0, b"")
-        return self.blk(1, struct.pack(self.e + "HHI", lt, 0, snap) + o)
-
-    def epb(self, ifid, ticks, f, wl=None, opts=b""):
-        return self.blk(6, struct.pack(self.e + "IIIII", ifid, ticks >> 32, ticks & 0xffffffff,
-                                       len(f), len(f) if wl is None else wl) + f +
-                        b"\0" * (-len(f) % 4) + opts)
-
-    def opb(self, ifid, ticks, f, wl=None):
-        return self.blk(2, struct.pack(self.e + "HHIIII", ifid, 0, ticks >> 32,
-                                       ticks & 0xffffffff, len(f), len(f) if wl is None else wl)
-                        + f)
-
-    def spb(self, f, wl=None):
-        return self.blk(3, struct.pack(self.e + "I", len(f) if wl is None else wl) + f)
-
 
 def ticks(ts, res):
     if res is None or res == 6:

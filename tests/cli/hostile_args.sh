@@ -126,6 +126,60 @@ for o in $(value_opts "$rr"); do
 	done
 done
 
+# numbers past 2^64 (however written) are out of range, not "not a number": the option as
+# typed and the value on the first line, as a value just past the option's maximum says
+# range PROG OPT VAL ARGS...: exit 2, "PROG: OPT VAL: out of range" first
+range() {
+	local prog=$1 opt=$2 val=$3 n
+	shift 3
+	n=$(basename "$prog")
+	run "$prog" "$opt" "$val" "$@"
+	sane "$n $opt $val" || return
+	if [ "$rc" = 2 ] && head -n 1 "$tmp/err" | grep -qF -- "$n: $opt $val: out of range"; then
+		ok
+	else
+		bad "$n $opt $val: exit $rc: $(head -n 1 "$tmp/err")"
+	fi
+}
+for v in 99999999999999999999 18446744073709551616 1e30 1e308; do
+	for o in -c --count --context --max-flows --pfc-storm-ms --max-anomalies --udp-port \
+		--pmtu --threads -s --snaplen -B --prometheus-max-streams; do
+		range "$ra" "$o" "$v" "$tmp/g.pcap"
+	done
+	for o in -c -m --messages -s --seed; do
+		[ "$o" = -c ] && a=() || a=(-c 1)
+		case $o in -m|--messages) a=() ;; esac
+		range "$rg" "$o" "$v" -w "$tmp/x.pcap" -q "${a[@]}"
+	done
+	for o in -l --loop -L --limit --threads --burst --vlan --psn-offset --sport; do
+		range "$rr" "$o" "$v" -i "$noif" "$tmp/g.pcap"
+	done
+done
+range "$ra" -c -1 "$tmp/g.pcap"
+range "$rr" --loop -5 -i "$noif" "$tmp/g.pcap"
+# roce-gen's bounded settings say the same past 2^64 as just past their maximum
+for ov in "--qps 1048577" "--first-psn 16777216" "--pmtu 8192"; do
+	set -- $ov
+	run "$rg" "$1" "$2" -w "$tmp/x.pcap" -q -m 1
+	want=$(head -n 1 "$tmp/err" | sed "s/$2/V/")
+	for v in 99999999999999999999 1e30; do
+		run "$rg" "$1" "$v" -w "$tmp/x.pcap" -q -m 1
+		[ "$rc" = 2 ] && [ "$(head -n 1 "$tmp/err" | sed "s/$v/V/")" = "$want" ] && ok ||
+			bad "roce-gen $1 $v: $(head -n 1 "$tmp/err"), not as $1 $2: $want"
+	done
+done
+# roce-gen's rates and packet rates: past their maximum (1000T), 1e30 too
+for o in --rate --pps; do
+	range "$rg" "$o" 1e30 -w "$tmp/x.pcap" -q -m 1
+	range "$rg" "$o" 2000T -w "$tmp/x.pcap" -q -m 1
+done
+# not numbers, and numbers in range not written as integers, say so
+expect 2 "^roce-analyze: -c 'abc': not a number$" "$ra" -c abc "$tmp/g.pcap"
+expect 2 "^roce-analyze: -c '1e3': not a whole number" "$ra" -c 1e3 "$tmp/g.pcap"
+expect 2 "^roce-replay: --loop '2.5': not a whole number" "$rr" --loop 2.5 -i "$noif" \
+	"$tmp/g.pcap"
+expect 2 "^roce-gen: --seed 'x': not a number$" "$rg" --seed x -w "$tmp/x.pcap" -q -m 1
+
 # --help and --version: exit 0, on stdout, nothing on stderr; a missing value is named
 for p in "$ra" "$rg" "$rr"; do
 	n=$(basename "$p")
@@ -232,6 +286,12 @@ expect 2 "^roce-analyze: -c: No such file" "$ra" -- -c
 expect 2 "$noif" "$ra" -i "$noif" --duration 1
 expect 2 "cannot be combined" "$ra" -i "$noif" "$tmp/g.pcap" -r "$tmp/g.pcap"
 expect 2 "need -i" "$ra" -w "$tmp/w.pcap" "$tmp/g.pcap"
+# -s and --context without their partner: refused whatever the value, 0 (their default) too
+for v in 0 100; do
+	expect 2 "^roce-analyze: -w, -s, -B.* need -i$" "$ra" -s $v "$tmp/g.pcap"
+	expect 2 "^roce-analyze: -w, -s, -B.* need -i$" "$ra" --snaplen=$v "$tmp/g.pcap"
+	expect 2 "^roce-analyze: --context needs --extract$" "$ra" --context $v "$tmp/g.pcap"
+done
 expect 2 "-w -: the report goes to stdout" "$ra" -i "$noif" -w -
 # options after the file and repeated options, as getopt_long and tcpdump take them
 expect 0 "" "$ra" -q "$tmp/g.pcap" -c 5
@@ -260,6 +320,29 @@ run "$rr" -i "$noif" -i "$noif" "$tmp/g.pcap"
 refused roce-replay "-i given more than once" "roce-replay -i A -i B"
 expect 2 "only one of" "$rr" -i "$noif" -t --pps 5 "$tmp/g.pcap"
 expect 2 "only one of" "$rr" -i "$noif" --multiplier 2 --pps 5 "$tmp/g.pcap"
+# pacing options exclude each other as tcpreplay's do, --multiplier 1 (the default) too: one
+# line naming both, as typed, in their order
+pace=(--multiplier -x --pps -p --mbps -M --gbps --topspeed -t)
+pval() { case $1 in --topspeed|-t) ;; --multiplier|-x) echo 1 ;; *) echo 5 ;; esac; }
+canon() { case $1 in -x) echo --multiplier ;; -p) echo --pps ;; -M) echo --mbps ;;
+	-t) echo --topspeed ;; *) echo "$1" ;; esac; }
+for a in "${pace[@]}"; do
+	for b in "${pace[@]}"; do
+		[ "$(canon "$a")" = "$(canon "$b")" ] && continue
+		run "$rr" -i "$noif" $a $(pval "$a") $b $(pval "$b") "$tmp/g.pcap"
+		sane "roce-replay $a $b" || continue
+		if [ "$rc" = 2 ] && head -n 1 "$tmp/err" | grep -qF -- "roce-replay: $a and $b: only one of" &&
+		   [ "$(wc -l <"$tmp/err")" = 2 ]; then
+			ok
+		else
+			bad "roce-replay $a $b: exit $rc: $(head -n 1 "$tmp/err")"
+		fi
+	done
+done
+# the same option again: its last value counts (as elsewhere), not a conflict
+for a in "--multiplier 2 -x 3" "--pps 5 --pps 6" "--gbps 1 --gbps 2" "-t --topspeed"; do
+	expect 2 "$noif: no such interface" "$rr" -i "$noif" $a "$tmp/g.pcap"
+done
 expect 2 "stdin \(-\) given more than once" "$rr" -i "$noif" - -
 expect 2 "no input file" "$rr" -i "$noif"
 

@@ -29,12 +29,28 @@ static void test_parse_u64(void)
 	CHECK_EQ_I(roce_parse_u64("18446744073709551615", 0, UINT64_MAX, &v), 0);
 	CHECK_EQ_U(v, UINT64_MAX);
 	v = 7;
-	CHECK_EQ_I(roce_parse_u64("18446744073709551616", 0, UINT64_MAX, &v), -1);
-	CHECK_EQ_I(roce_parse_u64("4097", 256, 4096, &v), -1);
-	CHECK_EQ_I(roce_parse_u64("255", 256, 4096, &v), -1);
+	/* numbers out of range: -2, however they are written */
+	CHECK_EQ_I(roce_parse_u64("18446744073709551616", 0, UINT64_MAX, &v), -2);
+	CHECK_EQ_I(roce_parse_u64("99999999999999999999", 0, UINT64_MAX, &v), -2);
+	CHECK_EQ_I(roce_parse_u64("0x10000000000000000", 0, UINT64_MAX, &v), -2);
+	CHECK_EQ_I(roce_parse_u64("1e30", 0, UINT64_MAX, &v), -2);
+	CHECK_EQ_I(roce_parse_u64("1.8446744073709552e19", 0, UINT64_MAX, &v), -2);
+	CHECK_EQ_I(roce_parse_u64("1e308", 0, 10, &v), -2);
+	CHECK_EQ_I(roce_parse_u64("1e400", 0, 10, &v), -2);
+	CHECK_EQ_I(roce_parse_u64("inf", 0, 10, &v), -2);
+	CHECK_EQ_I(roce_parse_u64("4097", 256, 4096, &v), -2);
+	CHECK_EQ_I(roce_parse_u64("255", 256, 4096, &v), -2);
+	CHECK_EQ_I(roce_parse_u64("-1", 0, UINT64_MAX, &v), -2);
+	CHECK_EQ_I(roce_parse_u64("0.5", 1, 10, &v), -2);
+	/* numbers in range, not written as unsigned integers: -3 */
+	CHECK_EQ_I(roce_parse_u64("1.5", 0, 10, &v), -3);
+	CHECK_EQ_I(roce_parse_u64("1e3", 0, 10000, &v), -3);
+	/* not numbers: -1 */
 	CHECK_EQ_I(roce_parse_u64("", 0, 10, &v), -1);
 	CHECK_EQ_I(roce_parse_u64(NULL, 0, 10, &v), -1);
-	CHECK_EQ_I(roce_parse_u64("-1", 0, UINT64_MAX, &v), -1);
+	CHECK_EQ_I(roce_parse_u64("nan", 0, 10, &v), -1);
+	CHECK_EQ_I(roce_parse_u64("-", 0, 10, &v), -1);
+	CHECK_EQ_I(roce_parse_u64("99999999999999999999x", 0, UINT64_MAX, &v), -1);
 	CHECK_EQ_I(roce_parse_u64("+1", 0, 10, &v), -1);
 	CHECK_EQ_I(roce_parse_u64(" 1", 0, 10, &v), -1);
 	CHECK_EQ_I(roce_parse_u64("1 ", 0, 10, &v), -1);
@@ -62,6 +78,17 @@ static void test_opt_u64(void)
 	CHECK(!roce_opt_u64("--vlan", "4095", 0, 4094, &v, &err));
 	if (err) {
 		CHECK_STR(err->message, "--vlan 4095: out of range (0..4094)");
+		g_clear_error(&err);
+	}
+	CHECK(!roce_opt_u64("--loop", "99999999999999999999", 0, 10, &v, &err));
+	if (err) {
+		CHECK_STR(err->message, "--loop 99999999999999999999: out of range (0..10)");
+		g_clear_error(&err);
+	}
+	CHECK(!roce_opt_u64("--loop", "2.5", 0, 10, &v, &err));
+	if (err) {
+		CHECK_STR(err->message,
+			  "--loop '2.5': not a whole number in digits (or 0x and hex digits)");
 		g_clear_error(&err);
 	}
 	CHECK_EQ_U(v, 3);
