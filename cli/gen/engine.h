@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * engine.h - roce-gen's engine state, shared by the scenario engine (engine.c: RC, READ,
- * atomics, XRC, the run) and the unreliable services (unrel.c: UC messages and UD sends
- * with their faults).  Internal to cli/gen.
+ * atomics, XRC, the run), the unreliable services (unrel.c: UC messages and UD sends
+ * with their faults) and the frame output under both (frames.c).  Internal to cli/gen.
  */
 #ifndef RG_ENGINE_H
 #define RG_ENGINE_H
@@ -83,7 +83,7 @@ struct msg {
 	bool ackreq;
 };
 
-/* ---- engine.c, for unrel.c ----------------------------------------------------------- */
+/* ---- frames.c, for engine.c and unrel.c ------------------------------------------------ */
 
 /* Build, optionally corrupt, stamp, write and account one RoCE frame. */
 void rg_eng_emit(struct gen *g, const struct roce_frame_spec *s, const struct tag *tg,
@@ -95,6 +95,10 @@ void rg_eng_base_spec(struct gen *g, const struct qp *q, bool a_to_b, uint32_t s
 void rg_eng_req_spec(struct gen *g, const struct msg *m, uint32_t k, struct roce_frame_spec *s);
 /* The notification point's CNP to m's requester QP (at most one per --cnp-interval). */
 void rg_eng_cnp(struct gen *g, const struct msg *m);
+/* Pause frames due at or before ts (all: every one left) go out. */
+void rg_eng_flush_pauses(struct gen *g, uint64_t ts, bool all);
+/* End of the run: the counts by opcode and syndrome into the truth. */
+void rg_eng_account_totals(struct gen *g);
 
 /* ---- unrel.c --------------------------------------------------------------------------- */
 
