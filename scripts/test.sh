@@ -68,7 +68,8 @@ if [ "${QUICK:-0}" != 1 ]; then
 	run tsan-build cmake -S "$here" -B "$out/tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DROCE_TSAN=ON -DROCE_BUILD_PLUGIN=OFF -DROCE_WERROR=ON
 	run tsan-make cmake --build "$out/tsan" -j2
-	export TSAN_OPTIONS="halt_on_error=1 exitcode=66"
+	# (tests/tsan.supp: the races that are part of a design, each with its reason)
+	export TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$here/tests/tsan.supp"
 	run tsan-test ctest_in "$out/tsan" -j2 \
 		-R '^test_|^cli_analyze_(threads|truncated|shrink_cut|read_buffer)$'
 	unset TSAN_OPTIONS
