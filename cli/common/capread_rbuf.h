@@ -18,8 +18,9 @@
  * before the next buffer's bytes; a larger record grows it to that record),
  * instead of through its mapping and the page helper.  After each read() the
  * reader walks the buffer's records and leaves fn's byte for each (pcapng:
- * as it reads each record; records shorter than min_caplen: 0), which roce_cap_next() and roce_cap_next_batch()
- * hand out in rec->ahead as they hand out roce_cap_set_ahead()'s helper's
+ * as it reads each record; records shorter than min_caplen: 0), which
+ * roce_cap_next() and roce_cap_next_batch() hand out in rec->ahead as they
+ * hand out roce_cap_set_ahead()'s helper's
  * (fn may be NULL: no bytes).  Records, numbers, flags, warnings and errors
  * are those of the mapping (a file that shrinks: "file shrank while being
  * read", naming the first record not read whole).  Only a pcap or pcapng

@@ -53,7 +53,8 @@ same() {
 "$rg" -w "$tmp/a.pcap" -m 2000 --msg-size 512 --seed 5 --qps 4 --verbs write,read,send \
 	--bad-icrc-rate 0.01 --bad-payload-rate 0.005 -q || { echo "FAIL: roce-gen"; exit 1; }
 mkdir "$tmp/n"
-python3 "$here/ngbuild.py" "$tmp/a.pcap" "$tmp/n" >"$tmp/ends" || { echo "FAIL: ngbuild.py"; exit 1; }
+python3 "$here/ngbuild.py" "$tmp/a.pcap" "$tmp/n" >"$tmp/ends" ||
+	{ echo "FAIL: ngbuild.py"; exit 1; }
 
 # ---- 1. whole files, buffers from 16 bytes to the default --------------------------------
 for f in a lie over trail short caplen; do
@@ -165,21 +166,25 @@ want = {1, 2, 7, 101, 150, 700, len(r) // 2, r[-1][0]}
 print("\n".join("%d %d" % x for x in r if x[0] in want))
 PY
 )
+# check NAME: the cut read with read() (r) against the mapping (m), frame $n at offset $o
+check() {
+	if [ "$(cat "$tmp/r.rc")" != 2 ] || ! cmp -s "$tmp/m.rc" "$tmp/r.rc"; then
+		bad "$1: exit $(cat "$tmp/r.rc"), $(cat "$tmp/m.rc") mapped"
+	elif ! cmp -s "$tmp/m.o" "$tmp/r.o"; then
+		bad "$1: the report differs from the mapping's"
+	elif ! cmp -s "$tmp/m.e" "$tmp/r.e" ||
+	     ! grep -q "frame $n: file shrank while being read ($o bytes" "$tmp/r.e"; then
+		bad "$1: $(cat "$tmp/r.e")"
+	else
+		ok
+	fi
+}
 while read -r n o; do
 	for t in 1 2; do
 		cut "$tmp/m" 0 "$n" --threads $t --json --frames
 		for b in 4096 ""; do
 			cut "$tmp/r" "$b" "$n" --threads $t --json --frames
-			if [ "$(cat "$tmp/r.rc")" != 2 ] || ! cmp -s "$tmp/m.rc" "$tmp/r.rc"; then
-				bad "cut at $n ($b): exit $(cat "$tmp/r.rc"), $(cat "$tmp/m.rc") mapped"
-			elif ! cmp -s "$tmp/m.o" "$tmp/r.o"; then
-				bad "cut at frame $n ($b): the report differs from the mapping's"
-			elif ! cmp -s "$tmp/m.e" "$tmp/r.e" ||
-			     ! grep -q "frame $n: file shrank while being read ($o bytes" "$tmp/r.e"; then
-				bad "cut at frame $n ($b): $(cat "$tmp/r.e")"
-			else
-				ok
-			fi
+			check "cut at frame $n (buffer $b, --threads $t)"
 		done
 	done
 done <<<"$picks"
