@@ -37,6 +37,8 @@
 #   5. roce-analyze --json --threads 1  (the one-thread path)
 #   6. roce-analyze --json --no-icrc
 #   7. tshark -q -z conv,udp
+#   8. roce-analyze --json of the large mix converted to pcapng (editcap -F pcapng), the format
+#      Wireshark and dumpcap write by default (read with read() into the buffer as classic pcap)
 # and the peak RSS of roce-analyze on MEGABYTES/4 and MEGABYTES (must stay flat).
 # Prints Markdown for docs/performance.md, with the CPU model and the load average.
 set -euo pipefail
@@ -136,7 +138,14 @@ for mix in large:1024 small:64; do
 	rounds "$tmp/new" 3 "new:3:$(cmd "$ra" --json "$f")"
 	recache "$f"
 	frames=$("$tmp/pcap_loop" "$f" | awk '{print $1}')
-	CACHE_FILE=$f rounds "$tmp/t" "$rounds_n" \
+	# the large mix also as pcapng, as Wireshark and dumpcap write it (editcap)
+	ng=()
+	if [ "$name" = large ]; then
+		editcap -F pcapng "$f" "$tmp/$name.pcapng"
+		recache "$tmp/$name.pcapng"
+		ng=("ng:99:$(cmd "$ra" --json "$tmp/$name.pcapng")")
+	fi
+	CACHE_FILE=$f rounds "$tmp/t" "$rounds_n" "${ng[@]}" \
 		"floor1:99:$(cmd "$tmp/floor" "$f" 1)" "floor2:99:$(cmd "$tmp/floor" "$f" 2)" \
 		"floorr:99:$(cmd "$tmp/floor" "$f" read)" \
 		"pcap:99:$(cmd "$tmp/pcap_loop" "$f")" "ra:99:$(cmd "$ra" --json "$f")" \
@@ -150,9 +159,12 @@ for mix in large:1024 small:64; do
 	           "floorr:floor, 1 thread, read() into a 256 KiB buffer" \
 	           "pcap:bare libpcap loop" "ra:roce-analyze --json (--threads 2)" \
 	           "ra1:roce-analyze --json --threads 1" "nc:roce-analyze --json --no-icrc" \
-	           "ts:tshark -q -z conv,udp" "new:roce-analyze --json, file just written"; do
+	           "ts:tshark -q -z conv,udp" "new:roce-analyze --json, file just written" \
+	           "ng:roce-analyze --json, the capture as pcapng (editcap; Gbit/s of its size)"; do
 		key=${row%%:*} tool=${row#*:}
 		t=$(get "$key" 2) c=$(get "$key" 3)
+		[ -n "$t" ] || continue
+		[ "$key" = ng ] && size=$(stat -c %s "$tmp/$name.pcapng")
 		printf '| %s (%d MiB, %d B payload) | %d | %s | %.3f | %.3f | %.2f | %s | %s | %s |\n' "$name" \
 			$((size >> 20)) "$pay" "$frames" "$tool" "$t" "$c" \
 			"$(echo "$size * 8 / $t / 1000000000" | bc -l)" "$(r2 "$t" "$t_floor")" \

@@ -159,7 +159,8 @@ int roce_cap_next(roce_capfile_t *c, struct roce_cap_record *rec);
  * bytes), so that a caller may mix the two.  Returns the number of records
  * filled (1..max), 0 at a clean end of file, or a negative status as
  * roce_cap_next() (then nothing was filled).  Only classic pcap files read
- * from memory or a mapping come in runs of more than one, and only while
+ * from memory or a mapping (and files read with roce_cap_set_read_buffer(),
+ * pcapng too: capread_rbuf.h) come in runs of more than one, and only while
  * every record passes the common checks with nothing to report: a record
  * that would raise a warning or an error, the last one of the file, one that
  * ends in its last page(s) (ROCE_CAP_REC_RECHECK) and the one that crosses a

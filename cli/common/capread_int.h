@@ -80,6 +80,33 @@ struct cap_meta {
 	char *text;
 };
 
+/*
+ * roce_cap_set_read_buffer(): the file read with pread() into one reused
+ * buffer (capread_rfill.c: the bytes; capread_rbuf.c: the records).  The
+ * buffer: slack bytes, then room bytes (the read() target).  [lo, hi) are
+ * the bytes read and not yet consumed, lo at the reader's position; hi at
+ * file offset rd_off.
+ */
+struct cap_rbuf {
+	uint8_t *mem;           /* slack, then room bytes */
+	size_t slack, room, bufsize;
+	const uint8_t *lo, *hi;
+	const uint8_t *wend;    /* pcap: the records in [lo, wend) are whole and walked */
+	uint64_t rd_off;        /* file offset of hi */
+	uint64_t size;          /* the file's size at the switch: never read past it */
+	uint8_t *v;             /* pcap: fn's byte of the records walked, v[vk] lo's */
+	size_t vcap, vk, vn;
+	bool eof;               /* a read came short: nothing more to read */
+	uint64_t test_cut;      /* ROCE_CAP_TEST_CUT_AT_FRAME (capr_test_cut()), 0 none */
+	roce_cap_ahead_fn fn;
+	void *user;
+	uint32_t min;
+	/* pcapng: a record read after the first of a run that cannot join it (flags,
+	 * another link type), handed out first by the next call */
+	bool pend;
+	struct roce_cap_record pend_rec;
+};
+
 struct roce_capfile {
 	/* Source: a memory window (mmap or caller's) or a zlib stream. */
 	bool mem;

@@ -309,6 +309,23 @@ static inline bool ng_is_numbered(uint32_t type)
 	return type == NG_CUSTOM || type == NG_CUSTOM_NOCOPY || type == NG_JOURNAL;
 }
 
+uint32_t capr_ng_block_len(const struct roce_capfile *c, const uint8_t *p, size_t avail,
+			   bool *packet)
+{
+	uint32_t type, blen;
+
+	*packet = false;
+	if (avail < 8)
+		return 0;
+	type = ld32(p, c->be);
+	blen = ld32(p + 4, c->be);
+	*packet = ng_is_packet(type);
+	if (type == NG_SHB || blen < 12 || blen > ROCE_CAP_MAX_RECORD)
+		return 0;
+	blen = (blen + 3) & ~3u;
+	return blen <= avail ? blen : 0;
+}
+
 /*
  * Skip a block larger than ROCE_CAP_MAX_RECORD that the reader does not
  * interpret (custom, journal, name resolution, ...): Wireshark reads them,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * capread_rbuf.c - a regular classic-pcap file read with pread() into one
+ * capread_rbuf.c - a regular pcap or pcapng file read with pread() into one
  * reused buffer (roce_cap_set_read_buffer(), capread_rbuf.h) instead of
  * through its mapping: on a 2-vCPU PVM guest a new mapping's first access to
  * each page costs 250-500 ns while read() copies through the kernel's own
@@ -8,19 +8,16 @@
  * when the ICRC verdicts of its records have been computed and the caller
  * decodes them (docs/perf/analyze-threads.md, issue #9).
  *
- * The buffer: slack bytes, then room bytes (the read() target, page aligned).
- * The records are [lo, hi); those in [lo, wend) are whole, checked against the
- * link type's limit and have their verdict byte in v[vk..vn).  When the
- * caller reaches wend, the bytes [lo, hi) (part of a record, at most one) are
- * copied into the slack just before the room and the file is read after them:
- * bufsize bytes, or more for a record larger than that (the room grows to it;
- * the slack grows to the largest part left at a buffer's end; both are bounded
- * by the link type's record limit, as the stream reader's buffer is).  Every
- * error, warning and number is what pcap_next() (capread_open.c) gives for
- * the mapping: the checks are the same, made on the same records in the same
- * order; only the bytes come from the buffer.  The file is never read past
- * its size at the switch (the mapping's length); read short of it, it shrank.
- */
+ * The buffer and its reads are capread_rfill.c's.  Classic pcap: the records
+ * are [lo, hi); those in [lo, wend) are whole, checked against the link
+ * type's limit and have their verdict byte in v[vk..vn).  When the caller
+ * reaches wend, the bytes [lo, hi) (part of a record, at most one) are
+ * carried over into the next buffer.  Every error, warning and number is
+ * what pcap_next() (capread_open.c) gives for the mapping: the checks are the
+ * same, made on the same records in the same order; only the bytes come from
+ * the buffer.  pcapng: capread_ng.c reads the blocks from the buffer through
+ * src_need() (rb_ng_next()), the same parser as on the mapping.
+  */
 #define _GNU_SOURCE
 #include "capread_rbuf.h"
 #include "capread_src.h"
@@ -36,33 +33,13 @@
 
 #include "capguard.h"
 #include "capread_int.h"
+#include "capread_ng.h"
 #include "capread_rec.h"
+#include "capread_rfill.h"
 #include "capread_src.h"
 
-#define RB_SLACK_MIN (16u << 10)        /* a jumbo frame's part without growing */
-#define RB_ALIGN 4096u
 #define RB_MEAN_BYTES (64u << 10)       /* min_mean: the records of the first 64 KiB ... */
 #define RB_MEAN_RECS 256u               /* ... at most this many */
-
-struct cap_rbuf {
-	uint8_t *mem;           /* slack, then room bytes */
-	size_t slack, room, bufsize;
-	const uint8_t *lo, *hi, *wend;
-	uint64_t rd_off;        /* file offset of hi */
-	uint64_t size;          /* the file's size at the switch: never read past it */
-	uint8_t *v;             /* fn's byte of the records walked, v[vk] lo's */
-	size_t vcap, vk, vn;
-	bool eof;               /* a read came short: nothing more to read */
-	uint64_t test_cut;      /* ROCE_CAP_TEST_CUT_AT_FRAME (capr_test_cut()), 0 none */
-	roce_cap_ahead_fn fn;
-	void *user;
-	uint32_t min;
-};
-
-static size_t round_up(size_t n, size_t a)
-{
-	return (n + a - 1) / a * a;
-}
 
 static size_t env_size(const char *name, size_t dflt)
 {
@@ -87,17 +64,37 @@ static uint64_t first_mean(struct roce_capfile *c)
 	return n ? (pos - c->pos) / n : 0;
 }
 
+/* pcapng: the bytes of the first whole blocks over their packet blocks, 0 none. */
+static uint64_t first_mean_ng(struct roce_capfile *c)
+{
+	const uint8_t *p = c->base + c->pos;
+	size_t left = c->len - (size_t)c->pos, used = 0;
+	uint64_t n = 0;
+
+	while (n < RB_MEAN_RECS && used < RB_MEAN_BYTES) {
+		bool pkt;
+		uint32_t bl = capr_ng_block_len(c, p + used, left - used, &pkt);
+
+		if (!bl)
+			break;
+		used += bl;
+		n += pkt;
+	}
+	return n ? used / n : 0;
+}
+
 int roce_cap_set_read_buffer(roce_capfile_t *c, roce_cap_ahead_fn fn, void *user,
 			     uint32_t min_caplen, uint32_t min_mean)
 {
 	struct cap_rbuf *rb;
 	size_t bufsize = env_size("ROCE_CAP_READ_BUF", ROCE_CAP_READ_BUF_DEFAULT);
 
-	if (!c || !c->map || !c->helper_pending || c->status || c->fmt != FMT_PCAP ||
-	    c->ahead_fn || c->ah || c->rb || !bufsize)
+	if (!c || !c->map || !c->helper_pending || c->status ||
+	    (c->fmt != FMT_PCAP && c->fmt != FMT_PCAPNG) || c->ahead_fn || c->ah || c->rb ||
+	    !bufsize)
 		return 0;
 	min_mean = (uint32_t)env_size("ROCE_CAP_READ_MEAN", min_mean);
-	if (min_mean && first_mean(c) < min_mean)
+	if (min_mean && (c->fmt == FMT_PCAP ? first_mean(c) : first_mean_ng(c)) < min_mean)
 		return 0;
 	rb = calloc(1, sizeof(*rb));
 	if (!rb)
@@ -132,14 +129,6 @@ void capr_rbuf_free(roce_capfile_t *c)
 	free(c->rb->v);
 	free(c->rb);
 	c->rb = NULL;
-}
-
-/* Has the file become shorter than it was at the switch? */
-static bool rb_shrunk(struct roce_capfile *c)
-{
-	struct stat st;
-
-	return fstat(c->fd, &st) == 0 && (uint64_t)st.st_size < c->rb->size;
 }
 
 /* Walk the whole records from wend (= lo), leaving fn's byte for each. */
@@ -185,78 +174,31 @@ static void rb_walk(struct roce_capfile *c)
 }
 
 /*
- * Make need bytes from lo addressable: the part [lo, hi) moved into the slack,
- * the file read after it (at least bufsize bytes, up to the file's size).
- * Then the records walked.  Returns 0, or < 0 with c->src_status set (out of
- * memory, a read error, interrupted).
+ * Make need bytes from lo addressable (capr_rbuf_read()), then walk the records.
+ * Returns 0, or < 0 with c->src_status set (out of memory, a read error, interrupted).
  */
 static int rb_fill(struct roce_capfile *c, size_t need)
 {
 	struct cap_rbuf *rb = c->rb;
-	size_t part = (size_t)(rb->hi - rb->lo), want, got = 0;
-	size_t slack = rb->slack, room = rb->room;
+	size_t vcap;
 
 	rb->vk = rb->vn = 0;
-	want = need > part && need - part > rb->bufsize ? need - part : rb->bufsize;
-	if (part > slack || !slack)
-		slack = round_up(part > RB_SLACK_MIN ? part : RB_SLACK_MIN, RB_ALIGN);
-	if (want > room)
-		room = round_up(want, RB_ALIGN);
-	if (slack != rb->slack || room != rb->room) {
-		size_t vcap = (slack + room) / 16 + 2;
-		void *m = NULL;
-		uint8_t *v = vcap > rb->vcap ? malloc(vcap) : rb->v;
-
-		if (!v || posix_memalign(&m, RB_ALIGN, slack + room) != 0) {
-			if (v != rb->v)
-				free(v);
+	if (capr_rbuf_read(c, need) < 0)
+		return -1;
+	/* a byte for each record of at least 16 bytes */
+	vcap = (rb->slack + rb->room) / 16 + 2;
+	if (vcap > rb->vcap) {
+		free(rb->v);
+		rb->vcap = 0;
+		rb->v = malloc(vcap);
+		if (!rb->v) {
+			rb->hi = rb->lo;        /* nothing walked: nothing handed out */
 			c->src_status = ROCE_E_NOMEM;
 			snprintf(c->src_err, sizeof(c->src_err), "out of memory");
 			return -1;
 		}
-		if (v != rb->v) {
-			free(rb->v);
-			rb->v = v;
-			rb->vcap = vcap;
-		}
-		if (part)
-			memcpy((uint8_t *)m + slack - part, rb->lo, part);
-		free(rb->mem);
-		rb->mem = m;
-		rb->slack = slack;
-		rb->room = room;
-	} else {
-		memmove(rb->mem + slack - part, rb->lo, part);
+		rb->vcap = vcap;
 	}
-	rb->lo = rb->wend = rb->mem + slack - part;
-	if (rb->size - rb->rd_off < want)
-		want = (size_t)(rb->size - rb->rd_off);
-	while (got < want) {
-		ssize_t r = pread(c->fd, rb->mem + slack + got, want - got,
-				  (off_t)(rb->rd_off + got));
-
-		if (r > 0) {
-			got += (size_t)r;
-			continue;
-		}
-		if (r == 0)
-			break;
-		if (errno == EINTR) {
-			if (c->intr && *c->intr) {
-				c->src_status = ROCE_CAP_E_INTR;
-				snprintf(c->src_err, sizeof(c->src_err), "interrupted");
-				break;
-			}
-			continue;
-		}
-		c->src_status = ROCE_CAP_E_IO;
-		snprintf(c->src_err, sizeof(c->src_err), "read error: %s", strerror(errno));
-		break;
-	}
-	rb->hi = rb->mem + slack + got;
-	rb->rd_off += got;
-	if (got < want || rb->rd_off == rb->size)
-		rb->eof = true;
 	rb_walk(c);
 	return c->src_status ? -1 : 0;
 }
@@ -277,7 +219,7 @@ static int rb_more(struct roce_capfile *c)
 		if (avail >= hl) {
 			h = pcap_rec_hdr(c, rb->lo);
 			if (h.caplen > c->max_caplen) {
-				if (rb_shrunk(c))
+				if (capr_rbuf_shrunk(c))
 					return capr_fail_shrank(c);
 				return capr_fail(c, ROCE_E_MALFORMED,
 						 "record length %" PRIu32 " exceeds limit %" PRIu32
@@ -286,7 +228,7 @@ static int rb_more(struct roce_capfile *c)
 			}
 		}
 		if (rb->eof || c->src_status) {
-			if (rb_shrunk(c))
+			if (capr_rbuf_shrunk(c))
 				return capr_fail_shrank(c);
 			if (avail == 0 && !c->src_status) {
 				c->status = 1;
@@ -304,6 +246,93 @@ static int rb_more(struct roce_capfile *c)
 	}
 }
 
+/*
+ * ROCE_CAP_TEST_CUT_AT_FRAME on pcapng: rec (just read, its block in the buffer) is that
+ * frame: the file is cut at its block, where capr_test_cut() cuts the mapping after the
+ * record was handed out, and the record is not handed out: the error names it.
+ */
+static int rb_ng_cut(struct roce_capfile *c, const struct roce_cap_record *rec)
+{
+	const struct cap_rbuf *rb = c->rb;
+	uint64_t off = c->pos - (uint64_t)(rb->lo - rec->data);
+
+	if (rec->data - rb->mem >= 28 && (ld32(rec->data - 28, c->be) == NG_EPB ||
+					   ld32(rec->data - 28, c->be) == NG_OPB))
+		off -= 28;
+	else if (rec->data - rb->mem >= 12 && ld32(rec->data - 12, c->be) == NG_SPB)
+		off -= 12;
+	c->rb->test_cut = 0;
+	capr_test_truncate(c, off);
+	return capr_fail_shrank_at(c, rec->frame_no);
+}
+
+/*
+ * pcapng over the buffer: capr_ng_next() reads the blocks through src_need()
+ * (capread_rec.h; capr_rbuf_need() reads on).  A run's first record may read on
+ * (nothing is handed out yet); the next ones come only from a packet block that lies
+ * whole in the buffer (capr_ng_block_len()), which capr_ng_next() takes without
+ * reading on, so that the records handed out stay where they are.  A record that
+ * cannot join the run (flags: a warning, no timestamp; another link type) waits in
+ * rb->pend and is the next call's first.  Each record's verdict is fn's, taken as it
+ * is read (the record in the L1).  Errors, warnings and numbers are capr_ng_next()'s,
+ * as on the mapping; where it ends (a clean end or an error), a file shorter than at
+ * the switch is "file shrank while being read", as on the mapping.
+ */
+static int rb_ng_next(struct roce_capfile *c, struct roce_cap_record *recs, unsigned max)
+{
+	struct cap_rbuf *rb = c->rb;
+	unsigned n = 0;
+
+	if (rb->pend) {
+		recs[0] = rb->pend_rec;
+		rb->pend = false;
+		n = 1;
+		if (recs[0].flags)
+			return 1;
+	} else if (c->status) {
+		return c->status < 0 ? c->status : 0;
+	}
+	while (n < max) {
+		struct roce_cap_record *rec = &recs[n];
+		bool pkt;
+		int r;
+
+		if (n && (!capr_ng_block_len(c, rb->lo, (size_t)(rb->hi - rb->lo), &pkt) || !pkt))
+			break;
+		r = capr_ng_next(c, rec, false);
+		if (r <= 0) {
+			if (capr_rbuf_shrunk(c))
+				r = capr_fail_shrank(c);
+			else if (r == 0)
+				c->status = 1;
+		} else if (unlikely(rb->test_cut) && rec->frame_no == rb->test_cut) {
+			r = rb_ng_cut(c, rec);
+		}
+		if (r <= 0) {
+			if (n)
+				break;
+			c->in_read = c->pos;
+			return r;
+		}
+		if (rb->fn && rec->caplen >= rb->min) {
+			rec->ahead = rb->fn(rb->user, rec);
+			c->ahead_taken += rec->ahead != 0;
+		} else {
+			rec->ahead = 0;
+		}
+		if (n && (rec->flags || rec->linktype != recs[0].linktype)) {
+			rb->pend_rec = *rec;
+			rb->pend = true;
+			break;
+		}
+		n++;
+		if (rec->flags)
+			break;
+	}
+	c->in_read = c->pos;
+	return (int)n;
+}
+
 int capr_rbuf_next(roce_capfile_t *c, struct roce_cap_record *recs, unsigned max)
 {
 	struct cap_rbuf *rb = c->rb;
@@ -312,6 +341,8 @@ int capr_rbuf_next(roce_capfile_t *c, struct roce_cap_record *recs, unsigned max
 	const uint64_t mul = c->nsec ? 1u : 1000u;
 	unsigned n = 0;
 
+	if (c->fmt != FMT_PCAP)
+		return rb_ng_next(c, recs, max);
 	if (c->status)
 		return c->status < 0 ? c->status : 0;
 	while (n < max) {
@@ -360,7 +391,7 @@ int capr_rbuf_peek(const roce_capfile_t *c, const uint8_t **data, uint32_t *capl
 {
 	const struct cap_rbuf *rb = c->rb;
 
-	if (c->status || rb->lo == rb->wend)
+	if (c->status || c->fmt != FMT_PCAP || rb->lo == rb->wend)
 		return 0;
 	*data = rb->lo + c->rec_hl;
 	*caplen = pcap_rec_hdr(c, rb->lo).caplen;

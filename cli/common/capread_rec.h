@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * capread_rec.h - the record parsers' inline access to the byte source
- * (capread_open.c for pcap, capread_ng.c for pcapng): bytes made addressable,
+ * (capread_open.c for pcap, capread_ng.c for pcapng; a mapping, memory, a
+ * stream or the read() buffer of capread_rfill.c): bytes made addressable,
  * consumed (telling the helper when a window is crossed), a record delivered.
  */
 #ifndef ROCE_CAPREAD_REC_H
@@ -9,6 +10,7 @@
 
 #include "capread_ahead.h"
 #include "capread_pages.h"
+#include "capread_rfill.h"
 #include "capread_src.h"
 
 /*
@@ -26,6 +28,12 @@ static inline const uint8_t *src_need(struct roce_capfile *c, size_t n, size_t *
 			return c->base + c->pos;
 		*avail = a;
 		return NULL;
+	}
+	if (c->rb) {
+		/* read() into one buffer (pcapng; capread_rfill.c) */
+		if ((size_t)(c->rb->hi - c->rb->lo) >= n)
+			return c->rb->lo;
+		return capr_rbuf_need(c, n, avail);
 	}
 	if (c->have >= n)
 		return c->buf;
@@ -123,6 +131,8 @@ static inline void src_consume(struct roce_capfile *c, size_t n)
 	uint64_t before = c->pos;
 
 	c->pos += n;
+	if (c->rb)
+		c->rb->lo += n;
 	if (unlikely(c->have > n)) {
 		/* a stream read ahead at open (pcap_variant()): the bytes after n are moved
 		 * to the front by the next src_need() (the record handed out stays valid) */

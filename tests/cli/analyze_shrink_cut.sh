@@ -10,9 +10,11 @@
 # after it in the same page, at a page's end, the first record of a run, the last page of the
 # file (records handed out one at a time, checked every time), on pcap and pcapng, on a file
 # whose last page holds no zero word, with --threads 1 and 2 (the helper's ICRC verdicts: taken
-# ahead over the bytes before the cut only), plain, with --frames (every frame's line) and with
-# a filter. Before the check after the decode, the records after N were counted as frames that
-# are not RoCE (or with a bad ICRC) and the error named the frame after the run.
+# ahead over the bytes before the cut only), the pcapng file also read with read() into a buffer
+# (capread_rbuf.c; ROCE_CAP_READ_MEAN=0: with --threads 2 too) and mapped (ROCE_CAP_READ_BUF=0),
+# plain, with --frames (every frame's line) and with a filter. Before the check after the
+# decode, the records after N were counted as frames that are not RoCE (or with a bad ICRC) and
+# the error named the frame after the run.
 set -u
 build=$1 src=$2
 ra=$build/cli/roce-analyze
@@ -131,11 +133,21 @@ for f in a.pcap b.pcap c.pcapng d.pcap; do
 	for n in $(picks "$tmp/$f"); do
 		off=$(offsets "$tmp/$f" | awk -v n="$n" '$1 == n { print $2 }')
 		head -c "$off" "$tmp/$f" >"$tmp/clean.${f#*.}"
-		for t in 1 2; do
-			cut_case "$f" "$n" "$off" --threads $t
-			cut_case "$f" "$n" "$off" --threads $t --frames
-			cut_case "$f" "$n" "$off" --threads $t -f udp
+		# pcapng: read() into a buffer (with --threads 2 too) and mapped; pcap as is
+		for mode in $([ "${f#*.}" = pcapng ] && echo "read map" || echo dflt); do
+			unset ROCE_CAP_READ_MEAN ROCE_CAP_READ_BUF
+			case $mode in
+			read) export ROCE_CAP_READ_MEAN=0 ;;
+			map) export ROCE_CAP_READ_BUF=0 ;;
+			esac
+			for t in 1 2; do
+				for a in "" --frames "-f udp"; do
+					# shellcheck disable=SC2086
+					cut_case "$f" "$n" "$off" --threads $t $a
+				done
+			done
 		done
+		unset ROCE_CAP_READ_MEAN ROCE_CAP_READ_BUF
 	done
 done
 finish
