@@ -122,4 +122,24 @@ if command -v tshark > /dev/null 2>&1; then
 		[ "$n" -gt 300 ] && ok || bad "tshark read $n frames of ts_$v.pcap"
 	done
 fi
+# The text summary has --json's "transports" too: one line for each transport with frames
+# (RC, UC, UD here; no XRC line), the same numbers as the JSON.
+tr="--verbs write,uc_send,ud_send,read --loss 3% --dup-rate 2% --bad-icrc-rate 1% -m 300"
+"$rg" -w "$tmp/tr.pcap" $tr > "$tmp/tr.txt" || bad "roce-gen $tr failed"
+"$rg" -w "$tmp/tr.pcap" $tr --json > "$tmp/tr.json" || bad "roce-gen $tr --json failed"
+python3 - "$tmp/tr.txt" "$tmp/tr.json" <<'PY' && ok || bad "text summary's transports"
+import json, re, sys
+text = open(sys.argv[1]).read()
+want = json.load(open(sys.argv[2]))["transports"]
+got = {}
+for m in re.finditer(r"^  (RC|UC|UD|XRC) +(.*)$", text, re.M):
+    got[m.group(1)] = {k: int(v) for k, v in re.findall(r"(\w+) (\d+)", m.group(2))}
+ok = sorted(got) == ["RC", "UC", "UD"] and all(got[t] == want[t] for t in got)
+ok = ok and "Expected by transport" in text and sum(want["UC"].values()) > 0
+if not ok:
+    print("  text %r\n  json %r" % (got, want))
+sys.exit(0 if ok else 1)
+PY
+"$rg" -w "$tmp/tr.pcap" -m 0 --pfc prio=3,length=1ms > "$tmp/tr0.txt"
+grep -q "by transport" "$tmp/tr0.txt" && bad "pause frames only: a transport heading" || ok
 finish
