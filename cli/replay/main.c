@@ -877,6 +877,9 @@ static int send_batch(struct rr_thread *t, struct roce_tx_frame *b, uint64_t *dl
 	return rc;
 }
 
+/* how long after the end of --duration a sender behind its schedule may still send */
+#define RR_DURATION_GRACE_NS 1000000000ull
+
 static void *sender(void *arg)
 {
 	struct rr_thread *t = arg;
@@ -919,7 +922,11 @@ static void *sender(void *arg)
 			}
 			continue;
 		}
-		if (dur_ns && off >= dur_ns)
+		/* the end of --duration: no frame due after it; a sender that has fallen
+		 * behind (a rate above the host's) stops RR_DURATION_GRACE_NS after it, the
+		 * rest unsent, while one stalled for a moment still sends every frame due
+		 * (now: the clock at the last wait or send) */
+		if (dur_ns && (off >= dur_ns || now - g_start_ns >= dur_ns + RR_DURATION_GRACE_NS))
 			break;
 		if (g_start_ns + off > now) {
 			if (n) {
