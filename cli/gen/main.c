@@ -58,21 +58,13 @@ static gboolean set_cb(const char *name, const char *val, gpointer data, GError 
 	return TRUE;
 }
 
-/* A file that cannot be read or has a bad line: one line naming the file (and the line,
- * "FILE:LINE: reason", as compilers do), exit status 2; a bad input, not a usage error,
- * so no --help hint. */
 static gboolean scenario_cb(const char *name, const char *val, gpointer data, GError **err)
 {
 	char e[512];
 
-	if (!*val) {
-		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s: empty file name",
-			    name);
-		return FALSE;
-	}
 	if (rg_scenario_load(&cfg, val, e, sizeof(e))) {
-		fprintf(stderr, "%s: %s\n", RG_PROG, e);
-		exit(RG_EXIT_USAGE);
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s %s", name, e);
+		return FALSE;
 	}
 	return TRUE;
 }

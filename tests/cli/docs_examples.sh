@@ -31,12 +31,12 @@ done
 
 # the bad-file message the docs show for lossy.ini with loss = 1.5
 lossy=$(grep -l '^# lossy.ini' "$tmp"/ex*.ini | head -n 1)
-want=$(grep -m 1 "^roce-gen: lossy.ini:" "$src/docs/roce-gen.md")
+want=$(grep -m 1 "^roce-gen: --scenario lossy.ini:" "$src/docs/roce-gen.md")
 if [ -n "$lossy" ] && [ -n "$want" ]; then
 	sed 's/^loss = .*/loss = 1.5/' "$lossy" > "$tmp/lossy.ini"
 	(cd "$tmp" && "$rg" --scenario lossy.ini -q > /dev/null 2> "$tmp/err")
 	rc=$?
-	[ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = "$want" ] && ok ||
+	[ $rc -eq 2 ] && [ "$(head -n 1 "$tmp/err")" = "$want" ] && ok ||
 		bad "bad lossy.ini: exit $rc, printed '$(cat "$tmp/err")', docs say '$want'"
 else
 	bad "docs/roce-gen.md: no lossy.ini example or no message for it"
