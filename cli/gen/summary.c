@@ -124,7 +124,8 @@ void rg_summary_print(const struct rg_config *cfg, const struct rg_truth *t, boo
 		"gbn_episodes", t->gbn_nak, t->gbn_rnr, t->gbn_timeout);
 	fprintf(f, "  %-18s %" PRIu64 "\n  %-18s %" PRIu64 "\n  %-18s %" PRIu64
 		"\n  %-18s %" PRIu64 "\n", "ecn_ce", t->ecn_ce, "pfc_frames", t->pfc_frames,
-		"pause_frames", t->pause_frames, "pfc_storms", t->pfc_storms);	/* --json's "transports", those that have frames, one line each */
+		"pause_frames", t->pause_frames, "pfc_storms", t->pfc_storms);
+	/* --json's "transports", those that have frames, one line each */
 	for (int tr = 0, head = 0; tr < RG_TR_COUNT; tr++) {
 		const struct rg_seq *q = &t->by_tr[tr];
 

@@ -51,9 +51,9 @@ while IFS= read -r line; do
 	[ "$line" = ... ] && continue
 	pre=${line% ...}
 	if [ "$pre" != "$line" ]; then
-		grep -qF -- "$pre" "$tmp/report.txt" && ok || bad "README.md line not in the report: $line"
+		grep -qF -- "$pre" "$tmp/report.txt"
 	else
-		grep -qxF -- "$line" "$tmp/report.txt" && ok || bad "README.md line not in the report: $line"
-	fi
+		grep -qxF -- "$line" "$tmp/report.txt"
+	fi && ok || bad "README.md line not in the report: $line"
 done < "$tmp/readme.txt"
 finish

@@ -38,9 +38,11 @@ for t in roce-analyze roce-gen roce-replay; do
 		"$bin" $o > "$tmp/out" 2> "$tmp/err"
 		rc=$?
 		[ $rc -eq 0 ] && [ -s "$tmp/out" ] && [ ! -s "$tmp/err" ] && ok ||
-			bad "$t $o: exit $rc, stdout $(wc -c < "$tmp/out") bytes, stderr: $(cat "$tmp/err")"
+			bad "$t $o: exit $rc, stdout $(wc -c < "$tmp/out") bytes," \
+			    "stderr: $(cat "$tmp/err")"
 	done
-	grep -q "^$t " <(sed -n 1p "$tmp/out") && ok || bad "$t -V: first line $(sed -n 1p "$tmp/out")"
+	first=$(sed -n 1p "$tmp/out")
+	[ "${first%% *}" = "$t" ] && ok || bad "$t -V: first line $first"
 
 	# usage errors: exit 2, the option on the first line, the hint on the second, no more
 	for args in "--no-such-option" "-c"; do
