@@ -104,9 +104,11 @@ for pre in "" -K; do
 	expect_fail 2 "missing.pcap: No such file" "$replay" -i "$if_a" -t $pre "$tmp/small.pcap" \
 		"$tmp/missing.pcap"
 	[ "$(wc -l < "$tmp/e.txt")" -eq 1 ] && [ ! -s "$tmp/o.txt" ] && ok ||
-		bad "missing second input ($pre): stdout $(head -c 200 "$tmp/o.txt"), stderr $(cat "$tmp/e.txt")"
+		bad "missing second input ($pre): stdout $(head -c 200 "$tmp/o.txt")," \
+		    "stderr $(cat "$tmp/e.txt")"
 	rx_stop
-	[ "${rx_out%% bytes*}" = "frames 0" ] && ok || bad "missing second input ($pre): sent $rx_out"
+	[ "${rx_out%% bytes*}" = "frames 0" ] && ok ||
+		bad "missing second input ($pre): sent $rx_out"
 done
 # stdin after a file is read once, in its turn
 rx_start "$tmp/rx.pcap"

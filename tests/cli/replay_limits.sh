@@ -85,6 +85,7 @@ for e in "${engs[@]}"; do
 import json, sys
 d = json.load(open(sys.argv[1]))
 sys.exit(0 if 0.5 <= d["elapsed_s"] < 2.5 and d["packets"] > 0 else 1)' "$tmp/out.txt" && ok ||
-		bad "$e: --gbps 400 --duration 0.5: exit $rc, $(grep -E 'elapsed|packets' "$tmp/out.txt")"
+		bad "$e: --gbps 400 --duration 0.5: exit $rc," \
+		    "$(grep -E 'elapsed|packets' "$tmp/out.txt")"
 done
 finish
