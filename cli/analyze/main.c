@@ -1145,11 +1145,12 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
+	/* after JSON Lines (--frames, --interval) the JSON report is one line too */
 	if (!ctx.o.quiet && analysed_any && got_signal != SIGPIPE) {
 		if (ctx.o.csv)
 			ra_report_csv(&ctx, stdout);
 		else if (ctx.o.json)
-			ra_report_json(&ctx, stdout, !ctx.o.frames);
+			ra_report_json(&ctx, stdout, !ctx.o.frames && !cli.interval_ns);
 		else
 			ra_report_text(&ctx, stdout);
 	}

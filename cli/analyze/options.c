@@ -652,9 +652,12 @@ void ra_parse_options(int argc, char **argv, bool check, struct ra_opts *out, st
 	setup_filter();
 	if (o.iface && cli.files->len)
 		usage_error("-i cannot be combined with -r or input files");
+	/* the live-capture options without -i: name the one given */
 	if (!o.iface && (o.write || snaplen_given || o.buffer_kib ||
 			     o.duration_ns || o.immediate))
-		usage_error("-w, -s, -B, --immediate-mode and --duration need -i");
+		usage_error(o.write ? "-w needs -i (it saves a live capture)" :
+			    snaplen_given ? "-s needs -i" : o.buffer_kib ? "-B needs -i" :
+			    o.duration_ns ? "--duration needs -i" : "--immediate-mode needs -i");
 	if ((o.rotate_bytes || o.rotate_files) && !o.write)
 		usage_error("-C and -W need -w");
 	if (o.rotate_files && !o.rotate_bytes)

@@ -150,6 +150,8 @@ void rg_eng_account_totals(struct gen *g)
 		n += g->by_op[o];
 		if (roce_opcodes[o].flags & ROCE_F_CNP)
 			t->cnps += g->by_op[o];
+		if (tr_of_op((uint8_t)o) >= 0)
+			t->by_tr[tr_of_op((uint8_t)o)].frames += g->by_op[o];
 	}
 	t->roce_frames += n;
 	if (g->c->version == 1)

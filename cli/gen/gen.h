@@ -162,6 +162,7 @@ enum rg_transport { RG_TR_RC = 0, RG_TR_UC, RG_TR_UD, RG_TR_XRC, RG_TR_COUNT };
 /* The sequencing counters of the streams of one transport, summed. */
 struct rg_seq {
 	uint64_t psn_gaps, lost_psns, duplicates, out_of_order, icrc_bad;
+	uint64_t frames;        /* written RoCE frames of the transport (CNPs: none) */
 };
 
 /* What a correct analyzer must count on the generated file (names as in

@@ -319,6 +319,11 @@ static int parse_sizes(struct rg_config *c, const char *val, char *err, size_t e
 			char *s = g_strstrip(*it), *colon = strchr(s, ':');
 			uint64_t w = 1;
 
+			if (!strncmp(s, "uniform:", 8) || !strncmp(s, "exp:", 4)) {
+				rc = fail(err, errlen, "msg-size: '%s' in a list: uniform:MIN-MAX "
+					  "and exp:MEAN[:MAX] stand alone", s);
+				break;
+			}
 			if (colon) {
 				*colon = 0;
 				if (roce_parse_u64(colon + 1, 0, 1000000, &w)) {

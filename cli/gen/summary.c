@@ -125,4 +125,17 @@ void rg_summary_print(const struct rg_config *cfg, const struct rg_truth *t, boo
 	fprintf(f, "  %-18s %" PRIu64 "\n  %-18s %" PRIu64 "\n  %-18s %" PRIu64
 		"\n  %-18s %" PRIu64 "\n", "ecn_ce", t->ecn_ce, "pfc_frames", t->pfc_frames,
 		"pause_frames", t->pause_frames, "pfc_storms", t->pfc_storms);
+	/* --json's "transports", those that have frames, one line each */
+	for (int tr = 0, head = 0; tr < RG_TR_COUNT; tr++) {
+		const struct rg_seq *q = &t->by_tr[tr];
+
+		if (!q->frames)
+			continue;
+		if (!head++)
+			fprintf(f, "Expected by transport (its streams summed):\n");
+		fprintf(f, "  %-18s psn_gaps %" PRIu64 ", lost_psns %" PRIu64 ", duplicates %"
+			PRIu64 ", out_of_order %" PRIu64 ", icrc_bad %" PRIu64 "\n",
+			rg_transport_name(tr), q->psn_gaps, q->lost_psns, q->duplicates,
+			q->out_of_order, q->icrc_bad);
+	}
 }

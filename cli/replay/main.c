@@ -41,6 +41,7 @@
 #include <string.h>
 #include <time.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <glib.h>
@@ -797,6 +798,37 @@ static int next_preloaded(struct rr_thread *t, uint64_t g, struct roce_tx_frame 
 	return 1;
 }
 
+/*
+ * A streamed run: an input that cannot be opened is refused before anything is sent,
+ * as with --preload (and as tcpreplay checks its files first): one line, exit 2, no
+ * statistics.  The first input stays open for the sender; the other regular files are
+ * opened again when their turn comes (pipes and stdin are read once: not tried here).
+ */
+static int open_inputs(struct rr_thread *t0)
+{
+	char errbuf[ROCE_ERRBUF_SIZE];
+	struct stat st;
+
+	for (unsigned fi = 0; fi < O.n_files; fi++) {
+		roce_capfile_t *c;
+
+		/* stdin, a pipe or a device after the first: read once, when its turn comes */
+		if (fi && (!strcmp(O.files[fi], "-") ||
+			   (stat(O.files[fi], &st) == 0 && !S_ISREG(st.st_mode))))
+			continue;
+		c = roce_cap_open(O.files[fi], errbuf);
+		if (!c) {
+			fprintf(stderr, "%s: %s\n", RR_PROG, errbuf);
+			return EXIT_USAGE;
+		}
+		if (fi)
+			roce_cap_close(c);
+		else
+			t0->cap = c;
+	}
+	return 0;
+}
+
 /* Next frame of a streamed run (one thread): 1, 0 at the end, -1 on an input error. */
 static int next_streamed(struct rr_thread *t, uint64_t g, uint8_t *slot,
 			 struct roce_tx_frame *fr, uint64_t *off)
@@ -877,6 +909,9 @@ static int send_batch(struct rr_thread *t, struct roce_tx_frame *b, uint64_t *dl
 	return rc;
 }
 
+/* how long after the end of --duration a sender behind its schedule may still send */
+#define RR_DURATION_GRACE_NS 1000000000ull
+
 static void *sender(void *arg)
 {
 	struct rr_thread *t = arg;
@@ -919,7 +954,11 @@ static void *sender(void *arg)
 			}
 			continue;
 		}
-		if (dur_ns && off >= dur_ns)
+		/* the end of --duration: no frame due after it; a sender that has fallen
+		 * behind (a rate above the host's) stops RR_DURATION_GRACE_NS after it, the
+		 * rest unsent, while one stalled for a moment still sends every frame due
+		 * (now: the clock at the last wait or send) */
+		if (dur_ns && (off >= dur_ns || now - g_start_ns >= dur_ns + RR_DURATION_GRACE_NS))
 			break;
 		if (g_start_ns + off > now) {
 			if (n) {
@@ -1061,6 +1100,9 @@ int main(int argc, char **argv)
 		if (status)
 			goto out;
 	} else {
+		status = open_inputs(&th[0]);
+		if (status)
+			goto out;
 		/* the frames of one batch plus the one being read: never the same slot */
 		th[0].slots = malloc((size_t)(ROCE_TX_MAX_BATCH + 1) * (g_max_frame + 4));
 		if (!th[0].slots) {

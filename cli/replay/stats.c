@@ -90,8 +90,11 @@ void rr_stats_final(const struct rr_opts *o, const struct rr_final *f)
 	printf("Actual: %" PRIu64 " packets (%" PRIu64 " bytes) sent in %.6f seconds\n",
 	       f->packets, f->bytes, s);
 	printf("Rated: %.1f pps, %.6f Gb/s L2, %.6f Gb/s L1\n", pps, gl2, gl1);
-	if (ratio > 0.0)
-		printf("Target: %s, achieved %.4f%% of it\n", mode_name(o), ratio * 100.0);
+	if (ratio > 0.0 && o->mode == RR_PPS)
+		printf("Target: %.1f pps, achieved %.4f%% of it\n", o->pps, ratio * 100.0);
+	else if (ratio > 0.0)
+		printf("Target: %.6f Gb/s %s, achieved %.4f%% of it\n", o->bps / 1e9,
+		       o->line_rate ? "L1" : "L2", ratio * 100.0);
 	if (f->dev.n)
 		printf("Deadline deviation: mean %.0f ns, p50 %" PRIu64 " ns, p99 %" PRIu64
 		       " ns, max %" PRIu64 " ns\n", (double)f->dev.sum_ns / f->dev.n, p50, p99,

@@ -25,9 +25,11 @@ cat > "$tmp/chk.py" <<'PY'
 import json, sys, datetime
 out, plain, iv = sys.argv[1], sys.argv[2], float(sys.argv[3])
 lines = open(out).read().splitlines()
-ivl = [json.loads(l) for l in lines if l.startswith('{"time"')]
-rest = "\n".join(l for l in lines if not l.startswith('{"time"'))
-rep, ref = json.loads(rest), json.load(open(plain))
+# JSON Lines: every line one JSON value, the interval lines, then the report on the last
+vals = [json.loads(l) for l in lines]
+ivl, rep = vals[:-1], vals[-1]
+assert all("interval_s" in x for x in ivl) and "summary" in rep, "not interval lines + report"
+ref = json.load(open(plain))
 s = rep["summary"]
 # the final report is the one without --interval
 for k, v in ref["summary"].items():

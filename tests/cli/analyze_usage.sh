@@ -101,6 +101,11 @@ expect_rc 2 "fail-on" --fail-on , x.pcap
 expect_rc 2 "csv" --csv --json x.pcap
 expect_rc 2 "csv" --csv --frames x.pcap
 expect_rc 2 "stdin" - -
+# a live-capture option without -i: the message names the option given
+expect_rc 2 "^roce-analyze: -w needs -i" -w y.pcap x.pcap
+expect_rc 2 "^roce-analyze: -B needs -i" -B 1024 x.pcap
+expect_rc 2 "^roce-analyze: --duration needs -i" --duration 5 x.pcap
+expect_rc 2 "^roce-analyze: --immediate-mode needs -i" --immediate-mode x.pcap
 for f in "$tmp/err"; do
 	[ "$(wc -l <"$f")" -le 2 ] && ok || bad "usage error is more than one line + hint: $(cat "$f")"
 done

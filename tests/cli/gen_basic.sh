@@ -18,6 +18,9 @@ usage() {
 usage --qps 0 -w "$tmp/x.pcap"
 usage --verbs write,frobnicate -w "$tmp/x.pcap"
 usage --msg-size uniform:10-5 -w "$tmp/x.pcap"
+usage --msg-size 64,uniform:10-20 -w "$tmp/x.pcap"
+grep -q "'uniform:10-20' in a list" "$tmp/err" && ok ||
+	bad "size list with a range: $(cat "$tmp/err")"
 usage --pmtu 1000 -w "$tmp/x.pcap"
 usage --loss 1.5 -w "$tmp/x.pcap"
 usage --drop-psn 1x -w "$tmp/x.pcap"
@@ -99,7 +102,8 @@ python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d['me
 printf '[traffic]\nqps = 2\n[faults]\nloss = 2.5\n' > "$tmp/bad.ini"
 "$rg" --scenario "$tmp/bad.ini" -w "$tmp/x.pcap" 2> "$tmp/err"
 rc=$?
-[ $rc -eq 2 ] && grep -q "bad.ini:4: \[faults\] loss" "$tmp/err" && ok || bad "bad scenario: exit $rc, $(cat "$tmp/err")"
+[ $rc -eq 2 ] && grep -q "^roce-gen: --scenario $tmp/bad.ini:4: \[faults\] loss" "$tmp/err" &&
+	ok || bad "bad scenario: exit $rc, $(cat "$tmp/err")"
 "$rg" --scenario "$tmp/missing.ini" -w "$tmp/x.pcap" 2> /dev/null
 [ $? -eq 2 ] && ok || bad "missing scenario file must exit 2"
 # Frames decode cleanly in tshark: no expert error on a mix of every verb, faults, VLAN, PFC
@@ -122,4 +126,24 @@ if command -v tshark > /dev/null 2>&1; then
 		[ "$n" -gt 300 ] && ok || bad "tshark read $n frames of ts_$v.pcap"
 	done
 fi
+# The text summary has --json's "transports" too: one line for each transport with frames
+# (RC, UC, UD here; no XRC line), the same numbers as the JSON.
+tr="--verbs write,uc_send,ud_send,read --loss 3% --dup-rate 2% --bad-icrc-rate 1% -m 300"
+"$rg" -w "$tmp/tr.pcap" $tr > "$tmp/tr.txt" || bad "roce-gen $tr failed"
+"$rg" -w "$tmp/tr.pcap" $tr --json > "$tmp/tr.json" || bad "roce-gen $tr --json failed"
+python3 - "$tmp/tr.txt" "$tmp/tr.json" <<'PY' && ok || bad "text summary's transports"
+import json, re, sys
+text = open(sys.argv[1]).read()
+want = json.load(open(sys.argv[2]))["transports"]
+got = {}
+for m in re.finditer(r"^  (RC|UC|UD|XRC) +(.*)$", text, re.M):
+    got[m.group(1)] = {k: int(v) for k, v in re.findall(r"(\w+) (\d+)", m.group(2))}
+ok = sorted(got) == ["RC", "UC", "UD"] and all(got[t] == want[t] for t in got)
+ok = ok and "Expected by transport" in text and sum(want["UC"].values()) > 0
+if not ok:
+    print("  text %r\n  json %r" % (got, want))
+sys.exit(0 if ok else 1)
+PY
+"$rg" -w "$tmp/tr.pcap" -m 0 --pfc prio=3,length=1ms > "$tmp/tr0.txt"
+grep -q "by transport" "$tmp/tr0.txt" && bad "pause frames only: a transport heading" || ok
 finish

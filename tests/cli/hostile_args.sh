@@ -285,11 +285,11 @@ expect 2 "stdin \(-\) given more than once" "$ra" - -
 expect 2 "^roce-analyze: -c: No such file" "$ra" -- -c
 expect 2 "$noif" "$ra" -i "$noif" --duration 1
 expect 2 "cannot be combined" "$ra" -i "$noif" "$tmp/g.pcap" -r "$tmp/g.pcap"
-expect 2 "need -i" "$ra" -w "$tmp/w.pcap" "$tmp/g.pcap"
+expect 2 "^roce-analyze: -w needs -i" "$ra" -w "$tmp/w.pcap" "$tmp/g.pcap"
 # -s and --context without their partner: refused whatever the value, 0 (their default) too
 for v in 0 100; do
-	expect 2 "^roce-analyze: -w, -s, -B.* need -i$" "$ra" -s $v "$tmp/g.pcap"
-	expect 2 "^roce-analyze: -w, -s, -B.* need -i$" "$ra" --snaplen=$v "$tmp/g.pcap"
+	expect 2 "^roce-analyze: -s needs -i$" "$ra" -s $v "$tmp/g.pcap"
+	expect 2 "^roce-analyze: -s needs -i$" "$ra" --snaplen=$v "$tmp/g.pcap"
 	expect 2 "^roce-analyze: --context needs --extract$" "$ra" --context $v "$tmp/g.pcap"
 done
 expect 2 "-w -: the report goes to stdout" "$ra" -i "$noif" -w -

@@ -187,7 +187,7 @@ if command -v setpriv > /dev/null; then
 		bad "no privilege: rc $rc: $(cat "$tmp/err")"
 fi
 "$ra" -w "$tmp/x.pcap" "$tmp/a.pcap" > /dev/null 2> "$tmp/err"
-[ $? -eq 2 ] && grep -q "need -i" "$tmp/err" && ok || bad "-w without -i"
+[ $? -eq 2 ] && grep -q "^roce-analyze: -w needs -i" "$tmp/err" && ok || bad "-w without -i"
 "$ra" -i lo -r "$tmp/a.pcap" > /dev/null 2> "$tmp/err"
 [ $? -eq 2 ] && ok || bad "-i with -r"
 finish

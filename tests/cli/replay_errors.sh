@@ -97,6 +97,25 @@ check grep -q "^Actual: 16 packets" "$tmp/o.txt"
 rx_stop
 [ "${rx_out%% bytes*}" = "frames 16" ] && ok || { bad "$rx_out"; tcpdump -nn -e -r "$tmp/rx.pcap" | head; }
 
+# an input that cannot be opened, also after a good one: refused before anything is sent,
+# one line, no statistics, as with --preload (tcpreplay checks its files first too)
+for pre in "" -K; do
+	rx_start "$tmp/rx.pcap"
+	expect_fail 2 "missing.pcap: No such file" "$replay" -i "$if_a" -t $pre "$tmp/small.pcap" \
+		"$tmp/missing.pcap"
+	[ "$(wc -l < "$tmp/e.txt")" -eq 1 ] && [ ! -s "$tmp/o.txt" ] && ok ||
+		bad "missing second input ($pre): stdout $(head -c 200 "$tmp/o.txt")," \
+		    "stderr $(cat "$tmp/e.txt")"
+	rx_stop
+	[ "${rx_out%% bytes*}" = "frames 0" ] && ok ||
+		bad "missing second input ($pre): sent $rx_out"
+done
+# stdin after a file is read once, in its turn
+rx_start "$tmp/rx.pcap"
+timeout 30 "$replay" -i "$if_a" -t -q "$tmp/small.pcap" - < "$tmp/small.pcap" > "$tmp/o.txt" &&
+	grep -q "^Actual: 200 packets" "$tmp/o.txt" && ok || bad "FILE - : $(head -n 1 "$tmp/o.txt")"
+rx_stop
+
 # an interface that is down
 in_a ip link set "$if_a" down
 expect_fail 2 "$if_a: interface is down" "$replay" -i "$if_a" -t "$tmp/small.pcap"

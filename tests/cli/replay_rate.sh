@@ -79,11 +79,16 @@ for e in "${engs[@]}"; do
 	paced "$e: --mbps $gbps*1000 --line-rate" "$want" bps "$(awk 'BEGIN { print 1122 / 1098 }')" \
 		"$replay" -i "$if_a" --engine "$e" --mbps "$(awk -v g="$gbps" 'BEGIN { print g * 1000 }')" \
 		--line-rate --preload --loop "$loops" -q "$tmp/a.pcap"
+	# the text statistics name the target (the rate asked for) next to its share
+	grep -q "^Target: $(awk -v g="$gbps" 'BEGIN { printf "%.6f", g }') Gb/s L1, achieved " \
+		"$tmp/out.txt" && ok || bad "$e: --line-rate: $(grep Target "$tmp/out.txt")"
 
 	# --pps: a tenth of that frame rate for 3 s
 	pps=$(awk -v g="$gbps" 'BEGIN { printf "%d\n", g * 1e9 / 8 / 1098 / 10 }')
 	paced "$e: --pps $pps" "$pps" pps 1 \
 		"$replay" -i "$if_a" --engine "$e" --pps "$pps" --loop 0 --limit $((pps * 3)) -q "$tmp/a.pcap"
 	check [ "${rx_out%% bytes*}" = "frames $((pps * 3))" ]
+	grep -q "^Target: $pps.0 pps, achieved " "$tmp/out.txt" && ok ||
+		bad "$e: --pps: $(grep Target "$tmp/out.txt")"
 done
 finish
