@@ -4,7 +4,7 @@
  * and _audit_events.c have the others): PFC / PAUSE timing on traffic the
  * other tests leave out (a refresh at exactly the deadline, reordered time
  * stamps, a capture ending inside a pause, frames too short for their
- * times, the high octet of the enable vector, VLAN tags, PFC and PAUSE from
+ * times or to another address, the high octet of the enable vector, VLAN tags, PFC and PAUSE from
  * one port, two senders, every link speed of the notes' table), the totals
  * of the summary, the PFC table, the pause events and the anomalies counted
  * once each; and request / response pairing with two QPs between the same
@@ -568,6 +568,57 @@ static void test_malformed_macctrl(void)
 }
 
 /*
+ * The destination address (notes 3.1): a PFC frame goes to the reserved
+ * 01-80-C2-00-00-01 only (802.1Qbb, 802.3 Annex 31D); a PAUSE to that or to
+ * the peer's own, individual address (Annex 31B).  A PFC to a unicast
+ * address and a PAUSE to another group address are flagged bad_pfc (one
+ * malformed frame and anomaly each) and analysed as sent, like the other
+ * bad_pfc frames whose times could be read.
+ */
+static void test_macctrl_da(void)
+{
+	static const uint8_t mcast[6] = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 };
+	struct t t;
+	struct roce_summary s;
+	struct pfcs v;
+	const struct roce_pfc_stats *p;
+	uint16_t q[8] = { 0 };
+	uint8_t buf[64];
+	size_t len;
+
+	a_init(&t, 0);
+	REQUIRE(t.a && xa);
+	q[3] = 1000;
+	REQUIRE(roce_build_pfc(mac_a, 0x08, q, buf, sizeof(buf), &len) == ROCE_OK);
+	CHECK_EQ_U(buf[0], 0x01);
+	CHECK_EQ_U(buf[5], 0x01);
+	memcpy(buf, mac_b, 6);
+	xfeed_buf(&t, buf, len, len, 1 * MS);
+	CHECK_EQ_U(t.status, ROCE_OK);
+	CHECK_EQ_U(t.res.findings, ROCE_FIND_BAD_PFC);
+	CHECK_EQ_U(t.res.events, ROCE_EV_PFC | ROCE_EV_MALFORMED);
+	CHECK_EQ_U(t.res.pause_ns[3], 5120);
+	REQUIRE(roce_build_pause(mac_b, 0xffff, buf, sizeof(buf), &len) == ROCE_OK);
+	memcpy(buf, mcast, 6);
+	xfeed_buf(&t, buf, len, len, 2 * MS);
+	CHECK_EQ_U(t.res.findings, ROCE_FIND_BAD_PFC);
+	CHECK_EQ_U(t.res.events, ROCE_EV_PAUSE | ROCE_EV_MALFORMED);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.pfc_frames, 1);
+	CHECK_EQ_U(s.pause_frames, 1);
+	CHECK_EQ_U(s.malformed, 2);
+	CHECK_EQ_U(s.findings[6], 2);
+	CHECK_EQ_U(t.an[ROCE_AN_MALFORMED], 2);
+	v = pfc_table(&t);
+	REQUIRE((p = pfc_of(&v, 3)) != NULL);
+	CHECK_EQ_U(p->paused_ns, 5120);
+	REQUIRE((p = pfc_of(&v, -1)) != NULL);
+	CHECK_EQ_U(p->paused_ns, 335539);
+	a_done(&t);
+}
+
+/*
  * Counted once each: storms in the summary = the entries' storms = the
  * pfc_storm anomalies = the pause events marked storm; every entry's
  * paused_ns after the end = the sum of its events' lengths; the frame
@@ -922,6 +973,7 @@ int main(void)
 	RUN(test_pause_and_pfc_one_port);
 	RUN(test_two_senders_and_vlan);
 	RUN(test_malformed_macctrl);
+	RUN(test_macctrl_da);
 	RUN(test_counted_once);
 	RUN(test_two_qps_apart);
 	RUN(test_two_qps_overlap);
