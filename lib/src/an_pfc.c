@@ -16,7 +16,9 @@
  *   sent before the frames already applied (pfc_late()): it is counted, ends
  *   nothing and moves no deadline; an XOFF whose interval reaches the open
  *   pause's start starts that pause earlier, not before the entry's previous
- *   pause ended.  Time stamps that go backwards never underflow.
+ *   pause ended; so does a new pause (roce_analyzer_advance() may have closed
+ *   the previous one past the frame's time).  Time stamps that go backwards
+ *   never underflow.
  */
 #include <math.h>
 #include <stdio.h>
@@ -211,9 +213,15 @@ static void pfc_apply(struct an_ctx *c, struct an_pfc *e, uint16_t q, uint64_t d
 	}
 	e->st.xoff++;
 	if (!e->paused) {
+		/* roce_analyzer_advance() (live: the wall clock) may have closed the last
+		 * pause past t: [t, last_end) is counted already */
+		uint64_t s = t > e->last_end ? t : e->last_end;
+
+		if (UINT64_MAX - t >= d && t + d <= s)
+			return;
 		e->paused = true;
 		e->storm_flagged = false;
-		e->start = t;
+		e->start = s;
 		e->start_frame = c->frame;
 	}
 	e->deadline = UINT64_MAX - t < d ? UINT64_MAX : t + d;

@@ -268,6 +268,46 @@ static void test_reordered_no_double_count(void)
 	a_done(&t);
 }
 
+/*
+ * Live: roce_analyzer_advance() moves "now" to the wall clock, which closes
+ * a pause at its deadline; a refresh captured before that deadline may be
+ * fed after (capture latency).  The union must not count [t, deadline)
+ * twice: XOFF 0xffff at 0, advance to 400 us (closes [0, d)); XOFF 10
+ * quanta stamped 100 us asks for [100 us, 100.0512 us), counted already:
+ * nothing opens; the refresh stamped 300 us pauses [d, 300 us + d).
+ */
+static void test_advance_then_refresh(void)
+{
+	struct t t;
+	struct pev pv;
+	struct pfcs v;
+	const struct roce_pfc_stats *p;
+	const uint64_t d = 335539;
+
+	a_init(&t, 0);
+	REQUIRE(t.a && xa);
+	watch_pauses(&t, &pv);
+	pfc1(&t, 4, 0xffff, 0);
+	roce_analyzer_advance(t.a, 400 * US);
+	roce_analyzer_advance(xa, 400 * US);
+	CHECK_EQ_U(pv.n, 1);
+	pfc1(&t, 4, 10, 100 * US);
+	v = pfc_table(&t);
+	REQUIRE((p = pfc_of(&v, 4)) != NULL);
+	CHECK(!p->paused);
+	pfc1(&t, 4, 0xffff, 300 * US);
+	roce_analyzer_finish(t.a);
+	REQUIRE(pv.n == 2);
+	CHECK_EQ_U(pv.e[0].end_ns, d);
+	CHECK_EQ_U(pv.e[1].start_ns, d);
+	CHECK_EQ_U(pv.e[1].end_ns, 300 * US + d);
+	v = pfc_table(&t);
+	REQUIRE((p = pfc_of(&v, 4)) != NULL);
+	CHECK_EQ_U(p->paused_ns, 300 * US + d);
+	CHECK_EQ_U(p->xoff, 3);
+	a_done(&t);
+}
+
 /* ------------------------------------------------ end of the capture */
 
 /*
@@ -967,6 +1007,7 @@ int main(void)
 	RUN(test_refresh_at_deadline_storm);
 	RUN(test_reordered_time);
 	RUN(test_reordered_no_double_count);
+	RUN(test_advance_then_refresh);
 	RUN(test_capture_ends_inside_pause);
 	RUN(test_link_speeds);
 	RUN(test_enable_high_octet);
