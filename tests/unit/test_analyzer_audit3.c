@@ -3,12 +3,14 @@
  * test_analyzer_audit3.c - a third audit (test_analyzer_audit.c, _audit2.c
  * and _audit_events.c have the others): PFC / PAUSE timing on traffic the
  * other tests leave out (a refresh at exactly the deadline, reordered time
- * stamps, a capture ending inside a pause, frames too short for their
- * times or to another address, the high octet of the enable vector, VLAN tags, PFC and PAUSE from
- * one port, two senders, every link speed of the notes' table), the totals
- * of the summary, the PFC table, the pause events and the anomalies counted
- * once each; and request / response pairing with two QPs between the same
- * two hosts, over IPv6 and RoCE v1.  Each expected value is stated with its
+ * stamps, a refresh analysed after advance() closed its pause, a capture
+ * ending inside a pause, frames too short for their times or sent to
+ * another address, the high octet of the enable vector, VLAN tags, PFC and
+ * PAUSE from one port, two senders, every link speed of the notes' table),
+ * the totals of the summary, the PFC table, the pause events and the
+ * anomalies counted once each; and request / response pairing with two QPs
+ * between the same two hosts, READ responses across an evicted response
+ * stream, over IPv6 and RoCE v1.  Each expected value is stated with its
  * reason (IEEE 802.1Qbb, 802.3 Annex 31B, the protocol notes section 3,
  * docs/json.md); an_audit.h runs every frame through roce-analyze's entry
  * too and compares the two analyzers.
