@@ -451,9 +451,37 @@ static void json_qps(const struct ra_ctx *ctx, struct jw *w, struct qp_pick *pk)
 
 struct pfc_ctx {
 	const struct ra_ctx *ctx;
+	const roce_timeseries_t *ts;
 	struct jw *w;
 	uint64_t dur;
 };
+
+/*
+ * p's paused time inside the capture: a pause still open at the end counts to
+ * its deadline in the PFC table (docs/json.md), which may lie past the last
+ * frame; only that last pause can (every other one ended at or before a
+ * frame).  Its end is the end of the last interval of p's timeline; without a
+ * timeline (past the time series' cap), the capture's duration bounds it.
+ */
+static uint64_t paused_in_capture(const struct pfc_ctx *pc, const struct roce_pfc_stats *p)
+{
+	uint64_t last = pc->ctx->max_ts_ns;
+
+	for (unsigned i = 0; pc->ts && i < roce_timeseries_ntimelines(pc->ts); i++) {
+		struct roce_ts_timeline l;
+		uint64_t end, over;
+
+		roce_timeseries_timeline(pc->ts, i, &l);
+		if (l.priority != p->priority || memcmp(l.src_mac, p->src_mac, 6) != 0)
+			continue;
+		if (!l.n_pauses)
+			break;
+		end = l.pauses[l.n_pauses - 1].end_ns;
+		over = end > last ? end - last : 0;
+		return p->paused_ns > over ? p->paused_ns - over : 0;
+	}
+	return p->paused_ns < pc->dur ? p->paused_ns : pc->dur;
+}
 
 static int json_pfc_row(void *user, const struct roce_pfc_stats *p)
 {
@@ -472,7 +500,8 @@ static int json_pfc_row(void *user, const struct roce_pfc_stats *p)
 	jw_u64(w, "paused_ns", p->paused_ns);
 	jw_u64(w, "longest_pause_ns", p->longest_pause_ns);
 	jw_u64(w, "storms", p->storms);
-	jw_double(w, "paused_ratio", pc->dur ? (double)p->paused_ns / (double)pc->dur : 0.0, 6);
+	jw_double(w, "paused_ratio", pc->dur ? (double)paused_in_capture(pc, p) / (double)pc->dur :
+		  0.0, 6);
 	ra_frame_locate(pc->ctx, p->first_frame, &local);
 	jw_u64(w, "first_frame", local);
 	jw_obj_end(w);
@@ -482,7 +511,7 @@ static int json_pfc_row(void *user, const struct roce_pfc_stats *p)
 static void json_pfc(const struct ra_ctx *ctx, const roce_timeseries_t *ts, struct jw *w)
 {
 	struct pfc_ctx pc = {
-		.ctx = ctx, .w = w,
+		.ctx = ctx, .ts = ts, .w = w,
 		.dur = ctx->have_first_ts ? ctx->max_ts_ns - ctx->min_ts_ns : 0,
 	};
 

@@ -286,6 +286,7 @@ struct an_ackent {
 struct an_readent {
 	uint32_t psn : 24;
 	uint32_t first_done : 1, last_done : 1, live : 1;   /* live: the slot holds a READ */
+	uint32_t resp_seen : 1; /* a response stream carried one of its responses */
 	uint32_t n, nmax;       /* n == nmax once N is known */
 	uint32_t len;           /* RETH DMA length (pins N once the PMTU is known) */
 	uint64_t ts, frame;
@@ -560,6 +561,8 @@ struct an_pfc {
 	bool paused, storm_flagged;
 	uint64_t start, deadline;
 	uint64_t start_frame;
+	uint64_t newest;        /* time of the entry's newest frame (late frames: an_pfc.c) */
+	uint64_t last_end;      /* end of the entry's last closed pause */
 };
 
 /* Pairing index (an_pair.c): unpaired request streams by host pair and PSN. */

@@ -5,12 +5,20 @@
  * PFC / PAUSE: per (source MAC, priority; -1 = 802.3x PAUSE).  paused_ns is
  *   the union of pause intervals: a frame at t with q > 0 while not paused
  *   opens [t, t + d); while paused a frame replaces the deadline with t + d;
- *   q == 0 ends the interval at t; a frame at t >= deadline first closes the
- *   interval at its deadline; finish closes open intervals at their
+ *   q == 0 ends the interval at t; a frame at t > deadline first closes the
+ *   interval at its deadline (a refresh at exactly the deadline continues
+ *   it: the half-open intervals touch); finish closes open intervals at their
  *   deadlines.  A storm is flagged once per interval, at the first frame of
  *   the entry with t - start >= pfc_storm_ns while still paused, or when the
  *   interval closes with a length >= pfc_storm_ns.  PAUSE storms use bit 0 of
- *   res->storm_mask.  Time stamps that go backwards never underflow.
+ *   res->storm_mask.
+ *   A frame older than the entry's newest one (reordered time stamps) was
+ *   sent before the frames already applied (pfc_late()): it is counted, ends
+ *   nothing and moves no deadline; an XOFF whose interval reaches the open
+ *   pause's start starts that pause earlier, not before the entry's previous
+ *   pause ended; so does a new pause (roce_analyzer_advance() may have closed
+ *   the previous one past the frame's time).  Time stamps that go backwards
+ *   never underflow.
  */
 #include <math.h>
 #include <stdio.h>
@@ -149,11 +157,38 @@ void an_pfc_close(struct roce_analyzer *a, struct an_pfc *e, uint64_t end, uint6
 		an_notify_pause(a, &ev);
 	}
 	e->paused = false;
+	e->last_end = e->start + len;
 	e->st.paused_ns += len;
 	if (len > e->st.longest_pause_ns)
 		e->st.longest_pause_ns = len;
 	if (len >= a->cfg.pfc_storm_ns && !e->storm_flagged)
 		pfc_storm(a, e, frame, ts, len, res);
+}
+
+/*
+ * A frame at t older than the entry's newest frame: sent before the frames
+ * already applied, which replaced its timer (or ended it).  An XON was
+ * overtaken by a later frame: it ends nothing.  An XOFF moves no deadline;
+ * if its interval [t, t + d) reaches the open pause's start, the pause
+ * began at t (the frame that opened it refreshed this one), but not before
+ * the entry's previous pause ended (that time is counted and reported).
+ */
+static void pfc_late(struct an_ctx *c, struct an_pfc *e, uint16_t q, uint64_t d)
+{
+	uint64_t t = c->ts, start;
+
+	if (q == 0) {
+		e->st.xon++;
+		return;
+	}
+	e->st.xoff++;
+	if (!e->paused || t >= e->start || UINT64_MAX - t < d || t + d < e->start)
+		return;
+	start = t > e->last_end ? t : e->last_end;
+	if (start < e->start) {
+		e->start = start;
+		e->start_frame = c->frame;
+	}
 }
 
 static void pfc_apply(struct an_ctx *c, struct an_pfc *e, uint16_t q, uint64_t d)
@@ -162,9 +197,13 @@ static void pfc_apply(struct an_ctx *c, struct an_pfc *e, uint16_t q, uint64_t d
 	uint64_t t = c->ts;
 
 	e->tick = a->tick;
-	e->st.frames++;
 	e->st.quanta += q;
-	if (e->paused && t >= e->deadline)
+	if (e->st.frames++ && t < e->newest) {
+		pfc_late(c, e, q, d);
+		return;
+	}
+	e->newest = t;
+	if (e->paused && t > e->deadline)
 		an_pfc_close(a, e, e->deadline, c->frame, t, c->res);
 	if (q == 0) {
 		e->st.xon++;
@@ -174,9 +213,15 @@ static void pfc_apply(struct an_ctx *c, struct an_pfc *e, uint16_t q, uint64_t d
 	}
 	e->st.xoff++;
 	if (!e->paused) {
+		/* roce_analyzer_advance() (live: the wall clock) may have closed the last
+		 * pause past t: [t, last_end) is counted already */
+		uint64_t s = t > e->last_end ? t : e->last_end;
+
+		if (UINT64_MAX - t >= d && t + d <= s)
+			return;
 		e->paused = true;
 		e->storm_flagged = false;
-		e->start = t;
+		e->start = s;
 		e->start_frame = c->frame;
 	}
 	e->deadline = UINT64_MAX - t < d ? UINT64_MAX : t + d;
@@ -232,7 +277,7 @@ void an_pfc_advance(struct roce_analyzer *a)
 
 		if (!e || !e->paused)
 			continue;
-		if (t >= e->deadline)
+		if (t > e->deadline)
 			an_pfc_close(a, e, e->deadline, a->last_frame, t, NULL);
 		else if (!e->storm_flagged && t >= e->start && t - e->start >= a->cfg.pfc_storm_ns)
 			pfc_storm(a, e, a->last_frame, t, t - e->start, NULL);

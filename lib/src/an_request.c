@@ -1104,7 +1104,7 @@ static void unseen_add(struct an_rsp *s, const struct an_req *r, uint32_t base, 
 
 /*
  * The READs of r wholly behind the PSN from (at most 2^22 behind: not an
- * older connection's) none of whose responses the stream carried: the
+ * older connection's) none of whose responses a stream carried: the
  * responder answers in PSN order (IBTA 9.5), so a response stream whose first
  * frame has PSN P >= from passed their responses, lost before the capture
  * point like those a later frame passes.  Their PSNs become holes; returns
@@ -1119,7 +1119,7 @@ static uint32_t rsp_first_passed(struct an_req *r, struct an_holeset *hs, uint32
 		const struct an_readent *x = &r->rd[i];
 
 		b = (from - x->psn) & 0xffffffu;
-		if (x->live && !x->first_done && !x->last_done && b > back && b < AN_RESYNC &&
+		if (x->live && !x->resp_seen && b > back && b < AN_RESYNC &&
 		    x->n <= b && roce_psn_cmp(x->psn, P) < 0)
 			back = b;
 	}
@@ -1146,7 +1146,9 @@ static void rsp_start(struct an_ctx *c, struct an_flow *f, struct an_req *r, uin
 	s->newest = upto;
 	if (r)
 		lost = rsp_first_passed(r, &s->hs, P, from, flow_pmtu(c->a, f), &first, &last);
-	if (e && P != e->psn) {
+	/* (not when a response of e was seen before: by a stream evicted or expired since,
+	 * which counted the PSNs it passed) */
+	if (e && P != e->psn && !e->resp_seen) {
 		hole_add(&s->hs, e->psn, (P - e->psn) & 0xffffffu);
 		lost += (P - e->psn) & 0xffffffu;
 		last = roce_psn_add(P, 0xffffffu);
@@ -1269,6 +1271,7 @@ static inline __attribute__((always_inline)) void read_resp_process(struct an_ct
 
 	if (!e)
 		return;
+	e->resp_seen = true;
 	read_settle(r, e, flow_pmtu(c->a, f));
 	if (P == e->psn && !e->first_done) {
 		uint64_t dt = c->ts >= e->ts ? c->ts - e->ts : 0;

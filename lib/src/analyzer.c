@@ -940,7 +940,9 @@ static inline __attribute__((always_inline)) void process_frame(roce_analyzer_t 
 	case ROCE_KIND_PAUSE:
 		if (pkt->findings & ROCE_FIND_MALFORMED_MASK)
 			malformed_report(&c, NULL);
-		if (status == ROCE_OK || status == ROCE_E_MALFORMED)
+		/* a frame too short for its times (ROCE_E_MALFORMED) or cut before them
+		 * (ROCE_E_TRUNC) had none read: it pauses or resumes nothing */
+		if (status == ROCE_OK)
 			an_pfc_process(&c);
 		break;
 	default:

@@ -259,6 +259,20 @@ static const struct roce_decode_opts roce_default_opts = {
 	.verify_ip_csum = true,
 };
 
+/*
+ * The destination of a PFC frame is the reserved 01-80-C2-00-00-01 (802.1Qbb,
+ * 802.3 Annex 31D); of a PAUSE that or the peer's own (individual) address
+ * (Annex 31B): any other is a finding.  Unknown without an Ethernet header.
+ */
+static bool macctrl_bad_da(const struct roce_pkt *pkt)
+{
+	static const uint8_t da[6] = { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x01 };
+
+	if (!pkt->dst_mac || memcmp(pkt->dst_mac, da, 6) == 0)
+		return false;
+	return pkt->kind == ROCE_KIND_PFC || (pkt->dst_mac[0] & 1);
+}
+
 /* MAC Control (0x8808) at off: PFC, PAUSE or another opcode (layout.h). */
 static int roce_decode_macctrl(struct roce_pkt *pkt, size_t off)
 {
@@ -289,6 +303,8 @@ static int roce_decode_macctrl(struct roce_pkt *pkt, size_t off)
 		pkt->findings |= ROCE_FIND_TRUNCATED;
 		return ROCE_E_TRUNC;
 	}
+	if (macctrl_bad_da(pkt))
+		pkt->findings |= ROCE_FIND_BAD_PFC;
 	if (pkt->kind == ROCE_KIND_PAUSE) {
 		pkt->pfc_quanta[0] = roce_get_be16(f + off + ROCE_PAUSE_OFF_TIME);
 		return ROCE_OK;

@@ -7,10 +7,12 @@ in, fd 4: replies out, NUL-separated JSON), with the Python standard library onl
 console message, uncaught exception, log entry of level warning/error (Content-Security-
 Policy violations are reported there) and JavaScript dialog is recorded.
 
-  html_check.py report PAGE.html REPORT.json SHOT.png
+  html_check.py report PAGE.html REPORT.json SHOT.png [FRAMES.jsonl]
       no console output or errors, the page finished (body[data-ready]), the charts are
       there and drawn, the summary cards, the per-QP, PFC and anomaly tables equal the
       roce-analyze --json report of the same run; a screenshot of the page is saved.
+      With the run's --frames --json, the paused ratios leave out the part of a pause
+      requested past the last frame.
   html_check.py xss PAGE.html PAYLOAD...
       no dialog, no console error, window.__xss unset, no <img>, only the page's two
       <script> elements, no on* attribute anywhere, and every PAYLOAD appears as text.
@@ -247,7 +249,25 @@ SUMMARY_KEYS = ["frames", "bytes", "roce_frames", "icrc_bad", "malformed", "psn_
                 "pause_frames", "pfc_storms"]
 
 
-def check_report(b, page, rep, shot):
+def overshoot_us(frames):
+    """Per (src_mac, priority as the page names it): how far the pause requested by the
+    sender's last frame reaches past the capture's last frame, us (the PFC table counts a
+    pause open at the end to its deadline; the page's paused ratio stops at the last frame).
+    A frame's pause replaces the running one, so only the last frame of a key matters."""
+    end = max(f["time_relative"] for f in frames)
+    last = {}
+    for f in frames:
+        if f["kind"] == "pause":
+            last[(f["src_mac"], "PAUSE")] = (f["time_relative"], f["pause_us"])
+        elif f["kind"] == "pfc":
+            for i in range(8):
+                if f["enable"] & (1 << i):
+                    last[(f["src_mac"], str(i))] = (f["time_relative"], f["pause_us"][i])
+    return {k: max(0.0, t * 1e6 + us - end * 1e6) for k, (t, us) in last.items()}
+
+
+def check_report(b, page, rep, shot, frames=None):
+    over = overshoot_us(frames) if frames else {}
     dom = json.loads(b.eval(EXTRACT))
     for c in CHARTS:
         expect(c in dom["charts"] and dom["charts"][c]["width"] > 300, "chart %s drawn" % c)
@@ -298,19 +318,21 @@ def check_report(b, page, rep, shot):
     byprio = {}
     for p in pfc:
         k = "PAUSE" if p["priority"] is None else str(p["priority"])
-        e = byprio.setdefault(k, [0, 0.0, 0.0, 0])
+        e = byprio.setdefault(k, [0, 0.0, 0.0, 0, 0.0])
+        us = max(0.0, float(p["paused_us"] or 0) - over.get((p["src_mac"], k), 0.0))
         e[0] += 1
         e[1] += float(p["paused_us"] or 0) * 1000
-        e[2] = max(e[2], float(p["paused_us"] or 0) / 1e6 / dur if dur else 0)
+        e[2] = max(e[2], us / 1e6 / dur if dur else 0)
         e[3] += p["storms"]
+        e[4] += us * 1000
     got = {r[0]: r for r in (dom.get("pfcprio") or [])}
     expect(sorted(got) == sorted(byprio), "paused ratio rows: page %s, --json %s" %
            (sorted(got), sorted(byprio)))
-    for k, (n, paused, mx, storms) in byprio.items():
+    for k, (n, paused, mx, storms, inside) in byprio.items():
         r = got.get(k)
         if r is None:
             continue
-        mean = paused / 1e9 / dur / n if dur else 0
+        mean = inside / 1e9 / dur / n if dur else 0
         expect(int(r[1]) == n and int(r[5]) == storms and
                abs(float(r[2]) - paused) <= 1000 * n and
                abs(float(r[3]) - mean) <= 1e-6 + 1e-4 * mean and
@@ -534,7 +556,11 @@ def main(argv):
         if argv[1] == "report":
             with open(argv[3]) as f:
                 rep = json.load(f)
-            check_report(b, page, rep, argv[4])
+            frames = None
+            if len(argv) > 5:       # --frames --json of the run: pauses past its end
+                with open(argv[5]) as f:
+                    frames = [json.loads(l) for l in f][:-1]
+            check_report(b, page, rep, argv[4], frames)
         else:
             check_xss(b, argv[3:])
         time.sleep(0.2)       # late console messages

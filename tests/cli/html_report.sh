@@ -63,8 +63,9 @@ for c in "${CAPS[@]}"; do
 	[ $rc -le 1 ] || { bad "$b: roce-analyze --html exit $rc: $(head -2 "$tmp/$b.err")"; continue; }
 	check test -s "$tmp/$b.html"
 	csp_ok "$tmp/$b.html" >/dev/null || bad "$b: Content-Security-Policy does not match the page"
+	"$A" "${args[@]}" --frames --json "$c" >"$tmp/$b.frames" 2>/dev/null
 	if python3 "$CHK" report "$tmp/$b.html" "$tmp/$b.json" "$ART/html_report_$b.png" \
-		>"$tmp/$b.chk" 2>&1; then
+		"$tmp/$b.frames" >"$tmp/$b.chk" 2>&1; then
 		ok
 	else
 		bad "$b: browser check"
@@ -129,6 +130,25 @@ if [ -s "$tmp/xss.html" ]; then
 else
 	bad "xss: no page written"
 fi
+
+# ---- a pause requested past the end of the capture ----------------------------------------
+# PAUSE 0xffff (33.5 ms at 1 Gbit/s) at 2 us and 4 us of a 7 us capture: the PFC table's
+# paused time runs to the deadline (docs/json.md), the paused ratio is over the capture:
+# (last frame - first PAUSE) / duration, not 4600 as before
+"$G" -w "$tmp/late.pcap" -m 20 --pause quanta=65535,refresh=2us,length=4us,start=2us -q
+"$A" --frames --json --link-speed 1 "$tmp/late.pcap" >"$tmp/late.jsonl"
+"$A" --html "$tmp/late.html" --link-speed 1 -q "$tmp/late.pcap"
+if python3 - "$tmp/late.jsonl" "$tmp/late.html" <<'EOF'
+import json, re, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+rel = [f["time_relative"] for f in lines[:-1]]
+first = min(f["time_relative"] for f in lines[:-1] if f["kind"] == "pause")
+want = (max(rel) - first) / (max(rel) - min(rel))
+got = [float(x) for x in re.findall(r'"paused_ratio":([0-9.e+-]+)', open(sys.argv[2]).read())]
+print("paused_ratio", got, "want", want)
+sys.exit(0 if len(got) == 1 and 0.3 < want < 1 and abs(got[0] - want) < 1e-3 else 1)
+EOF
+then ok; else bad "paused ratio of a pause past the end of the capture"; fi
 
 # ---- usage --------------------------------------------------------------------------------
 c=$SRC/captures/rocev2_write_loss.pcap

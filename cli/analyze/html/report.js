@@ -652,17 +652,17 @@
 	// paused ratio per priority (over the capture's duration)
 	const byPrio = new Map();
 	for (const r of D.pfc) {
-		const e = byPrio.get(r.priority) || { n: 0, paused: 0, max: 0, storms: 0 };
+		const e = byPrio.get(r.priority) || { n: 0, paused: 0, ratio: 0, max: 0, storms: 0 };
 		e.n++;
 		e.paused += r.paused_ns;
+		e.ratio += r.paused_ratio;      // (inside the capture: a pause past its end stops there)
 		e.max = Math.max(e.max, r.paused_ratio);
 		e.storms += r.storms;
 		byPrio.set(r.priority, e);
 	}
 	const prioRows = Array.from(byPrio.keys()).sort(function (a, b) { return a - b; }).map(function (p) {
 		const e = byPrio.get(p);
-		return [p < 0 ? 'PAUSE' : String(p), e.n, e.paused, S.duration_ns ? e.paused / S.duration_ns / e.n : 0,
-			e.max, e.storms];
+		return [p < 0 ? 'PAUSE' : String(p), e.n, e.paused, e.ratio / e.n, e.max, e.storms];
 	});
 	app.appendChild(el('h3', null, 'Paused ratio per priority'));
 	makeTable(app, 'pfc-prio', [
