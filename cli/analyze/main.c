@@ -74,7 +74,7 @@ static struct roce_decode_opts dopts_ahead, dopts_taken, dopts_ok;
  * whether taking the helper's verdict for a short frame pays depends on the machine and its
  * load, which the reader's probe measures (docs/perf/analyze-threads.md) */
 #define AHEAD_MIN_CAPLEN 0u
-/* A regular classic-pcap file is read with read() into one reused buffer, the ICRC verdicts
+/* A regular pcap or pcapng file is read with read() into one reused buffer, the ICRC verdicts
  * of each buffer's records computed before they are decoded (roce_cap_set_read_buffer()):
  * with --threads 1 always; with --threads 2 when the file's first records are on average at
  * least this long (large frames), else the helper verifies ahead over the mapping
