@@ -23,31 +23,7 @@ here=$(dirname "${BASH_SOURCE[0]}")
 command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 77; }
 . "$here/testlib.sh"
 
-# run OUT BUF ARGS...: roce-analyze with the read() buffer BUF (0: the mapping), stdout, stderr
-# and the exit status into OUT.{o,e,rc}
-run() {
-	local out=$1 b=$2
-	shift 2
-	ROCE_CAP_READ_BUF=$b ROCE_CAP_READ_MEAN=0 "$ra" "$@" >"$out.o" 2>"$out.e"
-	echo $? >"$out.rc"
-}
-
-# same NAME BUF ARGS...: the read() buffer of BUF bytes gives what the mapping gives
-same() {
-	local name=$1 b=$2
-	shift 2
-	run "$tmp/m" 0 "$@"
-	run "$tmp/r" "$b" "$@"
-	if ! cmp -s "$tmp/m.rc" "$tmp/r.rc"; then
-		bad "$name: exit $(cat "$tmp/m.rc") mapped, $(cat "$tmp/r.rc") with buffer $b"
-	elif ! cmp -s "$tmp/m.o" "$tmp/r.o"; then
-		bad "$name ($b): stdout differs: $(diff "$tmp/m.o" "$tmp/r.o" | head -n 6)"
-	elif ! cmp -s "$tmp/m.e" "$tmp/r.e"; then
-		bad "$name ($b): stderr differs: $(diff "$tmp/m.e" "$tmp/r.e" | head -n 4)"
-	else
-		ok
-	fi
-}
+. "$here/readbuf_lib.sh"   # run, same
 
 # 2,000 WRITEs of 512 bytes and their ACKs (586 and 62 bytes), bad ICRCs and payload bits
 "$rg" -w "$tmp/a.pcap" -m 2000 --msg-size 512 --seed 5 --qps 4 --verbs write,read,send \
