@@ -26,6 +26,8 @@ counted), for the cuts.
 import struct
 import sys
 
+from pcapng_blocks import NG
+
 src, out = sys.argv[1], sys.argv[2]
 d = open(src, "rb").read()
 recs, o = [], 24
@@ -35,46 +37,13 @@ while o + 16 <= len(d):
     o += 16 + cl
 
 
-class NG:
-    def __init__(self, be=False):
-        self.e = ">" if be else "<"
-
-    def blk(self, t, body, blen=None, tlen=None):
-        body += b"\0" * (-len(body) % 4)
-        n = 12 + len(body) if blen is None else blen
-        return struct.pack(self.e + "II", t, n) + body + \
-            struct.pack(self.e + "I", n if tlen is None else tlen)
-
-    def opt(self, code, data):
-        return struct.pack(self.e + "HH", code, len(data)) + data + b"\0" * (-len(data) % 4)
-
-    def shb(self, comment=None):
-        o = self.opt(1, comment) + self.opt(0, b"") if comment else b""
-        return self.blk(0x0a0d0d0a, struct.pack(self.e + "IHHq", 0x1a2b3c4d, 1, 0, -1) + o)
-
-    def idb(self, lt=1, snap=0, tsresol=None):
-        o = self.opt(9, bytes([tsresol])) + self.opt(0, b"") if tsresol is not None else b""
-        return self.blk(1, struct.pack(self.e + "HHI", lt, 0, snap) + o)
-
-    def epb(self, ifid, ticks, f, wl, opts=b""):
-        return self.blk(6, struct.pack(self.e + "IIIII", ifid, ticks >> 32, ticks & 0xffffffff,
-                                       len(f), wl) + f + b"\0" * (-len(f) % 4) + opts)
-
-    def opb(self, ifid, ticks, f, wl):
-        return self.blk(2, struct.pack(self.e + "HHIIII", ifid, 0, ticks >> 32,
-                                       ticks & 0xffffffff, len(f), wl) + f)
-
-    def spb(self, f):
-        return self.blk(3, struct.pack(self.e + "I", len(f)) + f)
-
-
 def save(name, data):
     open("%s/%s" % (out, name), "wb").write(data)
 
 
 # ---- a.pcapng ------------------------------------------------------------------------------
 le, be = NG(), NG(True)
-a = bytearray(le.shb(b"three sections") + le.idb(tsresol=9))
+a = bytearray(le.shb(comment=b"three sections") + le.idb(tsresol=9))
 ends = []               # (frame number, offset of its block)
 frame = 0
 w = le
@@ -100,7 +69,7 @@ for i, (ts, f, wl) in enumerate(recs):
         ifs = {0: 9}
     elif i == 2 * n // 3:                       # a little-endian one again
         w = le
-        a.extend(w.shb(b"third") + w.idb(tsresol=9))
+        a.extend(w.shb(comment=b"third") + w.idb(tsresol=9))
         ifs = {0: 9}
     if i % (n // 3) == 100:                     # an interface between packet blocks
         a.extend(w.idb(tsresol=6))
