@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_capread.c - capture reader: memory (mmap) path vs streaming path (plain, gzip, zstd,
  * lz4: compressed inputs, told by their magic, are read through the stream path only), the
- * memory path read one record at a time vs in runs (roce_cap_next_batch()), and the
- * mapped file with roce_cap_set_ahead()'s helper thread (leaps forced). */
+ * memory path read one record at a time vs in runs (roce_cap_next_batch()), the
+ * mapped file with roce_cap_set_ahead()'s helper thread (leaps forced), and the file read
+ * with read() into a small reused buffer (roce_cap_set_read_buffer(), pcap and pcapng). */
 #define _GNU_SOURCE
 #include <stdbool.h>
 #include <stdint.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "capread.h"
+#include "capread_rbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -136,6 +138,39 @@ static void helper_path(const uint8_t *data, size_t size, const struct summary *
 	if (ahd.n != mem->n || ahd.hash != mem->hash || ahd.status != mem->status ||
 	    strcmp(ahd.err, mem->err) != 0) {
 		fprintf(stderr, "mem/helper mismatch:\n  %s\n  %s\n", mem->err, ahd.err);
+		abort();
+	}
+}
+
+/*
+ * The bytes as a file read with read() into one reused buffer
+ * (roce_cap_set_read_buffer()) of a few dozen to a few hundred bytes, so
+ * that records and pcapng blocks straddle its end and outgrow it: exactly
+ * what the memory path gave (mem), and every verdict byte the record's own.
+ */
+static void read_path(const uint8_t *data, size_t size, const struct summary *mem,
+		      unsigned batch)
+{
+	char eb[ROCE_ERRBUF_SIZE], buf[16];
+	struct summary rd;
+	roce_capfile_t *c;
+	int fd = memfd_create("fuzz", MFD_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (size && write(fd, data, size) != (ssize_t)size) {
+		close(fd);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%u", (unsigned)(24 + (size * 7 + batch) % 500));
+	setenv("ROCE_CAP_READ_BUF", buf, 1);
+	c = roce_cap_open_fd(fd, "fuzz", 0, eb);
+	if (c)
+		(void)roce_cap_set_read_buffer(c, ahead_byte, NULL, 0, 0);
+	drain(c, eb, &rd, batch);
+	if (rd.n != mem->n || rd.hash != mem->hash || rd.status != mem->status ||
+	    strcmp(rd.err, mem->err) != 0) {
+		fprintf(stderr, "mem/read() mismatch:\n  %s\n  %s\n", mem->err, rd.err);
 		abort();
 	}
 }
