@@ -451,7 +451,10 @@ struct an_fstat {
 	bool is_request : 1;
 	uint16_t pkey;
 	uint16_t pmtu;          /* 0 or 256..4096 */
-	uint32_t unpaired_frames;   /* (wraps: only its value mod AN_PAIR_EVERY matters past 4) */
+	uint16_t unpaired_frames;   /* (wraps: only its value mod AN_PAIR_EVERY matters past 4) */
+	/* RoCE v2: the UDP source port of the stream's first frame (kept if a later frame
+	 * has another); 0: none (RoCE v1).  The pairing's tie-break (an_pair.c consider()). */
+	uint16_t sport;
 	uint64_t frames, bytes, last_ts_ns, payload_bytes;
 	uint64_t first_frame;
 	uint64_t first_ts_ns;

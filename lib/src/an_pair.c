@@ -20,8 +20,12 @@
  * Choice: among the candidates of the host pair whose PSN window [first
  * PSN, expected PSN + slack] holds P, one with an outstanding AckReq / READ
  * request at exactly P wins (the oldest such request first), then the one
- * whose expected PSN is closest at or after P; failing that, the only
- * candidate of the host pair, if there is exactly one.  A host pair with at
+ * whose expected PSN is closest at or after P; but the only one with the
+ * response stream's UDP source port, when that port is the one Linux derives
+ * from the two QPNs (both directions of a connection carry it), wins over
+ * the others unless they have an outstanding request at P and it has not
+ * (pick_choice()); failing that, the only candidate of the host pair, if
+ * there is exactly one (whatever its port).  A host pair with at
  * most AN_PAIR_SCAN candidates is scanned;
  * a larger one looks in the buckets of P's neighbourhood (expected PSN
  * within about 2^AN_PAIR_SHIFT PSNs of P), so a response whose PSN is
@@ -415,19 +419,68 @@ static uint64_t outstanding_at(const struct an_req *r, uint32_t P)
 	return UINT64_MAX;
 }
 
-struct pick {
+/* Today's order of two candidates: an outstanding request at P, the older one, the expected
+ * PSN closest at or after P. */
+struct rank {
 	struct an_flow *best;
 	uint64_t exact_ts;      /* UINT64_MAX: best has no outstanding request at P */
 	uint32_t dist;
 };
 
+struct pick {
+	struct rank all;        /* every candidate whose window holds P */
+	struct rank port;       /* those whose port proves the connection (port_proves()) */
+	uint32_t nport;         /* candidates with the response stream's port */
+};
+
+static void rank_keep(struct rank *k, struct an_flow *g, uint64_t ets, uint32_t dist)
+{
+	if (!k->best || ets < k->exact_ts || (ets == k->exact_ts && dist < k->dist)) {
+		k->best = g;
+		k->exact_ts = ets;
+		k->dist = dist;
+	}
+}
+
 /*
- * Keep g if its window holds P and it beats the best so far: a stream with
- * an outstanding AckReq / READ request at exactly P (the request the
- * response answers) beats one without, the older such request first
- * (responses come in request order); then the expected PSN closest at or
- * after P.  With many QPs between two hosts the windows of unrelated
- * streams overlap now and then; the exact match tells them apart.
+ * Linux's UDP source port of an RC QP with GRH flow label 0 (include/rdma/ib_verbs.h,
+ * rdma_get_udp_sport(): rdma_calc_flow_label() folded by rdma_flow_label_to_udp_sport()),
+ * which rxe, mlx5, irdma, mana and ionic use: symmetric in the two QPNs, so both
+ * directions of a connection carry it.
+ */
+static uint16_t linux_sport(uint32_t lqpn, uint32_t rqpn)
+{
+	uint64_t v = (uint64_t)lqpn * rqpn;
+	uint32_t fl;
+
+	v ^= v >> 20;
+	v ^= v >> 40;
+	fl = (uint32_t)(v & 0xfffffu);
+	return (uint16_t)(0xc000u | ((fl & 0x3fffu) ^ (fl >> 14)));
+}
+
+/*
+ * f (response) and g (request) carry one UDP source port, and it is the one Linux derives
+ * from the two QPNs (f's dest QP is the requester's, g's the responder's): the port proves
+ * the connection.  A port equal by itself proves nothing: ports collide (16,384 values),
+ * and NICs that pick a port per direction (hns: a random one) or a constant one match
+ * unrelated streams by chance.
+ */
+static inline bool port_proves(const struct an_flow *f, const struct an_flow *g)
+{
+	return f->st.sport == g->st.sport &&
+		f->st.sport == linux_sport(f->st.key.dqpn, g->st.key.dqpn);
+}
+
+/*
+ * g into the pick if its window holds P.  k->all ranks by today's rule: a
+ * stream with an outstanding AckReq / READ request at exactly P (the request
+ * the response answers) beats one without, the older such request first
+ * (responses come in request order), then the expected PSN closest at or
+ * after P.  With many QPs between two hosts the windows of unrelated streams
+ * overlap now and then; the exact match tells them apart.  k->port ranks the
+ * same way the candidates whose port proves the connection, and k->nport
+ * counts those with the response stream's port at all (an_pair_try() chooses).
  */
 static void consider(struct an_flow *g, const struct an_flow *f, uint32_t P, struct pick *k)
 {
@@ -438,11 +491,27 @@ static void consider(struct an_flow *g, const struct an_flow *f, uint32_t P, str
 		return;
 	dist = (g->req->next - P) & 0xffffffu;
 	ets = outstanding_at(g->req, P);
-	if (!k->best || ets < k->exact_ts || (ets == k->exact_ts && dist < k->dist)) {
-		k->best = g;
-		k->exact_ts = ets;
-		k->dist = dist;
+	rank_keep(&k->all, g, ets, dist);
+	if (f->st.sport && f->st.sport == g->st.sport) {
+		k->nport++;
+		if (port_proves(f, g))
+			rank_keep(&k->port, g, ets, dist);
 	}
+}
+
+/*
+ * The pick's choice: today's best, unless the only candidate with the response stream's
+ * port proves its connection (two QPs whose windows overlap, e.g. both started at PSN 0,
+ * answered out of request order) and is not beaten by an outstanding request at P it
+ * lacks.  Several candidates with the port (a constant port, a collision): the port tells
+ * nothing, today's rule decides.
+ */
+static struct an_flow *pick_choice(const struct pick *k)
+{
+	if (k->port.best && k->nport == 1 &&
+	    (k->port.exact_ts != UINT64_MAX || k->all.exact_ts == UINT64_MAX))
+		return k->port.best;
+	return k->all.best;
 }
 
 void an_pair_try(struct roce_analyzer *a, struct an_flow *f, uint32_t P)
@@ -450,7 +519,7 @@ void an_pair_try(struct roce_analyzer *a, struct an_flow *f, uint32_t P)
 	struct an_pairidx *x = &a->pair;
 	const struct roce_flow_key *k = &f->st.key;
 	struct an_hp *hp;
-	struct pick pk = { NULL, UINT64_MAX, 0 };
+	struct pick pk = { { NULL, UINT64_MAX, 0 }, { NULL, UINT64_MAX, 0 }, 0 };
 	struct an_flow *best;
 	struct an_pnode *g;
 	uint32_t ncand, h;
@@ -479,7 +548,7 @@ void an_pair_try(struct roce_analyzer *a, struct an_flow *f, uint32_t P)
 					consider(g->f, f, P, &pk);
 		}
 	}
-	best = pk.best;
+	best = pick_choice(&pk);
 	if (!best && ncand == 1)
 		best = hp->head->f != f ? hp->head->f : hp->head->hp_next->f;
 	if (best)

@@ -118,6 +118,7 @@
 #define AN_MAX_READ_N      (1u << 22)
 #define AN_PAIR_EVERY      64
 #define AN_PAIR_FIRST      4
+_Static_assert(65536 % AN_PAIR_EVERY == 0, "unpaired_frames (16 bits) wraps to a multiple");
 
 static uint64_t holes_missing(const struct an_holeset *r)
 {

@@ -620,6 +620,9 @@ static __attribute__((noinline)) struct an_flow *flow_new(struct an_ctx *c,
 	f->st.first_psn = p->bth.psn;
 	f->st.pkey = p->bth.pkey;
 	f->st.transport = roce_opcode_transport(p->bth.opcode);
+	/* (read from the frame: the lean decoder leaves p->sport unset) */
+	f->st.sport = p->version == 2 && p->udp_off ?
+		roce_get_be16(p->frame + p->udp_off + ROCE_UDP_OFF_SPORT) : 0;
 	an_table_insert(&a->flows, &f->ent, h);
 	a->sum.flows++;
 	return f;

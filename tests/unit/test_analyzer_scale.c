@@ -113,7 +113,27 @@ struct layout {
 	const char *name;
 	unsigned nqp;
 	bool one_pair;          /* all QPs between one host pair */
+	/* UDP source ports: 0 roce_build()'s (0xC000 on every frame), PORTS_LINUX the one
+	 * Linux derives from the two QPNs (both directions alike; with 20,000 QPs many
+	 * collide: 16,384 values), PORTS_DIR one per direction (0xC000 + a hash of the
+	 * source QP, as roce-gen writes); same_psn: every QP at PSN 1000 */
+	uint8_t ports;
+	bool same_psn;
 };
+
+enum { PORTS_LINUX = 1, PORTS_DIR = 2 };
+
+/* The kernel's rdma_get_udp_sport(0, lqpn, rqpn) (include/rdma/ib_verbs.h). */
+static uint16_t lx_port(uint32_t lqpn, uint32_t rqpn)
+{
+	uint64_t v = (uint64_t)lqpn * rqpn;
+	uint32_t fl;
+
+	v ^= v >> 20;
+	v ^= v >> 40;
+	fl = (uint32_t)(v & 0xfffff);
+	return (uint16_t)(0xc000 | ((fl & 0x3fff) ^ (fl >> 14)));
+}
 
 static uint32_t lcg(uint32_t *s)
 {
@@ -172,6 +192,11 @@ static void qp_spec(const struct layout *l, unsigned i, bool request, uint8_t op
 	/* requests go to the responder's QP, responses to the requester's */
 	s->bth.dqpn = request ? 0x10000u + i : 0x400000u + i;
 	s->bth.psn = psn & 0xffffffu;
+	if (l->ports == PORTS_LINUX)
+		s->sport = lx_port(0x10000u + i, 0x400000u + i);
+	else if (l->ports == PORTS_DIR)
+		s->sport = (uint16_t)(0xc000u | (((request ? 0x400000u + i : 0x10000u + i) *
+			0x9e3779b1u) >> 16 & 0x3fff));
 }
 
 static void run_layout(roce_analyzer_t *a, const struct layout *l, uint32_t *psn, uint64_t *ts)
@@ -257,7 +282,7 @@ static void check_layout(const struct layout *l)
 
 	REQUIRE(psn);
 	for (unsigned i = 0; i < l->nqp; i++)
-		psn[i] = l->one_pair ? lcg(&seed) & 0xfffffeu : 1000;
+		psn[i] = l->one_pair && !l->same_psn ? lcg(&seed) & 0xfffffeu : 1000;
 	live0 = t_live;
 	roce_analyzer_config_init(&cfg);
 	a = roce_analyzer_create(&cfg, err);
@@ -321,22 +346,52 @@ static void check_layout(const struct layout *l)
 
 static void t_one_host_pair_each(void)
 {
-	static const struct layout l = { "one host pair per QP", 5000, false };
+	static const struct layout l = { "one host pair per QP", 5000, false, 0, false };
 
 	check_layout(&l);
 }
 
 static void t_one_host_pair_20000(void)
 {
-	static const struct layout l = { "one host pair, random PSNs", 20000, true };
+	static const struct layout l = { "one host pair, random PSNs", 20000, true, 0, false };
 
 	check_layout(&l);
+}
+
+/*
+ * The pairing's port rule (an_pair.c pick_choice()) with port collisions: 20,000 QPs with
+ * Linux's ports (thousands share a port with another QP) and random PSNs; 2,000 QPs all at
+ * PSN 1000 (every request stream a candidate of every response, the responses in request
+ * order) with Linux ports and with a port per direction.  Each as without ports: every
+ * pair right, every latency paired.
+ */
+static void t_ports_collide(void)
+{
+	static const struct layout l[] = {
+		{ "one host pair, random PSNs, Linux ports", 20000, true, PORTS_LINUX, false },
+		{ "one host pair, one PSN, Linux ports", 2000, true, PORTS_LINUX, true },
+		{ "one host pair, one PSN, per-direction ports", 2000, true, PORTS_DIR, true },
+	};
+	unsigned shared = 0;
+
+	/* the collisions are there: QPs whose Linux port another QP of the 20,000 has */
+	{
+		static uint16_t seen[65536];
+
+		memset(seen, 0, sizeof(seen));
+		for (unsigned i = 0; i < 20000; i++)
+			if (seen[lx_port(0x10000u + i, 0x400000u + i)]++)
+				shared++;
+		CHECK(shared > 1000);
+	}
+	for (unsigned k = 0; k < sizeof(l) / sizeof(l[0]); k++)
+		check_layout(&l[k]);
 }
 
 /* Streams without latency samples: request stream + response stream, no AckReq. */
 static void t_bytes_without_samples(void)
 {
-	static const struct layout l = { "no samples", 10000, true };
+	static const struct layout l = { "no samples", 10000, true, 0, false };
 	struct roce_analyzer_config cfg;
 	char err[ROCE_ERRBUF_SIZE];
 	roce_analyzer_t *a;
@@ -390,7 +445,7 @@ static roce_analyzer_t *mem_analyzer(uint32_t max_flows, uint64_t max_memory)
 /* One frame of QP i: a SEND_ONLY (request stream) or an ACK (response stream). */
 static void mem_feed(roce_analyzer_t *a, unsigned i, bool request, uint64_t ts)
 {
-	static const struct layout l = { "memory", 0, false };
+	static const struct layout l = { "memory", 0, false, 0, false };
 	struct roce_frame_spec s;
 
 	qp_spec(&l, i, request, request ? ROCE_OP_RC_SEND_ONLY : ROCE_OP_RC_ACKNOWLEDGE,
@@ -482,7 +537,7 @@ static void t_paired_record_indexed_again(void)
 	struct roce_summary sum;
 	struct repair r = { 0, 0, 0, 0, false, 0 };
 	roce_analyzer_t *a = mem_analyzer(3, 0);
-	static const struct layout l = { "repair", 0, false };
+	static const struct layout l = { "repair", 0, false, 0, false };
 	uint64_t ts = 1000;
 
 	REQUIRE(a);
@@ -608,6 +663,7 @@ int main(void)
 {
 	RUN(t_one_host_pair_each);
 	RUN(t_one_host_pair_20000);
+	RUN(t_ports_collide);
 	RUN(t_bytes_without_samples);
 	RUN(t_memory_per_stream);
 	RUN(t_memory_reused_on_eviction);
