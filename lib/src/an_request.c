@@ -844,9 +844,19 @@ bool an_req_inorder(struct an_ctx *c, struct an_flow *f)
 			(op->flags & ROCE_F_LAST) != 0, c->ts, c->frame);
 		return true;
 	}
-	/* a READ: N as req_process() finds it, known (no slack); the READ ring's next slot free */
-	if (!r->rd_cap || (r->rd[r->rd_next].live && !r->rd[r->rd_next].last_done))
+	/*
+	 * a READ: N as req_process() finds it, known (no slack); the READ ring's next slot free.
+	 * A stream's first READ gets its first ring here, as req_process() would give it (in
+	 * line in a paired stream's record: no allocation), so that it need not take the slow
+	 * path for that alone (the first READ of a stream whose first request was not one).
+	 */
+	if (!r->rd_cap) {
+		read_first(c->a, r);
+		if (!r->rd_cap)
+			return false;
+	} else if (r->rd[r->rd_next].live && !r->rd[r->rd_next].last_done) {
 		return false;
+	}
 	read_span(c, f, &n, &nmax, &rd_len);
 	if (n != nmax)
 		return false;
