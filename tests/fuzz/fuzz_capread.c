@@ -249,6 +249,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* The mapped file with the helper thread, as it is and amplified. */
 	if (!gz) {
 		helper_path(data, size, &mem, 1 + size % 16);
+		read_path(data, size, &mem, size % 17);
 		if (size > 24 && size < 4096 && (data[size - 1] & 63) == 0)
 			amplified(data, size);
 	}
