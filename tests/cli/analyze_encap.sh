@@ -19,6 +19,11 @@ command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 77; }
 . "$(dirname "${BASH_SOURCE[0]}")/testlib.sh"
 encaps="erspan1 erspan2 erspan3 gre vxlan geneve"
 
+# summary KEY FILE.json: the summary's KEY
+summary() {
+	python3 -c 'import json,sys; print(json.load(open(sys.argv[2]))["summary"][sys.argv[1]])' "$@"
+}
+
 # same WRAPPED.json PLAIN.json ENCAP [FRAMES]: the JSON documents agree as described above
 # (ENCAP "-": no encapsulation object expected); FRAMES: the summary's count for ENCAP
 same() {
@@ -74,7 +79,8 @@ PY
 # scenarios: each a set of roce-gen options (with faults)
 scen=(
 	"-m 300 --verbs write,read,send --loss 0.03 --bad-icrc-rate 0.02 --seed 3"
-	"-m 200 --verbs read,write_imm,send_imm --read-loss-rate 0.05 --dup-rate 0.02 --ce-rate 0.05 --qps 3 --seed 5 --pfc prio=3,quanta=500,refresh=20us,length=200us,start=10us"
+	"-m 200 --verbs read,write_imm,send_imm --read-loss-rate 0.05 --dup-rate 0.02
+	 --ce-rate 0.05 --qps 3 --seed 5 --pfc prio=3,quanta=500,refresh=20us,length=200us,start=10us"
 	"-m 150 --roce v6 --verbs write,send --loss 0.02 --reorder-rate 0.02 --vlan 12:3 --seed 7"
 	"-m 150 --roce v1 --verbs write,read --bad-icrc-rate 0.03 --seed 9"
 )
@@ -87,7 +93,8 @@ for s in "${scen[@]}"; do
 	"$ra" --frames --json "$tmp/plain$i.pcap" >"$tmp/plainf$i.json" 2>/dev/null
 	"$ra" "$tmp/plain$i.pcap" >"$tmp/plain$i.txt" 2>/dev/null
 	check same "$tmp/plain$i.json" "$tmp/plain$i.json" -
-	grep -q "Encapsulated:" "$tmp/plain$i.txt" && bad "scenario $i: plain text report has the line" || ok
+	grep -q "Encapsulated:" "$tmp/plain$i.txt" &&
+		bad "scenario $i: plain text report has the line" || ok
 	for e in $encaps; do
 		w=$tmp/w$i-$e.pcap
 		# shellcheck disable=SC2086
@@ -100,7 +107,7 @@ for s in "${scen[@]}"; do
 		"$ra" --threads 2 --json "$w" >"$tmp/w2.json" 2>/dev/null
 		same "$tmp/w2.json" "$tmp/plain$i.json" "$e" && ok ||
 			bad "scenario $i $e: --threads 2 --json differs"
-		n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"]["frames"])' "$tmp/w.json")
+		n=$(summary frames "$tmp/w.json")
 		"$ra" "$w" >"$tmp/w.txt" 2>/dev/null
 		grep -q "^  Encapsulated: *$n ($e $n)\$" "$tmp/w.txt" && ok ||
 			bad "scenario $i $e: text line missing: $(grep Encap "$tmp/w.txt")"
@@ -121,8 +128,8 @@ PY
 if command -v editcap >/dev/null; then
 	editcap -F nsecpcap -s 128 "$tmp/plain1.pcap" "$tmp/cut.pcap" >/dev/null 2>&1
 	"$ra" --json "$tmp/cut.pcap" >"$tmp/cut.json" 2>/dev/null
-	python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]; sys.exit(0 if s["icrc_unverified"] > 100 else 1)' "$tmp/cut.json" &&
-		ok || bad "editcap -s 128: expected unverified ICRCs"
+	[ "$(summary icrc_unverified "$tmp/cut.json")" -gt 100 ] && ok ||
+		bad "editcap -s 128: expected unverified ICRCs"
 	for e in $encaps; do
 		[ "$e" = gre ] && continue      # (its inner frame has no Ethernet header)
 		o=$(overhead "$tmp/w1-$e.pcap" "$tmp/plain1.pcap")
@@ -151,7 +158,7 @@ if command -v tshark >/dev/null; then
 		f=$tmp/w1-$e.pcap
 		n=$(tshark -n -r "$f" -Y 'infiniband.bth' 2>/dev/null | wc -l)
 		p=$(tshark -n -r "$f" -Y "infiniband.bth && ${e%[0-9]}" 2>/dev/null | wc -l)
-		r=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"]["roce_frames"])' "$tmp/plain1.json")
+		r=$(summary roce_frames "$tmp/plain1.json")
 		if [ "$n" -eq "$r" ] && [ "$p" -eq "$r" ] && [ "$r" -gt 0 ]; then ok; else
 			bad "$e: tshark decodes $n InfiniBand frames ($p inside $e), roce-analyze $r"
 		fi
