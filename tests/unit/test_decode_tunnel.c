@@ -14,6 +14,7 @@
 #include <roce/buf.h>
 #include <roce/icrc.h>
 #include <roce/pkt.h>
+#include <roce/rewrite.h>
 
 #include "check.h"
 
@@ -483,6 +484,29 @@ static void test_fast_path_clears(void)
 	CHECK_EQ_U(p.encap, ROCE_ENCAP_NONE);
 }
 
+/* roce_rewrite_frame() leaves RoCE inside a tunnel alone (not RoCE: L2 edits only). */
+static void test_rewrite_leaves_tunnels(void)
+{
+	static uint8_t in[BUFSZ], w[BUFSZ], x[BUFSZ];
+	size_t n = inner_frame(0, in, 64), wn, xn;
+	struct roce_encap_spec s;
+	struct roce_rewrite rw;
+	uint32_t res = 0;
+
+	roce_encap_spec_init(&s, ROCE_ENCAP_VXLAN);
+	REQUIRE(roce_build_encap(&s, in, n, w, sizeof(w), &wn) == ROCE_OK);
+	roce_rewrite_init(&rw);
+	rw.dscp = 10;
+	rw.psn_offset = 5;
+	memcpy(x, w, wn);
+	xn = wn;
+	CHECK_EQ_I(roce_rewrite_frame(&rw, ROCE_LINKTYPE_ETHERNET, x, &xn, sizeof(x), &res),
+		   ROCE_OK);
+	CHECK(res & ROCE_RW_R_NOT_ROCE);
+	CHECK_EQ_U(xn, wn);
+	CHECK(memcmp(x, w, wn) == 0);
+}
+
 static void test_names(void)
 {
 	for (unsigned e = 0; e < N_ENCAPS; e++)
@@ -504,6 +528,7 @@ int main(void)
 	RUN(test_unsupported);
 	RUN(test_raw_ip);
 	RUN(test_fast_path_clears);
+	RUN(test_rewrite_leaves_tunnels);
 	RUN(test_names);
 	return check_report();
 }
