@@ -426,6 +426,16 @@ static roce_frame_data_t *roce_first_pass(tvbuff_t *tvb, packet_info *pinfo)
 	fd->bth_off = pkt.bth_off;
 	fd->icrc_off = pkt.icrc_off;
 	fd->roce_end = pkt.roce_end;
+	if (pkt.encap != ROCE_ENCAP_NONE && frame != NULL) {
+		/* decoded inside a tunnel or mirror packet: libroce's offsets are those of
+		 * the frame inside, the tvb's start encap_off bytes earlier */
+		uint32_t base = (uint32_t)(pkt.frame - frame);
+
+		fd->l3_off += base;
+		fd->bth_off += fd->bth_off ? base : 0;
+		fd->icrc_off += fd->icrc_off ? base : 0;
+		fd->roce_end += fd->roce_end ? base : 0;
+	}
 	fd->hdrs = pkt.hdrs;
 	fd->bth = pkt.bth;
 	fd->xrc_srq = pkt.xrc_srq;

@@ -162,6 +162,21 @@ static void json_seq_counters(struct jw *w, const struct roce_counters *c)
 	jw_u64(w, "cnps", c->cnps);
 }
 
+/* Frames per encapsulation: only when some frame was encapsulated (docs/json.md). */
+static void json_encap(struct jw *w, const struct roce_summary *s)
+{
+	uint64_t any = 0;
+
+	for (unsigned i = ROCE_ENCAP_NONE + 1; i < ROCE_ENCAP_COUNT; i++)
+		any |= s->encap_frames[i];
+	if (!any)
+		return;
+	jw_obj_begin(w, "encapsulation");
+	for (unsigned i = ROCE_ENCAP_NONE + 1; i < ROCE_ENCAP_COUNT; i++)
+		jw_u64(w, roce_encap_name((enum roce_encap)i), s->encap_frames[i]);
+	jw_obj_end(w);
+}
+
 static void json_summary(const struct ra_ctx *ctx, struct jw *w, const struct roce_summary *s)
 {
 	uint64_t dur = ctx->have_first_ts ? ctx->max_ts_ns - ctx->min_ts_ns : 0;
@@ -236,6 +251,7 @@ static void json_summary(const struct ra_ctx *ctx, struct jw *w, const struct ro
 		if (s->opcodes[i])
 			jw_u64(w, roce_opcode_name((uint8_t)i), s->opcodes[i]);
 	jw_obj_end(w);
+	json_encap(w, s);
 	jw_obj_end(w);
 
 	jw_arr_begin(w, "files");

@@ -231,6 +231,27 @@ static void text_flow_label(const struct roce_flow_key *k, char *buf, size_t len
 	snprintf(buf, len, "v%u %s -> %s qp 0x%06x", k->version, s, d, k->dqpn);
 }
 
+/* One line when some frame came inside a tunnel or mirror encapsulation. */
+static void text_encap(FILE *f, const struct roce_summary *s)
+{
+	uint64_t n = 0;
+	const char *sep = "";
+
+	for (unsigned i = ROCE_ENCAP_NONE + 1; i < ROCE_ENCAP_COUNT; i++)
+		n += s->encap_frames[i];
+	if (!n)
+		return;
+	fprintf(f, "  %-20s%" PRIu64 " (", "Encapsulated:", n);
+	for (unsigned i = ROCE_ENCAP_NONE + 1; i < ROCE_ENCAP_COUNT; i++) {
+		if (!s->encap_frames[i])
+			continue;
+		fprintf(f, "%s%s %" PRIu64, sep, roce_encap_name((enum roce_encap)i),
+			s->encap_frames[i]);
+		sep = ", ";
+	}
+	fprintf(f, ")\n");
+}
+
 void ra_report_text(const struct ra_ctx *ctx, FILE *f)
 {
 	struct roce_summary s;
@@ -289,6 +310,7 @@ void ra_report_text(const struct ra_ctx *ctx, FILE *f)
 		s.roce_frames, s.rocev1_frames, s.rocev2_frames);
 	fprintf(f, "  %-20s%" PRIu64 " PFC (802.1Qbb), %" PRIu64 " PAUSE (802.3x)\n",
 		"Flow control:", s.pfc_frames, s.pause_frames);
+	text_encap(f, &s);
 	fprintf(f, "  %-20s%" PRIu64 "%s\n", "Streams:", s.flows_active,
 		s.evicted_flows ? " (some evicted, see --max-flows)" : "");
 	if (s.pmtu)

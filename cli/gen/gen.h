@@ -140,6 +140,8 @@ struct rg_config {
 	uint8_t ip_a[16], ip_b[16];     /* base addresses (+ pair index) */
 	bool ip_a_set, ip_b_set;
 	uint16_t sport;                 /* 0: per-QP 0xC000 + hash */
+	uint8_t encap;                  /* --encap: enum roce_encap, 0 = none (encap.c) */
+	uint32_t mirror_snaplen;        /* --mirror-snaplen: ERSPAN mirror cut (T bit) */
 	/* faults */
 	struct rg_fault fault[RG_F_COUNT];
 	struct rg_pause pause[RG_MAX_PAUSES];
@@ -199,6 +201,9 @@ struct rg_output_ops {
 	 * NULL: build it elsewhere.  The next write must be that frame. */
 	uint8_t *(*frame_buf)(struct rg_output *o, const struct roce_frame_spec *s, size_t *cap);
 };
+
+/* --encap: layer the encapsulating output over o (encap.c); closes o on failure. */
+int rg_encap_wrap(struct rg_output *o, const struct rg_config *c, char *errbuf, size_t errlen);
 
 /* Largest frame the generator builds (jumbo). */
 #define RG_FRAME_MAX 9216

@@ -168,6 +168,10 @@ static const GOptionEntry addr_entries[] = {
 	{ "dscp", 0, 0, CB, "DSCP of RoCE frames (default 26)", "N" },
 	{ "ecn", 0, 0, CB, "ECN bits: 0..3, not-ect, ect0 (default), ect1, ce", "ECN" },
 	{ "cnp-dscp", 0, 0, CB, "DSCP of CNPs (default 48)", "N" },
+	{ "encap", 0, 0, CB, "Wrap every frame: erspan1, erspan2, erspan3, gre, vxlan, geneve "
+	  "(outer 192.0.2.1 -> 192.0.2.2)", "TYPE" },
+	{ "mirror-snaplen", 0, 0, CB, "ERSPAN II/III: the mirror cuts frames to N bytes (T bit)",
+	  "N" },
 	{ NULL, 0, 0, 0, NULL, NULL, NULL }
 };
 

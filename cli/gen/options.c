@@ -620,6 +620,18 @@ int rg_config_set(struct rg_config *c, const char *key, const char *val, char *e
 		if (roce_parse_u64(val, 1, 3600000, &v))
 			return fail(err, errlen, "pfc-storm-ms '%s': expected 1..3600000", val);
 		c->storm_ns = v * 1000000ull;
+	} else if (!strcmp(key, "encap")) {
+		enum roce_encap e = roce_encap_from_name(val);
+
+		if (e == ROCE_ENCAP_NONE && strcmp(val, "none"))
+			return fail(err, errlen, "encap '%s': expected erspan1, erspan2, erspan3, "
+				    "gre, vxlan, geneve or none", val);
+		c->encap = (uint8_t)e;
+	} else if (!strcmp(key, "mirror-snaplen")) {
+		if (roce_parse_u64(val, 64, RG_FRAME_MAX, &v))
+			return fail(err, errlen, "mirror-snaplen '%s': expected 64..%u", val,
+				    RG_FRAME_MAX);
+		c->mirror_snaplen = (uint32_t)v;
 	} else if (!strcmp(key, "vlan")) {
 		const char *colon = strchr(val, ':');
 		char vid[16];

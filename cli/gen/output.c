@@ -271,8 +271,15 @@ int rg_output_open(struct rg_output *o, const struct rg_config *c, char *errbuf,
 	char e[ROCE_ERRBUF_SIZE];
 
 	memset(o, 0, sizeof(*o));
-	if (c->iface)
-		return iface_open(o, c, errbuf, errlen);
+	if (c->mirror_snaplen && c->encap != ROCE_ENCAP_ERSPAN2 && c->encap != ROCE_ENCAP_ERSPAN3) {
+		snprintf(errbuf, errlen, "--mirror-snaplen needs --encap erspan2 or erspan3");
+		return -1;
+	}
+	if (c->iface) {
+		if (iface_open(o, c, errbuf, errlen))
+			return -1;
+		return c->encap ? rg_encap_wrap(o, c, errbuf, errlen) : 0;
+	}
 	o->name = strcmp(c->write_path, "-") ? c->write_path : "<stdout>";
 	if (ends_with(c->write_path, ".pcapng"))
 		o->impl = roce_capw_open_pcapng(c->write_path, ROCE_LINKTYPE_ETHERNET, 65535, e);
@@ -284,5 +291,5 @@ int rg_output_open(struct rg_output *o, const struct rg_config *c, char *errbuf,
 		return -1;
 	}
 	o->ops = &file_ops;
-	return 0;
+	return c->encap ? rg_encap_wrap(o, c, errbuf, errlen) : 0;
 }

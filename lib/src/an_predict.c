@@ -193,7 +193,9 @@ void an_predict_learn(struct roce_analyzer *a, const struct roce_pkt *pkt, int s
 		pr->skip--;
 		return;
 	}
+	/* (pkt->frame != fr: decoded inside an encapsulation, not at the fixed offsets) */
 	if (pr->off || st != ROCE_OK || pkt->findings || pkt->kind != ROCE_KIND_ROCE ||
+	    pkt->frame != fr ||
 	    pkt->version != 2 || pkt->icrc_status == ROCE_ICRC_BAD || caplen < AN_PRED_HDR ||
 	    roce_get_be16(fr + ROCE_ETH_OFF_TYPE) != ROCE_ETHERTYPE_IPV4 || ip[0] != 0x45 ||
 	    (ip[ROCE_IPV4_OFF_TOS] & 3) == 3 || (fr[ROCE_FAST_BTH + ROCE_BTH_OFF_FLAGS] & 0x3f))

@@ -915,6 +915,8 @@ static inline __attribute__((always_inline)) void process_frame(roce_analyzer_t 
 		frame_result_clear(res, pkt->findings);
 	}
 	an_count_frame(a, ts_ns, frame_no, pkt->wirelen);
+	if (__builtin_expect(pkt->encap != ROCE_ENCAP_NONE, 0) && pkt->encap < ROCE_ENCAP_COUNT)
+		a->sum.encap_frames[pkt->encap]++;
 	c.a = a;
 	c.pkt = pkt;
 	c.ts = ts_ns;

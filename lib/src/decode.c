@@ -23,6 +23,7 @@
 #include <roce/pkt.h>
 
 #include "decode_fast.h"
+#include "decode_tunnel.h"
 #include "icrc_int.h"
 #include "layout.h"
 
@@ -544,15 +545,25 @@ static void roce_pkt_reset(struct roce_pkt *pkt)
 	roce_pkt_clear_icrc_mac(pkt);
 	memset(pkt->src, 0, sizeof(pkt->src));
 	memset(pkt->dst, 0, sizeof(pkt->dst));
+	pkt->encap = ROCE_ENCAP_NONE;
+	pkt->encap_depth = 0;
+	pkt->encap_note = ROCE_ENCAP_NOTE_NONE;
+	pkt->encap_truncated = false;
+	pkt->encap_off = 0;
+	pkt->erspan_session = 0;
+	pkt->erspan_vlan = 0;
 }
 
 /* both entry points: the general decoder (fast: ERF's frame through roce_decode()) */
 int roce_decode_general(int linktype, const uint8_t *frame, size_t caplen, size_t wirelen,
 	const struct roce_decode_opts *opts, struct roce_pkt *out);
 
+static int roce_decode_encap(const uint8_t *frame, size_t caplen, size_t l3, uint16_t et,
+	const struct roce_decode_opts *opts, struct roce_pkt *out, unsigned depth);
+
 static __attribute__((noinline)) int roce_decode_any(int linktype, const uint8_t *frame,
 	size_t caplen, size_t wirelen, const struct roce_decode_opts *opts, struct roce_pkt *out,
-	bool fast)
+	bool fast, unsigned depth)
 {
 	size_t off;
 	uint16_t et;
@@ -645,6 +656,8 @@ static __attribute__((noinline)) int roce_decode_any(int linktype, const uint8_t
 	}
 	if (rc != ROCE_E_NOT_ROCE)
 		return rc;
+	if (et == ROCE_ETHERTYPE_IPV4 || et == ROCE_ETHERTYPE_IPV6)
+		return roce_decode_encap(frame, caplen, off, et, opts, out, depth);
 
 not_roce:
 	out->kind = ROCE_KIND_NONE;
@@ -665,18 +678,67 @@ int roce_decode(int linktype, const uint8_t *frame, size_t caplen, size_t wirele
 		if (rc != 1)
 			return rc;
 	}
-	return roce_decode_any(linktype, frame, caplen, wirelen, opts, out, true);
+	return roce_decode_any(linktype, frame, caplen, wirelen, opts, out, true, 0);
 }
 
 int roce_decode_rest(int linktype, const uint8_t *frame, size_t caplen, size_t wirelen,
 	const struct roce_decode_opts *opts, struct roce_pkt *out)
 {
-	return roce_decode_any(linktype, frame, caplen, wirelen, opts, out, true);
+	return roce_decode_any(linktype, frame, caplen, wirelen, opts, out, true, 0);
 }
 
 /* roce_decode() without the fast path: test_sweep compares the two. */
 int roce_decode_general(int linktype, const uint8_t *frame, size_t caplen, size_t wirelen,
 	const struct roce_decode_opts *opts, struct roce_pkt *out)
 {
-	return roce_decode_any(linktype, frame, caplen, wirelen, opts, out, false);
+	return roce_decode_any(linktype, frame, caplen, wirelen, opts, out, false, 0);
+}
+
+/*
+ * An IPv4 / IPv6 frame that was not RoCE: a tunnel or mirror packet with
+ * RoCE (or PFC / PAUSE) inside?  decode_tunnel.c finds the inner frame, the
+ * general decoder decodes it (depth: the tunnels around it), and *out takes
+ * the inner frame's result with the encapsulation recorded (pkt.h).  Not
+ * RoCE inside, or nothing to decode (a note), leaves *out the outer frame's
+ * not-RoCE result with the encapsulation and the note.
+ */
+static __attribute__((noinline)) int roce_decode_encap(const uint8_t *frame, size_t caplen,
+	size_t l3, uint16_t et, const struct roce_decode_opts *opts, struct roce_pkt *out,
+	unsigned depth)
+{
+	struct roce_tunnel t;
+	struct roce_pkt in;
+	uint8_t note, nested = 0;
+	int rc;
+
+	out->kind = ROCE_KIND_NONE;
+	out->findings = 0;
+	if (!roce_tunnel_parse(frame, caplen, out->wirelen, l3, et, &t))
+		return ROCE_E_NOT_ROCE;
+	note = (uint8_t)t.note;
+	if (note == ROCE_ENCAP_NOTE_NONE && depth >= ROCE_MAX_TUNNELS)
+		note = ROCE_ENCAP_NOTE_TOO_DEEP;
+	if (note == ROCE_ENCAP_NOTE_NONE) {
+		rc = roce_decode_any(t.linktype, frame + t.off, t.caplen, t.wirelen, opts, &in,
+				     false, depth + 1);
+		if (rc != ROCE_E_NOT_ROCE && rc != ROCE_E_LINKTYPE) {
+			*out = in;
+			out->encap = (uint8_t)t.kind;
+			out->encap_depth = (uint8_t)(in.encap_depth + 1);
+			out->encap_off = (uint32_t)(t.off + in.encap_off);
+			out->encap_truncated = t.truncated || in.encap_truncated;
+			if (t.kind == ROCE_ENCAP_ERSPAN2 || t.kind == ROCE_ENCAP_ERSPAN3) {
+				out->erspan_session = t.session;
+				out->erspan_vlan = t.vlan;
+			}
+			return rc;
+		}
+		note = in.encap_note;
+		nested = in.encap_depth;
+	}
+	out->encap = (uint8_t)t.kind;
+	out->encap_depth = (uint8_t)(nested + 1);
+	out->encap_note = note;
+	out->encap_truncated = t.truncated;
+	return ROCE_E_NOT_ROCE;
 }

@@ -235,6 +235,7 @@ static inline __attribute__((always_inline)) int roce_decode_fast(struct roce_pk
 	pkt->kind = ROCE_KIND_ROCE;
 	pkt->version = 2;
 	pkt->ip_version = 4;
+	pkt->encap = ROCE_ENCAP_NONE;   /* (the analysis counts encapsulations) */
 	if (!lean) {
 		/* what the analysis does not read (opts->analysis_only) */
 		pkt->dst_mac = f + ROCE_ETH_OFF_DST;

@@ -22,6 +22,7 @@
 #include <roce/opcode.h>
 #include <roce/pkt.h>
 
+#include "decode_tunnel.h"
 #include "icrc_int.h"
 #include "layout.h"
 
@@ -92,14 +93,57 @@ static inline __attribute__((always_inline)) enum roce_icrc_status verdict_udp(
 	return verdict_transport(s, udp + ROCE_UDP_HLEN, ip_end);
 }
 
+static inline enum roce_icrc_status verdict_any(int linktype, const uint8_t *frame,
+	size_t caplen, size_t wirelen, const struct roce_decode_opts *opts, unsigned depth);
+
+/*
+ * roce_decode_ipv4/6() found the IP header at off not RoCE: so did
+ * roce_decode_encap() (decode.c) look for a tunnel, and decode the frame
+ * inside it (depth: the tunnels around this frame).
+ */
+static bool ip_not_roce(const uint8_t *f, size_t caplen, size_t off, uint16_t et,
+			const struct roce_decode_opts *opts)
+{
+	size_t ihl;
+
+	if (et == ROCE_ETHERTYPE_IPV4) {
+		if (!ROCE_SPAN_OK(caplen, off, ROCE_IPV4_MIN_HLEN))
+			return true;
+		ihl = (size_t)(f[off] & 0xf) * 4;
+		return (f[off] >> 4) != 4 || ihl < ROCE_IPV4_MIN_HLEN ||
+		       f[off + ROCE_IPV4_OFF_PROTO] != ROCE_IPPROTO_UDP ||
+		       (roce_get_be16(f + off + ROCE_IPV4_OFF_FRAG) & ROCE_IPV4_FRAG_OFF_MASK) ||
+		       !ROCE_SPAN_OK(caplen, off + ihl, ROCE_UDP_HLEN) ||
+		       !roce_port_match(opts, roce_get_be16(f + off + ihl + ROCE_UDP_OFF_DPORT));
+	}
+	return !ROCE_SPAN_OK(caplen, off, ROCE_IPV6_HLEN + ROCE_UDP_HLEN) || (f[off] >> 4) != 6 ||
+	       f[off + ROCE_IP6_OFF_NXT] != ROCE_IPPROTO_UDP ||
+	       !roce_port_match(opts, roce_get_be16(f + off + ROCE_IPV6_HLEN + ROCE_UDP_OFF_DPORT));
+}
+
+static __attribute__((noinline)) enum roce_icrc_status verdict_tunnel(const uint8_t *f,
+	size_t caplen, size_t wirelen, size_t off, uint16_t et,
+	const struct roce_decode_opts *opts, unsigned depth)
+{
+	struct roce_tunnel t;
+
+	if (!roce_tunnel_parse(f, caplen, wirelen < caplen ? caplen : wirelen, off, et, &t) ||
+	    t.note != ROCE_ENCAP_NOTE_NONE || depth >= ROCE_MAX_TUNNELS)
+		return ROCE_ICRC_UNVERIFIED;
+	return verdict_any(t.linktype, f + t.off, t.caplen, t.wirelen, opts, depth + 1);
+}
+
 /* The GRH or the IP header at off, of EtherType et. */
 static enum roce_icrc_status verdict_l3(struct roce_icrc_span *s, uint16_t et, size_t off,
-					const struct roce_decode_opts *opts)
+	size_t wirelen, const struct roce_decode_opts *opts, unsigned depth)
 {
 	const uint8_t *h = s->frame + off;
 	size_t ihl;
 
 	s->l3_off = (uint32_t)off;
+	if ((et == ROCE_ETHERTYPE_IPV4 || et == ROCE_ETHERTYPE_IPV6) &&
+	    ip_not_roce(s->frame, s->caplen, off, et, opts))
+		return verdict_tunnel(s->frame, s->caplen, wirelen, off, et, opts, depth);
 	switch (et) {
 	case ROCE_ETHERTYPE_IPV4:
 		/* roce_decode_ipv4(): not RoCE, an IP fragment or the ICRC */
@@ -148,8 +192,13 @@ static enum roce_icrc_status verdict_l3(struct roce_icrc_span *s, uint16_t et, s
 #define VF_BTH (VF_UDP + ROCE_UDP_HLEN)
 #define VF_EXT (VF_BTH + ROCE_BTH_LEN)
 
+static __attribute__((noinline)) enum roce_icrc_status verdict_general(int linktype,
+	const uint8_t *frame, size_t caplen, size_t wirelen, const struct roce_decode_opts *opts,
+	unsigned depth);
+
 static inline __attribute__((always_inline)) enum roce_icrc_status verdict_fast(
-	const uint8_t *f, size_t caplen, const struct roce_decode_opts *opts)
+	const uint8_t *f, size_t caplen, size_t wirelen, const struct roce_decode_opts *opts,
+	unsigned depth)
 {
 	const uint8_t *ip = f + VF_IP, *u = f + VF_UDP;
 	const struct roce_opcode_info *op;
@@ -162,7 +211,8 @@ static inline __attribute__((always_inline)) enum roce_icrc_status verdict_fast(
 	    !roce_port_match(opts, roce_get_be16(u + ROCE_UDP_OFF_DPORT)) ||
 	    end < VF_BTH + ROCE_BTH_LEN + ROCE_ICRC_LEN ||
 	    roce_get_be16(u + ROCE_UDP_OFF_LEN) != tot - ROCE_IPV4_MIN_HLEN)
-		return ROCE_ICRC_UNVERIFIED;
+		/* (not RoCE: a tunnel, perhaps; the general walk tells) */
+		return verdict_general(ROCE_LINKTYPE_ETHERNET, f, caplen, wirelen, opts, depth);
 	/* the ICRC span (verdict_transport()) */
 	if (end > caplen)
 		return ROCE_ICRC_UNVERIFIED;
@@ -180,7 +230,8 @@ static inline __attribute__((always_inline)) enum roce_icrc_status verdict_fast(
 
 /* Every other frame: the link layer and tags, then verdict_l3(). */
 static __attribute__((noinline)) enum roce_icrc_status verdict_general(int linktype,
-	const uint8_t *frame, size_t caplen, const struct roce_decode_opts *opts)
+	const uint8_t *frame, size_t caplen, size_t wirelen, const struct roce_decode_opts *opts,
+	unsigned depth)
 {
 	struct roce_icrc_span s = { .frame = frame, .caplen = caplen };
 	size_t off;
@@ -211,20 +262,29 @@ static __attribute__((noinline)) enum roce_icrc_status verdict_general(int linkt
 			off += ROCE_VLAN_TAG_LEN;
 		}
 	}
-	return verdict_l3(&s, et, off, opts);
+	return verdict_l3(&s, et, off, wirelen, opts, depth);
+}
+
+/* A frame inside depth tunnels (decode.c's roce_decode_any()). */
+static inline __attribute__((always_inline)) enum roce_icrc_status verdict_any(int linktype,
+	const uint8_t *frame, size_t caplen, size_t wirelen, const struct roce_decode_opts *opts,
+	unsigned depth)
+{
+	if (linktype == ROCE_LINKTYPE_ETHERNET && caplen >= ROCE_VERDICT_FAST_MIN &&
+	    roce_get_be16(frame + ROCE_ETH_OFF_TYPE) == ROCE_ETHERTYPE_IPV4 &&
+	    frame[ROCE_ETH_HLEN] == ROCE_IPV4_VER_IHL)
+		return verdict_fast(frame, caplen, wirelen, opts, depth);
+	return verdict_general(linktype, frame, caplen, wirelen, opts, depth);
 }
 
 enum roce_icrc_status roce_icrc_frame_verdict(int linktype, const uint8_t *frame, size_t caplen,
 					      size_t wirelen, const struct roce_decode_opts *opts)
 {
-	(void)wirelen;          /* an extent beyond it ends beyond caplen (verdict_transport()) */
+	/* (an extent beyond wirelen ends beyond caplen (verdict_transport()); wirelen
+	 * matters only to an encapsulation's outer length check, as in the decoder) */
 	if (!frame)
 		return ROCE_ICRC_UNVERIFIED;
 	if (!opts)
 		opts = &roce_verdict_opts;
-	if (linktype == ROCE_LINKTYPE_ETHERNET && caplen >= ROCE_VERDICT_FAST_MIN &&
-	    roce_get_be16(frame + ROCE_ETH_OFF_TYPE) == ROCE_ETHERTYPE_IPV4 &&
-	    frame[ROCE_ETH_HLEN] == ROCE_IPV4_VER_IHL)
-		return verdict_fast(frame, caplen, opts);
-	return verdict_general(linktype, frame, caplen, opts);
+	return verdict_any(linktype, frame, caplen, wirelen, opts, 0);
 }

@@ -357,7 +357,9 @@ int roce_rewrite_frame(const struct roce_rewrite *rw, int linktype, uint8_t *fra
 		for (unsigned i = 0; i < 8 && rw->udp_ports[i]; i++)
 			o.udp_ports[i] = rw->udp_ports[i];
 		rc = roce_decode(ROCE_LINKTYPE_ETHERNET, frame, n, n, &o, &pkt);
-		if (rc == ROCE_OK && pkt.kind == ROCE_KIND_ROCE &&
+		/* (RoCE inside a tunnel: its offsets are the inner frame's and its
+		 * outer lengths would not follow an edit; left alone, as before) */
+		if (rc == ROCE_OK && pkt.kind == ROCE_KIND_ROCE && pkt.encap == ROCE_ENCAP_NONE &&
 		    !(pkt.findings & (ROCE_FIND_TRUNCATED | ROCE_FIND_BAD_LENGTH)))
 			res |= rw_roce(rw, frame, n, &pkt);
 		else

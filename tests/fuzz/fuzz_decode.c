@@ -10,6 +10,8 @@
  * every field pkt.h says that mode fills.  roce_icrc_frame_verdict() on the
  * same bytes must give the ICRC verdict the decoder gave (ICRC on), or
  * what it would have given (ICRC off: nothing to compare, the bounds only).
+ * A frame decoded inside a tunnel (corpus tunnel_*.bin: each encapsulation,
+ * two and three nested, an ERSPAN T bit) lies within the input.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -47,6 +49,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    rc != ROCE_E_NOT_ROCE)
 		__builtin_trap();
 	if (rc == ROCE_OK && p.kind == ROCE_KIND_NONE)
+		__builtin_trap();
+	/* inside an encapsulation: the inner frame lies within the caller's bytes */
+	if (p.encap && p.kind != ROCE_KIND_NONE &&
+	    (p.encap >= ROCE_ENCAP_COUNT || p.encap_depth < 1 ||
+	     p.encap_depth > ROCE_MAX_TUNNELS || p.frame < data + 2 ||
+	     (size_t)(p.frame - (data + 2)) + p.caplen > size - 2))
 		__builtin_trap();
 	if (p.kind == ROCE_KIND_ROCE && p.bth_off) {
 		uint32_t v;

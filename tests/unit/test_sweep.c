@@ -48,7 +48,7 @@ static bool pkt_same(const struct roce_pkt *a, const struct roce_pkt *b)
 	       SAME(atomic.swap_add) && SAME(atomic.compare) && SAME(aeth.syndrome) &&
 	       SAME(aeth.msn) && SAME(atomic_ack) && SAME(immdt) && SAME(ieth_rkey) &&
 	       SAME(icrc_status) && SAME(icrc_wire) && SAME(icrc_computed) && SAME(mac_opcode) &&
-	       SAME(pfc_enable) && SAME(pfc_reserved) && SAME_MEM(pfc_quanta);
+	       SAME(pfc_enable) && SAME(pfc_reserved) && SAME_MEM(pfc_quanta) && SAME(encap);
 #undef SAME
 #undef SAME_MEM
 }

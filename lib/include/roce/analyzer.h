@@ -327,6 +327,9 @@ struct roce_summary {
 	/* (members below: since 0.2) */
 	uint64_t expired_flows;              /* streams ended by idle_timeout_ns */
 	uint64_t now_ns;                     /* the analyzer's "now" (newest frame or advance) */
+	/* frames decoded inside a tunnel or mirror encapsulation, per enum roce_encap of the
+	 * outermost one (roce_pkt.encap; [ROCE_ENCAP_NONE] stays 0), RoCE inside or not */
+	uint64_t encap_frames[ROCE_ENCAP_COUNT];
 };
 
 /*

@@ -85,6 +85,47 @@ ROCE_API int roce_build_pfc(const uint8_t src_mac[6], uint8_t enable, const uint
 ROCE_API int roce_build_pause(const uint8_t src_mac[6], uint16_t quanta,
 	uint8_t *buf, size_t cap, size_t *len) ROCE_NONNULL(1, 3, 5);
 
+/*
+ * Tunnel and mirror encapsulations (build_tunnel.c, the inverse of decode_tunnel.c; header
+ * layouts in <roce/pkt.h>): an outer Ethernet [802.1Q] + IPv4/IPv6 header around a frame,
+ * then GRE + ERSPAN I/II/III, GRE (an IP frame's IP packet, protocol 0x0800 / 0x86DD,
+ * its Ethernet header dropped; any other frame whole, 0x6558), VXLAN or Geneve (UDP,
+ * Ethernet inside).  The outer UDP checksum is 0, the outer IPv4 checksum computed.
+ */
+struct roce_encap_spec {
+	enum roce_encap encap;
+	uint8_t ip_version;         /* outer IP: 4 or 6 */
+	uint8_t dst_mac[6], src_mac[6];
+	bool vlan_tagged;           /* an outer 802.1Q tag with vlan_id */
+	uint16_t vlan_id;
+	uint8_t src[16], dst[16];   /* outer addresses, ::ffff:a.b.c.d for IPv4 */
+	uint8_t tclass;             /* outer TOS / traffic class (its ECN is not the RoCE one) */
+	uint8_t ttl;
+	uint16_t sport;             /* VXLAN / Geneve UDP source port */
+	uint32_t vni;               /* VXLAN / Geneve, 24 bits */
+	bool gre_csum;              /* GRE checksum field present (computed) */
+	bool gre_key_present;
+	uint32_t gre_key;
+	bool gre_seq_present;       /* GRE sequence number (ERSPAN II/III: always) */
+	uint32_t seq;
+	uint16_t session_id;        /* ERSPAN II/III, 10 bits */
+	uint16_t erspan_vlan;       /* ERSPAN II/III VLAN field, 12 bits */
+	bool truncated;             /* ERSPAN II/III T bit: the frame was cut by the mirror */
+	bool erspan3_subheader;     /* ERSPAN III O bit: an 8-byte platform subheader */
+	uint8_t geneve_opt_words;   /* Geneve: one option of this many 4-byte words (0: none) */
+};
+
+/*
+ * Defaults for encapsulation e: outer 02:00:00:00:ee:01 -> 02:00:00:00:ee:02, IPv4
+ * 192.0.2.1 -> 192.0.2.2 (TEST-NET-1), TTL 64, TOS 0, UDP source port 49152,
+ * VNI 100, ERSPAN session 1, no GRE key or checksum (ERSPAN II/III: sequence 0).
+ */
+ROCE_API void roce_encap_spec_init(struct roce_encap_spec *s, enum roce_encap e);
+
+/* Wrap the frame inner (inner_len bytes, Ethernet) in s's encapsulation into buf. */
+ROCE_API int roce_build_encap(const struct roce_encap_spec *s, const uint8_t *inner,
+	size_t inner_len, uint8_t *buf, size_t cap, size_t *len) ROCE_NONNULL(1, 2, 4, 6);
+
 #ifdef __cplusplus
 }
 #endif

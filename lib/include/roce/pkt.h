@@ -48,6 +48,49 @@ ROCE_API bool roce_linktype_supported(int linktype);
 #define ROCE_ETHERTYPE_MACCTRL 0x8808
 #define ROCE_MAX_UDP_PORTS 8
 #define ROCE_MAX_VLANS 4
+#define ROCE_VXLAN_PORT 4789
+#define ROCE_GENEVE_PORT 6081
+#define ROCE_MAX_TUNNELS 2          /* nested encapsulations decoded; deeper: not RoCE */
+
+/*
+ * Encapsulations roce_decode() looks inside (decode_tunnel.c) when the outer
+ * frame is IPv4/IPv6 but not RoCE: GRE (RFC 2784/2890, version 0, checksum,
+ * key and sequence fields) carrying ERSPAN type I/II (0x88BE), ERSPAN type III
+ * (0x22EB), transparent Ethernet bridging (0x6558) or IPv4/IPv6; VXLAN (RFC
+ * 7348, UDP 4789); Geneve (RFC 8926, UDP 6081, Ethernet or IP inside).
+ *
+ *   GRE:      C R K S s Recur(3) | Flags(5) Ver(3) | Protocol(16)
+ *             [Checksum(16) Reserved(16)] [Key(32)] [Sequence(32)]
+ *   ERSPAN II:  Ver(4)=1 VLAN(12) | COS(3) En(2) T(1) Session(10) | Resv(12) Index(20)
+ *   ERSPAN III: Ver(4)=2 VLAN(12) | COS(3) BSO(2) T(1) Session(10) | Timestamp(32)
+ *               | SGT(16) P(1) FT(5) HwID(6) D(1) Gra(2) O(1) [platform subheader(64) if O]
+ *   VXLAN:    Flags(8, I=0x08) Resv(24) | VNI(24) Resv(8)
+ *   Geneve:   Ver(2) OptLen(6) | O C Resv(6) | Protocol(16) | VNI(24) Resv(8) | options
+ */
+enum roce_encap {
+	ROCE_ENCAP_NONE = 0,
+	ROCE_ENCAP_ERSPAN1,         /* GRE 0x88BE without a sequence number: no ERSPAN header */
+	ROCE_ENCAP_ERSPAN2,         /* GRE 0x88BE, ERSPAN version 1 header */
+	ROCE_ENCAP_ERSPAN3,         /* GRE 0x22EB, ERSPAN version 2 header */
+	ROCE_ENCAP_GRE,             /* GRE 0x6558 (Ethernet) or 0x0800 / 0x86DD (IP) */
+	ROCE_ENCAP_VXLAN,
+	ROCE_ENCAP_GENEVE,
+	ROCE_ENCAP_COUNT
+};
+
+/* Why a recognised encapsulation gave no frame to decode (roce_pkt.encap_note). */
+enum roce_encap_note {
+	ROCE_ENCAP_NOTE_NONE = 0,
+	ROCE_ENCAP_NOTE_TRUNCATED,  /* the tunnel headers are cut by the capture */
+	ROCE_ENCAP_NOTE_BAD_LENGTH, /* outer IP / UDP lengths contradict the frame */
+	ROCE_ENCAP_NOTE_UNSUPPORTED,/* GRE version / routing, ERSPAN or Geneve version, protocol */
+	ROCE_ENCAP_NOTE_TOO_DEEP    /* more than ROCE_MAX_TUNNELS nested encapsulations */
+};
+
+/* "erspan1", "erspan2", "erspan3", "gre", "vxlan", "geneve"; "none"; NULL if unknown. */
+ROCE_API const char *roce_encap_name(enum roce_encap e);
+/* Parses those names (not "none"); ROCE_ENCAP_NONE if unknown. */
+ROCE_API enum roce_encap roce_encap_from_name(const char *name);
 
 enum roce_kind {
 	ROCE_KIND_NONE = 0,   /* not something we analyse */
@@ -222,6 +265,25 @@ struct roce_pkt {
 	uint8_t pfc_enable;         /* priority-enable vector e[7:0] */
 	uint8_t pfc_reserved;       /* high octet of the enable vector (should be 0) */
 	uint16_t pfc_quanta[8];     /* PAUSE: quanta in [0] */
+
+	/*
+	 * ---- encapsulation (decode_tunnel.c) ----
+	 * encap != NONE: the caller's frame was a tunnel or mirror packet and
+	 * frame, caplen, wirelen and every field and offset above describe the
+	 * frame inside it (Ethernet, or IP for GRE / Geneve with IP inside: then
+	 * no MACs and l3_off 0), starting encap_off bytes into the caller's
+	 * buffer; the outer headers (their ECN included) are not looked at
+	 * further.  With a note (kind NONE), frame .. wirelen are the outer
+	 * frame's.  The fast path leaves these as zero (it only takes plain
+	 * frames): it writes encap; the rest is valid when encap is set.
+	 */
+	uint8_t encap;              /* enum roce_encap of the outermost tunnel */
+	uint8_t encap_depth;        /* nested tunnels decoded (1 or 2) */
+	uint8_t encap_note;         /* enum roce_encap_note: why nothing inside was decoded */
+	bool encap_truncated;       /* ERSPAN T bit: the mirror cut the frame (ICRC unverifiable) */
+	uint32_t encap_off;         /* inner frame's offset in the caller's buffer */
+	uint16_t erspan_session;    /* ERSPAN II/III session ID (10 bits), outermost ERSPAN */
+	uint16_t erspan_vlan;       /* ERSPAN II/III VLAN field (12 bits) */
 };
 
 struct roce_decode_opts {
