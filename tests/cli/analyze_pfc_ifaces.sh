@@ -93,6 +93,13 @@ jcheck two 'all(r["src_mac"] == "02:aa:bb:cc:dd:01" and r["priority"] == 3 for r
 jcheck two '[(a["interface"], a["if_name"], a["frame"]) for a in j["anomalies"]
              if a["type"] == "pfc_storm"] == [(1, "swp2", 4)]'
 jcheck two 'j["summary"]["pfc_storms"] == 1'
+# the same from stdin (the read() buffer path) and with --threads 2
+"$ra" --json $opts - <"$tmp/two.pcapng" >"$tmp/stdin.json" 2>/dev/null
+"$ra" --json $opts --threads 2 "$tmp/two.pcapng" >"$tmp/thr.json" 2>/dev/null
+for f in stdin thr; do
+	jcheck $f "[(r['interface'], r['if_name'], r['paused_us']) for r in j['pfc']] ==
+		   [(0, 'swp1', 200.0), (1, 'swp2', 33553.92), (2, 'swp3', 0.0)]"
+done
 # the second file's (1, swp2) is interface 1; its unused id 0 is no interface
 jcheck rot "$rows == [(0, 'swp1', 1, 1, 200.0, 0), (1, 'swp2', 1, 1, 33553.92, 1),
                       (2, 'swp3', 0, 1, 0.0, 0)]"
