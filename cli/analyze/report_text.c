@@ -347,9 +347,9 @@ void ra_report_text(const struct ra_ctx *ctx, FILE *f)
 	if (t.pfc->len) {
 		const bool ifc = ra_show_iface(ctx);
 
-		tbl_init(&tb, ifc ? "<IFACE|<SRC MAC|<PRIO|>FRAMES|>XOFF|>XON|>QUANTA|>PAUSED ms|"
-			 ">LONGEST ms|>STORMS" :
-			 "<SRC MAC|<PRIO|>FRAMES|>XOFF|>XON|>QUANTA|>PAUSED ms|>LONGEST ms|>STORMS");
+		/* the IFACE column only with several interfaces */
+		tbl_init(&tb, &"<IFACE|<SRC MAC|<PRIO|>FRAMES|>XOFF|>XON|>QUANTA|>PAUSED ms|"
+			 ">LONGEST ms|>STORMS"[ifc ? 0 : sizeof("<IFACE|") - 1]);
 		for (unsigned i = 0; i < t.pfc->len; i++) {
 			const struct roce_pfc_stats *p =
 				&g_array_index(t.pfc, struct roce_pfc_stats, i);

@@ -14,7 +14,7 @@ command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 77; }
 . "$(dirname "${BASH_SOURCE[0]}")/testlib.sh"
 
 # At 1 Gbit/s 0xffff quanta are 33.553920 ms; storms from 20 ms.
-PYTHONPATH="$src/tests/cli" python3 - "$tmp" <<'PY' || { echo "FAIL: building the captures"; exit 1; }
+PYTHONPATH="$src/tests/cli" python3 - "$tmp" <<'PY' || { echo "FAIL: the captures"; exit 1; }
 import struct, sys
 from pcapng_blocks import NG
 
@@ -82,7 +82,11 @@ run pcap "$tmp/one.pcap"
 jcheck() { # file python-expression over j (the report): ok when true
 	if python3 -c 'import json, sys
 j = json.load(open(sys.argv[1]))
-sys.exit(0 if eval("(" + sys.argv[2] + ")") else 1)' "$tmp/$1.json" "$2"; then ok; else bad "$1: $2"; fi
+sys.exit(0 if eval("(" + sys.argv[2] + ")") else 1)' "$tmp/$1.json" "$2"; then
+		ok
+	else
+		bad "$1: $2"
+	fi
 }
 rows='[(r["interface"], r["if_name"], r["xoff"], r["xon"], r["paused_us"], r["storms"])
        for r in j["pfc"]]'
@@ -110,11 +114,14 @@ jcheck rot '[(a["interface"], a["if_name"], a["frame"], a["file"].endswith("rot.
 for f in one idle pcap; do
 	jcheck $f '[(r["xoff"], r["xon"], r["paused_us"], r["storms"]) for r in j["pfc"]] ==
 		[(2, 1, 200.0, 0)]'
-	if grep -q '"interface"\|"if_name"' "$tmp/$f.json"; then bad "$f: an interface field"; else ok; fi
+	if grep -q '"interface"\|"if_name"' "$tmp/$f.json"; then
+		bad "$f: an interface field"
+	else
+		ok
+	fi
 done
-check cmp -s <(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["pfc"])' \
-	"$tmp/one.json") <(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["pfc"])' \
-	"$tmp/pcap.json")
+pfc_of() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["pfc"])' "$1"; }
+check cmp -s <(pfc_of "$tmp/one.json") <(pfc_of "$tmp/pcap.json")
 
 # text: an IFACE column (the if_name) with several interfaces, none with one
 "$ra" $opts "$tmp/two.pcapng" >"$tmp/two.txt" 2>&1
