@@ -394,6 +394,12 @@ static roce_frame_data_t *roce_first_pass(tvbuff_t *tvb, packet_info *pinfo)
 
 	if (roce_an != NULL) {
 		uint64_t ts = (uint64_t)pinfo->abs_ts.secs * 1000000000u + (uint64_t)pinfo->abs_ts.nsecs;
+
+		/* PFC / PAUSE act on one link: Wireshark's interface of the frame
+		 * (roce_linktype_of() checked rec), its numbering across the file's sections */
+		roce_analyzer_set_interface(roce_an,
+			(pinfo->rec->presence_flags & WTAP_HAS_INTERFACE_ID) ?
+			pinfo->rec->rec_header.packet_header.interface_id : 0);
 		roce_analyzer_process(roce_an, &pkt, status, ts, pinfo->num, &res);
 	} else {
 		memset(&res, 0, sizeof res);

@@ -63,6 +63,15 @@ struct ra_file {
 	bool opened, complete;
 };
 
+/*
+ * A capture interface of the run (ifaces.h): a pcapng interface id and its if_name; the same
+ * pair in another section or input file is the same interface (rotated files).
+ */
+struct ra_iface {
+	uint32_t ifindex;           /* interface id in its section (0 for pcap and live) */
+	char *name;                 /* the IDB's if_name; NULL when it has none */
+};
+
 struct ra_ctx {
 	struct ra_opts o;
 	roce_analyzer_t *an;
@@ -90,6 +99,12 @@ struct ra_ctx {
 	bool stopped_by_count;
 	bool input_error;
 	bool live;                  /* -i: files[0] is the interface */
+	/* capture interfaces that carried analysed frames, in order of first appearance (the
+	 * analyzer's roce_analyzer_set_interface() numbers; ifaces.c) */
+	struct ra_iface *ifaces;
+	uint32_t n_ifaces, cap_ifaces;
+	void *iface_idx;            /* GHashTable: (file, section, id) -> number + 1 */
+	void *iface_ids;            /* GHashTable: (id, if_name) -> number + 1 */
 	const char *live_filter;    /* the BPF filter the live capture ran */
 };
 

@@ -48,6 +48,7 @@
 #include "capread.h"
 #include "capread_rbuf.h"
 #include "health.h"
+#include "ifaces.h"
 #include "live.h"
 #include "options.h"
 #include "prom.h"
@@ -382,6 +383,27 @@ static inline __attribute__((always_inline)) int rec_intact(const struct roce_ca
 }
 
 /*
+ * The capture interface of the previous record (section, id; UINT32_MAX: none yet, set at
+ * each file's start): the analyzer is told the interface only when a record's differs
+ * (roce_analyzer_set_interface(); ifaces.h numbers them for the run).
+ */
+static uint32_t if_section = UINT32_MAX, if_index = UINT32_MAX;
+
+static __attribute__((noinline)) void iface_switch(const struct roce_cap_record *r)
+{
+	if_section = r->section;
+	if_index = r->ifindex;
+	roce_analyzer_set_interface(ctx.an, ra_iface_id(&ctx, ra_cap, ctx.cur_file, r->section,
+							r->ifindex));
+}
+
+static inline __attribute__((always_inline)) void rec_iface(const struct roce_cap_record *r)
+{
+	if (G_UNLIKELY(r->ifindex != if_index || r->section != if_section))
+		iface_switch(r);
+}
+
+/*
  * plain (a constant where inlined): no --frames, --extract or file --interval (plain_run()).
  * Returns 1, or rec_intact()'s error with nothing counted (the frame's bytes were cut).
  */
@@ -426,6 +448,7 @@ static inline __attribute__((always_inline)) int analyse_record(const struct roc
 		ctx.frames_without_ts++;
 		ts = ctx.last_ts_ns;
 	}
+	rec_iface(r);
 	roce_analyzer_process(ctx.an, &pkt, st, ts, no, resp);
 	if (plain)
 		return 1;
@@ -504,6 +527,7 @@ static __attribute__((noinline)) unsigned plain_run(roce_capfile_t *c,
 
 		if (pf)
 			roce_run_prefetch(ctx.an, c, recs, ri, rn, ahead_token);
+		rec_iface(r);
 		if (G_LIKELY(r->ahead == 0 || r->ahead == 1 + ROCE_ICRC_OK)) {
 			/* --threads 2: the ICRC was verified on the other core */
 			if (G_UNLIKELY(roce_analyzer_decode_process(an, r->linktype, r->data,
@@ -590,6 +614,7 @@ static bool analyse_file(struct ra_file *rf, struct progress *pg)
 	ra_shrink = roce_cap_shrink_flag(c);
 	roce_analyzer_set_discard_flag(ctx.an, ra_shrink);
 	rf->opened = true;
+	if_section = if_index = UINT32_MAX;     /* the file's interfaces are its own */
 	g_strlcpy(rf->format, roce_cap_format(c), sizeof(rf->format));
 	rf->base = ctx.frames;
 	lt = roce_cap_linktype(c);
@@ -1183,6 +1208,7 @@ out:
 	ra_html_free(html);         /* after the analyzer: its time series is an observer */
 	ra_promseries_free(promseries);
 	g_free(ctx.anoms);
+	ra_iface_free(&ctx);
 	g_free(ctx.files);
 	ra_cli_free(&cli);
 	if (got_signal == SIGPIPE) {

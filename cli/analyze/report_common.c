@@ -109,6 +109,29 @@ void ra_tables_free(struct ra_tables *t)
 }
 
 /* "frame" (per file) and, with several input files, "file". */
+void ra_json_iface(const struct ra_ctx *ctx, struct jw *w, uint32_t iface)
+{
+	jw_u64(w, "interface", iface);
+	if (iface < ctx->n_ifaces && ctx->ifaces[iface].name)
+		jw_str(w, "if_name", ctx->ifaces[iface].name);
+}
+
+void ra_iface_str(const struct ra_ctx *ctx, uint32_t iface, char *buf, size_t len)
+{
+	const char *n = iface < ctx->n_ifaces ? ctx->ifaces[iface].name : NULL;
+	size_t i;
+
+	if (!len)
+		return;
+	if (!n || !n[0]) {
+		snprintf(buf, len, "if %" PRIu32, iface);
+		return;
+	}
+	for (i = 0; n[i] && i + 1 < len; i++)
+		buf[i] = n[i] >= 0x20 && n[i] < 0x7f ? n[i] : '?';
+	buf[i] = '\0';
+}
+
 void ra_json_frame_ref(const struct ra_ctx *ctx, struct jw *w, const char *key,
 		       const char *file_key, uint64_t global)
 {

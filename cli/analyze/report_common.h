@@ -28,6 +28,20 @@ unsigned ra_frame_locate(const struct ra_ctx *ctx, uint64_t global, uint64_t *lo
 void ra_json_frame_ref(const struct ra_ctx *ctx, struct jw *w, const char *key,
 		       const char *file_key, uint64_t global);
 
+/*
+ * PFC / PAUSE entries are per capture interface (roce_analyzer_set_interface()); the output
+ * names it only when the run's frames came from more than one (so the output of a
+ * one-interface capture is what it was).  ra_json_iface(): "interface" (the run's number)
+ * and "if_name" when the interface description has one; ra_iface_str(): the name (bytes
+ * outside printable ASCII as '?'), or "if N" without one.
+ */
+static inline bool ra_show_iface(const struct ra_ctx *ctx)
+{
+	return ctx->n_ifaces > 1;
+}
+void ra_json_iface(const struct ra_ctx *ctx, struct jw *w, uint32_t iface);
+void ra_iface_str(const struct ra_ctx *ctx, uint32_t iface, char *buf, size_t len);
+
 /* Address as text (IPv4-mapped shown as a.b.c.d); buf holds RA_ADDR_LEN. */
 void ra_addr_str(const uint8_t a[16], char *buf);
 /* MAC as aa:bb:..., "-" for NULL; buf holds RA_MAC_LEN. */

@@ -351,6 +351,8 @@ static void json_pfc_row(const struct ra_ctx *ctx, struct jw *w, const struct ro
 		jw_null(w, "priority");
 	else
 		jw_i64(w, "priority", p->priority);
+	if (ra_show_iface(ctx))
+		ra_json_iface(ctx, w, p->interface);
 	ra_json_frame_ref(ctx, w, "first_frame", "first_file", p->first_frame);
 	jw_u64(w, "frames", p->frames);
 	jw_u64(w, "xoff", p->xoff);
@@ -385,6 +387,8 @@ static void json_anomaly(const struct ra_ctx *ctx, struct jw *w, const struct ro
 			jw_null(w, "priority");
 		else
 			jw_i64(w, "priority", a->priority);
+		if (ra_show_iface(ctx))
+			ra_json_iface(ctx, w, a->interface);
 	}
 	if (a->detail[0]) {
 		char d[sizeof(a->detail) + 1];

@@ -367,12 +367,20 @@ void ra_report_text(const struct ra_ctx *ctx, FILE *f)
 	fprintf(f, "\nPFC / PAUSE (link speed %g Gbit/s, storm >= %" PRIu64 " ms)\n",
 		ctx->o.link_speed_gbps, ctx->o.pfc_storm_ms);
 	if (t.pfc->len) {
-		tbl_init(&tb, "<SRC MAC|<PRIO|>FRAMES|>XOFF|>XON|>QUANTA|>PAUSED ms|>LONGEST ms|>STORMS");
+		const bool ifc = ra_show_iface(ctx);
+
+		/* the IFACE column only with several interfaces */
+		tbl_init(&tb, &"<IFACE|<SRC MAC|<PRIO|>FRAMES|>XOFF|>XON|>QUANTA|>PAUSED ms|"
+			 ">LONGEST ms|>STORMS"[ifc ? 0 : sizeof("<IFACE|") - 1]);
 		for (unsigned i = 0; i < t.pfc->len; i++) {
 			const struct roce_pfc_stats *p =
 				&g_array_index(t.pfc, struct roce_pfc_stats, i);
-			char m[RA_MAC_LEN];
+			char m[RA_MAC_LEN], ifn[40];
 
+			if (ifc) {
+				ra_iface_str(ctx, p->interface, ifn, sizeof(ifn));
+				tbl_cell(&tb, "%s", ifn);
+			}
 			ra_mac_str(p->src_mac, m);
 			tbl_cell(&tb, "%s", m);
 			if (p->priority < 0)
@@ -419,13 +427,18 @@ void ra_report_text(const struct ra_ctx *ctx, FILE *f)
 			if (a->has_flow) {
 				text_flow_label(&a->flow, where, sizeof(where));
 			} else if (a->has_mac) {
-				char m[RA_MAC_LEN];
+				char m[RA_MAC_LEN], ifn[40] = "";
 
 				ra_mac_str(a->mac, m);
+				if (ra_show_iface(ctx)) {
+					ra_iface_str(ctx, a->interface, ifn, sizeof(ifn) - 1);
+					strcat(ifn, " ");
+				}
 				if (a->priority < 0)
-					snprintf(where, sizeof(where), "%s PAUSE", m);
+					snprintf(where, sizeof(where), "%s%s PAUSE", ifn, m);
 				else
-					snprintf(where, sizeof(where), "%s prio %d", m, a->priority);
+					snprintf(where, sizeof(where), "%s%s prio %d", ifn, m,
+						 a->priority);
 			} else {
 				strcpy(where, "-");
 			}

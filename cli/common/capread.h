@@ -118,6 +118,7 @@ struct roce_cap_record {
 	uint64_t frame_no;    /* 1-based, Wireshark's frame.number (see above) */
 	uint32_t flags;       /* ROCE_CAP_REC_* */
 	uint8_t ahead;        /* roce_cap_set_ahead(): the helper's byte, 0 = none */
+	uint32_t section;     /* pcapng: 1-based section header block of ifindex; 0 for pcap */
 };
 
 /*

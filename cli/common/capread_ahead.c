@@ -143,6 +143,7 @@ static int ah_pcap_next(struct cap_ahead *a, struct roce_cap_record *rec)
 	if (!next)
 		return 0;
 	rec->ifindex = 0;
+	rec->section = 0;
 	rec->flags = 0;
 	rec->ts_ns = 0;
 	a->h_pos = next;
@@ -354,6 +355,7 @@ static int ah_ng_next(struct cap_ahead *a, struct roce_cap_record *rec)
 			rec->wirelen = caplen > wirelen ? caplen : wirelen;
 			rec->linktype = a->h_ifs[ifid].linktype;
 			rec->ifindex = ifid;
+			rec->section = 0;
 			rec->flags = 0;
 			rec->ts_ns = 0;
 			a->h_pos += blen;
@@ -372,6 +374,7 @@ static int ah_ng_next(struct cap_ahead *a, struct roce_cap_record *rec)
 			rec->wirelen = wirelen;
 			rec->linktype = a->h_ifs[0].linktype;
 			rec->ifindex = 0;
+			rec->section = 0;
 			rec->flags = ROCE_CAP_REC_NO_TS;
 			rec->ts_ns = 0;
 			a->h_pos += blen;

@@ -250,6 +250,7 @@ static int ng_packet(struct roce_capfile *c, uint32_t type, const uint8_t *p, ui
 	rec->caplen = caplen;
 	rec->linktype = ifc->linktype;
 	rec->ifindex = ifid;
+	rec->section = c->nsections;
 	return 1;
 }
 
@@ -295,6 +296,7 @@ static int ng_spb(struct roce_capfile *c, const uint8_t *p, uint32_t blen,
 	rec->flags = ROCE_CAP_REC_NO_TS; /* an SPB has no timestamp */
 	rec->linktype = c->ifs[0].linktype;
 	rec->ifindex = 0;
+	rec->section = c->nsections;
 	return 1;
 }
 

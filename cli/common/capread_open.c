@@ -73,6 +73,7 @@ static int pcap_next(struct roce_capfile *c, struct roce_cap_record *rec)
 	rec->ts_ns = (uint64_t)sec * 1000000000u + (c->nsec ? sub : (uint64_t)sub * 1000u);
 	rec->linktype = c->linktype;
 	rec->ifindex = 0;
+	rec->section = 0;
 	if (c->map) {
 		if (!c->pf_ahead && caplen >= CAP_PF_MIN)
 			capr_prefetch_to(c, c->pos + hl + caplen);
@@ -589,6 +590,7 @@ static inline __attribute__((always_inline)) unsigned pcap_run_as(struct roce_ca
 		rec->ts_ns = (h0 & 0xffffffffu) * 1000000000u + (h0 >> 32) * mul;
 		rec->linktype = lt;
 		rec->ifindex = 0;
+		rec->section = 0;
 		rec->flags = 0;
 		rec->frame_no = ++frame_no;
 		if (ah != RUN_AH_HELPER)

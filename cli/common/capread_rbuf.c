@@ -374,6 +374,7 @@ int capr_rbuf_next(roce_capfile_t *c, struct roce_cap_record *recs, unsigned max
 		rec->ts_ns = (uint64_t)h.sec * 1000000000u + (uint64_t)h.sub * mul;
 		rec->linktype = c->linktype;
 		rec->ifindex = 0;
+		rec->section = 0;
 		rec->ahead = rb->v[rb->vk++];
 		c->ahead_taken += rec->ahead != 0;
 		rb->lo += hl + h.caplen;

@@ -678,6 +678,7 @@ struct roce_analyzer {
 	/* roce_analyzer_set_discard_flag(): the caller's flag, never NULL (a zero
 	 * of the library's when none); read by an_discard() */
 	const volatile int *discard;
+	uint32_t iface;                 /* roce_analyzer_set_interface(): PFC entries' key */
 	struct an_pred pred;
 	struct an_hint hint[AN_HINTS];  /* written by the prefetch calls */
 	uint32_t hint_n;                /* hints written */

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * an_pfc.c - per (source MAC, priority) PFC / PAUSE timing and storms.
+ * an_pfc.c - per (interface, source MAC, priority) PFC / PAUSE timing and storms.
  *
- * PFC / PAUSE: per (source MAC, priority; -1 = 802.3x PAUSE).  paused_ns is
+ * PFC / PAUSE: per (interface, source MAC, priority; -1 = 802.3x PAUSE): a
+ *   pause acts on one link (roce_analyzer_set_interface() names it).  paused_ns is
  *   the union of pause intervals: a frame at t with q > 0 while not paused
  *   opens [t, t + d); while paused a frame replaces the deadline with t + d;
  *   q == 0 ends the interval at t; a frame at t > deadline first closes the
@@ -51,12 +52,19 @@ static uint32_t fnv1a(uint32_t h, const void *p, size_t n)
 
 /* ------------------------------------------------------------------- PFC */
 
-static uint32_t pfc_hash(const uint8_t mac[6], int prio)
+void roce_analyzer_set_interface(roce_analyzer_t *a, uint32_t iface)
+{
+	a->iface = iface;
+}
+
+static uint32_t pfc_hash(uint32_t iface, const uint8_t mac[6], int prio)
 {
 	uint8_t pr = (uint8_t)(prio + 1);
 	uint32_t h = fnv1a(2166136261u, mac, 6);
 
 	h = fnv1a(h, &pr, 1);
+	if (iface)      /* interface 0 hashes as before the interface was in the key */
+		h = fnv1a(h, &iface, sizeof(iface));
 	h ^= h >> 16;
 	h *= 0x7feb352du;
 	h ^= h >> 15;
@@ -67,12 +75,13 @@ static struct an_pfc *pfc_get(struct an_ctx *c, const uint8_t mac[6], int prio)
 {
 	struct roce_analyzer *a = c->a;
 	struct an_table *t = &a->pfc;
-	uint32_t h = pfc_hash(mac, prio), i = h & t->mask;
+	uint32_t iface = a->iface, h = pfc_hash(iface, mac, prio), i = h & t->mask;
 	struct an_pfc *e;
 
 	while (t->slots[i].e) {
 		e = (struct an_pfc *)t->slots[i].e;
-		if (t->slots[i].hash == h && e->st.priority == prio && memcmp(e->st.src_mac, mac, 6) == 0)
+		if (t->slots[i].hash == h && e->st.priority == prio && e->st.interface == iface &&
+		    memcmp(e->st.src_mac, mac, 6) == 0)
 			return e;
 		i = (i + 1) & t->mask;
 	}
@@ -89,6 +98,7 @@ static struct an_pfc *pfc_get(struct an_ctx *c, const uint8_t mac[6], int prio)
 			an.has_mac = true;
 			memcpy(an.mac, v->st.src_mac, 6);
 			an.priority = v->st.priority;
+			an.interface = v->st.interface;
 			snprintf(an.detail, sizeof(an.detail),
 				"PFC table full (%u): least recently active entry dropped", a->cfg.max_pfc);
 			an_emit(a, &an);
@@ -105,6 +115,7 @@ static struct an_pfc *pfc_get(struct an_ctx *c, const uint8_t mac[6], int prio)
 	e->ent.seq = a->seq++;
 	memcpy(e->st.src_mac, mac, 6);
 	e->st.priority = prio;
+	e->st.interface = iface;
 	e->st.first_frame = c->frame;
 	an_table_insert(t, &e->ent, h);
 	return e;
@@ -127,6 +138,7 @@ static void pfc_storm(struct roce_analyzer *a, struct an_pfc *e, uint64_t frame,
 		an.has_mac = true;
 		memcpy(an.mac, e->st.src_mac, 6);
 		an.priority = e->st.priority;
+		an.interface = e->st.interface;
 		an.count = 0;   /* the duration is in detail; count is for PSNs */
 		if (e->st.priority < 0)
 			snprintf(an.detail, sizeof(an.detail),
@@ -150,6 +162,7 @@ void an_pfc_close(struct roce_analyzer *a, struct an_pfc *e, uint64_t end, uint6
 		memset(&ev, 0, sizeof(ev));
 		memcpy(ev.src_mac, e->st.src_mac, 6);
 		ev.priority = e->st.priority;
+		ev.interface = e->st.interface;
 		ev.start_ns = e->start;
 		ev.end_ns = e->start + len;
 		ev.start_frame = e->start_frame;

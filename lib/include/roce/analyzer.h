@@ -47,7 +47,8 @@
  * defaults), and sets size in the structs it fills to the size it filled,
  * so code built against a newer header can tell which members an older
  * library wrote.  roce_analyzer_summary_sized() fills at most the size the
- * caller passes.
+ * caller passes.  struct roce_anomaly and roce_pause_event are written only
+ * by the library (callbacks get them) and grow at the end too (interface).
  */
 #ifndef ROCE_ANALYZER_H
 #define ROCE_ANALYZER_H
@@ -124,6 +125,8 @@ struct roce_anomaly {
 	bool has_mac;
 	uint8_t mac[6];
 	int priority;               /* 0..7, -1 for 802.3x PAUSE */
+	/* (members below: since 0.2; written by the library only) */
+	uint32_t interface;         /* PFC storms and PFC evictions: the entry's interface */
 };
 
 typedef void (*roce_anomaly_cb)(void *user, const struct roce_anomaly *a);
@@ -274,6 +277,16 @@ ROCE_API int roce_analyzer_decode_process(roce_analyzer_t *a, int linktype, cons
  */
 ROCE_API void roce_analyzer_set_discard_flag(roce_analyzer_t *a, const volatile int *flag)
 	ROCE_NONNULL(1);
+
+/*
+ * The frames fed from now on come from capture interface iface (default 0;
+ * the caller numbers its interfaces).  PFC and 802.3x PAUSE act on one link:
+ * their entries are per (interface, source MAC, priority), so one MAC that
+ * sends PFC on two interfaces (a switch's ports) makes two entries, two
+ * pauses.  The interface is in roce_pfc_stats, roce_pause_event and the
+ * anomalies of a PFC entry.  Streams are not keyed by interface.
+ */
+ROCE_API void roce_analyzer_set_interface(roce_analyzer_t *a, uint32_t iface) ROCE_NONNULL(1);
 
 /* End of input: reports unrecovered PSNs and closes open pauses.  Idempotent. */
 ROCE_API void roce_analyzer_finish(roce_analyzer_t *a) ROCE_NONNULL(1);
@@ -428,10 +441,14 @@ struct roce_pfc_stats {
 	/* (members below: since 0.2) */
 	bool paused;                /* a pause is open now */
 	uint64_t pause_start_ns;    /* start of the open pause */
+	uint32_t interface;         /* capture interface (roce_analyzer_set_interface()) */
 };
 
 typedef int (*roce_pfc_cb)(void *user, const struct roce_pfc_stats *p);
-/* Every (MAC, priority) entry, ordered by first frame; PAUSE entries have priority -1. */
+/*
+ * Every (interface, MAC, priority) entry, ordered by first frame; PAUSE
+ * entries have priority -1.
+ */
 ROCE_API void roce_analyzer_foreach_pfc(const roce_analyzer_t *a, roce_pfc_cb cb, void *user)
 	ROCE_NONNULL(1, 2);
 
@@ -444,6 +461,8 @@ struct roce_pause_event {
 	uint64_t start_ns, end_ns;  /* [start, end): XON, deadline, or finish */
 	uint64_t start_frame;       /* frame that opened it */
 	bool storm;                 /* lasted at least pfc_storm_ns */
+	/* (members below: since 0.2; written by the library only) */
+	uint32_t interface;         /* capture interface (roce_analyzer_set_interface()) */
 };
 
 enum roce_flow_end_reason {
