@@ -195,6 +195,15 @@ ROCE_API uint32_t roce_rnr_timer_us(unsigned code);
 /* Credit count for an ACK credit code (0..30); -1 for 31 ("invalid"). */
 ROCE_API int roce_aeth_credits(unsigned code);
 
+/*
+ * One decoded frame, filled whole by roce_decode() (the caller's struct;
+ * the views point into the caller's buffer).  New fields are appended at
+ * the end (the encapsulation fields were, in December 2026): while libroce
+ * is 0.x (soname libroce.so.0) its size may grow between releases, so a
+ * program that links the shared library is rebuilt with the header of the
+ * library it runs with; the static library (the tools and the plugin) has
+ * no such concern.
+ */
 struct roce_pkt {
 	/* ---- input ---- */
 	const uint8_t *frame;
