@@ -112,6 +112,28 @@ static void drain(roce_capfile_t *c, const char *openerr, struct summary *s, uns
 	roce_cap_close(c);
 }
 
+/* The bytes in a memory file (a regular file to the reader: it maps it), or -1. */
+static int memfd_of(const uint8_t *data, size_t size)
+{
+	int fd = memfd_create("fuzz", MFD_CLOEXEC);
+
+	if (fd >= 0 && size && write(fd, data, size) != (ssize_t)size) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Another path's summary s must be exactly the memory path's (mem). */
+static void same_as_mem(const struct summary *mem, const struct summary *s, const char *what)
+{
+	if (s->n != mem->n || s->hash != mem->hash || s->status != mem->status ||
+	    strcmp(s->err, mem->err) != 0) {
+		fprintf(stderr, "mem/%s mismatch:\n  %s\n  %s\n", what, mem->err, s->err);
+		abort();
+	}
+}
+
 /*
  * The bytes as a mapped file with roce_cap_set_ahead()'s helper thread walking
  * (and, with ROCE_CAP_AHEAD_RUNS, leaping) ahead of the reader: exactly what the
@@ -123,23 +145,15 @@ static void helper_path(const uint8_t *data, size_t size, const struct summary *
 	char eb[ROCE_ERRBUF_SIZE];
 	struct summary ahd;
 	roce_capfile_t *c;
-	int fd = memfd_create("fuzz", MFD_CLOEXEC);
+	int fd = memfd_of(data, size);
 
 	if (fd < 0)
 		return;
-	if (size && write(fd, data, size) != (ssize_t)size) {
-		close(fd);
-		return;
-	}
 	c = roce_cap_open_fd(fd, "fuzz", 0, eb);
 	if (c)
 		(void)roce_cap_set_ahead(c, ahead_byte, NULL, 0);
 	drain(c, eb, &ahd, batch);
-	if (ahd.n != mem->n || ahd.hash != mem->hash || ahd.status != mem->status ||
-	    strcmp(ahd.err, mem->err) != 0) {
-		fprintf(stderr, "mem/helper mismatch:\n  %s\n  %s\n", mem->err, ahd.err);
-		abort();
-	}
+	same_as_mem(mem, &ahd, "helper");
 }
 
 /*
@@ -154,25 +168,17 @@ static void read_path(const uint8_t *data, size_t size, const struct summary *me
 	char eb[ROCE_ERRBUF_SIZE], buf[16];
 	struct summary rd;
 	roce_capfile_t *c;
-	int fd = memfd_create("fuzz", MFD_CLOEXEC);
+	int fd = memfd_of(data, size);
 
 	if (fd < 0)
 		return;
-	if (size && write(fd, data, size) != (ssize_t)size) {
-		close(fd);
-		return;
-	}
 	snprintf(buf, sizeof(buf), "%u", (unsigned)(24 + (size * 7 + batch) % 500));
 	setenv("ROCE_CAP_READ_BUF", buf, 1);
 	c = roce_cap_open_fd(fd, "fuzz", 0, eb);
 	if (c)
 		(void)roce_cap_set_read_buffer(c, ahead_byte, NULL, 0, 0);
 	drain(c, eb, &rd, batch);
-	if (rd.n != mem->n || rd.hash != mem->hash || rd.status != mem->status ||
-	    strcmp(rd.err, mem->err) != 0) {
-		fprintf(stderr, "mem/read() mismatch:\n  %s\n  %s\n", mem->err, rd.err);
-		abort();
-	}
+	same_as_mem(mem, &rd, "read()");
 }
 
 /*
@@ -223,28 +229,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* The memory path in runs: exactly what one record at a time gives. */
 	drain(roce_cap_open_mem(data, size, "fuzz", eb), eb, &run, 1 + size % 16);
-	if (run.n != mem.n || run.hash != mem.hash || run.status != mem.status ||
-	    strcmp(run.err, mem.err) != 0) {
-		fprintf(stderr, "one-at-a-time/run mismatch:\n  %s\n  %s\n", mem.err, run.err);
-		abort();
-	}
+	same_as_mem(&mem, &run, "runs");
 
 	/* The same bytes through the streaming path (plain, gzip, zstd or lz4). */
-	fd = memfd_create("fuzz", MFD_CLOEXEC);
+	fd = memfd_of(data, size);
 	if (fd < 0)
 		return 0;
-	if ((size && write(fd, data, size) != (ssize_t)size) || lseek(fd, 0, SEEK_SET) != 0) {
+	if (lseek(fd, 0, SEEK_SET) != 0) {
 		close(fd);
 		return 0;
 	}
 	drain(roce_cap_open_fd(fd, "fuzz", 1, eb), eb, &str, 0);
 
 	/* Plain input: both paths must agree exactly. */
-	if (!gz && (mem.n != str.n || mem.hash != str.hash || mem.status != str.status ||
-		    strcmp(mem.err, str.err) != 0)) {
-		fprintf(stderr, "mem/stream mismatch:\n  %s\n  %s\n", mem.err, str.err);
-		abort();
-	}
+	if (!gz)
+		same_as_mem(&mem, &str, "stream");
 
 	/* The mapped file with the helper thread, as it is and amplified. */
 	if (!gz) {

@@ -265,4 +265,32 @@ static inline void check_counters_add_up(struct t *t, bool may_lack_stream)
 	CHECK(&s.malformed == &s.counters.malformed);
 }
 
+
+/* The pause intervals the analyzer reported (observer on_pause), from watch_pauses(). */
+struct pev {
+	struct roce_pause_event e[32];
+	unsigned n;
+};
+
+static inline void on_pause(void *user, const struct roce_pause_event *ev)
+{
+	struct pev *p = user;
+
+	if (p->n < 32)
+		p->e[p->n++] = *ev;
+}
+
+/* Collect t's pause events into p (emptied first). */
+static inline void watch_pauses(struct t *t, struct pev *p)
+{
+	struct roce_analyzer_observer o;
+
+	memset(&o, 0, sizeof(o));
+	memset(p, 0, sizeof(*p));
+	o.size = sizeof(o);
+	o.on_pause = on_pause;
+	o.user = p;
+	REQUIRE(roce_analyzer_add_observer(t->a, &o) == ROCE_OK);
+}
+
 #endif

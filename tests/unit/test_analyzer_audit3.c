@@ -21,32 +21,6 @@
 
 static const uint8_t mac_c[6] = { 0x02, 0, 0, 0, 0, 0x0c };
 
-/* The pause intervals the analyzer reported (observer on_pause). */
-struct pev {
-	struct roce_pause_event e[32];
-	unsigned n;
-};
-
-static void on_pause(void *user, const struct roce_pause_event *ev)
-{
-	struct pev *p = user;
-
-	if (p->n < 32)
-		p->e[p->n++] = *ev;
-}
-
-static void watch_pauses(struct t *t, struct pev *p)
-{
-	struct roce_analyzer_observer o;
-
-	memset(&o, 0, sizeof(o));
-	memset(p, 0, sizeof(*p));
-	o.size = sizeof(o);
-	o.on_pause = on_pause;
-	o.user = p;
-	REQUIRE(roce_analyzer_add_observer(t->a, &o) == ROCE_OK);
-}
-
 /* PFC from mac with these priorities enabled, quanta q[i]. */
 static void pfcq(struct t *t, const uint8_t mac[6], uint8_t enable, const uint16_t q[8],
 	uint64_t ts)

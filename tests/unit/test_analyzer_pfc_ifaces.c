@@ -7,24 +7,9 @@
  */
 #include "an_testlib.h"
 
-/* The pause intervals the analyzer reported (observer on_pause). */
-struct pev {
-	struct roce_pause_event e[16];
-	unsigned n;
-};
-
-static void on_pause(void *user, const struct roce_pause_event *ev)
-{
-	struct pev *p = user;
-
-	if (p->n < 16)
-		p->e[p->n++] = *ev;
-}
-
 static void start(struct t *t, struct pev *p, uint32_t max_pfc)
 {
 	struct roce_analyzer_config cfg;
-	struct roce_analyzer_observer o;
 
 	roce_analyzer_config_init(&cfg);
 	cfg.pfc_storm_ns = 300 * US;
@@ -32,12 +17,7 @@ static void start(struct t *t, struct pev *p, uint32_t max_pfc)
 		cfg.max_pfc = max_pfc;
 	t_init_cfg(t, &cfg);
 	REQUIRE(t->a);
-	memset(&o, 0, sizeof(o));
-	memset(p, 0, sizeof(*p));
-	o.size = sizeof(o);
-	o.on_pause = on_pause;
-	o.user = p;
-	REQUIRE(roce_analyzer_add_observer(t->a, &o) == ROCE_OK);
+	watch_pauses(t, p);
 }
 
 /* PFC from mac on priority 3 with q quanta (0xffff: 335539 ns at 100 Gb/s). */
