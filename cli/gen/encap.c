@@ -36,13 +36,19 @@ static int encap_fail(struct rg_output *o, struct rg_encap *e, int rc)
 	return rc;
 }
 
-static int encap_build(struct rg_encap *e, const uint8_t *frame, uint32_t len, size_t *out)
+/* frame wrapped into e->buf (*out bytes), or -1 with o's error line */
+static int encap_build(struct rg_output *o, struct rg_encap *e, const uint8_t *frame,
+		       uint32_t len, size_t *out)
 {
+	uint32_t inner = len;
+
 	e->spec.truncated = e->snaplen && len > e->snaplen;
 	if (e->spec.truncated)
-		len = e->snaplen;
-	if (roce_build_encap(&e->spec, frame, len, e->buf, sizeof(e->buf), out) != ROCE_OK)
+		inner = e->snaplen;
+	if (roce_build_encap(&e->spec, frame, inner, e->buf, sizeof(e->buf), out) != ROCE_OK) {
+		snprintf(o->err, sizeof(o->err), "frame of %u bytes too large to encapsulate", len);
 		return -1;
+	}
 	e->spec.seq++;
 	return 0;
 }
@@ -53,10 +59,8 @@ static int encap_write(struct rg_output *o, uint64_t ts_ns, const uint8_t *frame
 	size_t n;
 	int rc;
 
-	if (encap_build(e, frame, len, &n)) {
-		snprintf(o->err, sizeof(o->err), "frame of %u bytes too large to encapsulate", len);
+	if (encap_build(o, e, frame, len, &n))
 		return -1;
-	}
 	rc = e->inner.ops->write(&e->inner, ts_ns, e->buf, (uint32_t)n);
 	o->sent = e->inner.sent;
 	o->send_errors = e->inner.send_errors;
@@ -71,10 +75,8 @@ static int encap_write_cap(struct rg_output *o, uint64_t ts_ns, const uint8_t *f
 	size_t n;
 	int rc;
 
-	if (encap_build(e, frame, len, &n)) {
-		snprintf(o->err, sizeof(o->err), "frame of %u bytes too large to encapsulate", len);
+	if (encap_build(o, e, frame, len, &n))
 		return -1;
-	}
 	caplen += (uint32_t)n - (e->spec.truncated ? e->snaplen : len);
 	rc = e->inner.ops->write_cap(&e->inner, ts_ns, e->buf, caplen < n ? caplen : (uint32_t)n,
 				     (uint32_t)n);
