@@ -1,13 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # roce-analyze --html in a real browser (headless Chromium, html_check.py): for sample
-# captures and a generated one, the page loads without a console message, draws its charts,
-# and its summary, per-QP, PFC and anomaly tables equal roce-analyze --json of the same
-# run; a screenshot of each goes to BUILD/test-artifacts/.  The page's Content-Security-
-# Policy names the SHA-256 of its inline script and style sheet and nothing else.  A pcapng
-# whose comment, interface name and description and whose file name carry <script> and
-# <img onerror> payloads shows them as text and runs none.  --html changes nothing of the
-# --json output; bad --html arguments are usage errors.
+# captures and generated ones (one with PFC frames only), the page loads without a console
+# message, draws its charts, and its summary, per-QP, PFC and anomaly tables equal
+# roce-analyze --json of the same run; a screenshot of each goes to BUILD/test-artifacts/.
+# The page's Content-Security-Policy names the SHA-256 of its inline script and style sheet
+# and nothing else.  A pcapng whose comment, interface name and description and whose file
+# name carry <script> and <img onerror> payloads shows them as text and runs none.  --html
+# changes nothing of the --json output; bad --html arguments are usage errors.
 #   html_report.sh BUILD_DIR SOURCE_DIR
 set -u
 BUILD=${1:?usage: $0 BUILD_DIR SOURCE_DIR}
@@ -53,6 +53,13 @@ if "$G" -w "$tmp/gen_mix.pcap" --qps 8 --messages 2000 --msg-size 8192 --rate 10
 	CAPS+=("$tmp/gen_mix.pcap")
 else
 	bad "roce-gen could not write the mixed capture: $(head -2 "$tmp/gen.err")"
+fi
+# PFC frames and no RoCE stream (a switch port's capture): an empty stream selector
+if "$G" -w "$tmp/gen_pfc_only.pcap" --messages 0 -q \
+	--pfc prio=3,refresh=50us,length=3ms,start=0 2>"$tmp/gen.err"; then
+	CAPS+=("$tmp/gen_pfc_only.pcap")
+else
+	bad "roce-gen could not write the PFC-only capture: $(head -2 "$tmp/gen.err")"
 fi
 for c in "${CAPS[@]}"; do
 	b=$(basename "$c" .pcap)

@@ -598,7 +598,8 @@
 		{ label: 'READ request + response range', color: KIND.read }, { label: 'CNP', color: '#e05fa0' },
 	]);
 	sel.addEventListener('change', function () {
-		cur = Number(sel.value);
+		// an empty selector (no RoCE stream, e.g. a PFC-only capture) has the value ''
+		cur = sel.value === '' ? -1 : Number(sel.value);
 		redrawAll();
 	});
 
