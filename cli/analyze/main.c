@@ -822,6 +822,7 @@ static void prom_snap(uint64_t drops, struct ra_snap *sn)
 {
 	ra_snap_take(&ctx, drops, sn);
 	if (promseries) {
+		ra_promseries_set_ifaces(promseries, ctx.ifaces, ctx.n_ifaces);
 		ra_promseries_update(promseries, ctx.an, ctx.frames);
 		sn->series = promseries;
 	}
