@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# analyze_pfc_ifaces_out.sh - PFC / PAUSE per capture interface in --html and Prometheus: one
-# MAC that sends PFC on two interfaces of a pcapng (swp1 and swp2, a switch's ports) makes
-# two timelines and two PFC rows in the page, labelled by the interface name, and two
-# roce_pfc_sender_* series with interface_id / if_name labels that promtool accepts; a
-# one-interface pcapng and a classic pcap keep one timeline, the bare MAC and the label set
-# without them.
+# analyze_pfc_ifaces_out.sh - PFC / PAUSE per capture interface in --html, Prometheus and
+# --frames: one MAC that sends PFC on two interfaces of a pcapng (swp1 and swp2, a switch's
+# ports) makes two timelines and two PFC rows in the page, labelled by the interface name,
+# two roce_pfc_sender_* series with interface_id / if_name labels that promtool accepts, and
+# --frames lines that name the interface from the first frame of the second one on; a
+# one-interface pcapng and a classic pcap keep one timeline, the bare MAC, the label set and
+# the frame lines without them.  With main's binary before this test (df8f368^), 10 checks
+# fail: the two timelines and two PFC rows (the data block; in Chromium, html_check.py's PFC
+# table), the three link-labelled series and the three interface-naming --frames checks.
 set -u
 build=$1 src=$2
 ra=$build/cli/roce-analyze
@@ -126,6 +129,31 @@ for c in one pcap; do
 	fi
 	check grep -q '^roce_pfc_sender_frames_total{interface="[^"]*",mac="02:aa:bb:cc:dd:01",priority="3"} 4$' "$tmp/$c.prom"
 done
+# --frames: from the first frame of the second interface (frame 3) on, every line names its
+# interface; the lines before it, and every line of one interface, do not
+"$ra" $opts --frames --json "$tmp/two.pcapng" 2>/dev/null | head -n -1 >"$tmp/two.jl"
+check python3 -c 'import json, sys
+got = [(j["frame"], j.get("interface"), j.get("if_name")) for j in map(json.loads, open(sys.argv[1]))]
+want = [(1, None, None), (2, None, None), (3, 1, "swp2"), (4, 0, "swp1"), (5, 0, "swp1"),
+        (6, 1, "swp2")]
+if got != want:
+    print(got)
+sys.exit(got != want)' "$tmp/two.jl"
+"$ra" $opts --frames "$tmp/two.pcapng" >"$tmp/two.ft" 2>/dev/null
+check grep -Eq '^ +2 +0\.000050 v2 10\.0\.0\.1' "$tmp/two.ft"
+check grep -Eq '^ +3 +0\.000100 swp2 PFC +02:aa:bb:cc:dd:01 ' "$tmp/two.ft"
+check grep -Eq '^ +4 +0\.000150 swp1 v2 10\.0\.0\.1' "$tmp/two.ft"
+for c in one.pcapng one.pcap; do
+	"$ra" $opts --frames --json "$tmp/$c" >"$tmp/f.jl" 2>/dev/null
+	"$ra" $opts --frames "$tmp/$c" >"$tmp/f.txt" 2>/dev/null
+	if grep -q '"interface"\|"if_name"\|swp1' "$tmp/f.jl" "$tmp/f.txt"; then
+		bad "$c: --frames names an interface"
+	else
+		ok
+	fi
+	check grep -Eq '^ +3 +0\.000100 PFC +02:aa:bb:cc:dd:01 ' "$tmp/f.txt"
+done
+
 if have_promtool; then
 	for c in two one pcap; do
 		promtool check metrics <"$tmp/$c.prom" >"$tmp/pt.out" 2>&1 && ok ||
