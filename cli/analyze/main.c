@@ -385,16 +385,16 @@ static inline __attribute__((always_inline)) int rec_intact(const struct roce_ca
 /*
  * The capture interface of the previous record (section, id; UINT32_MAX: none yet, set at
  * each file's start): the analyzer is told the interface only when a record's differs
- * (roce_analyzer_set_interface(); ifaces.h numbers them for the run).
+ * (roce_analyzer_set_interface(); ifaces.h numbers them for the run); if_run: its number.
  */
-static uint32_t if_section = UINT32_MAX, if_index = UINT32_MAX;
+static uint32_t if_section = UINT32_MAX, if_index = UINT32_MAX, if_run;
 
 static __attribute__((noinline)) void iface_switch(const struct roce_cap_record *r)
 {
 	if_section = r->section;
 	if_index = r->ifindex;
-	roce_analyzer_set_interface(ctx.an, ra_iface_id(&ctx, ra_cap, ctx.cur_file, r->section,
-							r->ifindex));
+	if_run = ra_iface_id(&ctx, ra_cap, ctx.cur_file, r->section, r->ifindex);
+	roce_analyzer_set_interface(ctx.an, if_run);
 }
 
 static inline __attribute__((always_inline)) void rec_iface(const struct roce_cap_record *r)
@@ -467,7 +467,7 @@ static inline __attribute__((always_inline)) int analyse_record(const struct roc
 			     pkt.kind == ROCE_KIND_PAUSE)) {
 		struct ra_frame fr = {
 			.global_no = no, .local_no = r->frame_no,
-			.file = ctx.cur_file, .ts_ns = ts, .pkt = &pkt,
+			.file = ctx.cur_file, .iface = if_run, .ts_ns = ts, .pkt = &pkt,
 			.no_ts = (r->flags & ROCE_CAP_REC_NO_TS) != 0,
 			.status = st, .res = resp,
 		};
@@ -822,6 +822,7 @@ static void prom_snap(uint64_t drops, struct ra_snap *sn)
 {
 	ra_snap_take(&ctx, drops, sn);
 	if (promseries) {
+		ra_promseries_set_ifaces(promseries, ctx.ifaces, ctx.n_ifaces);
 		ra_promseries_update(promseries, ctx.an, ctx.frames);
 		sn->series = promseries;
 	}

@@ -22,6 +22,7 @@
 
 #include <roce/pkt.h>
 
+#include "analyze.h"
 #include "promseries.h"
 
 /* label values: \ " and newline escaped */
@@ -48,6 +49,7 @@ struct item {
 		struct {
 			uint8_t mac[6];
 			int prio;
+			uint32_t iface;      /* the run's capture interface (ifaces.h) */
 		} pfc;
 	} k;
 };
@@ -74,6 +76,9 @@ struct family {
 struct ra_promseries {
 	struct family st, pfc;
 	uint64_t evicted_pfc;
+	bool multi;                  /* a sender seen on an interface other than 0 */
+	const struct ra_iface *ifaces;       /* names (ra_promseries_set_ifaces()) */
+	uint32_t n_ifaces;
 };
 
 /* ---- the stream and sender values ------------------------------------------ */
@@ -291,18 +296,30 @@ static int flow_cb(void *user, const struct roce_flow_stats *f)
 	return 0;
 }
 
+/*
+ * A sender's id: MAC (48 bits), priority + 1 (4), interface (12; the run's numbers from 4095
+ * on share the last one: a run of so many links is beyond a switch).  For interface 0 it
+ * orders as (MAC, priority) did before interfaces were keyed: the same picks.
+ */
+#define PFC_IF_MAX 4095u
+
 static int pfc_cb(void *user, const struct roce_pfc_stats *p)
 {
-	struct family *fm = user;
+	struct ra_promseries *ps = user;
+	struct family *fm = &ps->pfc;
+	uint32_t ifc = p->interface < PFC_IF_MAX ? p->interface : PFC_IF_MAX;
 	struct item it;
 
 	memset(&it, 0, sizeof(it));
 	for (int i = 0; i < 6; i++)
 		it.id = it.id << 8 | p->src_mac[i];
-	it.id = it.id << 8 | (uint64_t)(p->priority + 1);
+	it.id = it.id << 16 | (uint64_t)(p->priority + 1) << 12 | ifc;
 	it.first_frame = p->first_frame;
 	memcpy(it.k.pfc.mac, p->src_mac, 6);
 	it.k.pfc.prio = p->priority;
+	it.k.pfc.iface = ifc;
+	if (ifc)
+		ps->multi = true;
 	it.v[0] = p->frames;
 	it.v[1] = p->xoff;
 	it.v[2] = p->xon;
@@ -363,7 +380,7 @@ void ra_promseries_update(ra_promseries_t *ps, const roce_analyzer_t *an, uint64
 	roce_analyzer_foreach_flow(an, flow_cb, &ps->st);
 	fam_end(&ps->st, frames_now);
 	fam_begin(&ps->pfc);
-	roce_analyzer_foreach_pfc(an, pfc_cb, &ps->pfc);
+	roce_analyzer_foreach_pfc(an, pfc_cb, ps);
 	fam_end(&ps->pfc, frames_now);
 	roce_analyzer_summary(an, &s);
 	ps->evicted_pfc = s.evicted_pfc;
@@ -398,26 +415,59 @@ static void st_labels(FILE *f, const char *iface, const struct item *it)
 	fprintf(f, "\",dqpn=\"%" PRIu32 "\"}", it->k.key.dqpn);
 }
 
-static void pfc_labels(FILE *f, const char *iface, const struct item *it)
+/*
+ * With senders on more than one capture interface (a pcapng of several links), the sender
+ * series carry the link too: interface_id (the run's number, as --json's "interface") and
+ * if_name (the pcapng if_name, empty when the interface has none); "other" for both in the
+ * folded series.  A one-interface run (a live capture, a classic pcap) has neither.
+ */
+static void pfc_link_labels(FILE *f, const struct ra_promseries *ps, const struct item *it)
+{
+	const char *n;
+
+	if (!ps->multi)
+		return;
+	if (!it) {
+		fputs(",interface_id=\"other\",if_name=\"other\"", f);
+		return;
+	}
+	n = it->k.pfc.iface < ps->n_ifaces ? ps->ifaces[it->k.pfc.iface].name : NULL;
+	fprintf(f, ",interface_id=\"%" PRIu32 "\",if_name=\"", it->k.pfc.iface);
+	ra_prom_label(f, n ? n : "");
+	fputc('"', f);
+}
+
+static void pfc_labels(FILE *f, const struct ra_promseries *ps, const char *iface,
+		       const struct item *it)
 {
 	char m[32];
 
 	fputs("{interface=\"", f);
 	ra_prom_label(f, iface);
 	if (!it) {
-		fputs("\",mac=\"other\",priority=\"other\"}", f);
-		return;
+		fputs("\",mac=\"other\",priority=\"other\"", f);
+	} else {
+		roce_mac_str(it->k.pfc.mac, m, sizeof(m));
+		if (it->k.pfc.prio < 0)
+			fprintf(f, "\",mac=\"%s\",priority=\"pause\"", m);
+		else
+			fprintf(f, "\",mac=\"%s\",priority=\"%d\"", m, it->k.pfc.prio);
 	}
-	roce_mac_str(it->k.pfc.mac, m, sizeof(m));
-	if (it->k.pfc.prio < 0)
-		fprintf(f, "\",mac=\"%s\",priority=\"pause\"}", m);
-	else
-		fprintf(f, "\",mac=\"%s\",priority=\"%d\"}", m, it->k.pfc.prio);
+	pfc_link_labels(f, ps, it);
+	fputc('}', f);
 }
 
-static void fam_format(FILE *f, const struct family *fm, const char *const (*names)[2],
-		       const char *iface,
-		       void (*labels)(FILE *, const char *, const struct item *))
+static void st_labels_ps(FILE *f, const struct ra_promseries *ps, const char *iface,
+			 const struct item *it)
+{
+	(void)ps;
+	st_labels(f, iface, it);
+}
+
+static void fam_format(FILE *f, const struct ra_promseries *ps, const struct family *fm,
+		       const char *const (*names)[2], const char *iface,
+		       void (*labels)(FILE *, const struct ra_promseries *, const char *,
+				      const struct item *))
 {
 	for (unsigned j = 0; j < fm->nv; j++) {
 		const char *n = names[j][0];
@@ -429,11 +479,11 @@ static void fam_format(FILE *f, const struct family *fm, const char *const (*nam
 			if (!s->used)
 				continue;
 			fputs(n, f);
-			labels(f, iface, &s->it);
+			labels(f, ps, iface, &s->it);
 			value(f, fm, j, s->it.v[j] - s->base[j]);
 		}
 		fputs(n, f);
-		labels(f, iface, NULL);
+		labels(f, ps, iface, NULL);
 		value(f, fm, j, fm->other[j]);
 	}
 }
@@ -449,7 +499,7 @@ void ra_promseries_format(FILE *f, const ra_promseries_t *ps, const char *iface)
 {
 	unsigned used = 0;
 
-	fam_format(f, &ps->st, st_names, iface, st_labels);
+	fam_format(f, ps, &ps->st, st_names, iface, st_labels_ps);
 	for (unsigned i = 0; i < ps->st.cap; i++)
 		used += ps->st.slots[i].used;
 	gauge(f, "roce_streams_labelled", "Streams with their own roce_stream_* series now.",
@@ -457,7 +507,7 @@ void ra_promseries_format(FILE *f, const ra_promseries_t *ps, const char *iface)
 	gauge(f, "roce_streams_folded",
 	      "Live streams counted in the series labelled \"other\" (over --prometheus-max-streams).",
 	      iface, ps->st.folded);
-	fam_format(f, &ps->pfc, pfc_names, iface, pfc_labels);
+	fam_format(f, ps, &ps->pfc, pfc_names, iface, pfc_labels);
 	used = 0;
 	for (unsigned i = 0; i < ps->pfc.cap; i++)
 		used += ps->pfc.slots[i].used;
@@ -471,4 +521,10 @@ void ra_promseries_format(FILE *f, const ra_promseries_t *ps, const char *iface)
 		"roce_pfc_senders_evicted_total{interface=\"");
 	ra_prom_label(f, iface);
 	fprintf(f, "\"} %" PRIu64 "\n", ps->evicted_pfc);
+}
+
+void ra_promseries_set_ifaces(ra_promseries_t *ps, const struct ra_iface *ifaces, uint32_t n)
+{
+	ps->ifaces = ifaces;
+	ps->n_ifaces = n;
 }

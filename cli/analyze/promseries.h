@@ -2,7 +2,8 @@
 /*
  * promseries.h - the labelled Prometheus series of roce-analyze: one series
  * per QP stream (labels version, src, dst, dqpn) and per PFC/PAUSE sender
- * (labels mac, priority), with a cap on their number.
+ * (labels mac, priority; with senders on several capture interfaces also
+ * interface_id and if_name), with a cap on their number.
  *
  * Cardinality: at most max_streams stream series and max_senders sender
  * series.  A series, once given, stays as long as its stream or sender is
@@ -34,6 +35,12 @@ ra_promseries_t *ra_promseries_new(roce_analyzer_t *an, unsigned max_streams,
 				   unsigned max_senders);
 /* Read the tables now (frames_now: the frame count, for "seen before"). */
 void ra_promseries_update(ra_promseries_t *ps, const roce_analyzer_t *an, uint64_t frames_now);
+/*
+ * The run's capture interfaces (ctx->ifaces, n_ifaces), for the if_name label of senders on
+ * several interfaces; set again before each update (the array may move).
+ */
+struct ra_iface;
+void ra_promseries_set_ifaces(ra_promseries_t *ps, const struct ra_iface *ifaces, uint32_t n);
 /* The series of the last update. */
 void ra_promseries_format(FILE *f, const ra_promseries_t *ps, const char *iface);
 void ra_promseries_free(ra_promseries_t *ps);

@@ -30,6 +30,7 @@ void ra_report_csv(const struct ra_ctx *ctx, FILE *f);
 struct ra_frame {
 	uint64_t global_no, local_no;
 	unsigned file;
+	uint32_t iface;             /* the run's capture interface (ifaces.h) */
 	uint64_t ts_ns;
 	bool no_ts;                 /* the frame has no timestamp (SPB, out of range) */
 	const struct roce_pkt *pkt;

@@ -2,6 +2,13 @@
 /*
  * report_frames.c - roce-analyze --frames: one line per RoCE / PFC / PAUSE
  * frame, as text or (with --json) as JSON Lines.
+ *
+ * The capture interface (tshark's frame.interface_id / frame.interface_name):
+ * a line is written when its frame was analysed, before the rest of the
+ * capture is known, so it carries the interface once the run has analysed
+ * frames from more than one interface, this frame included (ctx->n_ifaces,
+ * ifaces.h): from the first frame of a second interface on, every later line
+ * does; a one-interface capture's lines never do.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -70,6 +77,12 @@ void ra_frame_text(const struct ra_ctx *ctx, const struct ra_frame *fr, FILE *f)
 	else
 		ra_rel_str(ra_rel_ns(ctx, fr->ts_ns), t, sizeof(t));
 	fprintf(f, "%7" PRIu64 " %11s ", fr->local_no, t);
+	if (ra_show_iface(ctx)) {
+		char ifn[40];
+
+		ra_iface_str(ctx, fr->iface, ifn, sizeof(ifn));
+		fprintf(f, "%s ", ifn);
+	}
 
 	if (p->kind == ROCE_KIND_PFC || p->kind == ROCE_KIND_PAUSE) {
 		ra_mac_str(p->src_mac, a);
@@ -150,6 +163,8 @@ void ra_frame_json(const struct ra_ctx *ctx, const struct ra_frame *fr, FILE *f)
 	jw_u64(&w, "frame", fr->local_no);
 	if (ctx->o.n_files > 1)
 		jw_str(&w, "file", ctx->files[fr->file].name);
+	if (ra_show_iface(ctx))
+		ra_json_iface(ctx, &w, fr->iface);
 	if (fr->no_ts) {        /* SPB, or outside 1970..2554 */
 		jw_null(&w, "ts");
 		jw_null(&w, "time_relative");

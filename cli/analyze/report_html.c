@@ -472,7 +472,8 @@ static uint64_t paused_in_capture(const struct pfc_ctx *pc, const struct roce_pf
 		uint64_t end, over;
 
 		roce_timeseries_timeline(pc->ts, i, &l);
-		if (l.priority != p->priority || memcmp(l.src_mac, p->src_mac, 6) != 0)
+		if (l.priority != p->priority || l.interface != p->interface ||
+		    memcmp(l.src_mac, p->src_mac, 6) != 0)
 			continue;
 		if (!l.n_pauses)
 			break;
@@ -483,17 +484,39 @@ static uint64_t paused_in_capture(const struct pfc_ctx *pc, const struct roce_pf
 	return p->paused_ns < pc->dur ? p->paused_ns : pc->dur;
 }
 
+/*
+ * "src_mac" of a PFC row or timeline: the MAC; with several capture interfaces the page's
+ * label of the link, the interface's name (or "if N") before the MAC, as the text report's
+ * IFACE column, so that report.js (the same bytes for every report) shows one row per
+ * (interface, MAC, priority); "interface" and "if_name" follow.
+ */
+static void json_pfc_key(const struct ra_ctx *ctx, struct jw *w, const uint8_t mac[6],
+			 int priority, uint32_t iface)
+{
+	char m[RA_MAC_LEN], b[64 + RA_MAC_LEN];
+
+	ra_mac_str(mac, m);
+	if (!ra_show_iface(ctx)) {
+		jw_str(w, "src_mac", m);
+		jw_i64(w, "priority", priority);
+		return;
+	}
+	ra_iface_str(ctx, iface, b, 64);
+	strcat(b, " ");
+	strcat(b, m);
+	jw_str(w, "src_mac", b);
+	jw_i64(w, "priority", priority);
+	ra_json_iface(ctx, w, iface);
+}
+
 static int json_pfc_row(void *user, const struct roce_pfc_stats *p)
 {
 	struct pfc_ctx *pc = user;
 	struct jw *w = pc->w;
-	char m[RA_MAC_LEN];
 	uint64_t local;
 
 	jw_obj_begin(w, NULL);
-	ra_mac_str(p->src_mac, m);
-	jw_str(w, "src_mac", m);
-	jw_i64(w, "priority", p->priority);
+	json_pfc_key(pc->ctx, w, p->src_mac, p->priority, p->interface);
 	jw_u64(w, "frames", p->frames);
 	jw_u64(w, "xoff", p->xoff);
 	jw_u64(w, "xon", p->xon);
@@ -522,13 +545,10 @@ static void json_pfc(const struct ra_ctx *ctx, const roce_timeseries_t *ts, stru
 	jw_arr_begin(w, "timelines");
 	for (unsigned i = 0; i < roce_timeseries_ntimelines(ts); i++) {
 		struct roce_ts_timeline l;
-		char m[RA_MAC_LEN];
 
 		roce_timeseries_timeline(ts, i, &l);
 		jw_obj_begin(w, NULL);
-		ra_mac_str(l.src_mac, m);
-		jw_str(w, "src_mac", m);
-		jw_i64(w, "priority", l.priority);
+		json_pfc_key(ctx, w, l.src_mac, l.priority, l.interface);
 		jw_u64(w, "closed", l.closed);
 		jw_u64(w, "storms", l.storms);
 		jw_arr_begin(w, "pauses");
@@ -572,13 +592,18 @@ static void json_anomalies(const struct ra_ctx *ctx, struct jw *w)
 			snprintf(buf, sizeof(buf), "%s > %s QP 0x%06" PRIx32, s1, s2, a->flow.dqpn);
 			jw_str(w, "where", buf);
 		} else if (a->has_mac) {
-			char m[RA_MAC_LEN];
+			char m[RA_MAC_LEN], ifn[40];
 
 			ra_mac_str(a->mac, m);
+			ifn[0] = '\0';
+			if (ra_show_iface(ctx)) {       /* "swp2 " (or "if 1 ") before the MAC */
+				ra_iface_str(ctx, a->interface, ifn, sizeof(ifn) - 1);
+				strcat(ifn, " ");
+			}
 			if (a->priority < 0)
-				snprintf(buf, sizeof(buf), "%s PAUSE", m);
+				snprintf(buf, sizeof(buf), "%s%s PAUSE", ifn, m);
 			else
-				snprintf(buf, sizeof(buf), "%s priority %d", m, a->priority);
+				snprintf(buf, sizeof(buf), "%s%s priority %d", ifn, m, a->priority);
 			jw_str(w, "where", buf);
 		} else {
 			jw_str(w, "where", "");

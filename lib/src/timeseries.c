@@ -2,7 +2,8 @@
 /*
  * timeseries.c - bounded time series of an analysis run (timeseries.h): an
  * analyzer observer that bins every frame's result, keeps per-stream PSN
- * envelopes and event points, and the pause intervals of each (MAC, priority).
+ * envelopes and event points, and the pause intervals of each (interface, MAC,
+ * priority).
  *
  * Per frame (the hot path, ts_on_frame; bench/html_bench.sh measures it):
  * one load from a direct-mapped cache of stream id -> slot (stream ids are
@@ -708,18 +709,21 @@ static TS_NO_SLP void ts_on_frame(void *user, const struct roce_pkt *pkt, uint64
 		stream_frame_psn(ts, s, sb, pkt, fl, t, frame);
 }
 
-static struct ts_line *line_get(roce_timeseries_t *ts, const uint8_t mac[6], int prio)
+static struct ts_line *line_get(roce_timeseries_t *ts, const uint8_t mac[6], int prio,
+			       uint32_t iface)
 {
 	struct ts_line *l;
 
 	if (ts->last_line < ts->nlines) {
 		l = &ts->lines[ts->last_line];
-		if (l->pub.priority == prio && !memcmp(l->pub.src_mac, mac, 6))
+		if (l->pub.priority == prio && l->pub.interface == iface &&
+		    !memcmp(l->pub.src_mac, mac, 6))
 			return l;
 	}
 	for (unsigned i = 0; i < ts->nlines; i++) {
 		l = &ts->lines[i];
-		if (l->pub.priority == prio && !memcmp(l->pub.src_mac, mac, 6)) {
+		if (l->pub.priority == prio && l->pub.interface == iface &&
+		    !memcmp(l->pub.src_mac, mac, 6)) {
 			ts->last_line = i;
 			return l;
 		}
@@ -730,6 +734,7 @@ static struct ts_line *line_get(roce_timeseries_t *ts, const uint8_t mac[6], int
 	memset(l, 0, sizeof(*l));
 	memcpy(l->pub.src_mac, mac, 6);
 	l->pub.priority = prio;
+	l->pub.interface = iface;
 	ts->last_line = ts->nlines++;
 	return l;
 }
@@ -757,7 +762,7 @@ static void line_merge(struct ts_line *l)
 static void ts_on_pause(void *user, const struct roce_pause_event *ev)
 {
 	roce_timeseries_t *ts = user;
-	struct ts_line *l = line_get(ts, ev->src_mac, ev->priority);
+	struct ts_line *l = line_get(ts, ev->src_mac, ev->priority, ev->interface);
 	struct roce_ts_pause *p;
 
 	if (!l) {

@@ -266,6 +266,14 @@ def overshoot_us(frames):
     return {k: max(0.0, t * 1e6 + us - end * 1e6) for k, (t, us) in last.items()}
 
 
+def page_mac(p):
+    """The page's label of a --json PFC entry's sender: with several capture interfaces
+    (the entry has "interface") its if_name (or "if N") before the MAC."""
+    if "interface" not in p:
+        return p["src_mac"]
+    return (p.get("if_name") or "if %d" % p["interface"]) + " " + p["src_mac"]
+
+
 def check_report(b, page, rep, shot, frames=None):
     over = overshoot_us(frames) if frames else {}
     dom = json.loads(b.eval(EXTRACT))
@@ -309,7 +317,7 @@ def check_report(b, page, rep, shot, frames=None):
     expect(len(dom["pfc"]) == len(pfc), "pfc rows: page %d, --json %d" % (len(dom["pfc"]), len(pfc)))
     pr = {(r[0], r[1]): r for r in dom["pfc"]}
     for p in pfc:
-        key = (p["src_mac"], "PAUSE" if p["priority"] is None else str(p["priority"]))
+        key = (page_mac(p), "PAUSE" if p["priority"] is None else str(p["priority"]))
         r = pr.get(key)
         expect(r is not None and r[2] == str(p["frames"]) and r[8] == str(p["storms"]),
                "pfc %s: frames/storms equal" % (key,))

@@ -378,6 +378,40 @@ static void t_pauses(void)
 	t_free(&t);
 }
 
+/*
+ * Pause timelines per capture interface too (roce_analyzer_set_interface()): the same MAC
+ * and priority on two links are two timelines, each with its own pause; an XON on one link
+ * ends only that link's.
+ */
+static void t_pause_ifaces(void)
+{
+	struct roce_ts_timeline l0, l1;
+	struct t t;
+
+	REQUIRE(t_init(&t, NULL));
+	roce_analyzer_set_interface(t.a, 0);
+	pfc(&t, 3, 0xffff, T0);
+	roce_analyzer_set_interface(t.a, 1);
+	pfc(&t, 3, 0xffff, T0 + 10 * US);
+	roce_analyzer_set_interface(t.a, 0);
+	pfc(&t, 3, 0, T0 + 50 * US);                /* XON on link 0 only */
+	roce_analyzer_finish(t.a);
+	REQUIRE(roce_timeseries_ntimelines(t.ts) == 2);
+	roce_timeseries_timeline(t.ts, 0, &l0);
+	roce_timeseries_timeline(t.ts, 1, &l1);
+	CHECK_EQ_U(l0.interface, 0);
+	CHECK_EQ_U(l1.interface, 1);
+	CHECK(!memcmp(l0.src_mac, mac_a, 6) && !memcmp(l1.src_mac, mac_a, 6));
+	CHECK_EQ_I(l0.priority, 3);
+	CHECK_EQ_I(l1.priority, 3);
+	REQUIRE(l0.n_pauses == 1 && l1.n_pauses == 1);
+	CHECK_EQ_U(l0.pauses[0].start_ns, T0);
+	CHECK_EQ_U(l0.pauses[0].end_ns, T0 + 50 * US);
+	CHECK_EQ_U(l1.pauses[0].start_ns, T0 + 10 * US);
+	CHECK(l1.pauses[0].end_ns > T0 + 50 * US);   /* to its deadline (or the finish) */
+	t_free(&t);
+}
+
 static void t_config(void)
 {
 	struct roce_analyzer_config cfg;
@@ -483,6 +517,7 @@ int main(void)
 	RUN(t_doubling);
 	RUN(t_slots);
 	RUN(t_pauses);
+	RUN(t_pause_ifaces);
 	RUN(t_config);
 	RUN(t_captures);
 	return check_report();

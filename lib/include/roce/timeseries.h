@@ -15,7 +15,7 @@
  *     its cause, gap with the PSNs lost, duplicate, out-of-order, NAK, RNR
  *     NAK, READ request with its length), each with its frame number, up to
  *     max_points per stream (later ones are counted, not kept);
- *   - pause intervals per (source MAC, priority) from the analyzer's pause
+ *   - pause intervals per (interface, source MAC, priority) from the analyzer's pause
  *     events, up to max_pauses per timeline: when a timeline is full, pairs of
  *     neighbouring intervals are merged into their hull (marked "merged").
  *
@@ -62,7 +62,7 @@ struct roce_ts_config {
 	uint64_t min_bin_ns;        /* narrowest bin (default 1024 ns; rounded up to 2^k) */
 	uint32_t max_streams;       /* streams with their own series (default 32; 0..4096) */
 	uint32_t max_points;        /* event points per stream (default 2048) */
-	uint32_t max_pause_keys;    /* (MAC, priority) timelines (default 256) */
+	uint32_t max_pause_keys;    /* (interface, MAC, priority) timelines (default 256) */
 	uint32_t max_pauses;        /* intervals per timeline before merging (default 1024, >= 2) */
 };
 
@@ -176,12 +176,14 @@ struct roce_ts_timeline {
 	uint32_t n_pauses;
 	uint64_t closed;            /* pause events seen for this timeline */
 	uint64_t storms;
+	/* (members below: since 0.2; written by the library only) */
+	uint32_t interface;         /* capture interface (roce_analyzer_set_interface()) */
 };
 
 ROCE_API unsigned roce_timeseries_ntimelines(const roce_timeseries_t *ts) ROCE_NONNULL(1);
 ROCE_API void roce_timeseries_timeline(const roce_timeseries_t *ts, unsigned i,
 	struct roce_ts_timeline *out) ROCE_NONNULL(1, 3);
-/* Pause events of (MAC, priority) pairs beyond max_pause_keys. */
+/* Pause events of (interface, MAC, priority) keys beyond max_pause_keys. */
 ROCE_API uint64_t roce_timeseries_pauses_dropped(const roce_timeseries_t *ts) ROCE_NONNULL(1);
 
 #ifdef __cplusplus
