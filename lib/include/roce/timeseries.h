@@ -169,6 +169,13 @@ struct roce_ts_pause {
 	bool merged;                /* the hull of several intervals */
 };
 
+/*
+ * One pause timeline, filled whole by roce_timeseries_timeline() (the caller's
+ * struct, no size field): like struct roce_pkt (pkt.h) it grows at its end
+ * while libroce is 0.x ('interface' was appended in December 2026), so a
+ * program that links the shared library is rebuilt with the header of the
+ * library it runs with.
+ */
 struct roce_ts_timeline {
 	uint8_t src_mac[6];
 	int priority;               /* 0..7; -1 = 802.3x PAUSE */
