@@ -177,6 +177,56 @@ static void test_atomic_between_reads(void)
 	a_done(&t);
 }
 
+/*
+ * ATOMIC WRITE and FLUSH (IBTA 1.5) are answered like a READ of no data:
+ * rxe_resp.c acknowledge() sends an RDMA READ RESPONSE ONLY of length 0 at
+ * the request's PSN for RXE_FLUSH_MASK | RXE_ATOMIC_WRITE_MASK
+ * (send_read_response_ack()), and rxe_comp.c check_ack() completes an
+ * ATOMIC_WRITE WQE on a READ response.  ATOMIC WRITE 50, FLUSH 51 and
+ * SEND 52 (AckReq on each, rxe sets it on a message's last packet): three
+ * round trips (2, 2 and 2 us), no READ latency (neither is a READ), the
+ * zero-length responses in order on the response stream (no event), and
+ * nothing lost or waiting.
+ */
+static void test_atomic_write_flush(void)
+{
+	struct t t;
+	struct roce_summary s;
+	struct roce_frame_spec sp;
+	struct flows fl;
+	const struct roce_flow_stats *a2b;
+
+	a_init(&t, 1024);
+	REQUIRE(t.a && xa);
+	req_spec(&sp, ROCE_OP_RC_ATOMIC_WRITE, 50, true, 8, 8);
+	xfeed(&t, &sp, 0);
+	CHECK_EQ_U(t.status, ROCE_OK);
+	req_spec(&sp, ROCE_OP_RC_FLUSH, 51, true, 0, 0);
+	sp.feth = 1;
+	xfeed(&t, &sp, 1 * US);
+	CHECK_EQ_U(t.status, ROCE_OK);
+	snd(&t, 52, 2 * US);
+	rs(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_ONLY, 50, 0x1f, 0, 2 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_ACK_RTT);
+	CHECK_EQ_U(t.res.rtt_ns, 2 * US);
+	rs(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_ONLY, 51, 0x1f, 0, 3 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_ACK_RTT);
+	CHECK_EQ_U(t.res.rtt_ns, 2 * US);
+	ack(&t, 52, 4 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_ACK_RTT);
+	CHECK_EQ_U(t.res.rtt_ns, 2 * US);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.psn_gaps + s.duplicates + s.out_of_order + s.unrecovered_psns, 0);
+	flows_get(&t, &fl);
+	REQUIRE((a2b = req_flow(&fl)) != NULL);
+	CHECK_EQ_U(a2b->rtt.count, 3);
+	CHECK_EQ_U(a2b->read_first.count + a2b->read_last.count, 0);
+	CHECK_EQ_U(a2b->messages, 3);
+	check_counters_add_up(&t, false);
+	a_done(&t);
+}
+
 /* ------------------------------------------------------- implicit ACKs */
 
 /*
@@ -782,6 +832,7 @@ int main(void)
 {
 	RUN(test_atomic_implied_replay);
 	RUN(test_atomic_between_reads);
+	RUN(test_atomic_write_flush);
 	RUN(test_read_response_acks_earlier);
 	RUN(test_ack_coalesced_wrap);
 	RUN(test_rnr_first_of_message);
