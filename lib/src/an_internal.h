@@ -362,6 +362,9 @@ struct an_req {
 	bool gbn_active : 1;    /* go-back-N resend run in progress */
 	bool dists : 1;         /* the record is a struct an_req_lat (not sequence state) */
 	bool udqp_set : 1;      /* src_qp holds the UD stream's first DETH source QP */
+	/* a fatal NAK (invalid request, remote access or operational error) ended the
+	 * connection: a request that does not continue its sequence starts a new one */
+	bool fatal : 1;
 	uint8_t gbn_cause;      /* enum roce_retx_cause of the run */
 	/* AckReq ring (oldest at head) and READ ring, growing up to their caps (<= 64) */
 	uint8_t ack_head, ack_n, ack_cap;

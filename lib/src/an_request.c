@@ -687,8 +687,15 @@ static void req_process(struct an_ctx *c, struct an_flow *f)
 	}
 	e = r->next;
 	d = roce_psn_cmp(p, e);
-	if (d >= AN_RESYNC || d <= -AN_RESYNC) {
-		/* new connection on a reused QPN: start over, old holes stay lost */
+	/*
+	 * New connection on a reused QPN: a jump of a quarter of the PSN space, or
+	 * any request after a fatal NAK that does not continue the sequence (the
+	 * QP is in the error state, IBTA 9.7.5.2: only requests already in flight,
+	 * in PSN order, can follow; the next connection's first PSN is random).
+	 * Start over, old holes stay lost.
+	 */
+	if (d >= AN_RESYNC || d <= -AN_RESYNC ||
+	    (r->fatal && d != 0 && !(d > 0 && (uint32_t)d <= r->slack))) {
 		uint64_t unrec = holes_missing(&r->hs);
 
 		an_req_reset(c->a, r);
@@ -889,6 +896,15 @@ static struct an_rsp *rsp_get(struct roce_analyzer *a, struct an_flow *f)
 	return f->rsp;
 }
 
+/* A NAK syndrome of a fatal code: invalid request, remote access / operational error,
+ * invalid RD request (IBTA 9.7.5.2, error classes B and C). */
+static bool nak_fatal(uint8_t syn)
+{
+	unsigned code = syn & 0x1f;
+
+	return code >= ROCE_NAK_INVALID_REQ && code <= ROCE_NAK_INVALID_RD_REQ;
+}
+
 /* aeth_process() of an RNR NAK or a NAK (out of line: their anomaly record and text) */
 static __attribute__((noinline)) void aeth_nak(struct an_ctx *c, struct an_flow *f,
 	struct an_req *r)
@@ -945,6 +961,12 @@ static __attribute__((noinline)) void aeth_nak(struct an_ctx *c, struct an_flow 
 			 * has moved on); a repeated one keeps the first's time.
 			 */
 			struct an_req_err *er = code == ROCE_NAK_PSN_SEQ_ERR ? req_err(a, r) : NULL;
+
+			/* the other codes are fatal (IBTA 9.7.5.2, class B and C: the
+			 * requester's QP goes to the error state; the reserved ones
+			 * are not known to be) */
+			if (nak_fatal(s))
+				r->fatal = true;
 
 			if (er && (!er->nak.valid || er->nak.psn != P)) {
 				er->nak.valid = true;
@@ -1166,6 +1188,22 @@ static void rsp_start(struct an_ctx *c, struct an_flow *f, struct an_req *r, uin
 	}
 	if (lost)
 		gap_report_span(c, f, P, first, last, lost);
+}
+
+/*
+ * A fatal NAK ended the connection: the responder's QP is in the error state too
+ * (it sends nothing more of it), so the stream's next frame starts the response
+ * sequence over, as at the stream's first frame; PSNs still missing stay lost.
+ */
+static void rsp_over(struct an_rsp *s)
+{
+	if (!s || !s->init)
+		return;
+	s->hs.dropped_unrec = holes_missing(&s->hs);
+	s->hs.nholes = 0;
+	if (s->unseen)
+		s->unseen->nholes = 0;
+	s->init = 0;
 }
 
 /*
@@ -1391,9 +1429,15 @@ void an_resp_process(struct an_ctx *c, struct an_flow *f)
 
 		rsp_next(c, f, r, P, (flags & ROCE_F_RESP) != 0,
 			at == ROCE_AETH_NAK || at == ROCE_AETH_RNR_NAK);
+		if (at == ROCE_AETH_NAK && nak_fatal(pkt->aeth.syndrome))
+			rsp_over(f->rsp);
 	}
 	if (!r)
 		return;
+	/* the responder answers otherwise than with a fatal NAK: the connection lives on */
+	if (!(pkt->hdrs & ROCE_H_AETH) || roce_aeth_type(pkt->aeth.syndrome) != ROCE_AETH_NAK ||
+	    !nak_fatal(pkt->aeth.syndrome))
+		r->fatal = false;
 	resp_complete(c, f, r, P, !(pkt->hdrs & ROCE_H_AETH) ||
 		      roce_aeth_type(pkt->aeth.syndrome) == ROCE_AETH_ACK);
 }
