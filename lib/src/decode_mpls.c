@@ -16,9 +16,11 @@
  * Wireshark chooses between a pseudowire with and without a control word by
  * its table of vendor address blocks (both addresses of a known vendor: no
  * control word).  libroce has no such table: it takes the control word
- * unless only the reading without one gives an EtherType roce_decode()
- * decodes (IPv4 / IPv6 followed by a header of that version, RoCE v1
- * followed by a GRH, MAC Control, a VLAN tag, MPLS).  The two agree on the
+ * unless the reading without one gives an EtherType roce_decode() decodes
+ * (IPv4 / IPv6 followed by a header of that version, RoCE v1 followed by a
+ * GRH, MAC Control, a VLAN tag, MPLS) and the reading with one does not, or
+ * the reading without one has a VLAN tag (whose EtherType the other reading
+ * would take for the frame's: no evidence for it).  The two agree on the
  * frames of known vendors' NICs; with locally administered addresses
  * Wireshark may take the wrong reading where this one does not.
  *
@@ -42,28 +44,35 @@
 #define M_CW_LEN 4
 
 /* An Ethernet frame at o that roce_decode() would look into (see above). */
-static bool eth_plausible(const uint8_t *f, size_t caplen, size_t o)
+#define M_NO 0
+#define M_YES 1
+#define M_TAG 2
+
+/* An Ethernet frame at o that roce_decode() would look into (see above): M_YES, M_TAG
+ * (a VLAN tag first) or M_NO. */
+static int eth_plausible(const uint8_t *f, size_t caplen, size_t o)
 {
 	unsigned v;
 
 	if (!ROCE_SPAN_OK(caplen, o, ROCE_ETH_HLEN + 1))
-		return false;
+		return M_NO;
 	v = f[o + ROCE_ETH_HLEN] >> 4;
 	switch (roce_get_be16(f + o + ROCE_ETH_OFF_TYPE)) {
 	case ROCE_ETHERTYPE_IPV4:
-		return v == 4;
+		return v == 4 ? M_YES : M_NO;
 	case ROCE_ETHERTYPE_IPV6:
 	case ROCE_ETHERTYPE_ROCE:
-		return v == 6;
+		return v == 6 ? M_YES : M_NO;
 	case ROCE_ETHERTYPE_MACCTRL:
+	case ROCE_ETHERTYPE_MPLS:
+	case ROCE_ETHERTYPE_MPLS_MC:
+		return M_YES;
 	case ROCE_ETHERTYPE_8021Q:
 	case ROCE_ETHERTYPE_8021AD:
 	case ROCE_ETHERTYPE_QINQ_OLD:
-	case ROCE_ETHERTYPE_MPLS:
-	case ROCE_ETHERTYPE_MPLS_MC:
-		return true;
+		return M_TAG;
 	default:
-		return false;
+		return M_NO;
 	}
 }
 
@@ -98,12 +107,15 @@ void roce_mpls_parse(const uint8_t *f, size_t caplen, size_t p, struct roce_tunn
 		t->linktype = ROCE_LINKTYPE_RAW;
 		t->off = p;
 		return;
-	case 0:
+	case 0: {
+		int bare = eth_plausible(f, caplen, p);
+
 		t->linktype = ROCE_LINKTYPE_ETHERNET;
 		t->off = p + M_CW_LEN;
-		if (!eth_plausible(f, caplen, p + M_CW_LEN) && eth_plausible(f, caplen, p))
+		if (bare == M_TAG || (bare == M_YES && !eth_plausible(f, caplen, p + M_CW_LEN)))
 			t->off = p;
 		return;
+	}
 	default:
 		t->note = ROCE_ENCAP_NOTE_UNSUPPORTED;
 		return;

@@ -65,8 +65,9 @@ ROCE_API bool roce_linktype_supported(int linktype);
  * (RFC 7510, port 6635) or in IP (RFC 4023, protocol 137): up to
  * ROCE_MAX_MPLS_LABELS labels, then, as Wireshark reads it, by the payload's
  * first nibble IPv4 (4), IPv6 (6) or an Ethernet pseudowire (0, RFC 4448:
- * a control word (RFC 4385) and the frame, or the frame alone when only that
- * reading gives an EtherType decoded here); a GAL (label 13) at the bottom or
+ * a control word (RFC 4385) and the frame, or the frame alone when that
+ * reading alone gives an EtherType decoded here, or a VLAN tag: decode_mpls.c);
+ * a GAL (label 13) at the bottom or
  * any other nibble: not RoCE.  A label's TC and TTL are not looked at (the
  * inner IP header has the ECN).
  *
