@@ -142,9 +142,8 @@ static enum roce_icrc_status verdict_l3(struct roce_icrc_span *s, uint16_t et, s
 	size_t ihl;
 
 	s->l3_off = (uint32_t)off;
-	if (((et == ROCE_ETHERTYPE_IPV4 || et == ROCE_ETHERTYPE_IPV6) &&
-	     ip_not_roce(s->frame, s->caplen, off, et, opts)) ||
-	    et == ROCE_ETHERTYPE_MPLS || et == ROCE_ETHERTYPE_MPLS_MC)
+	if ((et == ROCE_ETHERTYPE_IPV4 || et == ROCE_ETHERTYPE_IPV6) &&
+	    ip_not_roce(s->frame, s->caplen, off, et, opts))
 		return verdict_tunnel(s->frame, s->caplen, wirelen, off, et, opts, depth);
 	switch (et) {
 	case ROCE_ETHERTYPE_IPV4:
@@ -179,7 +178,10 @@ static enum roce_icrc_status verdict_l3(struct roce_icrc_span *s, uint16_t et, s
 		off += ROCE_GRH_LEN;
 		return verdict_transport(s, off, off + roce_get_be16(h + ROCE_IP6_OFF_PAYLEN));
 	default:
-		return ROCE_ICRC_UNVERIFIED;            /* MAC Control, or not RoCE */
+		/* roce_decode_encap(): an MPLS label stack; MAC Control, or not RoCE */
+		if (et == ROCE_ETHERTYPE_MPLS || et == ROCE_ETHERTYPE_MPLS_MC)
+			return verdict_tunnel(s->frame, s->caplen, wirelen, off, et, opts, depth);
+		return ROCE_ICRC_UNVERIFIED;
 	}
 }
 
