@@ -111,7 +111,8 @@ for s in "${scen[@]}"; do
 		w=$tmp/w$i-$e.pcap
 		# shellcheck disable=SC2086
 		# shellcheck disable=SC2046
-		"$rg" -q $s $(encap_opts "$e") -w "$w" || { bad "scenario $i $e: roce-gen failed"; continue; }
+		"$rg" -q $s $(encap_opts "$e") -w "$w" ||
+			{ bad "scenario $i $e: roce-gen failed"; continue; }
 		"$ra" --json "$w" >"$tmp/w.json" 2>/dev/null
 		same "$tmp/w.json" "$tmp/plain$i.json" "$e" && ok || bad "scenario $i $e: --json differs"
 		"$ra" --frames --json "$w" >"$tmp/wf.json" 2>/dev/null
@@ -175,7 +176,8 @@ if command -v tshark >/dev/null; then
 	for e in $encaps; do
 		f=$tmp/w1-$e.pcap
 		n=$(tshark -n -r "$f" -Y 'infiniband.bth' 2>/dev/null | wc -l)
-		p=$(tshark -n -r "$f" -Y "infiniband.bth && $(ename "${e%[0-9]}")" 2>/dev/null | wc -l)
+		p=$(tshark -n -r "$f" -Y "infiniband.bth && $(ename "${e%[0-9]}")" 2>/dev/null |
+			wc -l)
 		r=$(summary roce_frames "$tmp/plain1.json")
 		if [ "$n" -eq "$r" ] && [ "$p" -eq "$r" ] && [ "$r" -gt 0 ]; then ok; else
 			bad "$e: tshark decodes $n InfiniBand frames ($p inside $e), roce-analyze $r"

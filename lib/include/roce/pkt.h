@@ -86,7 +86,7 @@ enum roce_encap {
 	ROCE_ENCAP_ERSPAN1,         /* GRE 0x88BE without a sequence number: no ERSPAN header */
 	ROCE_ENCAP_ERSPAN2,         /* GRE 0x88BE, ERSPAN version 1 header */
 	ROCE_ENCAP_ERSPAN3,         /* GRE 0x22EB, ERSPAN version 2 header */
-	ROCE_ENCAP_GRE,             /* GRE 0x6558 (Ethernet), 0x0800 / 0x86DD (IP), 0x8847 / 0x8848 */
+	ROCE_ENCAP_GRE,             /* GRE 0x6558 (Ethernet), 0x0800 / 0x86DD (IP), MPLS */
 	ROCE_ENCAP_VXLAN,
 	ROCE_ENCAP_GENEVE,
 	ROCE_ENCAP_MPLS,            /* a label stack after Ethernet, in UDP 6635 or IP 137 */
