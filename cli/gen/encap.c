@@ -6,8 +6,10 @@
  * output (the frames' timestamps are those of the frames inside).  The outer
  * headers are fixed (docs/roce-gen.md): 02:00:00:00:ee:01 -> 02:00:00:00:ee:02,
  * 192.0.2.1 -> 192.0.2.2, UDP source port 49152, VNI 100, ERSPAN session 1
- * with a GRE sequence number counting the frames from 0.  --mirror-snaplen N
- * (ERSPAN II/III) cuts each inner frame to N bytes and sets the T bit.
+ * with a GRE sequence number counting the frames from 0; MPLS: the same outer
+ * Ethernet and --mpls-labels (default one label, 100), --mpls-pw.
+ * --mirror-snaplen N (ERSPAN II/III) cuts each inner frame to N bytes and sets
+ * the T bit.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -116,6 +118,11 @@ int rg_encap_wrap(struct rg_output *o, const struct rg_config *c, char *errbuf, 
 	}
 	e->inner = *o;
 	roce_encap_spec_init(&e->spec, (enum roce_encap)c->encap);
+	if (c->mpls_count) {
+		e->spec.mpls_count = c->mpls_count;
+		memcpy(e->spec.mpls_labels, c->mpls_labels, sizeof(e->spec.mpls_labels));
+	}
+	e->spec.mpls_pw = c->mpls_pw;
 	e->snaplen = c->mirror_snaplen;
 	o->impl = e;
 	o->ops = e->inner.ops->write_cap ? &encap_ops_cap : &encap_ops;

@@ -142,6 +142,9 @@ struct rg_config {
 	uint16_t sport;                 /* 0: per-QP 0xC000 + hash */
 	uint8_t encap;                  /* --encap: enum roce_encap, 0 = none (encap.c) */
 	uint32_t mirror_snaplen;        /* --mirror-snaplen: ERSPAN mirror cut (T bit) */
+	uint8_t mpls_count;             /* --mpls-labels: 0 = the default (one label, 100) */
+	uint32_t mpls_labels[ROCE_MAX_MPLS_LABELS];
+	bool mpls_pw;                   /* --mpls-pw: every frame as an Ethernet pseudowire */
 	/* faults */
 	struct rg_fault fault[RG_F_COUNT];
 	struct rg_pause pause[RG_MAX_PAUSES];

@@ -41,7 +41,7 @@ static gboolean set_cb(const char *name, const char *val, gpointer data, GError 
 		default: break;
 		}
 	}
-	if (!strcmp(key, "random-psn"))
+	if (!strcmp(key, "random-psn") || !strcmp(key, "mpls-pw"))
 		val = "1";
 	if (rg_config_set(&cfg, key, val, e, sizeof(e))) {
 		size_t kl = strlen(key);
@@ -169,7 +169,11 @@ static const GOptionEntry addr_entries[] = {
 	{ "ecn", 0, 0, CB, "ECN bits: 0..3, not-ect, ect0 (default), ect1, ce", "ECN" },
 	{ "cnp-dscp", 0, 0, CB, "DSCP of CNPs (default 48)", "N" },
 	{ "encap", 0, 0, CB, "Wrap every frame: erspan1, erspan2, erspan3, gre, vxlan, geneve "
-	  "(outer 192.0.2.1 -> 192.0.2.2)", "TYPE" },
+	  "(outer 192.0.2.1 -> 192.0.2.2), mpls", "TYPE" },
+	{ "mpls-labels", 0, 0, CB, "--encap mpls: the label stack, outermost first "
+	  "(default 100; at most 8)", "L,..." },
+	{ "mpls-pw", 0, NOARG, CB, "--encap mpls: IP frames too as an Ethernet pseudowire "
+	  "(control word and the whole frame)", NULL },
 	{ "mirror-snaplen", 0, 0, CB, "ERSPAN II/III: the mirror cuts frames to N bytes (T bit)",
 	  "N" },
 	{ NULL, 0, 0, 0, NULL, NULL, NULL }

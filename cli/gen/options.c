@@ -520,6 +520,38 @@ static int set_fault(struct rg_config *c, const char *key, const char *val, char
 	return 0;
 }
 
+/* --mpls-labels L[,L...]: 1..ROCE_MAX_MPLS_LABELS labels 0..1048575, outermost first */
+static int parse_mpls_labels(struct rg_config *c, const char *val, char *err, size_t errlen)
+{
+	uint32_t l[ROCE_MAX_MPLS_LABELS];
+	unsigned n = 0;
+	const char *p = val;
+
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		char one[16];
+		uint64_t v;
+
+		if (n == ROCE_MAX_MPLS_LABELS || len == 0 || len >= sizeof(one))
+			goto bad;
+		memcpy(one, p, len);
+		one[len] = 0;
+		if (roce_parse_u64(one, 0, 0xfffff, &v))
+			goto bad;
+		l[n++] = (uint32_t)v;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	memcpy(c->mpls_labels, l, n * sizeof(l[0]));
+	c->mpls_count = (uint8_t)n;
+	return 0;
+bad:
+	return fail(err, errlen, "mpls-labels '%s': expected 1 to %d labels 0..1048575, "
+		    "comma separated", val, ROCE_MAX_MPLS_LABELS);
+}
+
 int rg_config_set(struct rg_config *c, const char *key, const char *val, char *err, size_t errlen)
 {
 	uint64_t v;
@@ -625,13 +657,19 @@ int rg_config_set(struct rg_config *c, const char *key, const char *val, char *e
 
 		if (e == ROCE_ENCAP_NONE && strcmp(val, "none"))
 			return fail(err, errlen, "encap '%s': expected erspan1, erspan2, erspan3, "
-				    "gre, vxlan, geneve or none", val);
+				    "gre, vxlan, geneve, mpls or none", val);
 		c->encap = (uint8_t)e;
 	} else if (!strcmp(key, "mirror-snaplen")) {
 		if (roce_parse_u64(val, 64, RG_FRAME_MAX, &v))
 			return fail(err, errlen, "mirror-snaplen '%s': expected 64..%u", val,
 				    RG_FRAME_MAX);
 		c->mirror_snaplen = (uint32_t)v;
+	} else if (!strcmp(key, "mpls-labels")) {
+		return parse_mpls_labels(c, val, err, errlen);
+	} else if (!strcmp(key, "mpls-pw")) {
+		if (roce_parse_u64(val, 0, 1, &v))
+			return fail(err, errlen, "mpls-pw '%s': expected 0 or 1", val);
+		c->mpls_pw = v != 0;
 	} else if (!strcmp(key, "vlan")) {
 		const char *colon = strchr(val, ':');
 		char vid[16];

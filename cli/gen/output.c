@@ -275,6 +275,10 @@ int rg_output_open(struct rg_output *o, const struct rg_config *c, char *errbuf,
 		snprintf(errbuf, errlen, "--mirror-snaplen needs --encap erspan2 or erspan3");
 		return -1;
 	}
+	if ((c->mpls_count || c->mpls_pw) && c->encap != ROCE_ENCAP_MPLS) {
+		snprintf(errbuf, errlen, "--mpls-labels and --mpls-pw need --encap mpls");
+		return -1;
+	}
 	if (c->iface) {
 		if (iface_open(o, c, errbuf, errlen))
 			return -1;

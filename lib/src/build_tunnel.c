@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * build_tunnel.c - roce_build_encap(): a frame wrapped in GRE / ERSPAN I-III
- * / VXLAN / Geneve behind an outer Ethernet and IPv4/IPv6 header, the
- * inverse of decode_tunnel.c (layouts in <roce/pkt.h>).
+ * / VXLAN / Geneve behind an outer Ethernet and IPv4/IPv6 header, or in an
+ * MPLS label stack behind an outer Ethernet header, the inverse of
+ * decode_tunnel.c and decode_mpls.c (layouts in <roce/pkt.h>).
  *
  * specification: RFC 2784, RFC 2890 (GRE), draft-foschiano-erspan-03,
- * RFC 7348 (VXLAN), RFC 8926 (Geneve), RFC 791 / RFC 8200 (outer IP).
+ * RFC 7348 (VXLAN), RFC 8926 (Geneve), RFC 791 / RFC 8200 (outer IP),
+ * RFC 3032 (MPLS), RFC 4385 / RFC 4448 (Ethernet pseudowire).
  */
 #include <stddef.h>
 #include <string.h>
@@ -37,6 +39,8 @@ void roce_encap_spec_init(struct roce_encap_spec *s, enum roce_encap e)
 	s->vni = 100;
 	s->session_id = 1;
 	s->gre_seq_present = e == ROCE_ENCAP_ERSPAN2 || e == ROCE_ENCAP_ERSPAN3;
+	s->mpls_count = 1;
+	s->mpls_labels[0] = 100;
 }
 
 /* Where the IP packet of an Ethernet frame starts (after tags), its ethertype and length. */
@@ -77,6 +81,55 @@ static uint16_t csum_any(const uint8_t *p, size_t n)
 	return (uint16_t)~roce_csum_fold(sum);
 }
 
+/* The outer Ethernet [802.1Q] header of s, EtherType et, at buf (l2 bytes). */
+static void outer_eth(const struct roce_encap_spec *s, uint8_t *buf, size_t l2, uint16_t et)
+{
+	memcpy(buf + ROCE_ETH_OFF_DST, s->dst_mac, 6);
+	memcpy(buf + ROCE_ETH_OFF_SRC, s->src_mac, 6);
+	if (s->vlan_tagged) {
+		roce_put_be16(buf + ROCE_ETH_OFF_TYPE, ROCE_ETHERTYPE_8021Q);
+		roce_put_be16(buf + ROCE_ETH_HLEN, s->vlan_id & ROCE_VLAN_VID_MASK);
+	}
+	roce_put_be16(buf + l2 - 2, et);
+}
+
+/* MPLS: Ethernet, the label stack, [a control word and] the frame or its IP packet. */
+static int build_mpls(const struct roce_encap_spec *s, const uint8_t *inner, size_t inner_len,
+	uint8_t *buf, size_t cap, size_t *len)
+{
+	size_t l2 = ROCE_ETH_HLEN + (s->vlan_tagged ? ROCE_VLAN_TAG_LEN : 0u);
+	size_t n = s->mpls_count, pay_off = 0, pay_len = inner_len, cw = 4, ip_len = 0, tot, p;
+	uint16_t et;
+
+	if (n < 1 || n > ROCE_MAX_MPLS_LABELS)
+		return ROCE_E_INVAL;
+	if (!s->mpls_pw) {
+		size_t o = inner_ip(inner, inner_len, &et, &ip_len);
+
+		if (o) {
+			pay_off = o;
+			pay_len = ip_len;
+			cw = 0;
+		}
+	}
+	tot = l2 + 4 * n + cw + pay_len;
+	if ((tot < ROCE_ETH_MIN ? ROCE_ETH_MIN : tot) > cap)
+		return ROCE_E_NOSPACE;
+	memset(buf, 0, l2 + 4 * n + cw);
+	outer_eth(s, buf, l2, ROCE_ETHERTYPE_MPLS);
+	p = l2;
+	for (size_t i = 0; i < n; i++, p += 4)
+		roce_put_be32(buf + p, (s->mpls_labels[i] & 0xfffffu) << 12 |
+			      (i + 1 == n ? 0x100u : 0u) | (s->ttl ? s->ttl : 64u));
+	memcpy(buf + p + cw, inner + pay_off, pay_len);
+	if (tot < ROCE_ETH_MIN) {
+		memset(buf + tot, 0, ROCE_ETH_MIN - tot);
+		tot = ROCE_ETH_MIN;
+	}
+	*len = tot;
+	return ROCE_OK;
+}
+
 int roce_build_encap(const struct roce_encap_spec *s, const uint8_t *inner, size_t inner_len,
 	uint8_t *buf, size_t cap, size_t *len)
 {
@@ -90,6 +143,8 @@ int roce_build_encap(const struct roce_encap_spec *s, const uint8_t *inner, size
 	uint8_t *ip, *t;
 
 	*len = 0;
+	if (s->encap == ROCE_ENCAP_MPLS)
+		return build_mpls(s, inner, inner_len, buf, cap, len);
 	if ((s->ip_version != 4 && s->ip_version != 6) || s->encap <= ROCE_ENCAP_NONE ||
 	    s->encap >= ROCE_ENCAP_COUNT ||
 	    (s->ip_version == 4 && (!roce_is_v4mapped(s->src) || !roce_is_v4mapped(s->dst))))
@@ -122,14 +177,7 @@ int roce_build_encap(const struct roce_encap_spec *s, const uint8_t *inner, size
 		return ROCE_E_NOSPACE;
 	memset(buf, 0, l2 + tot - pay_len);
 
-	/* Ethernet [+ 802.1Q] */
-	memcpy(buf + ROCE_ETH_OFF_DST, s->dst_mac, 6);
-	memcpy(buf + ROCE_ETH_OFF_SRC, s->src_mac, 6);
-	if (s->vlan_tagged) {
-		roce_put_be16(buf + ROCE_ETH_OFF_TYPE, ROCE_ETHERTYPE_8021Q);
-		roce_put_be16(buf + ROCE_ETH_HLEN, s->vlan_id & ROCE_VLAN_VID_MASK);
-	}
-	roce_put_be16(buf + l2 - 2, s->ip_version == 6 ? ROCE_ETHERTYPE_IPV6 : ROCE_ETHERTYPE_IPV4);
+	outer_eth(s, buf, l2, s->ip_version == 6 ? ROCE_ETHERTYPE_IPV6 : ROCE_ETHERTYPE_IPV4);
 
 	/* outer IP */
 	ip = buf + l2;

@@ -656,7 +656,8 @@ static __attribute__((noinline)) int roce_decode_any(int linktype, const uint8_t
 	}
 	if (rc != ROCE_E_NOT_ROCE)
 		return rc;
-	if (et == ROCE_ETHERTYPE_IPV4 || et == ROCE_ETHERTYPE_IPV6)
+	if (et == ROCE_ETHERTYPE_IPV4 || et == ROCE_ETHERTYPE_IPV6 ||
+	    et == ROCE_ETHERTYPE_MPLS || et == ROCE_ETHERTYPE_MPLS_MC)
 		return roce_decode_encap(frame, caplen, off, et, opts, out, depth);
 
 not_roce:
@@ -695,8 +696,8 @@ int roce_decode_general(int linktype, const uint8_t *frame, size_t caplen, size_
 }
 
 /*
- * An IPv4 / IPv6 frame that was not RoCE: a tunnel or mirror packet with
- * RoCE (or PFC / PAUSE) inside?  decode_tunnel.c finds the inner frame, the
+ * An IPv4 / IPv6 frame that was not RoCE, or an MPLS one: a tunnel or mirror
+ * packet with RoCE (or PFC / PAUSE) inside?  decode_tunnel.c finds the inner frame, the
  * general decoder decodes it (depth: the tunnels around it), and *out takes
  * the inner frame's result with the encapsulation recorded (pkt.h).  Not
  * RoCE inside, or nothing to decode (a note), leaves *out the outer frame's

@@ -5,7 +5,9 @@
  *
  * specification: RFC 2784 and RFC 2890 (GRE, key and sequence number),
  * draft-foschiano-erspan-03 (ERSPAN type I, II and III), RFC 7348 (VXLAN),
- * RFC 8926 (Geneve).  The header diagrams are in <roce/pkt.h>.
+ * RFC 8926 (Geneve).  The header diagrams are in <roce/pkt.h>.  An MPLS
+ * label stack (after Ethernet, in GRE, UDP 6635 or IP protocol 137) is
+ * decode_mpls.c's.
  *
  * Only decode.c's general path calls this, for an IPv4 / IPv6 frame that was
  * not RoCE: the fast path never gets here.  Every read is inside a span
@@ -25,6 +27,7 @@
 #include "layout.h"
 
 #define T_IPPROTO_GRE 47
+#define T_IPPROTO_MPLS 137              /* MPLS in IP (RFC 4023) */
 #define T_GRE_HLEN 4
 #define T_GRE_C 0x80                    /* checksum (and reserved1) present */
 #define T_GRE_R 0x40                    /* RFC 1701 routing: not supported */
@@ -149,6 +152,10 @@ static void gre_parse(const uint8_t *f, size_t caplen, size_t p, struct roce_tun
 		t->truncated = (w1 >> T_ERSPAN_T_SHIFT) & 1;
 		h += T_ERSPAN3_HLEN + (f[h + T_ERSPAN3_OFF_O] & 1 ? T_ERSPAN3_SUB_LEN : 0u);
 		break;
+	case ROCE_ETHERTYPE_MPLS:
+	case ROCE_ETHERTYPE_MPLS_MC:
+		roce_mpls_parse(f, caplen, h, t);       /* (kind GRE, the outermost) */
+		return;
 	default:
 		t->linktype = inner_linktype(proto);
 		if (t->linktype < 0)
@@ -184,6 +191,13 @@ bool roce_tunnel_parse(const uint8_t *f, size_t caplen, size_t wirelen, size_t l
 	bool frag = false;
 
 	*t = (struct roce_tunnel){ .kind = ROCE_ENCAP_NONE, .linktype = -1 };
+	if (et == ROCE_ETHERTYPE_MPLS || et == ROCE_ETHERTYPE_MPLS_MC) {
+		/* after the link layer: the frame inside ends where the frame does */
+		t->kind = ROCE_ENCAP_MPLS;
+		roce_mpls_parse(f, caplen, l3, t);
+		ip_end = wirelen;
+		goto inner;
+	}
 	if (et == ROCE_ETHERTYPE_IPV4) {
 		if (!ROCE_SPAN_OK(caplen, l3, ROCE_IPV4_MIN_HLEN) || (f[l3] >> 4) != 4)
 			return false;
@@ -210,6 +224,9 @@ bool roce_tunnel_parse(const uint8_t *f, size_t caplen, size_t wirelen, size_t l
 			t->note = ROCE_ENCAP_NOTE_TRUNCATED;
 		else
 			gre_parse(f, caplen, p, t);
+	} else if (proto == T_IPPROTO_MPLS) {
+		t->kind = ROCE_ENCAP_MPLS;
+		roce_mpls_parse(f, caplen, p, t);
 	} else if (proto == ROCE_IPPROTO_UDP) {
 		uint16_t dport;
 
@@ -220,18 +237,24 @@ bool roce_tunnel_parse(const uint8_t *f, size_t caplen, size_t wirelen, size_t l
 			t->kind = ROCE_ENCAP_VXLAN;
 		else if (dport == ROCE_GENEVE_PORT)
 			t->kind = ROCE_ENCAP_GENEVE;
+		else if (dport == ROCE_MPLS_PORT)
+			t->kind = ROCE_ENCAP_MPLS;
 		else
 			return false;
 		/* UDP Length: the IP payload exactly (checked only once IP's is sane) */
 		if (ip_end >= p + ROCE_UDP_HLEN && ip_end <= wirelen &&
 		    roce_get_be16(f + p + ROCE_UDP_OFF_LEN) != ip_end - p)
 			t->note = ROCE_ENCAP_NOTE_BAD_LENGTH;
-		udp_tunnel_parse(f, caplen, p + ROCE_UDP_HLEN, t);
+		if (t->kind == ROCE_ENCAP_MPLS)
+			roce_mpls_parse(f, caplen, p + ROCE_UDP_HLEN, t);
+		else
+			udp_tunnel_parse(f, caplen, p + ROCE_UDP_HLEN, t);
 	} else {
 		return false;
 	}
 	if (t->note == ROCE_ENCAP_NOTE_NONE && frag)
 		t->note = ROCE_ENCAP_NOTE_UNSUPPORTED;
+inner:
 	if (t->note != ROCE_ENCAP_NOTE_NONE)
 		return true;
 	/* the outer IP length: inside the wire frame, past the tunnel headers */
@@ -263,6 +286,7 @@ static const char *const roce_encap_names[ROCE_ENCAP_COUNT] = {
 	[ROCE_ENCAP_GRE] = "gre",
 	[ROCE_ENCAP_VXLAN] = "vxlan",
 	[ROCE_ENCAP_GENEVE] = "geneve",
+	[ROCE_ENCAP_MPLS] = "mpls",
 };
 
 const char *roce_encap_name(enum roce_encap e)

@@ -25,12 +25,19 @@ struct roce_tunnel {
 
 /*
  * The IP header at l3 (ethertype et: IPv4 or IPv6) of a frame that was not
- * RoCE.  Returns false when it is no encapsulation this decoder knows (IP
- * protocol other than GRE, UDP to other ports than 4789 / 6081, headers too
- * short to tell); true with *t filled otherwise, t->note saying when there
- * is nothing inside to decode.  Reads only [frame, frame + caplen).
+ * RoCE, or the MPLS label stack at l3 (et 0x8847 or 0x8848).  Returns false
+ * when it is no encapsulation this decoder knows (IP protocol other than GRE
+ * and MPLS, UDP to other ports than 4789 / 6081 / 6635, headers too short to
+ * tell); true with *t filled otherwise, t->note saying when there is nothing
+ * inside to decode.  Reads only [frame, frame + caplen).
  */
 bool roce_tunnel_parse(const uint8_t *frame, size_t caplen, size_t wirelen, size_t l3,
 	uint16_t et, struct roce_tunnel *t);
+
+/*
+ * decode_mpls.c: the label stack at p and what follows it (<roce/pkt.h>): t's
+ * linktype and off, or its note.  t's kind, caplen and wirelen are the caller's.
+ */
+void roce_mpls_parse(const uint8_t *frame, size_t caplen, size_t p, struct roce_tunnel *t);
 
 #endif /* ROCE_DECODE_TUNNEL_H */

@@ -99,7 +99,8 @@ static inline enum roce_icrc_status verdict_any(int linktype, const uint8_t *fra
 /*
  * roce_decode_ipv4/6() found the IP header at off not RoCE: so did
  * roce_decode_encap() (decode.c) look for a tunnel, and decode the frame
- * inside it (depth: the tunnels around this frame).
+ * inside it (depth: the tunnels around this frame), as it does for an MPLS
+ * label stack (verdict_l3()).
  */
 static bool ip_not_roce(const uint8_t *f, size_t caplen, size_t off, uint16_t et,
 			const struct roce_decode_opts *opts)
@@ -177,7 +178,10 @@ static enum roce_icrc_status verdict_l3(struct roce_icrc_span *s, uint16_t et, s
 		off += ROCE_GRH_LEN;
 		return verdict_transport(s, off, off + roce_get_be16(h + ROCE_IP6_OFF_PAYLEN));
 	default:
-		return ROCE_ICRC_UNVERIFIED;            /* MAC Control, or not RoCE */
+		/* roce_decode_encap(): an MPLS label stack; MAC Control, or not RoCE */
+		if (et == ROCE_ETHERTYPE_MPLS || et == ROCE_ETHERTYPE_MPLS_MC)
+			return verdict_tunnel(s->frame, s->caplen, wirelen, off, et, opts, depth);
+		return ROCE_ICRC_UNVERIFIED;
 	}
 }
 

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The Wireshark plugin on RoCE inside a tunnel or mirror encapsulation: the known-facts
-# capture (plugin_facts.ini) written by roce-gen --encap as ERSPAN I/II/III, GRE, VXLAN
-# and Geneve gives, frame by frame, the plugin's fields of the plain capture (ICRC status,
+# capture (plugin_facts.ini) written by roce-gen --encap as ERSPAN I/II/III, GRE, VXLAN,
+# Geneve and MPLS (1 and 8 labels, a pseudowire) gives, frame by frame, the plugin's
+# fields of the plain capture (ICRC status,
 # opcode, PSN, PSN analysis, NAK, RTT, ECN CE, CNP, PFC), and the plugin's items sit on the
 # bytes Wireshark's own InfiniBand dissector shows inside the tunnel (libroce's offsets
 # are the inner frame's: the plugin adds where it starts).
@@ -34,9 +35,15 @@ n=$(awk -F'\t' '$2 == "roce"' "$T/work/plain.tsv" | wc -l)
 [ "$n" -gt 20 ] && ok "plain: $n RoCE frames" || fail "plain: $n RoCE frames"
 grep -q $'\t2\t' "$T/work/plain.tsv" && ok "plain: a bad ICRC" || fail "plain: no bad ICRC"
 
-for e in erspan1 erspan2 erspan3 gre vxlan geneve; do
+for e in erspan1 erspan2 erspan3 gre vxlan geneve mpls mpls8 mplspw; do
 	W=$T/work/$e.pcap
-	"$GEN" --scenario "$SRC/plugin/tests/plugin_facts.ini" --encap "$e" -w "$W" -q ||
+	case $e in
+	mpls8) o="--encap mpls --mpls-labels 16,17,18,19,20,21,22,23" ;;
+	mplspw) o="--encap mpls --mpls-pw" ;;
+	*) o="--encap $e" ;;
+	esac
+	# shellcheck disable=SC2086
+	"$GEN" --scenario "$SRC/plugin/tests/plugin_facts.ini" $o -w "$W" -q ||
 		{ fail "$e: roce-gen failed"; continue; }
 	chmod a+r "$W"
 	fields "$W" "$T/work/$e.tsv"
@@ -47,7 +54,11 @@ for e in erspan1 erspan2 erspan3 gre vxlan geneve; do
 		fail "$e: plugin fields differ from the plain capture's"
 		diff "$T/work/plain.tsv" "$T/work/$e.tsv" | head -4 | sed 's/^/    /'
 	fi
-	# frame 1 (a request) and 2: the plugin's PSN and DestQP on Wireshark's own bytes
+	# frame 1 (a request) and 2: the plugin's PSN and DestQP on Wireshark's own bytes (not
+	# for the pseudowire: Wireshark tells its control word by a vendor table, and misreads
+	# the scenario's locally administered MACs, docs/json.md; analyze_encap.sh checks it
+	# with a vendor's MACs)
+	[ "$e" = mplspw ] && continue
 	for fr in 1 2; do
 		a=$(pos "$W" $fr infiniband.bth.psn) b=$(pos "$W" $fr roce.psn)
 		[ -n "$a" ] && [ "$a" = "$b" ] && ok "$e frame $fr: roce.psn at $b" ||

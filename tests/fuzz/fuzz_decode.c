@@ -11,7 +11,9 @@
  * same bytes must give the ICRC verdict the decoder gave (ICRC on), or
  * what it would have given (ICRC off: nothing to compare, the bounds only).
  * A frame decoded inside a tunnel (corpus tunnel_*.bin: each encapsulation,
- * two and three nested, an ERSPAN T bit) lies within the input.
+ * two and three nested, an ERSPAN T bit; mpls_*.bin: MPLS after Ethernet and a
+ * tag, 8 and 9 labels, pseudowires with and without a control word, in GRE,
+ * UDP and IP, a GAL) lies within the input.
  */
 #include <stddef.h>
 #include <stdint.h>

@@ -91,6 +91,11 @@ ROCE_API int roce_build_pause(const uint8_t src_mac[6], uint16_t quanta,
  * then GRE + ERSPAN I/II/III, GRE (an IP frame's IP packet, protocol 0x0800 / 0x86DD,
  * its Ethernet header dropped; any other frame whole, 0x6558), VXLAN or Geneve (UDP,
  * Ethernet inside).  The outer UDP checksum is 0, the outer IPv4 checksum computed.
+ * MPLS: an outer Ethernet [802.1Q] header (EtherType 0x8847, no outer IP) and
+ * a label stack (TC 0, TTL ttl), then an IP frame's IP packet (its Ethernet header
+ * dropped) or, for any other frame and with mpls_pw every frame, an Ethernet
+ * pseudowire: a control word of zeros (RFC 4385) and the frame whole; padded to
+ * 60 bytes.
  */
 struct roce_encap_spec {
 	enum roce_encap encap;
@@ -113,12 +118,16 @@ struct roce_encap_spec {
 	bool truncated;             /* ERSPAN II/III T bit: the frame was cut by the mirror */
 	bool erspan3_subheader;     /* ERSPAN III O bit: an 8-byte platform subheader */
 	uint8_t geneve_opt_words;   /* Geneve: one option of this many 4-byte words (0: none) */
+	uint8_t mpls_count;         /* MPLS: labels, 1..ROCE_MAX_MPLS_LABELS */
+	uint32_t mpls_labels[ROCE_MAX_MPLS_LABELS]; /* MPLS: outermost first, 20 bits each */
+	bool mpls_pw;               /* MPLS: IP frames too as a pseudowire (control word) */
 };
 
 /*
  * Defaults for encapsulation e: outer 02:00:00:00:ee:01 -> 02:00:00:00:ee:02, IPv4
  * 192.0.2.1 -> 192.0.2.2 (TEST-NET-1), TTL 64, TOS 0, UDP source port 49152,
- * VNI 100, ERSPAN session 1, no GRE key or checksum (ERSPAN II/III: sequence 0).
+ * VNI 100, ERSPAN session 1, no GRE key or checksum (ERSPAN II/III: sequence 0),
+ * one MPLS label, 100.
  */
 ROCE_API void roce_encap_spec_init(struct roce_encap_spec *s, enum roce_encap e);
 

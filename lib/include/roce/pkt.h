@@ -51,13 +51,25 @@ ROCE_API bool roce_linktype_supported(int linktype);
 #define ROCE_VXLAN_PORT 4789
 #define ROCE_GENEVE_PORT 6081
 #define ROCE_MAX_TUNNELS 2          /* nested encapsulations decoded; deeper: not RoCE */
+#define ROCE_MPLS_PORT 6635         /* MPLS in UDP (RFC 7510) */
+#define ROCE_MAX_MPLS_LABELS 8      /* an MPLS label stack decoded; longer: not RoCE */
 
 /*
  * Encapsulations roce_decode() looks inside (decode_tunnel.c) when the outer
  * frame is IPv4/IPv6 but not RoCE: GRE (RFC 2784/2890, version 0, checksum,
  * key and sequence fields) carrying ERSPAN type I/II (0x88BE), ERSPAN type III
  * (0x22EB), transparent Ethernet bridging (0x6558) or IPv4/IPv6; VXLAN (RFC
- * 7348, UDP 4789); Geneve (RFC 8926, UDP 6081, Ethernet or IP inside).
+ * 7348, UDP 4789); Geneve (RFC 8926, UDP 6081, Ethernet or IP inside).  And
+ * an MPLS label stack (RFC 3032; decode_mpls.c) after an Ethernet / SLL header
+ * and its tags (EtherType 0x8847, 0x8848), in GRE (0x8847, 0x8848), in UDP
+ * (RFC 7510, port 6635) or in IP (RFC 4023, protocol 137): up to
+ * ROCE_MAX_MPLS_LABELS labels, then, as Wireshark reads it, by the payload's
+ * first nibble IPv4 (4), IPv6 (6) or an Ethernet pseudowire (0, RFC 4448:
+ * a control word (RFC 4385) and the frame, or the frame alone when that
+ * reading alone gives an EtherType decoded here, or a VLAN tag: decode_mpls.c);
+ * a GAL (label 13) at the bottom or
+ * any other nibble: not RoCE.  A label's TC and TTL are not looked at (the
+ * inner IP header has the ECN).
  *
  *   GRE:      C R K S s Recur(3) | Flags(5) Ver(3) | Protocol(16)
  *             [Checksum(16) Reserved(16)] [Key(32)] [Sequence(32)]
@@ -66,15 +78,18 @@ ROCE_API bool roce_linktype_supported(int linktype);
  *               | SGT(16) P(1) FT(5) HwID(6) D(1) Gra(2) O(1) [platform subheader(64) if O]
  *   VXLAN:    Flags(8, I=0x08) Resv(24) | VNI(24) Resv(8)
  *   Geneve:   Ver(2) OptLen(6) | O C Resv(6) | Protocol(16) | VNI(24) Resv(8) | options
+ *   MPLS:     Label(20) TC(3) S(1) TTL(8), S set on the last: [0000 Flags(4) FRG(2)
+ *             Length(6) Sequence(16)] (pseudowire control word) then the payload
  */
 enum roce_encap {
 	ROCE_ENCAP_NONE = 0,
 	ROCE_ENCAP_ERSPAN1,         /* GRE 0x88BE without a sequence number: no ERSPAN header */
 	ROCE_ENCAP_ERSPAN2,         /* GRE 0x88BE, ERSPAN version 1 header */
 	ROCE_ENCAP_ERSPAN3,         /* GRE 0x22EB, ERSPAN version 2 header */
-	ROCE_ENCAP_GRE,             /* GRE 0x6558 (Ethernet) or 0x0800 / 0x86DD (IP) */
+	ROCE_ENCAP_GRE,             /* GRE 0x6558 (Ethernet), 0x0800 / 0x86DD (IP), MPLS */
 	ROCE_ENCAP_VXLAN,
 	ROCE_ENCAP_GENEVE,
+	ROCE_ENCAP_MPLS,            /* a label stack after Ethernet, in UDP 6635 or IP 137 */
 	ROCE_ENCAP_COUNT
 };
 
@@ -83,11 +98,13 @@ enum roce_encap_note {
 	ROCE_ENCAP_NOTE_NONE = 0,
 	ROCE_ENCAP_NOTE_TRUNCATED,  /* the tunnel headers are cut by the capture */
 	ROCE_ENCAP_NOTE_BAD_LENGTH, /* outer IP / UDP lengths contradict the frame */
-	ROCE_ENCAP_NOTE_UNSUPPORTED,/* GRE version / routing, ERSPAN or Geneve version, protocol */
-	ROCE_ENCAP_NOTE_TOO_DEEP    /* more than ROCE_MAX_TUNNELS nested encapsulations */
+	ROCE_ENCAP_NOTE_UNSUPPORTED,/* GRE version / routing, ERSPAN or Geneve version, protocol,
+	                             * MPLS payload (GAL, first nibble) */
+	ROCE_ENCAP_NOTE_TOO_DEEP,   /* more than ROCE_MAX_TUNNELS nested encapsulations */
+	ROCE_ENCAP_NOTE_LABELS      /* more than ROCE_MAX_MPLS_LABELS MPLS labels */
 };
 
-/* "erspan1", "erspan2", "erspan3", "gre", "vxlan", "geneve"; "none"; NULL if unknown. */
+/* "erspan1", "erspan2", "erspan3", "gre", "vxlan", "geneve", "mpls"; "none"; NULL if unknown. */
 ROCE_API const char *roce_encap_name(enum roce_encap e);
 /* Parses those names (not "none"); ROCE_ENCAP_NONE if unknown. */
 ROCE_API enum roce_encap roce_encap_from_name(const char *name);
