@@ -16,17 +16,13 @@ command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 77; }
 # At 1 Gbit/s 0xffff quanta are 33.553920 ms; storms from 20 ms.
 PYTHONPATH="$src/tests/cli" python3 - "$tmp" <<'PY' || { echo "FAIL: the captures"; exit 1; }
 import struct, sys
-from pcapng_blocks import NG
+from pcapng_blocks import NG, pfc_frame
 
 d = sys.argv[1]
 mac = bytes.fromhex("02aabbccdd01")
 
 def pfc(prio, q):
-    quanta = [0] * 8
-    quanta[prio] = q
-    f = bytes.fromhex("0180c2000001") + mac + struct.pack(">HHH", 0x8808, 0x0101, 1 << prio)
-    f += struct.pack(">8H", *quanta)
-    return f + b"\0" * (60 - len(f))
+    return pfc_frame(mac, prio, q)
 
 ng = NG()
 S = 1_000_000_000

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """pcapng_blocks.py - pcapng block builder shared by the capture test scripts (capcorpus.py,
-ngbuild.py): blocks of either byte order, with lengths and paddings that may lie."""
+ngbuild.py, analyze_pfc_ifaces*.sh): blocks of either byte order, with lengths and paddings
+that may lie; and pfc_frame(), an 802.1Qbb PFC frame for one priority."""
 import struct
 
 
@@ -46,3 +47,13 @@ class NG:
 
     def spb(self, f, wl=None):
         return self.blk(3, struct.pack(self.e + "I", len(f) if wl is None else wl) + f)
+
+
+def pfc_frame(mac, prio, q):
+    """A PFC frame (MAC control 0x8808, opcode 0x0101) from mac pausing priority prio for
+    q quanta, padded to 60 bytes."""
+    quanta = [0] * 8
+    quanta[prio] = q
+    f = bytes.fromhex("0180c2000001") + mac + struct.pack(">HHH", 0x8808, 0x0101, 1 << prio)
+    f += struct.pack(">8H", *quanta)
+    return f + b"\0" * (60 - len(f))
