@@ -3,8 +3,8 @@
  * tunnel_testlib.h - what test_decode_tunnel.c and test_decode_mpls.c share:
  * the inner frames they wrap, a decode of a buffer of exactly the captured
  * bytes (ASan sees any read past it) with the header-only ICRC verdict
- * checked against the decoder's, and the check that a wrapped frame decodes
- * to its inner frame.
+ * checked against the decoder's, the check that a wrapped frame decodes to
+ * its inner frame, and the check that roce-replay's rewrite leaves it alone.
  */
 #ifndef ROCE_TESTS_TUNNEL_TESTLIB_H
 #define ROCE_TESTS_TUNNEL_TESTLIB_H
@@ -18,6 +18,7 @@
 #include <roce/buf.h>
 #include <roce/icrc.h>
 #include <roce/pkt.h>
+#include <roce/rewrite.h>
 
 #include "check.h"
 
@@ -153,6 +154,26 @@ static inline void check_same(const struct roce_pkt *i, const struct roce_pkt *w
 		CHECK_EQ_U(w->bth_off + i->l3_off, i->bth_off);
 		CHECK_EQ_U(w->wirelen + i->l3_off, i->wirelen);
 	}
+}
+
+/* roce_rewrite_frame() leaves a wrapped frame alone (not RoCE: the L2 edits only, none
+ * asked for here): the DSCP and PSN edits change nothing. */
+static inline void check_rewrite_leaves(const uint8_t *w, size_t wn)
+{
+	static uint8_t x[BUFSZ];
+	struct roce_rewrite rw;
+	uint32_t res = 0;
+	size_t xn = wn;
+
+	roce_rewrite_init(&rw);
+	rw.dscp = 10;
+	rw.psn_offset = 5;
+	memcpy(x, w, wn);
+	CHECK_EQ_I(roce_rewrite_frame(&rw, ROCE_LINKTYPE_ETHERNET, x, &xn, sizeof(x), &res),
+		   ROCE_OK);
+	CHECK(res & ROCE_RW_R_NOT_ROCE);
+	CHECK_EQ_U(xn, wn);
+	CHECK(memcmp(x, w, wn) == 0);
 }
 
 #endif
