@@ -110,6 +110,17 @@ else
 	77) echo "note: no Chromium, the page's rows not checked in a browser" ;;
 	*) bad "html_check two: $(cat "$tmp/chk.out")" ;;
 	esac
+	# the timeline chart's title names the interface only when there are several
+	if command -v chromium >/dev/null 2>&1; then
+		for c in two one; do
+			timeout 120 chromium --headless --no-sandbox --dump-dom \
+				"file://$tmp/$c.html" 2>/dev/null |
+				grep -o 'Paused intervals per [a-zA-Z, ]*priority' >"$tmp/$c.title"
+		done
+		check grep -qx 'Paused intervals per capture interface, source MAC and priority' \
+			"$tmp/two.title"
+		check grep -qx 'Paused intervals per source MAC and priority' "$tmp/one.title"
+	fi
 fi
 
 # Prometheus: one series per link with interface_id and if_name; none of them with one

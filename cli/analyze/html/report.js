@@ -608,8 +608,11 @@
 	const TL = D.timelines.slice(0, 64);
 	function tlLabel(t) { return t.src_mac + (t.priority < 0 ? ' PAUSE' : ' prio ' + t.priority); }
 	let tlRects = [];
-	const pfcChart = new Chart(app, 'chart-pfc', 'Paused intervals per source MAC and priority ' +
-		'(storms in red)', Math.max(80, 30 + 22 * TL.length), {
+	// rows carry "interface" only when the frames came from more than one
+	const perIf = TL.some(function (t) { return t.interface !== undefined; });
+	const pfcChart = new Chart(app, 'chart-pfc', 'Paused intervals per ' +
+		(perIf ? 'capture interface, ' : '') + 'source MAC and priority (storms in red)',
+		Math.max(80, 30 + 22 * TL.length), {
 		ml: 190,
 		render: function (c) {
 			c.yTicks = false;
