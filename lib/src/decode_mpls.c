@@ -43,7 +43,7 @@
 #define M_LABEL_GAL 13
 #define M_CW_LEN 4
 
-/* An Ethernet frame at o that roce_decode() would look into (see above). */
+/* eth_plausible()'s answers */
 #define M_NO 0
 #define M_YES 1
 #define M_TAG 2
