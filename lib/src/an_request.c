@@ -3,7 +3,9 @@
  * an_request.c - the request state machine: PSN sequencing of request
  * streams, go-back-N and its cause, ACK / NAK / RNR, READ responses, and
  * request/response pairing.  The functions exported here (an_internal.h)
- * are the only writers of struct an_req.
+ * are the only writers of struct an_req, but for an_acked.c, which takes the
+ * request PSNs a response acknowledges out of the holes (acked_unseen_psns:
+ * a later frame with one of them is a duplicate).
  *
  * Request streams (ROCE_F_REQ opcodes; UD only while the DETH source QP is
  * the one first seen)
