@@ -1379,8 +1379,9 @@ static inline __attribute__((always_inline)) void resp_complete(struct an_ctx *c
  * nothing done: the general path): a paired stream whose request stream is
  * followed, reliable transport, an ACK-type AETH or none, and the PSN after the
  * newest of an initialised sequence, or an ACK's later PSN that passes nothing
- * (an_resp_inorder_ok()); no ring grows and no hole array changes,
- * so the caller's memory and hole bookkeeping can be skipped.
+ * (an_resp_inorder_ok()); no ring grows and no hole array changes size (an
+ * ACK may take request holes out, an_acked.c: the array stays), so the caller's
+ * memory and hole bookkeeping can be skipped.
  */
 bool an_resp_inorder(struct an_ctx *c, struct an_flow *f)
 {
