@@ -146,13 +146,14 @@ static void json_nak_codes(struct jw *w, const uint64_t codes[5])
  * "summary" object and every "qps" row share: one list, so the two cannot
  * drift apart.
  */
-static void json_seq_counters(struct jw *w, const struct roce_counters *c)
+static void json_seq_counters(struct jw *w, const struct roce_counters *c, uint64_t acked_unseen)
 {
 	jw_u64(w, "psn_gaps", c->psn_gaps);
 	jw_u64(w, "lost_psns", c->lost_psns);
 	jw_u64(w, "duplicates", c->duplicates);
 	jw_u64(w, "out_of_order", c->out_of_order);
 	jw_u64(w, "unrecovered_psns", c->unrecovered_psns);
+	jw_u64(w, "acked_unseen_psns", acked_unseen);
 	jw_u64(w, "retransmissions", c->retransmissions);
 	json_gbn(w, c->gbn_episodes);
 	jw_u64(w, "acks", c->acks);
@@ -224,7 +225,7 @@ static void json_summary(const struct ra_ctx *ctx, struct jw *w, const struct ro
 	}
 	jw_obj_end(w);
 	jw_u64(w, "streams", s->flows_active);
-	json_seq_counters(w, &s->counters);
+	json_seq_counters(w, &s->counters, s->acked_unseen_psns);
 	jw_u64(w, "ecn_ce", s->ecn_ce);
 	jw_u64(w, "ecn_capable", s->ecn_capable);
 	if (s->ecn_capable)
@@ -289,7 +290,7 @@ static void json_qp(const struct ra_ctx *ctx, struct jw *w, const struct roce_fl
 	jw_u64(w, "bytes", f->bytes);
 	jw_u64(w, "payload_bytes", f->payload_bytes);
 	jw_u64(w, "messages", f->messages);
-	json_seq_counters(w, &f->counters);
+	json_seq_counters(w, &f->counters, f->acked_unseen_psns);
 	if (f->cnps && dur)
 		jw_double(w, "cnp_rate_per_s", (double)f->cnps * 1e9 / (double)dur, 6);
 	else

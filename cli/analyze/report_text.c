@@ -341,6 +341,9 @@ void ra_report_text(const struct ra_ctx *ctx, FILE *f)
 		s.gbn_episodes[ROCE_RETX_NAK], s.gbn_episodes[ROCE_RETX_RNR],
 		s.gbn_episodes[ROCE_RETX_TIMEOUT]);
 	fprintf(f, "  %-20s%" PRIu64 "\n", "Unrecovered PSNs:", s.unrecovered_psns);
+	if (s.acked_unseen_psns)
+		fprintf(f, "  %-20s%" PRIu64 " (PSNs the responder acknowledged that the capture "
+			"missed)\n", "ACKed unseen:", s.acked_unseen_psns);
 
 	fprintf(f, "\nACK/NAK\n");
 	fprintf(f, "  %-20s%" PRIu64 "\n", "ACKs:", s.acks);

@@ -210,8 +210,10 @@ static inline __attribute__((always_inline)) void flow_export(const struct an_fl
 		o->peer = f->peer->st.key;
 	o->first_frame = s->first_frame;
 	o->first_ts_ns = s->first_ts_ns;
-	if (f->ctr)
+	if (f->ctr) {
 		o->counters = *f->ctr;
+		o->acked_unseen_psns = ((const struct an_ctr *)f->ctr)->acked_unseen_psns;
+	}
 	if (f->rsp)
 		o->acks += f->rsp->acks;
 	o->ecn_capable += s->ecn_capable;

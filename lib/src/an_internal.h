@@ -721,6 +721,17 @@ struct an_ctx {
 /* f's event counters, allocated with its first event; NULL when out of memory. */
 struct roce_counters *an_flow_ctr(struct roce_analyzer *a, struct an_flow *f);
 
+/* The event-counter block (a pool record; an_flow_ctr() returns &c): the counters of
+ * struct roce_counters and those a stream's struct roce_flow_stats has past them. */
+struct an_ctr {
+	struct roce_counters c;
+	uint64_t acked_unseen_psns;     /* (struct roce_flow_stats.acked_unseen_psns) */
+};
+
+/* an_acked.c: the responder acknowledged every request PSN of rf (request state r)
+ * before upto; those still in r's holes were dropped by the capture point. */
+void an_req_acked(struct roce_analyzer *a, struct an_flow *rf, struct an_req *r, uint32_t upto);
+
 /*
  * Count n events in counter `field` (a member of struct roce_counters) on
  * the run's summary and, when the frame has a stream f (may be NULL), on

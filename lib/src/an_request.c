@@ -3,7 +3,9 @@
  * an_request.c - the request state machine: PSN sequencing of request
  * streams, go-back-N and its cause, ACK / NAK / RNR, READ responses, and
  * request/response pairing.  The functions exported here (an_internal.h)
- * are the only writers of struct an_req.
+ * are the only writers of struct an_req, but for an_acked.c, which takes the
+ * request PSNs a response acknowledges out of the holes (acked_unseen_psns:
+ * a later frame with one of them is a duplicate).
  *
  * Request streams (ROCE_F_REQ opcodes; UD only while the DETH source QP is
  * the one first seen)
@@ -1377,8 +1379,9 @@ static inline __attribute__((always_inline)) void resp_complete(struct an_ctx *c
  * nothing done: the general path): a paired stream whose request stream is
  * followed, reliable transport, an ACK-type AETH or none, and the PSN after the
  * newest of an initialised sequence, or an ACK's later PSN that passes nothing
- * (an_resp_inorder_ok()); no ring grows and no hole array changes,
- * so the caller's memory and hole bookkeeping can be skipped.
+ * (an_resp_inorder_ok()); no ring grows and no hole array changes size (an
+ * ACK may take request holes out, an_acked.c: the array stays), so the caller's
+ * memory and hole bookkeeping can be skipped.
  */
 bool an_resp_inorder(struct an_ctx *c, struct an_flow *f)
 {
@@ -1394,6 +1397,8 @@ bool an_resp_inorder(struct an_ctx *c, struct an_flow *f)
 	if (pkt->hdrs & ROCE_H_AETH)
 		aeth_process(c, f, r);
 	f->rsp->newest = P;
+	if (r->hs.nholes)
+		an_req_acked(c->a, f->peer, r, roce_psn_add(P, 1));
 	resp_complete(c, f, r, P, true);
 	return true;
 }
@@ -1434,6 +1439,11 @@ void an_resp_process(struct an_ctx *c, struct an_flow *f)
 	}
 	if (!r)
 		return;
+	/* the request PSNs the responder acknowledged: an ACK / response covers its PSN, a NAK
+	 * the PSNs before it (an_acked.c) */
+	if (r->hs.nholes && ((pkt->hdrs & ROCE_H_AETH) || (flags & ROCE_F_RESP)))
+		an_req_acked(c->a, f->peer, r, (pkt->hdrs & ROCE_H_AETH) &&
+			roce_aeth_type(pkt->aeth.syndrome) != ROCE_AETH_ACK ? P : roce_psn_add(P, 1));
 	/* the responder answers otherwise than with a fatal NAK: the connection lives on */
 	if (!(pkt->hdrs & ROCE_H_AETH) || roce_aeth_type(pkt->aeth.syndrome) != ROCE_AETH_NAK ||
 	    !nak_fatal(pkt->aeth.syndrome))

@@ -107,7 +107,7 @@ roce_analyzer_t *roce_analyzer_create(const struct roce_analyzer_config *c, char
 	an_pool_init(&a->pool.req_lat, sizeof(struct an_req_lat), AN_LINE);      /* (256 bytes) */
 	an_pool_init(&a->pool.rsp, sizeof(struct an_rsp), 8);
 	an_pool_init(&a->pool.lat_x, sizeof(struct an_lat_x), 8);
-	an_pool_init(&a->pool.ctr, sizeof(struct roce_counters), 8);
+	an_pool_init(&a->pool.ctr, sizeof(struct an_ctr), 8);
 	an_pool_init(&a->pool.ack1, AN_ACK_FIRST * sizeof(struct an_ackent), 8);
 	an_pool_init(&a->pool.rd1, AN_READ_FIRST * sizeof(struct an_readent), 8);
 	for (unsigned i = 0; i < AN_HIST_POOLS; i++)

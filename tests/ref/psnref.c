@@ -70,6 +70,14 @@
  *     frames behind the newest PSN that are not late frames (R4b).
  *  R5 unrecovered_psns: PSNs skipped by a gap that were never seen up to
  *     the end of the capture, on both sequences.
+ *  R5a acked_unseen_psns (RC, XRC): a response frame (ACK, READ response,
+ *     ATOMIC ACK: PSN n; NAK, RNR NAK: PSN n - 1) tells that the responder
+ *     received every request PSN up to n of the request stream in the reverse
+ *     direction (IBTA 9.7.5.1); a request PSN skipped by a gap and not seen
+ *     that it covers reached the responder (the capture missed it): it counts
+ *     there, and from then on it counts as seen (not unrecovered; a frame
+ *     carrying it later is a duplicate).  Not when n is RESTART PSNs or more
+ *     from that sequence's newest PSN (another connection).
  *  R6 gbn episodes (total only): request frames that jump backwards against
  *     "expected" to a PSN seen before or named by a pending NAK.  An episode
  *     lasts until a request frame reaches the PSN after the newest seen when
@@ -178,6 +186,7 @@ struct stream {
 	uint64_t frames, icrc_bad;
 	uint64_t gaps, lost, dups, ooo, retx, episodes;
 	uint64_t acks, naks, rnr_naks, cnps;
+	uint64_t acked_unseen; /* R5a, on the request stream */
 	struct seq req, resp;
 	bool run;             /* a go-back-N episode is active (R6) ... */
 	uint32_t run_end;     /* ... until a request frame reaches this PSN */
@@ -451,8 +460,48 @@ static uint32_t first_from(const struct stream *resp, uint32_t from, uint32_t an
 	return best;
 }
 
-/* R3: a READ response (resp), an ACK or a NAK with PSN psn on stream s. */
-static void response(struct stream *s, uint32_t psn, bool resp, bool nak)
+/* R5a: the responder of stream resp received every request PSN before upto (of the
+ * request stream in the reverse direction whose newest PSN is closest to upto). */
+static void acked(const struct stream *resp, uint32_t upto)
+{
+	struct stream *best = NULL;
+	int32_t bd = RESTART;
+
+	for (size_t i = 0; i < nstreams; i++) {
+		struct stream *s = &streams[i];
+		int32_t d = psn_diff(upto, s->req.newest_end);
+
+		if (d < 0)
+			d = -d;
+		if (reverse(s, resp) && s->req.started && d < bd) {
+			best = s;
+			bd = d;
+		}
+	}
+	if (!best)
+		return;
+	for (size_t k = 0; k < best->req.skipped.cap; k++) {
+		uint32_t x = best->req.skipped.slot[k];
+
+		if (x && !pset_has(&best->req.seen, x - 1) && psn_diff(x - 1, upto) < 0) {
+			pset_add(&best->req.seen, x - 1);
+			best->acked_unseen++;
+			EVENT(best, "acked_unseen");
+		}
+	}
+}
+
+static void response_seq(struct stream *s, uint32_t psn, bool resp, bool nak);
+
+/* R3: a READ response (resp), an ACK or a NAK with PSN psn on stream s; R5a with acks. */
+static void response(struct stream *s, uint32_t psn, bool resp, bool nak, bool acks)
+{
+	response_seq(s, psn, resp, nak);
+	if (acks)
+		acked(s, nak ? psn : (psn + 1) & PSN_MASK);
+}
+
+static void response_seq(struct stream *s, uint32_t psn, bool resp, bool nak)
 {
 	struct seq *q = &s->resp;
 	const struct stream *owner = NULL;
@@ -570,6 +619,8 @@ static void frame(const struct roce_pkt *p)
 	}
 	if (s->no_seq)
 		return;
+	bool acks = t == ROCE_TRANSPORT_RC || t == ROCE_TRANSPORT_XRC;
+
 	if (f & ROCE_F_REQ) {
 		uint32_t n = 1;
 
@@ -588,12 +639,12 @@ static void frame(const struct roce_pkt *p)
 		}
 		request(s, p->bth.psn, n, t != ROCE_TRANSPORT_UC && t != ROCE_TRANSPORT_UD);
 	} else if (f & ROCE_F_RESP) {
-		response(s, p->bth.psn, true, false);
+		response(s, p->bth.psn, true, false, acks);
 	} else if (p->hdrs & ROCE_H_AETH) {
 		enum roce_aeth_type a = roce_aeth_type(p->aeth.syndrome);
 
 		if (a == ROCE_AETH_ACK || a == ROCE_AETH_NAK || a == ROCE_AETH_RNR_NAK)
-			response(s, p->bth.psn, false, a != ROCE_AETH_ACK);
+			response(s, p->bth.psn, false, a != ROCE_AETH_ACK, acks);
 	}
 }
 
@@ -673,7 +724,7 @@ int main(int argc, char **argv)
 		       "\"lost_psns\": %llu, \"duplicates\": %llu, \"out_of_order\": %llu, "
 		       "\"unrecovered_psns\": %llu, \"retransmissions\": %llu, "
 		       "\"gbn_episodes_total\": %llu, \"acks\": %llu, \"naks\": %llu, "
-		       "\"rnr_naks\": %llu, \"cnps\": %llu}\n",
+		       "\"rnr_naks\": %llu, \"cnps\": %llu, \"acked_unseen_psns\": %llu}\n",
 		       s->version, src, dst, s->dqpn, (unsigned long long)s->frames,
 		       (unsigned long long)s->icrc_bad, (unsigned long long)s->gaps,
 		       (unsigned long long)s->lost, (unsigned long long)s->dups,
@@ -681,7 +732,8 @@ int main(int argc, char **argv)
 		       (unsigned long long)(unrecovered(&s->req) + unrecovered(&s->resp)),
 		       (unsigned long long)s->retx, (unsigned long long)s->episodes,
 		       (unsigned long long)s->acks, (unsigned long long)s->naks,
-		       (unsigned long long)s->rnr_naks, (unsigned long long)s->cnps);
+		       (unsigned long long)s->rnr_naks, (unsigned long long)s->cnps,
+		       (unsigned long long)s->acked_unseen);
 	}
 	return 0;
 }

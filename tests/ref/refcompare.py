@@ -29,7 +29,7 @@ import sys
 # Counters both sides define the same way (see tests/ref/psnref.c).
 COUNTERS = ("frames", "icrc_bad", "psn_gaps", "lost_psns", "duplicates", "out_of_order",
             "unrecovered_psns", "retransmissions", "gbn_episodes_total", "acks", "naks",
-            "rnr_naks", "cnps")
+            "rnr_naks", "cnps", "acked_unseen_psns")
 
 ENTRY = re.compile(r"^(?P<tag>[^|\s]+\|[^|\s]+\|(?P<counter>\w+))\s+ref=(?P<ref>\d+)\s+"
                    r"analyzer=(?P<ana>\d+)\s+(?P<why>\S.*)$")

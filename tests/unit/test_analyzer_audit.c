@@ -861,7 +861,7 @@ static void test_qpn_reused(void)
 	snd(&t, 100, 0);
 	snd(&t, 102, 1 * US);           /* 101 lost, never resent */
 	CHECK(t.res.events & ROCE_EV_PSN_GAP);
-	ack(&t, 102, 2 * US);
+	ack(&t, 100, 2 * US);           /* (an ACK of 102 would say 101 arrived: ACKed unseen) */
 	rq(&t, ROCE_OP_RC_RDMA_READ_REQUEST, n, true, 0, 2048, 10 * US);
 	CHECK_EQ_U(t.res.events & (ROCE_EV_PSN_GAP | ROCE_EV_DUPLICATE | ROCE_EV_OUT_OF_ORDER |
 		ROCE_EV_RETRANSMISSION), 0);

@@ -343,6 +343,11 @@ struct roce_summary {
 	/* frames decoded inside a tunnel or mirror encapsulation, per enum roce_encap of the
 	 * outermost one (roce_pkt.encap; [ROCE_ENCAP_NONE] stays 0), RoCE inside or not */
 	uint64_t encap_frames[ROCE_ENCAP_COUNT];
+	/* (members below: since 0.3) request PSNs the capture never carried (holes: in
+	 * lost_psns) that the responder acknowledged later (an ACK / READ response / atomic
+	 * ACK at or past them, a NAK past them): dropped by the capture point, not by the
+	 * network, and no longer counted in unrecovered_psns */
+	uint64_t acked_unseen_psns;
 };
 
 /*
@@ -401,6 +406,9 @@ struct roce_flow_stats {
 	uint16_t pkey;
 	/* (members below: since 0.2) */
 	uint64_t id;                /* stable stream id, unique in this analyzer (never 0) */
+	/* (members below: since 0.3) this request stream's share of
+	 * roce_summary.acked_unseen_psns */
+	uint64_t acked_unseen_psns;
 };
 
 /*

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * an_acked.c - request PSNs the capture missed that the responder
+ * acknowledged ("ACKed unseen", like Wireshark's TCP "ACKed segment that
+ * wasn't captured").
+ *
+ * On RC and XRC the responder executes requests in PSN order (IBTA 9.7):
+ * an ACK with PSN n (coalesced, 9.7.5.1), a READ response or an ATOMIC ACK
+ * with PSN n tells that it received every request PSN up to n; a NAK or an
+ * RNR NAK naming PSN p, every PSN before p.  A request PSN still in a hole of
+ * the paired request stream (never seen, counted in psn_gaps / lost_psns at
+ * the gap) that such a response covers reached the responder: the capture
+ * point dropped it, not the network.  It leaves the holes (it is not
+ * unrecovered) and counts in acked_unseen_psns of the summary and of the
+ * request stream.  A request frame carrying it later is a duplicate (the
+ * responder had it).  UC and UD have no acknowledgements; RD is left out.
+ * The hole array keeps its size: no memory changes hands.
+ */
+#include "an_internal.h"
+
+/*
+ * The responder acknowledged every request PSN of the request stream rf
+ * (state r) before upto: take those still missing out of r's holes.
+ */
+void an_req_acked(struct roce_analyzer *a, struct an_flow *rf, struct an_req *r, uint32_t upto)
+{
+	struct an_holeset *hs = &r->hs;
+	uint64_t n = 0;
+	int32_t d;
+
+	if (rf->st.transport != ROCE_TRANSPORT_RC && rf->st.transport != ROCE_TRANSPORT_XRC)
+		return;
+	/* (far from what the request stream saw: another connection on a reused QPN) */
+	d = roce_psn_cmp(upto, r->next);
+	if (d >= AN_RESYNC || d <= -AN_RESYNC)
+		return;
+	for (unsigned i = 0; i < hs->nholes;) {
+		struct an_hole *h = &hs->holes[i];
+		uint32_t k;
+
+		if (roce_psn_cmp(h->start, upto) >= 0) {
+			i++;
+			continue;
+		}
+		k = (upto - h->start) & 0xffffffu;      /* the hole's PSNs before upto */
+		if (k < h->len) {
+			h->start = roce_psn_add(h->start, k);
+			h->len -= k;
+			n += k;
+			i++;
+			continue;
+		}
+		n += h->len;
+		memmove(h, h + 1, (hs->nholes - i - 1) * sizeof(*h));
+		hs->nholes--;
+	}
+	if (!n)
+		return;
+	a->sum.acked_unseen_psns += n;
+	struct roce_counters *k = an_flow_ctr(a, rf);
+
+	if (k)
+		((struct an_ctr *)k)->acked_unseen_psns += n;
+}
