@@ -110,6 +110,23 @@ static inline int decode_exact(const uint8_t *f, size_t caplen, size_t wirelen,
 	return decode_lt(ROCE_LINKTYPE_ETHERNET, f, caplen, wirelen, p, general);
 }
 
+/* decode_exact() of f cut to c of its wn bytes (snap length c): a clean result; a RoCE
+ * frame cut short has its ICRC unverified, the whole frame decodes with its ICRC ok. */
+static inline int decode_snap(const uint8_t *f, size_t c, size_t wn, struct roce_pkt *p,
+	bool general)
+{
+	int rc = decode_exact(f, c, wn, p, general);
+
+	CHECK(rc == ROCE_OK || rc == ROCE_E_TRUNC || rc == ROCE_E_NOT_ROCE);
+	if (c < wn && p->kind == ROCE_KIND_ROCE)
+		CHECK_EQ_U(p->icrc_status, ROCE_ICRC_UNVERIFIED);
+	if (c == wn) {
+		CHECK_EQ_I(rc, ROCE_OK);
+		CHECK_EQ_U(p->icrc_status, ROCE_ICRC_OK);
+	}
+	return rc;
+}
+
 /* The decode of the wrapped frame w is the decode of the inner frame i (ip_inside: its
  * Ethernet header, l3_off bytes, dropped). */
 static inline void check_same(const struct roce_pkt *i, const struct roce_pkt *w, int irc,
