@@ -195,7 +195,7 @@ static const char *linktype_name(int lt)
 		{ 105, "IEEE802_11" }, { 108, "LOOP" }, { 113, "LINUX_SLL" },
 		{ 119, "PRISM_HEADER" }, { 127, "IEEE802_11_RADIOTAP" },
 		{ 187, "BLUETOOTH_HCI_H4" }, { 189, "USB_LINUX" }, { 192, "PPI" },
-		{ 195, "IEEE802_15_4" }, { 197, "ERF" }, { 220, "USB_LINUX_MMAPPED" },
+		{ 195, "IEEE802_15_4" }, { 197, "ERF" }, { 219, "MPLS" }, { 220, "USB_LINUX_MMAPPED" },
 		{ 228, "IPV4" }, { 229, "IPV6" }, { 239, "NFLOG" }, { 247, "INFINIBAND" },
 		{ 249, "USBPCAP" }, { 253, "NETLINK" }, { 276, "LINUX_SLL2" },
 	};

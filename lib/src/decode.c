@@ -131,6 +131,7 @@ bool roce_linktype_supported(int linktype)
 	case ROCE_LINKTYPE_IPV6:
 	case ROCE_LINKTYPE_LINUX_SLL2:
 	case ROCE_LINKTYPE_ERF:
+	case ROCE_LINKTYPE_MPLS:
 		return true;
 	default:
 		return false;

@@ -56,7 +56,7 @@
 /*
  * The link layer of a frame of linktype (not ERF, whose inner frame the caller
  * takes first): *et the ethertype of what follows (RAW, IPV4 and IPV6: that of
- * the IP version) and *off its offset; VLAN tags are the caller's.  0: found;
+ * the IP version; MPLS: 0x8847) and *off its offset; VLAN tags are the caller's.  0: found;
  * 1: not RoCE (too short for the link header, RAW of another IP version);
  * -1: a link type the decoder does not take (ROCE_E_LINKTYPE).  Shared by
  * roce_decode() and roce_icrc_frame_verdict().
@@ -90,6 +90,11 @@ static inline int roce_link_layer(int linktype, const uint8_t *frame, size_t cap
 		return 0;
 	case ROCE_LINKTYPE_IPV6:
 		*et = ROCE_ETHERTYPE_IPV6;
+		return 0;
+	case ROCE_LINKTYPE_MPLS:
+		/* the label stack at offset 0, read as after EtherType 0x8847
+		 * (decode_mpls.c, through the decoder's encapsulation path) */
+		*et = ROCE_ETHERTYPE_MPLS;
 		return 0;
 	default:
 		return -1;

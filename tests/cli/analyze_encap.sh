@@ -8,7 +8,8 @@
 # layer's VLAN and MACs), with loss,
 # bad ICRCs, READ loss, duplicates, CE/CNPs, PFC, RoCE v1 and v2 over IPv6, with --threads
 # 2, with the pcap snap length cutting the wrapped frames and with an ERSPAN mirror cutting
-# the inner frames (T bit); summary.encapsulation counts every frame under its
+# the inner frames (T bit), the MPLS captures also as LINKTYPE_MPLS (219: the Ethernet
+# header taken off, the frame starts with the label stack); summary.encapsulation counts every frame under its
 # encapsulation; the text report has its one line; tshark decodes as InfiniBand inside
 # each encapsulation as many frames as roce-analyze counts RoCE frames.
 set -u
@@ -88,6 +89,25 @@ if rep["summary"]["roce_frames"] == 0:
 PY
 }
 
+# to_lt_mpls IN OUT: the pcap IN, every frame Ethernet + EtherType 0x8847, as LINKTYPE_MPLS
+to_lt_mpls() {
+	python3 - "$@" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+assert d[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1"), "not a little-endian pcap"
+hdr = bytearray(d[:24])
+struct.pack_into("<I", hdr, 20, 219)
+out, o = [bytes(hdr)], 24
+while o < len(d):
+    ts, tu, cl, wl = struct.unpack_from("<IIII", d, o)
+    f = d[o + 16:o + 16 + cl]
+    o += 16 + cl
+    assert f[12:14] == b"\x88\x47", "a frame without EtherType 0x8847"
+    out.append(struct.pack("<IIII", ts, tu, cl - 14, wl - 14) + f[14:])
+open(sys.argv[2], "wb").write(b"".join(out))
+PY
+}
+
 # scenarios: each a set of roce-gen options (with faults)
 scen=(
 	"-m 300 --verbs write,read,send --loss 0.03 --bad-icrc-rate 0.02 --seed 3"
@@ -118,6 +138,23 @@ for s in "${scen[@]}"; do
 		"$ra" --frames --json "$w" >"$tmp/wf.json" 2>/dev/null
 		same "$tmp/wf.json" "$tmp/plainf$i.json" "$e" && ok ||
 			bad "scenario $i $e: --frames --json differs"
+		# LINKTYPE_MPLS (scenario 1: no PFC or VLAN frames outside the stack)
+		if [ "$i" -eq 1 ] && [ "$(ename "$e")" = mpls ]; then
+			if to_lt_mpls "$w" "$tmp/lt.pcap"; then
+				# files[].linktype says 219; everything else as unwrapped
+				"$ra" --json "$tmp/lt.pcap" >"$tmp/lt.json" 2>/dev/null
+				check grep -q '"linktype": 219' "$tmp/lt.json"
+				sed -i 's/"linktype": 219/"linktype": 1/' "$tmp/lt.json"
+				same "$tmp/lt.json" "$tmp/plain$i.json" "$e" && ok ||
+					bad "scenario $i $e: LINKTYPE_MPLS --json differs"
+				"$ra" --frames --json "$tmp/lt.pcap" >"$tmp/ltf.json" 2>/dev/null
+				sed -i 's/"linktype": \{0,1\}219/"linktype": 1/' "$tmp/ltf.json"
+				same "$tmp/ltf.json" "$tmp/plainf$i.json" "$e" && ok ||
+					bad "scenario $i $e: LINKTYPE_MPLS --frames --json differs"
+			else
+				bad "scenario $i $e: LINKTYPE_MPLS copy failed"
+			fi
+		fi
 		"$ra" --threads 2 --json "$w" >"$tmp/w2.json" 2>/dev/null
 		same "$tmp/w2.json" "$tmp/plain$i.json" "$e" && ok ||
 			bad "scenario $i $e: --threads 2 --json differs"

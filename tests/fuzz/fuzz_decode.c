@@ -27,6 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static const int fuzz_linktypes[] = {
 	ROCE_LINKTYPE_ETHERNET, ROCE_LINKTYPE_RAW, ROCE_LINKTYPE_LINUX_SLL,
 	ROCE_LINKTYPE_IPV4, ROCE_LINKTYPE_IPV6, ROCE_LINKTYPE_LINUX_SLL2, ROCE_LINKTYPE_ERF,
+	ROCE_LINKTYPE_MPLS,     /* (last: the seeds' first bytes keep their link types) */
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

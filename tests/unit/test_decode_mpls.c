@@ -4,7 +4,7 @@
  * build_tunnel.c): IPv4 / IPv6 inside, an Ethernet pseudowire with and
  * without a control word, tags before the stack, 1 to ROCE_MAX_MPLS_LABELS
  * labels and one more refused, GAL and other payloads, MPLS in GRE, UDP and
- * IP, SLL, nesting with the tunnels; every prefix and wire cut; the ICRC
+ * IP, SLL, LINKTYPE_MPLS, nesting with the tunnels; every prefix and wire cut; the ICRC
  * verdict from the headers alone always the decoder's.
  */
 #include "tunnel_testlib.h"
@@ -297,6 +297,55 @@ static void test_sll(void)
 	CHECK_EQ_U(p.encap_off, 20);
 }
 
+/* LINKTYPE_MPLS (219): the frame starts with the label stack; IP inside and a pseudowire
+ * with and without a control word decode as after Ethernet (both paths, the header-only
+ * verdict equal); every snap length bounded; a stack of nothing but labels, not RoCE. */
+static void test_linktype_mpls(void)
+{
+	static uint8_t in[BUFSZ], w[BUFSZ];
+
+	CHECK(roce_linktype_supported(ROCE_LINKTYPE_MPLS));
+	for (unsigned k = 0; k < N_INNER; k++) {
+		for (unsigned v = 0; v < 2 * 2; v++) {
+			size_t n = inner_frame(k, in, 100), wn;
+			bool pwire = v & 1, ip_in = !pwire && k != 2 && k != 4;
+			unsigned labels = v & 2 ? 3 : 1;
+			struct roce_pkt pi, pe, pm;
+			int irc = roce_decode(ROCE_LINKTYPE_ETHERNET, in, n, n, NULL, &pi), erc, rc;
+
+			wn = wrap_mpls(in, n, labels, pwire, false, w);
+			REQUIRE(wn > 14);
+			erc = decode_exact(w, wn, wn, &pe, false);
+			for (int g = 0; g < 2; g++) {
+				rc = decode_lt(ROCE_LINKTYPE_MPLS, w + 14, wn - 14, wn - 14, &pm, g);
+				check_same(&pi, &pm, irc, rc, ip_in);
+				CHECK_EQ_I(rc, erc);
+				CHECK_EQ_U(pm.encap, ROCE_ENCAP_MPLS);
+				CHECK_EQ_U(pm.encap_depth, 1);
+				CHECK_EQ_U(pm.encap_off, pe.encap_off - 14);
+				CHECK_EQ_U(pm.icrc_status, pe.icrc_status);
+				CHECK(pm.dst_mac == NULL || !ip_in);
+			}
+			for (size_t c = 0; c < wn - 14; c++) {
+				rc = decode_lt(ROCE_LINKTYPE_MPLS, w + 14, c, wn - 14, &pm, c & 1);
+				CHECK(rc == ROCE_OK || rc == ROCE_E_TRUNC || rc == ROCE_E_NOT_ROCE);
+				if (pm.kind == ROCE_KIND_ROCE)
+					CHECK_EQ_U(pm.icrc_status, ROCE_ICRC_UNVERIFIED);
+			}
+		}
+	}
+	/* labels only, the last without the bottom-of-stack bit: not RoCE, truncated */
+	{
+		static const uint8_t lab[8] = { 0x00, 0x01, 0x00, 0x40, 0x00, 0x02, 0x00, 0x40 };
+		struct roce_pkt p;
+
+		CHECK_EQ_I(decode_lt(ROCE_LINKTYPE_MPLS, lab, 8, 8, &p, false), ROCE_E_NOT_ROCE);
+		CHECK_EQ_U(p.encap, ROCE_ENCAP_MPLS);
+		CHECK_EQ_U(p.encap_note, ROCE_ENCAP_NOTE_TRUNCATED);
+		CHECK_EQ_I(decode_lt(ROCE_LINKTYPE_MPLS, lab, 0, 0, &p, true), ROCE_E_NOT_ROCE);
+	}
+}
+
 /* Every snap length and every wire length of each form: bounded, a clean result. */
 static void test_prefix_and_wire_cuts(void)
 {
@@ -436,6 +485,7 @@ int main(void)
 	RUN(test_payload_kinds);
 	RUN(test_in_ip);
 	RUN(test_sll);
+	RUN(test_linktype_mpls);
 	RUN(test_prefix_and_wire_cuts);
 	RUN(test_nesting);
 	RUN(test_rewrite_leaves_mpls);

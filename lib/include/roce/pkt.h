@@ -39,6 +39,7 @@ extern "C" {
 #define ROCE_LINKTYPE_IPV6     229
 #define ROCE_LINKTYPE_LINUX_SLL2 276
 #define ROCE_LINKTYPE_ERF      197   /* Endace ERF records (roce/erf.h): Ethernet/IP ones decoded */
+#define ROCE_LINKTYPE_MPLS     219   /* a frame that starts with an MPLS label stack */
 
 /* True when roce_decode() supports this link type. */
 ROCE_API bool roce_linktype_supported(int linktype);
