@@ -501,7 +501,8 @@ static void run_time_backwards(uint32_t b)
  * stream's first PSN and of a READ never seen asking, make no gap, no
  * duplicate, and no latency; they acknowledge nothing captured (behind b).
  * The SEND's LAST completes a message (docs/json.md messages: completed
- * messages, LAST / ONLY packets): 1, although its FIRST came before.  The ACK of b + 1 times the SEND's LAST (its AckReq): 3 us.
+ * messages, LAST / ONLY packets): 1, although its FIRST came before.  The
+ * ACK of b + 1 times the SEND's LAST (its AckReq): 3 us.
  */
 static void run_start_mid_message(uint32_t b)
 {
