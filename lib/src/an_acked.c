@@ -73,7 +73,8 @@ void an_req_acked(struct roce_analyzer *a, struct an_flow *rf, struct an_req *r,
 /*
  * A request of stream f (state r) opened a hole: the PSNs of it the peer's
  * responses already acknowledged (the response stream's newest PSN) were
- * received by the responder.
+ * received by the responder.  Called at a request gap only (an_req_process()):
+ * in-order traffic never reaches it.
  */
 void an_req_gap_acked(struct roce_analyzer *a, struct an_flow *f, struct an_req *r)
 {
