@@ -15,6 +15,13 @@
  * request stream.  A request frame carrying it later is a duplicate (the
  * responder had it).  UC and UD have no acknowledgements; RD is left out.
  * The hole array keeps its size: no memory changes hands.
+ *
+ * The response may come before the hole: the capture missed the requests
+ * past the newest it saw and the responder acknowledged them (an ACK, a NAK
+ * past the newest request), then a later request opens their gap.  The
+ * response stream's newest PSN (struct an_rsp: an ACK's or response's PSN,
+ * a NAK's PSN - 1) tells what the responder acknowledged so far; the new
+ * hole's PSNs at or before it are ACKed unseen at once (an_req_gap_acked()).
  */
 #include "an_internal.h"
 
@@ -61,4 +68,18 @@ void an_req_acked(struct roce_analyzer *a, struct an_flow *rf, struct an_req *r,
 
 	if (k)
 		((struct an_ctr *)k)->acked_unseen_psns += n;
+}
+
+/*
+ * A request of stream f (state r) opened a hole: the PSNs of it the peer's
+ * responses already acknowledged (the response stream's newest PSN) were
+ * received by the responder.  Called at a request gap only (an_req_process()):
+ * in-order traffic never reaches it.
+ */
+void an_req_gap_acked(struct roce_analyzer *a, struct an_flow *f, struct an_req *r)
+{
+	const struct an_rsp *s = f->peer ? f->peer->rsp : NULL;
+
+	if (s && s->init)
+		an_req_acked(a, f, r, roce_psn_add(s->newest, 1));
 }

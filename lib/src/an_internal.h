@@ -731,6 +731,7 @@ struct an_ctr {
 /* an_acked.c: the responder acknowledged every request PSN of rf (request state r)
  * before upto; those still in r's holes were dropped by the capture point. */
 void an_req_acked(struct roce_analyzer *a, struct an_flow *rf, struct an_req *r, uint32_t upto);
+void an_req_gap_acked(struct roce_analyzer *a, struct an_flow *f, struct an_req *r);
 
 /*
  * Count n events in counter `field` (a member of struct roce_counters) on

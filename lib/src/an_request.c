@@ -742,6 +742,8 @@ static void req_process(struct an_ctx *c, struct an_flow *f)
 			hole_add(&r->hs, from, lost);
 			if (!gap_done)
 				gap_report(c, f, p, from, lost);
+			/* the responder may have acknowledged them already (an_acked.c) */
+			an_req_gap_acked(c->a, f, r);
 		}
 	} else {
 		/* behind: a fill, a duplicate and/or a retransmission */

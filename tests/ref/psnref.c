@@ -77,7 +77,10 @@
  *     that it covers reached the responder (the capture missed it): it counts
  *     there, and from then on it counts as seen (not unrecovered; a frame
  *     carrying it later is a duplicate).  Not when n is RESTART PSNs or more
- *     from that sequence's newest PSN (another connection).
+ *     from that sequence's newest PSN (another connection).  A gap of the request
+ *     stream opened after such a frame (the capture missed the requests past
+ *     the newest it saw) is checked against the newest n of the response
+ *     sequence so far: its PSNs up to n count there at once.
  *  R6 gbn episodes (total only): request frames that jump backwards against
  *     "expected" to a PSN seen before or named by a pending NAK.  An episode
  *     lasts until a request frame reaches the PSN after the newest seen when
@@ -385,7 +388,23 @@ static void request_restart(struct stream *s, uint32_t psn)
 }
 
 /* R2, R4-R6 for a request frame; reliable: RC, RD, XRC (UC and UD never go back, R1) */
-static void request(struct stream *s, uint32_t psn, uint32_t n, bool reliable)
+static void acked(const struct stream *resp, uint32_t upto);
+
+/* R5a for a gap: what the responder of the stream in the reverse direction acknowledged
+ * already (the PSN after the newest it showed it sent) covers the PSNs just skipped. */
+static void gap_acked(const struct stream *s)
+{
+	for (size_t i = 0; i < nstreams; i++) {
+		const struct stream *r = &streams[i];
+
+		if (reverse(r, s) && r->resp.started) {
+			acked(r, r->resp.newest_end);
+			break;
+		}
+	}
+}
+
+static void request(struct stream *s, uint32_t psn, uint32_t n, bool reliable, bool acks)
 {
 	struct seq *q = &s->req;
 	bool late = false, move = true;
@@ -407,6 +426,8 @@ static void request(struct stream *s, uint32_t psn, uint32_t n, bool reliable)
 		s->lost += (uint32_t)d;
 		for (int32_t k = 0; k < d; k++)
 			pset_add(&q->skipped, (q->expected + (uint32_t)k) & PSN_MASK);
+		if (acks)
+			gap_acked(s);
 	} else if (d < 0) {
 		if (!reliable) {
 			move = false; /* R1: a duplicate or out of order only */
@@ -637,7 +658,8 @@ static void frame(const struct roce_pkt *p)
 			}
 			s->reads[s->nreads++] = (struct range){ p->bth.psn, n };
 		}
-		request(s, p->bth.psn, n, t != ROCE_TRANSPORT_UC && t != ROCE_TRANSPORT_UD);
+		request(s, p->bth.psn, n, t != ROCE_TRANSPORT_UC && t != ROCE_TRANSPORT_UD,
+			acks);
 	} else if (f & ROCE_F_RESP) {
 		response(s, p->bth.psn, true, false, acks);
 	} else if (p->hdrs & ROCE_H_AETH) {
