@@ -18,13 +18,41 @@
  */
 #include "an_internal.h"
 
+#include <stdio.h>
+
+/*
+ * The response frame of c acknowledged n request PSNs of rf the capture never
+ * saw, the first (of the oldest hole) `first`: ROCE_EV_ACKED_UNSEEN on
+ * the frame with the count in lost_psns (a response frame has no PSN_GAP),
+ * and an acked_unseen anomaly on the request stream rf: psn the first PSN,
+ * count n, no expected PSN.  Only reached when holes were taken out.
+ */
+static void acked_event(struct an_ctx *c, struct an_flow *rf, uint32_t first, uint64_t n)
+{
+	struct roce_anomaly an;
+
+	c->res->events |= ROCE_EV_ACKED_UNSEEN;
+	c->res->lost_psns = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+	if (!c->a->want_an)
+		return;
+	an_init(&an, ROCE_AN_ACKED_UNSEEN, c->frame, c->ts, rf);
+	an.has_psn = true;
+	an.psn = first;
+	an.count = n;
+	snprintf(an.detail, sizeof(an.detail), "%llu request PSN%s acknowledged, not captured "
+		 "(first %u)", (unsigned long long)n, n == 1 ? "" : "s", first);
+	an_emit(c->a, &an);
+}
+
 /*
  * The responder acknowledged every request PSN of the request stream rf
  * (state r) before upto: take those still missing out of r's holes.
  */
-void an_req_acked(struct roce_analyzer *a, struct an_flow *rf, struct an_req *r, uint32_t upto)
+void an_req_acked(struct an_ctx *c, struct an_flow *rf, struct an_req *r, uint32_t upto)
 {
+	struct roce_analyzer *a = c->a;
 	struct an_holeset *hs = &r->hs;
+	uint32_t first = 0;
 	uint64_t n = 0;
 	int32_t d;
 
@@ -42,6 +70,8 @@ void an_req_acked(struct roce_analyzer *a, struct an_flow *rf, struct an_req *r,
 			i++;
 			continue;
 		}
+		if (!n)
+			first = h->start;
 		k = (upto - h->start) & 0xffffffu;      /* the hole's PSNs before upto */
 		if (k < h->len) {
 			h->start = roce_psn_add(h->start, k);
@@ -61,4 +91,5 @@ void an_req_acked(struct roce_analyzer *a, struct an_flow *rf, struct an_req *r,
 
 	if (k)
 		((struct an_ctr *)k)->acked_unseen_psns += n;
+	acked_event(c, rf, first, n);
 }

@@ -729,8 +729,9 @@ struct an_ctr {
 };
 
 /* an_acked.c: the responder acknowledged every request PSN of rf (request state r)
- * before upto; those still in r's holes were dropped by the capture point. */
-void an_req_acked(struct roce_analyzer *a, struct an_flow *rf, struct an_req *r, uint32_t upto);
+ * before upto; those still in r's holes were dropped by the capture point (counted,
+ * ROCE_EV_ACKED_UNSEEN on c's frame, an acked_unseen anomaly). */
+void an_req_acked(struct an_ctx *c, struct an_flow *rf, struct an_req *r, uint32_t upto);
 
 /*
  * Count n events in counter `field` (a member of struct roce_counters) on
