@@ -163,12 +163,13 @@ void ra_interval_print(FILE *f, bool json, uint64_t wall_ns, const struct ra_met
 		fputs("}}\n", f);
 	} else {
 		fprintf(f, "%s frames %" PRIu64 " %.3f Gb/s icrc_bad %" PRIu64 " psn_gaps %" PRIu64
-			" lost %" PRIu64 " acked_unseen %" PRIu64 " dup %" PRIu64 " naks %" PRIu64 " rnr %" PRIu64
-			" cnp/s %.1f ce %.4f storms %" PRIu64 " drops %" PRIu64 " evicted %" PRIu64
-			" expired %" PRIu64 " paused",
+			" lost %" PRIu64 " acked_unseen %" PRIu64 " dup %" PRIu64 " naks %" PRIu64
+			" rnr %" PRIu64 " cnp/s %.1f ce %.4f storms %" PRIu64 " drops %" PRIu64
+			" evicted %" PRIu64 " expired %" PRIu64 " paused",
 			ts, m->frames, m->gbps, m->icrc_bad, m->psn_gaps, m->lost_psns,
-			m->acked_unseen_psns, m->duplicates, m->naks, m->rnr_naks, m->cnp_per_s, m->ce_ratio,
-			m->pfc_storms, m->capture_drops, m->evicted_flows, m->expired_flows);
+			m->acked_unseen_psns, m->duplicates, m->naks, m->rnr_naks, m->cnp_per_s,
+			m->ce_ratio, m->pfc_storms, m->capture_drops, m->evicted_flows,
+			m->expired_flows);
 		for (int i = 0; i < 8; i++)
 			fprintf(f, "%s%.3f", i ? "/" : " ", m->paused_ratio[i]);
 		fputc('\n', f);

@@ -404,7 +404,8 @@ static void json_qps(const struct ra_ctx *ctx, struct jw *w, struct qp_pick *pk)
 	static const char *const cols[] = {
 		"src", "dst", "dqpn", "transport", "frames", "bytes", "psn_gaps", "lost_psns",
 		"duplicates", "out_of_order", "retransmissions", "naks", "rnr_naks", "cnps",
-		"ecn_ce", "unrecovered_psns", "acked_unseen_psns", "rtt_p50_us", "rtt_p99_us", "first_frame",
+		"ecn_ce", "unrecovered_psns", "acked_unseen_psns", "rtt_p50_us", "rtt_p99_us",
+		"first_frame",
 	};
 
 	qsort(pk->v, pk->n, sizeof(*pk->v), cmp_flow_rank);
