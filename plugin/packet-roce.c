@@ -118,6 +118,7 @@ static int hf_roce_finding = -1;
 static int hf_roce_analysis = -1;
 static int hf_roce_an_expected_psn = -1;
 static int hf_roce_an_lost_psns = -1;
+static int hf_roce_an_acked_unseen_psns = -1;
 static int hf_roce_an_retx_cause = -1;
 static int hf_roce_an_nak = -1;
 static int hf_roce_an_nak_syndrome = -1;
@@ -639,6 +640,13 @@ static void roce_render_analysis(proto_tree *rt, tvbuff_t *tvb, packet_info *pin
 			"PSN gap: expected %u, got %u (%u PSN%s lost)", r->expected_psn, fd->bth.psn,
 			r->lost_psns, r->lost_psns == 1 ? "" : "s");
 		col_append_fstr(pinfo->cinfo, COL_INFO, " [PSN gap, %u lost]", r->lost_psns);
+	}
+	if (r->events & ROCE_EV_ACKED_UNSEEN) {
+		it = roce_add_gen_uint(at, hf_roce_an_acked_unseen_psns, tvb, r->lost_psns);
+		expert_add_info_format(pinfo, it, EI_ROCE(ACKED_UNSEEN),
+			"ACKed PSN%s that wasn't captured (%u request PSN%s; common at capture start)",
+			r->lost_psns == 1 ? "" : "s", r->lost_psns, r->lost_psns == 1 ? "" : "s");
+		col_append_str(pinfo->cinfo, COL_INFO, " [ACKed unseen PSN]");
 	}
 	if (r->events & ROCE_EV_DUPLICATE) {
 		it = roce_add_gen_uint(at, hf_roce_an_expected_psn, tvb, r->expected_psn);
@@ -1236,6 +1244,9 @@ void proto_register_roce(void)
 			NULL, 0x0, NULL, HFILL } },
 		{ &hf_roce_an_lost_psns, { "Lost PSNs", "roce.analysis.lost_psns", FT_UINT32, BASE_DEC,
 			NULL, 0x0, "PSNs skipped by this gap", HFILL } },
+		{ &hf_roce_an_acked_unseen_psns, { "ACKed unseen PSNs", "roce.analysis.acked_unseen_psns",
+			FT_UINT32, BASE_DEC, NULL, 0x0,
+			"Request PSNs this response acknowledged that the capture never saw", HFILL } },
 		{ &hf_roce_an_retx_cause, { "Retransmission cause", "roce.analysis.retransmission.cause",
 			FT_STRING, BASE_NONE, NULL, 0x0, "nak, rnr or timeout", HFILL } },
 		{ &hf_roce_an_nak, { "NAK", "roce.analysis.nak", FT_STRING, BASE_NONE,

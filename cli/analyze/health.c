@@ -51,6 +51,7 @@ void ra_metrics_delta(const struct ra_snap *a, const struct ra_snap *b, double s
 	m->icrc_bad = D(icrc_bad);
 	m->psn_gaps = D(psn_gaps);
 	m->lost_psns = D(lost_psns);
+	m->acked_unseen_psns = D(acked_unseen_psns);
 	m->duplicates = D(duplicates);
 	m->naks = D(naks);
 	m->rnr_naks = D(rnr_naks);
@@ -95,8 +96,8 @@ struct metric_def {
 
 static const struct metric_def metrics[] = {
 	MI(frames), MD(gbps), MI(icrc_bad), MI(psn_gaps), MI(lost_psns), MD(lost_psns_per_s),
-	MI(duplicates), MI(naks), MI(rnr_naks), MI(cnps), MD(cnp_per_s), MD(ce_ratio),
-	MD(pfc_paused_ratio), MI(pfc_storms), MI(capture_drops), MI(evicted_flows),
+	MI(acked_unseen_psns), MI(duplicates), MI(naks), MI(rnr_naks), MI(cnps), MD(cnp_per_s),
+	MD(ce_ratio), MD(pfc_paused_ratio), MI(pfc_storms), MI(capture_drops), MI(evicted_flows),
 	MI(expired_flows),
 };
 
@@ -162,12 +163,13 @@ void ra_interval_print(FILE *f, bool json, uint64_t wall_ns, const struct ra_met
 		fputs("}}\n", f);
 	} else {
 		fprintf(f, "%s frames %" PRIu64 " %.3f Gb/s icrc_bad %" PRIu64 " psn_gaps %" PRIu64
-			" lost %" PRIu64 " dup %" PRIu64 " naks %" PRIu64 " rnr %" PRIu64
-			" cnp/s %.1f ce %.4f storms %" PRIu64 " drops %" PRIu64 " evicted %" PRIu64
-			" expired %" PRIu64 " paused",
+			" lost %" PRIu64 " acked_unseen %" PRIu64 " dup %" PRIu64 " naks %" PRIu64
+			" rnr %" PRIu64 " cnp/s %.1f ce %.4f storms %" PRIu64 " drops %" PRIu64
+			" evicted %" PRIu64 " expired %" PRIu64 " paused",
 			ts, m->frames, m->gbps, m->icrc_bad, m->psn_gaps, m->lost_psns,
-			m->duplicates, m->naks, m->rnr_naks, m->cnp_per_s, m->ce_ratio,
-			m->pfc_storms, m->capture_drops, m->evicted_flows, m->expired_flows);
+			m->acked_unseen_psns, m->duplicates, m->naks, m->rnr_naks, m->cnp_per_s,
+			m->ce_ratio, m->pfc_storms, m->capture_drops, m->evicted_flows,
+			m->expired_flows);
 		for (int i = 0; i < 8; i++)
 			fprintf(f, "%s%.3f", i ? "/" : " ", m->paused_ratio[i]);
 		fputc('\n', f);

@@ -30,6 +30,7 @@ struct ra_metrics {
 	uint64_t frames, bytes, icrc_bad, psn_gaps, lost_psns, duplicates, naks, rnr_naks;
 	uint64_t cnps, ecn_ce, ecn_capable, pfc_storms, capture_drops, evicted_flows;
 	uint64_t expired_flows;
+	uint64_t acked_unseen_psns;     /* request PSNs ACKed that the capture never saw */
 	double gbps, cnp_per_s, lost_psns_per_s, ce_ratio;
 	double paused_ratio[RA_PRIOS];
 	double pfc_paused_ratio;        /* the largest of paused_ratio[] */

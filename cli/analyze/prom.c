@@ -48,6 +48,9 @@ void ra_prom_format(FILE *f, const char *iface, const struct ra_snap *sn)
 	counter(f, "roce_psn_gaps_total", "PSN gaps (loss before the capture point).", iface,
 		s->psn_gaps);
 	counter(f, "roce_lost_psns_total", "PSNs missing in gaps.", iface, s->lost_psns);
+	counter(f, "roce_acked_unseen_psns_total",
+		"Request PSNs the responder acknowledged that the capture never saw.", iface,
+		s->acked_unseen_psns);
 	counter(f, "roce_duplicate_psns_total", "Duplicate packets.", iface, s->duplicates);
 	counter(f, "roce_retransmissions_total", "Retransmitted packets.", iface,
 		s->retransmissions);

@@ -39,7 +39,7 @@ void ra_prom_label(FILE *f, const char *s)
 	}
 }
 
-#define NV 12                        /* values per series, at most */
+#define NV 13                        /* values per series, at most */
 
 struct item {
 	uint64_t id, first_frame;
@@ -96,6 +96,8 @@ static const char *const st_names[NV][2] = {
 	{ "roce_stream_cnps_total", "CNPs on the stream." },
 	{ "roce_stream_ecn_ce_frames_total", "ECN CE-marked frames of the stream." },
 	{ "roce_stream_icrc_bad_total", "Frames of the stream with a bad ICRC." },
+	{ "roce_stream_acked_unseen_psns_total",
+	  "Request PSNs of the stream ACKed that the capture never saw." },
 };
 
 #define PFC_NV 5
@@ -121,6 +123,7 @@ static void flow_values(const struct roce_flow_stats *f, uint64_t *v)
 	v[9] = f->cnps;
 	v[10] = f->ecn_ce;
 	v[11] = f->icrc_bad;
+	v[12] = f->acked_unseen_psns;
 }
 
 /* ---- one family -------------------------------------------------------------- */

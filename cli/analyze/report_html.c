@@ -250,6 +250,7 @@ static void json_summary(const struct ra_ctx *ctx, struct jw *w, const struct ro
 	jw_u64(w, "psn_gaps", s->psn_gaps);
 	jw_u64(w, "lost_psns", s->lost_psns);
 	jw_u64(w, "unrecovered_psns", s->unrecovered_psns);
+	jw_u64(w, "acked_unseen_psns", s->acked_unseen_psns);
 	jw_u64(w, "duplicates", s->duplicates);
 	jw_u64(w, "out_of_order", s->out_of_order);
 	jw_u64(w, "retransmissions", s->retransmissions);
@@ -403,7 +404,8 @@ static void json_qps(const struct ra_ctx *ctx, struct jw *w, struct qp_pick *pk)
 	static const char *const cols[] = {
 		"src", "dst", "dqpn", "transport", "frames", "bytes", "psn_gaps", "lost_psns",
 		"duplicates", "out_of_order", "retransmissions", "naks", "rnr_naks", "cnps",
-		"ecn_ce", "unrecovered_psns", "rtt_p50_us", "rtt_p99_us", "first_frame",
+		"ecn_ce", "unrecovered_psns", "acked_unseen_psns", "rtt_p50_us", "rtt_p99_us",
+		"first_frame",
 	};
 
 	qsort(pk->v, pk->n, sizeof(*pk->v), cmp_flow_rank);
@@ -435,6 +437,7 @@ static void json_qps(const struct ra_ctx *ctx, struct jw *w, struct qp_pick *pk)
 		jw_u64(w, NULL, f->cnps);
 		jw_u64(w, NULL, f->ecn_ce);
 		jw_u64(w, NULL, f->unrecovered_psns);
+		jw_u64(w, NULL, f->acked_unseen_psns);
 		if (f->rtt.count) {
 			jw_fixed(w, NULL, f->rtt.p50_ns, 3);
 			jw_fixed(w, NULL, f->rtt.p99_ns, 3);

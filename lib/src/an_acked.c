@@ -25,13 +25,47 @@
  */
 #include "an_internal.h"
 
+#include <stdio.h>
+
+/*
+ * The response frame of c acknowledged n request PSNs of rf the capture never
+ * saw, the first (of the oldest hole) `first`: ROCE_EV_ACKED_UNSEEN on
+ * the frame with the count in lost_psns (a response frame has no PSN_GAP),
+ * and an acked_unseen anomaly on the request stream rf: psn the first PSN,
+ * count n, no expected PSN.  Only reached when holes were taken out.  A request
+ * frame (an_req_gap_acked(): the responses came before the gap) gets the anomaly
+ * but keeps its result: PSN_GAP, whose lost_psns is the gap's.
+ */
+static void acked_event(struct an_ctx *c, struct an_flow *rf, uint32_t first, uint64_t n,
+	bool on_frame)
+{
+	struct roce_anomaly an;
+
+	if (on_frame) {
+		c->res->events |= ROCE_EV_ACKED_UNSEEN;
+		c->res->lost_psns = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+	}
+	if (!c->a->want_an)
+		return;
+	an_init(&an, ROCE_AN_ACKED_UNSEEN, c->frame, c->ts, rf);
+	an.has_psn = true;
+	an.psn = first;
+	an.count = n;
+	snprintf(an.detail, sizeof(an.detail), "%llu request PSN%s acknowledged, not captured "
+		 "(first %u)", (unsigned long long)n, n == 1 ? "" : "s", first);
+	an_emit(c->a, &an);
+}
+
 /*
  * The responder acknowledged every request PSN of the request stream rf
  * (state r) before upto: take those still missing out of r's holes.
  */
-void an_req_acked(struct roce_analyzer *a, struct an_flow *rf, struct an_req *r, uint32_t upto)
+static void acked_take(struct an_ctx *c, struct an_flow *rf, struct an_req *r, uint32_t upto,
+	bool on_frame)
 {
+	struct roce_analyzer *a = c->a;
 	struct an_holeset *hs = &r->hs;
+	uint32_t first = 0;
 	uint64_t n = 0;
 	int32_t d;
 
@@ -49,6 +83,8 @@ void an_req_acked(struct roce_analyzer *a, struct an_flow *rf, struct an_req *r,
 			i++;
 			continue;
 		}
+		if (!n)
+			first = h->start;
 		k = (upto - h->start) & 0xffffffu;      /* the hole's PSNs before upto */
 		if (k < h->len) {
 			h->start = roce_psn_add(h->start, k);
@@ -68,6 +104,12 @@ void an_req_acked(struct roce_analyzer *a, struct an_flow *rf, struct an_req *r,
 
 	if (k)
 		((struct an_ctr *)k)->acked_unseen_psns += n;
+	acked_event(c, rf, first, n, on_frame);
+}
+
+void an_req_acked(struct an_ctx *c, struct an_flow *rf, struct an_req *r, uint32_t upto)
+{
+	acked_take(c, rf, r, upto, true);
 }
 
 /*
@@ -76,10 +118,10 @@ void an_req_acked(struct roce_analyzer *a, struct an_flow *rf, struct an_req *r,
  * received by the responder.  Called at a request gap only (an_req_process()):
  * in-order traffic never reaches it.
  */
-void an_req_gap_acked(struct roce_analyzer *a, struct an_flow *f, struct an_req *r)
+void an_req_gap_acked(struct an_ctx *c, struct an_flow *f, struct an_req *r)
 {
 	const struct an_rsp *s = f->peer ? f->peer->rsp : NULL;
 
 	if (s && s->init)
-		an_req_acked(a, f, r, roce_psn_add(s->newest, 1));
+		acked_take(c, f, r, roce_psn_add(s->newest, 1), false);
 }

@@ -729,9 +729,13 @@ struct an_ctr {
 };
 
 /* an_acked.c: the responder acknowledged every request PSN of rf (request state r)
- * before upto; those still in r's holes were dropped by the capture point. */
-void an_req_acked(struct roce_analyzer *a, struct an_flow *rf, struct an_req *r, uint32_t upto);
-void an_req_gap_acked(struct roce_analyzer *a, struct an_flow *f, struct an_req *r);
+ * before upto; those still in r's holes were dropped by the capture point (counted,
+ * ROCE_EV_ACKED_UNSEEN on c's frame, an acked_unseen anomaly). */
+void an_req_acked(struct an_ctx *c, struct an_flow *rf, struct an_req *r, uint32_t upto);
+/* an_acked.c: c's request frame of stream f (state r) opened a hole; the PSNs of it the
+ * peer's responses acknowledged already are ACKed unseen (counted, the anomaly; the frame's
+ * result keeps its PSN_GAP and no ACKED_UNSEEN event). */
+void an_req_gap_acked(struct an_ctx *c, struct an_flow *f, struct an_req *r);
 
 /*
  * Count n events in counter `field` (a member of struct roce_counters) on

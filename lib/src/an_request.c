@@ -743,7 +743,7 @@ static void req_process(struct an_ctx *c, struct an_flow *f)
 			if (!gap_done)
 				gap_report(c, f, p, from, lost);
 			/* the responder may have acknowledged them already (an_acked.c) */
-			an_req_gap_acked(c->a, f, r);
+			an_req_gap_acked(c, f, r);
 		}
 	} else {
 		/* behind: a fill, a duplicate and/or a retransmission */
@@ -1400,7 +1400,7 @@ bool an_resp_inorder(struct an_ctx *c, struct an_flow *f)
 		aeth_process(c, f, r);
 	f->rsp->newest = P;
 	if (r->hs.nholes)
-		an_req_acked(c->a, f->peer, r, roce_psn_add(P, 1));
+		an_req_acked(c, f->peer, r, roce_psn_add(P, 1));
 	resp_complete(c, f, r, P, true);
 	return true;
 }
@@ -1444,7 +1444,7 @@ void an_resp_process(struct an_ctx *c, struct an_flow *f)
 	/* the request PSNs the responder acknowledged: an ACK / response covers its PSN, a NAK
 	 * the PSNs before it (an_acked.c) */
 	if (r->hs.nholes && ((pkt->hdrs & ROCE_H_AETH) || (flags & ROCE_F_RESP)))
-		an_req_acked(c->a, f->peer, r, (pkt->hdrs & ROCE_H_AETH) &&
+		an_req_acked(c, f->peer, r, (pkt->hdrs & ROCE_H_AETH) &&
 			roce_aeth_type(pkt->aeth.syndrome) != ROCE_AETH_ACK ? P : roce_psn_add(P, 1));
 	/* the responder answers otherwise than with a fatal NAK: the connection lives on */
 	if (!(pkt->hdrs & ROCE_H_AETH) || roce_aeth_type(pkt->aeth.syndrome) != ROCE_AETH_NAK ||

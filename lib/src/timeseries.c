@@ -26,7 +26,8 @@
 #include <roce/timeseries.h>
 
 #define TS_SEQ_EVENTS (ROCE_EV_PSN_GAP | ROCE_EV_DUPLICATE | ROCE_EV_OUT_OF_ORDER | \
-		       ROCE_EV_RETRANSMISSION | ROCE_EV_NAK | ROCE_EV_RNR_NAK)
+		       ROCE_EV_RETRANSMISSION | ROCE_EV_NAK | ROCE_EV_RNR_NAK | \
+		       ROCE_EV_ACKED_UNSEEN)
 /* events a stream's frame is plotted differently for (stream_frame_events) */
 #define TS_STREAM_SLOW (TS_SEQ_EVENTS | ROCE_EV_CNP | ROCE_EV_ICRC_BAD | ROCE_EV_MALFORMED)
 
@@ -146,7 +147,7 @@ static const char *const counter_names[ROCE_TS_COUNT] = {
 	[ROCE_TS_RETX_TIMEOUT] = "retx_timeout", [ROCE_TS_NAKS] = "naks",
 	[ROCE_TS_RNR_NAKS] = "rnr_naks", [ROCE_TS_CNPS] = "cnps", [ROCE_TS_ECN_CE] = "ecn_ce",
 	[ROCE_TS_ECN_CAPABLE] = "ecn_capable", [ROCE_TS_PFC_FRAMES] = "pfc_frames",
-	[ROCE_TS_PAUSE_FRAMES] = "pause_frames",
+	[ROCE_TS_PAUSE_FRAMES] = "pause_frames", [ROCE_TS_ACKED_UNSEEN_PSNS] = "acked_unseen_psns",
 };
 
 const char *roce_ts_counter_name(enum roce_ts_counter c)
@@ -585,6 +586,8 @@ static TS_COLD void count_rare(uint64_t *b, const struct roce_pkt *pkt, uint32_t
 		b[ROCE_TS_PSN_GAPS]++;
 		b[ROCE_TS_LOST_PSNS] += res->lost_psns;
 	}
+	if (ev & ROCE_EV_ACKED_UNSEEN)      /* (a response: no PSN_GAP, lost_psns is its count) */
+		b[ROCE_TS_ACKED_UNSEEN_PSNS] += res->lost_psns;
 	if (ev & ROCE_EV_DUPLICATE)
 		b[ROCE_TS_DUPLICATES]++;
 	if (ev & ROCE_EV_OUT_OF_ORDER)

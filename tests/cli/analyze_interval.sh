@@ -38,7 +38,8 @@ assert rep["qps"] == ref["qps"], "qps table differs"
 # the intervals add up to the run
 for k, sk in [("frames", "frames"), ("icrc_bad", "icrc_bad"), ("psn_gaps", "psn_gaps"),
               ("lost_psns", "lost_psns"), ("naks", "naks"), ("cnps", "cnps"),
-              ("duplicates", "duplicates"), ("pfc_storms", "pfc_storms")]:
+              ("duplicates", "duplicates"), ("pfc_storms", "pfc_storms"),
+              ("acked_unseen_psns", "acked_unseen_psns")]:
     tot = sum(x[k] for x in ivl)
     assert tot == s[sk], (k, tot, s[sk])
 assert s["icrc_bad"] > 0 and s["lost_psns"] > 0 and s["cnps"] > 0, "capture lacks events"
@@ -58,7 +59,7 @@ pr = [x["pfc_paused_ratio_by_priority"]["3"] for x in ivl]
 assert max(pr) > 0.5, pr
 # every line has the metrics of the issue, and the priorities 0..7 and "pause" (802.3x)
 want = {"time", "interval_s", "frames", "gbps", "icrc_bad", "psn_gaps", "lost_psns",
-        "lost_psns_per_s", "duplicates", "naks", "rnr_naks", "cnps", "cnp_per_s", "ce_ratio",
+        "lost_psns_per_s", "acked_unseen_psns", "duplicates", "naks", "rnr_naks", "cnps", "cnp_per_s", "ce_ratio",
         "pfc_paused_ratio", "pfc_storms", "capture_drops", "evicted_flows", "expired_flows",
         "pfc_paused_ratio_by_priority"}
 for x in ivl:

@@ -244,7 +244,7 @@ CHARTS = ["chart-throughput", "chart-events", "chart-cnp", "chart-ce", "chart-er
           "chart-psn", "chart-pfc"]
 # summary card -> key of roce-analyze --json "summary"
 SUMMARY_KEYS = ["frames", "bytes", "roce_frames", "icrc_bad", "malformed", "psn_gaps",
-                "lost_psns", "unrecovered_psns", "duplicates", "out_of_order",
+                "lost_psns", "unrecovered_psns", "acked_unseen_psns", "duplicates", "out_of_order",
                 "retransmissions", "naks", "rnr_naks", "acks", "cnps", "ecn_ce", "pfc_frames",
                 "pause_frames", "pfc_storms"]
 
@@ -298,7 +298,7 @@ def check_report(b, page, rep, shot, frames=None):
     expect(len(dom["qps"]) == len(qps), "qps rows: page %d, --json %d" % (len(dom["qps"]), len(qps)))
     cols = ["src", "dst", "dqpn", "transport", "frames", "bytes", "psn_gaps", "lost_psns",
             "duplicates", "out_of_order", "retransmissions", "naks", "rnr_naks", "cnps",
-            "ecn_ce", "unrecovered_psns"]
+            "ecn_ce", "unrecovered_psns", "acked_unseen_psns"]
     page_rows = {}
     for r in dom["qps"]:
         page_rows[(r[0], r[1], int(r[2]))] = r

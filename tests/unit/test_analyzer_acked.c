@@ -13,6 +13,7 @@
  * entry (the in-order fast paths) too and compares both analyzers.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "an_audit.h"
 
@@ -44,6 +45,31 @@ static uint32_t holes(struct t *t, struct roce_psn_range *first)
 	return n;
 }
 
+/*
+ * The last frame (a response) carries ROCE_EV_ACKED_UNSEEN with n PSNs in
+ * lost_psns, and the newest acked_unseen anomaly is that frame's: the request
+ * stream (A -> B), first PSN `first`, count n, detail text; `an` of them so far.
+ */
+static void check_event(struct t *t, uint32_t n, uint32_t first, uint64_t an)
+{
+	const struct roce_anomaly *x = &t->last_an[ROCE_AN_ACKED_UNSEEN];
+	struct flows fl;
+	const struct roce_flow_stats *a2b;
+
+	CHECK(t->res.events & ROCE_EV_ACKED_UNSEEN);
+	CHECK(!(t->res.events & ROCE_EV_PSN_GAP));
+	CHECK_EQ_U(t->res.lost_psns, n);
+	CHECK_EQ_U(t->an[ROCE_AN_ACKED_UNSEEN], an);
+	CHECK_EQ_U(x->frame, t->frame);
+	CHECK(x->has_psn && !x->has_expected);
+	CHECK_EQ_U(x->psn, first);
+	CHECK_EQ_U(x->count, n);
+	CHECK(strstr(x->detail, "acknowledged, not captured") != NULL);
+	flows_get(t, &fl);
+	a2b = req_flow(&fl);
+	CHECK(a2b && x->has_flow && !memcmp(&x->flow, &a2b->key, sizeof(x->flow)));
+}
+
 static uint64_t req_acked(struct t *t)
 {
 	struct flows fl;
@@ -72,10 +98,13 @@ static void run_ack_one(uint32_t b)
 	snd(&t, P(b, 3), 3 * US);       /* b + 2 not captured */
 	CHECK(t.res.events & ROCE_EV_PSN_GAP);
 	ack(&t, P(b, 1), 4 * US);       /* behind the hole: nothing */
+	CHECK(!(t.res.events & ROCE_EV_ACKED_UNSEEN));
+	CHECK_EQ_U(t.an[ROCE_AN_ACKED_UNSEEN], 0);
 	sum(&t, &s);
 	CHECK_EQ_U(s.acked_unseen_psns, 0);
 	CHECK_EQ_U(holes(&t, NULL), 1);
 	ack(&t, P(b, 3), 5 * US);
+	check_event(&t, 1, P(b, 2), 1);
 	sum(&t, &s);
 	CHECK_EQ_U(s.acked_unseen_psns, 1);
 	CHECK_EQ_U(req_acked(&t), 1);
@@ -84,6 +113,7 @@ static void run_ack_one(uint32_t b)
 	snd(&t, P(b, 2), 6 * US);
 	CHECK(t.res.events & ROCE_EV_DUPLICATE);
 	CHECK(!(t.res.events & ROCE_EV_OUT_OF_ORDER));
+	CHECK(!(t.res.events & ROCE_EV_ACKED_UNSEEN));
 	roce_analyzer_finish(t.a);
 	sum(&t, &s);
 	CHECK_EQ_U(s.psn_gaps, 1);
@@ -93,6 +123,8 @@ static void run_ack_one(uint32_t b)
 	CHECK_EQ_U(s.duplicates, 1);
 	CHECK_EQ_U(s.out_of_order, 0);
 	CHECK_EQ_U(roce_anomaly_count(&s, ROCE_AN_UNRECOVERED), 0);
+	CHECK_EQ_U(roce_anomaly_count(&s, ROCE_AN_ACKED_UNSEEN), 1);
+	CHECK_EQ_U(t.an[ROCE_AN_ACKED_UNSEEN], 1);
 	check_counters_add_up(&t, false);
 	a_done(&t);
 }
@@ -116,12 +148,14 @@ static void run_ack_several(uint32_t b)
 	snd(&t, P(b, 8), 3 * US);
 	CHECK_EQ_U(holes(&t, NULL), 5);
 	ack(&t, P(b, 5), 4 * US);
+	check_event(&t, 4, P(b, 1), 1);
 	sum(&t, &s);
 	CHECK_EQ_U(s.acked_unseen_psns, 4);
 	CHECK_EQ_U(holes(&t, &r0), 1);
 	CHECK_EQ_U(r0.start, P(b, 6));
 	CHECK_EQ_U(r0.len, 1);
 	ack(&t, P(b, 8), 5 * US);
+	check_event(&t, 1, P(b, 6), 2);
 	roce_analyzer_finish(t.a);
 	sum(&t, &s);
 	CHECK_EQ_U(s.psn_gaps, 2);
@@ -152,6 +186,8 @@ static void run_nak_after_hole(uint32_t b)
 	ack(&t, b, 1 * US);
 	snd(&t, P(b, 3), 2 * US);
 	nak(&t, P(b, 2), 0x60, 3 * US);
+	check_event(&t, 1, P(b, 1), 1);
+	CHECK(t.res.events & ROCE_EV_NAK);
 	sum(&t, &s);
 	CHECK_EQ_U(s.acked_unseen_psns, 1);
 	CHECK_EQ_U(holes(&t, &r0), 1);
@@ -195,6 +231,7 @@ static void run_read_covers_write(uint32_t b)
 	rq(&t, ROCE_OP_RC_RDMA_READ_REQUEST, P(b, 2), true, 0, 512, 2 * US);
 	CHECK(t.res.events & ROCE_EV_PSN_GAP);
 	rs(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_ONLY, P(b, 2), 0x1f, 512, 4 * US);
+	check_event(&t, 1, P(b, 1), 1);
 	sum(&t, &s);
 	CHECK_EQ_U(s.acked_unseen_psns, 1);
 	CHECK_EQ_U(holes(&t, NULL), 0);
@@ -208,6 +245,7 @@ static void run_read_covers_write(uint32_t b)
 	resp_spec(&sp, ROCE_OP_RC_ATOMIC_ACKNOWLEDGE, P(b, 4), 0x1f, 0);
 	sp.atomic_ack = 41;
 	xfeed(&t, &sp, 7 * US);
+	check_event(&t, 1, P(b, 3), 2);
 	roce_analyzer_finish(t.a);
 	sum(&t, &s);
 	CHECK_EQ_U(s.psn_gaps, 2);
@@ -238,6 +276,7 @@ static void run_real_loss(uint32_t b)
 	snd(&t, P(b, 2), 5 * US);
 	ack(&t, P(b, 2), 6 * US);
 	roce_analyzer_finish(t.a);
+	CHECK_EQ_U(t.an[ROCE_AN_ACKED_UNSEEN], 0);
 	sum(&t, &s);
 	CHECK_EQ_U(s.psn_gaps, 1);
 	CHECK_EQ_U(s.lost_psns, 1);
@@ -262,6 +301,7 @@ static void run_uc(uint32_t b)
 	rq(&t, ROCE_OP_UC_SEND_ONLY, P(b, 2), false, 16, 0, 1 * US);
 	CHECK(t.res.events & ROCE_EV_PSN_GAP);
 	ack(&t, P(b, 2), 2 * US);
+	CHECK(!(t.res.events & ROCE_EV_ACKED_UNSEEN));
 	roce_analyzer_finish(t.a);
 	sum(&t, &s);
 	CHECK_EQ_U(s.lost_psns, 1);

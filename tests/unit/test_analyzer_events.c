@@ -434,12 +434,13 @@ static void test_vocabulary(void)
 		{ ROCE_EV_GBN_RECOVERED, 0x08000, "gbn_recovered" },
 		{ ROCE_EV_ICRC_BAD, 0x10000, "icrc_bad" },
 		{ ROCE_EV_MALFORMED, 0x20000, "malformed" },
+		{ ROCE_EV_ACKED_UNSEEN, 0x40000, "acked_unseen" },
 	};
 	struct roce_summary s;
 	uint64_t *fields[] = {
 		&s.icrc_bad, &s.malformed, &s.psn_gaps, &s.duplicates, &s.out_of_order,
 		&s.retransmissions, &s.naks, &s.rnr_naks, &s.cnps, &s.ecn_ce, &s.pfc_storms,
-		&s.unrecovered_psns, &s.evicted_flows,
+		&s.unrecovered_psns, &s.evicted_flows, &s.acked_unseen_psns,
 	};
 
 	CHECK_EQ_U(ROCE_EVI_COUNT, sizeof(ev) / sizeof(ev[0]));
@@ -451,7 +452,7 @@ static void test_vocabulary(void)
 	CHECK(roce_event_name(ROCE_EV_NAK | ROCE_EV_CNP) == NULL);
 	CHECK(roce_event_name(1u << ROCE_EVI_COUNT) == NULL);
 
-	CHECK_EQ_I(ROCE_AN_COUNT, 13);
+	CHECK_EQ_I(ROCE_AN_COUNT, 14);
 	CHECK(roce_anomaly_info(ROCE_AN_COUNT) == NULL);
 	CHECK(roce_anomaly_info((enum roce_anomaly_type)-1) == NULL);
 	for (int i = 0; i < ROCE_AN_COUNT; i++) {
@@ -475,6 +476,9 @@ static void test_vocabulary(void)
 	CHECK(roce_anomaly_info(ROCE_AN_FLOW_EVICTED)->expert == NULL);
 	CHECK_EQ_I(roce_anomaly_info(ROCE_AN_ICRC)->severity, ROCE_SEV_ERROR);
 	CHECK_STR(roce_anomaly_info(ROCE_AN_NAK)->expert, "roce.analysis.nak.expert");
+	CHECK_EQ_U(roce_anomaly_info(ROCE_AN_ACKED_UNSEEN)->event, ROCE_EV_ACKED_UNSEEN);
+	CHECK_EQ_I(roce_anomaly_info(ROCE_AN_ACKED_UNSEEN)->severity, ROCE_SEV_NOTE);
+	CHECK_STR(roce_anomaly_info(ROCE_AN_ACKED_UNSEEN)->expert, "roce.analysis.acked_unseen");
 
 	/* each type's total is its own summary counter (flow_evicted: both tables) */
 	memset(&s, 0, sizeof(s));

@@ -141,6 +141,7 @@ static void check_sums(const struct t *t)
 	CHECK_EQ_U(bin_sum(t->ts, ROCE_TS_ECN_CAPABLE), s.ecn_capable);
 	CHECK_EQ_U(bin_sum(t->ts, ROCE_TS_PFC_FRAMES), s.pfc_frames);
 	CHECK_EQ_U(bin_sum(t->ts, ROCE_TS_PAUSE_FRAMES), s.pause_frames);
+	CHECK_EQ_U(bin_sum(t->ts, ROCE_TS_ACKED_UNSEEN_PSNS), s.acked_unseen_psns);
 	CHECK(bin_sum(t->ts, ROCE_TS_RETX_NAK) + bin_sum(t->ts, ROCE_TS_RETX_RNR) +
 	      bin_sum(t->ts, ROCE_TS_RETX_TIMEOUT) <= s.retransmissions);
 }

@@ -200,7 +200,10 @@ ROCE_API void roce_analyzer_prefetch_stream(const roce_analyzer_t *a, uint32_t t
  * bit n for row n of the ROCE_EVENT rows of anomalies.def (PSN_GAP,
  * DUPLICATE, OUT_OF_ORDER, RETRANSMISSION, NAK, RNR_NAK, ECN_CE, CNP,
  * ACK_RTT, READ_FIRST_RESP, READ_LAST_RESP, PFC, PFC_XON, PFC_STORM, PAUSE,
- * GBN_RECOVERED, ICRC_BAD, MALFORMED; see there for what each makes valid).
+ * GBN_RECOVERED, ICRC_BAD, MALFORMED, ACKED_UNSEEN; see there for what each
+ * makes valid).  ACKED_UNSEEN is on an RC/XRC response (ACK, NAK, READ
+ * response, atomic ACK) that acknowledged request PSNs of its connection the
+ * capture never saw (they leave the holes: acked_unseen_psns, not lost).
  * Enumeration constants, not macros: test them, do not #ifdef them.
  */
 enum roce_event_index {
@@ -230,7 +233,7 @@ struct roce_frame_result {
 	uint32_t events;            /* ROCE_EV_* bits */
 	uint32_t findings;          /* the frame's ROCE_FIND_* */
 	uint32_t expected_psn;      /* PSN_GAP / OUT_OF_ORDER / DUPLICATE / RETRANSMISSION */
-	uint32_t lost_psns;         /* PSN_GAP: PSNs skipped */
+	uint32_t lost_psns;         /* PSN_GAP: PSNs skipped; ACKED_UNSEEN: PSNs acknowledged */
 	enum roce_retx_cause retx_cause;
 	uint8_t aeth_syndrome;      /* NAK / RNR_NAK */
 	uint64_t rtt_ns;            /* ACK_RTT: request (ref_frame) -> this ACK */
@@ -503,12 +506,13 @@ struct roce_analyzer_observer {
 /*
  * ROCE_OBS_EVENT_FIELDS: on_frame reads only stream_id, events, findings and
  * storm_mask of res, and a member below only with its event: expected_psn
- * with PSN_GAP, OUT_OF_ORDER or DUPLICATE; lost_psns with PSN_GAP; retx_cause
- * and ref_frame with RETRANSMISSION; aeth_syndrome with NAK or RNR_NAK; rtt_ns
- * with ACK_RTT; read_ns with READ_FIRST_RESP or READ_LAST_RESP; recovery_ns
- * with GBN_RECOVERED (never pause_ns).  While every observer with an on_frame
- * says so, a frame the caller passes no res for leaves the others unset
- * (the result is not cleared whole for every frame).
+ * with PSN_GAP, OUT_OF_ORDER or DUPLICATE; lost_psns with PSN_GAP or
+ * ACKED_UNSEEN; retx_cause and ref_frame with RETRANSMISSION; aeth_syndrome
+ * with NAK or RNR_NAK; rtt_ns with ACK_RTT; read_ns with READ_FIRST_RESP or
+ * READ_LAST_RESP; recovery_ns with GBN_RECOVERED (never pause_ns).  While
+ * every observer with an on_frame says so, a frame the caller passes no res
+ * for leaves the others unset (the result is not cleared whole for every
+ * frame).
  */
 #define ROCE_OBS_EVENT_FIELDS 0x1u
 

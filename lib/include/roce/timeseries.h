@@ -95,6 +95,7 @@ enum roce_ts_counter {
 	ROCE_TS_ECN_CAPABLE,        /* RoCE frames with ECT(0), ECT(1) or CE */
 	ROCE_TS_PFC_FRAMES,
 	ROCE_TS_PAUSE_FRAMES,
+	ROCE_TS_ACKED_UNSEEN_PSNS,  /* request PSNs a response acknowledged, never captured */
 	ROCE_TS_COUNT
 };
 
