@@ -293,16 +293,20 @@ void an_dist_free(struct roce_analyzer *a, struct an_dist *d)
 
 struct an_lat_x *an_lat_x_get(struct roce_analyzer *a, struct an_flow *f)
 {
-	if (!f->lat_x)
-		f->lat_x = an_pool_get(&a->pool.lat_x);
-	return f->lat_x;
+	struct an_ctr *c = (struct an_ctr *)an_flow_ctr(a, f);
+
+	if (c && !c->lat_x)
+		c->lat_x = an_pool_get(&a->pool.lat_x);
+	return c ? c->lat_x : NULL;
 }
 
 const struct an_dist *an_lat_dist(const struct an_flow *f, enum an_lat_kind k)
 {
 	if (k < AN_LAT_NAK_RESPONSE)
 		return f->req && f->req->dists ? &an_req_dists(f->req)[k] : NULL;
-	return f->lat_x ? &f->lat_x->d[k - AN_LAT_NAK_RESPONSE] : NULL;
+	const struct an_lat_x *x = an_flow_lat_x(f);
+
+	return x ? &x->d[k - AN_LAT_NAK_RESPONSE] : NULL;
 }
 
 __attribute__((always_inline)) inline void an_lat_req_add(struct roce_analyzer *a,
@@ -336,12 +340,12 @@ void an_lat_req_free(struct roce_analyzer *a, struct an_dist *d)
 
 void an_lat_free(struct roce_analyzer *a, struct an_flow *f)
 {
-	struct an_lat_x *x = f->lat_x;
+	struct an_lat_x *x = an_flow_lat_x(f);
 
 	if (!x)
 		return;
 	for (unsigned k = 0; k < AN_LAT_COUNT - AN_LAT_NAK_RESPONSE; k++)
 		an_dist_free(a, &x->d[k]);
 	an_pool_put(&a->pool.lat_x, x);
-	f->lat_x = NULL;
+	((struct an_ctr *)f->ctr)->lat_x = NULL;
 }

@@ -45,3 +45,15 @@ struct roce_counters *an_flow_ctr(struct roce_analyzer *a, struct an_flow *f)
 		f->ctr = an_pool_get(&a->pool.ctr);
 	return f->ctr;
 }
+
+void an_flow_carry(struct roce_analyzer *a, struct an_flow *f, bool ecn)
+{
+	struct roce_counters *c = an_flow_ctr(a, f);
+
+	if (!c)
+		return;
+	if (ecn)
+		c->ecn_capable += UINT64_C(1) << 32;
+	else
+		((struct an_ctr *)c)->frames_hi += UINT64_C(1) << 32;
+}

@@ -200,7 +200,7 @@ static inline __attribute__((always_inline)) void flow_export(const struct an_fl
 	o->pmtu = s->pmtu;
 	o->is_request = s->is_request;
 	o->has_peer = f->peer != NULL;
-	o->frames = s->frames;
+	o->frames = an_flow_frames(f);
 	o->bytes = s->bytes;
 	o->payload_bytes = s->payload_bytes;
 	o->last_ts_ns = s->last_ts_ns;
@@ -217,9 +217,9 @@ static inline __attribute__((always_inline)) void flow_export(const struct an_fl
 	if (f->rsp)
 		o->acks += f->rsp->acks;
 	o->ecn_capable += s->ecn_capable;
-	if (f->lat_x) {
-		o->cnps += f->lat_x->cnps;
-		o->cnp_min_gap_ns = f->lat_x->cnp_min_gap_ns;
+	if (an_flow_lat_x(f)) {
+		o->cnps += an_flow_lat_x(f)->cnps;
+		o->cnp_min_gap_ns = an_flow_lat_x(f)->cnp_min_gap_ns;
 	}
 	o->unrecovered_psns = an_flow_unrecovered(f);   /* missing now */
 #define AN_DIST_OUT(k, m) \

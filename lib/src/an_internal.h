@@ -441,10 +441,14 @@ struct an_rsp {
  * less what roce_analyzer_foreach_flow() computes (peer key, distributions)
  * and what only some streams have (messages and the UD source QP: struct
  * an_req; acks: struct an_rsp; cnps: struct an_lat_x), so a stream costs
- * 160 bytes.  an_flow_export() fills the public struct.  Hot fields first.
+ * 144 bytes.  an_flow_export() fills the public struct.  Hot fields first.
  * Of the counters, ecn_capable counts ordinary traffic and is kept here;
  * the event counters (gaps, NAKs, ...), zero for most streams, live in a
  * block allocated with the stream's first event (struct an_flow.ctr).
+ * frames and ecn_capable keep their low 32 bits here: each wrap carries
+ * 2^32 into the event-counter block (an_flow_carry(): struct an_ctr's
+ * frames_hi, struct roce_counters.ecn_capable), an_flow_export() adds both,
+ * as it does for struct an_rsp.acks.
  */
 struct an_fstat {
 	struct roce_flow_key key;
@@ -458,34 +462,43 @@ struct an_fstat {
 	/* RoCE v2: the UDP source port of the stream's first frame (kept if a later frame
 	 * has another); 0: none (RoCE v1).  The pairing's tie-break (an_pair.c consider()). */
 	uint16_t sport;
-	uint64_t frames, bytes, last_ts_ns, payload_bytes;
+	uint32_t frames;        /* (low 32 bits: an_flow_frames()) */
+	uint32_t ecn_capable;   /* (low 32 bits: AN_COUNT_HOT()) */
+	uint64_t bytes, last_ts_ns, payload_bytes;
 	uint64_t first_frame;
 	uint64_t first_ts_ns;
-	uint64_t ecn_capable;   /* (AN_COUNT_HOT) */
 };
 
 /*
- * A stream: 160 bytes, a pool record on a 32-byte boundary (every other
- * record starts in the middle of a cache line).  The table entry, the
- * request-state and peer pointers, the key and what every frame updates
- * (st up to last_ts_ns) come first, in the record's first 128 bytes: with
- * many streams and the frames streaming through the cache, each frame costs
- * two or three lines of stream state.  No first-seen links (the table's
- * dense array is in creation order), no hash (recomputed from the key to
- * remove the stream) and no activity tick (the least recently active stream
- * is the one with the oldest st.last_ts_ns).
+ * A stream: 144 bytes, a pool record on a 16-byte boundary (records start
+ * at any quarter of a cache line; two records are 4.5 lines, not 5 as at
+ * 160 bytes).  The table entry, the request-state, peer and response-state
+ * pointers, the key and what every frame updates (st up to payload_bytes)
+ * come first, in the record's first 128 bytes: with many streams and the
+ * frames streaming through the cache, each frame costs two or three lines
+ * of stream state.  flow_new() writes the record up to st.first_ts_ns, so a
+ * new stream's lines are first touched there, none later by a read of the
+ * response path (rsp after st: a quarter of the records had their third
+ * line first read by it, docs/perf/many-qps-newstream.md).  No first-seen
+ * links (the table's dense array is in creation order), no hash
+ * (recomputed from the key to remove the stream) and no activity tick (the
+ * least recently active stream is the one with the oldest st.last_ts_ns).
+ * The NAK-response / recovery latencies and CNPs (struct an_lat_x) hang off
+ * the event-counter block (struct an_ctr.lat_x): both are rare, one pointer
+ * here serves them.
  */
 struct an_flow {
 	struct an_entry ent;    /* first member */
 	struct an_req *req;
 	struct an_flow *peer;
-	struct an_fstat st;
-	struct an_lat_x *lat_x; /* NAK-response / recovery latencies, CNPs: allocated when needed */
 	struct an_rsp *rsp;     /* response-side sequencing, NULL until needed */
-	struct roce_counters *ctr;  /* event counters, NULL until the first event (AN_COUNT) */
+	struct an_fstat st;
+	/* event counters and the struct an_lat_x pointer (struct an_ctr), NULL until the
+	 * first event (AN_COUNT), counter wrap or an_lat_x_get() */
+	struct roce_counters *ctr;
 };
 
-#define AN_FLOW_ALIGN 32
+#define AN_FLOW_ALIGN 16
 
 /* The distributions of damaged traffic (NAK response, recovery) and the CNP
  * count and timing: allocated with the first such sample or CNP. */
@@ -512,7 +525,7 @@ void an_lat_req_free(struct roce_analyzer *a, struct an_dist *d);
 /* Release f's struct an_lat_x and its histograms. */
 void an_lat_free(struct roce_analyzer *a, struct an_flow *f);
 
-_Static_assert(offsetof(struct an_flow, st) + offsetof(struct an_fstat, last_ts_ns) +
+_Static_assert(offsetof(struct an_flow, st) + offsetof(struct an_fstat, payload_bytes) +
 	sizeof(uint64_t) <= 2 * AN_LINE, "stream hot fields past the record's first 128 bytes");
 _Static_assert(sizeof(struct an_flow) % AN_FLOW_ALIGN == 0, "stream record size");
 _Static_assert(offsetof(struct an_req, hs) <= AN_LINE,
@@ -524,7 +537,7 @@ _Static_assert(offsetof(struct an_req_lat, rd1) == 96 &&
 	offsetof(struct an_req_lat, d[AN_LAT_READ_FIRST]) == 3 * AN_LINE &&
 	sizeof(struct an_req_lat) == 4 * AN_LINE,
 	"lines 1-3 of a paired request record: READ entry; AckReq entry, RTT; READ latencies");
-_Static_assert(sizeof(struct an_flow) == 160, "stream record past 160 bytes");
+_Static_assert(sizeof(struct an_flow) == 144, "stream record past 144 bytes");
 _Static_assert(sizeof(struct an_holeset) == 16, "hole set past 16 bytes");
 #if defined(__GNUC__) || defined(__clang__)
 _Static_assert(sizeof(struct an_slot) == sizeof(void *) + 4, "table slot padded");
@@ -726,7 +739,32 @@ struct roce_counters *an_flow_ctr(struct roce_analyzer *a, struct an_flow *f);
 struct an_ctr {
 	struct roce_counters c;
 	uint64_t acked_unseen_psns;     /* (struct roce_flow_stats.acked_unseen_psns) */
+	uint64_t frames_hi;             /* the wraps of struct an_fstat.frames (2^32 each) */
+	struct an_lat_x *lat_x;         /* NAK-response / recovery latencies, CNPs: when needed */
 };
+
+/* f's struct an_lat_x, NULL while it has none. */
+static inline struct an_lat_x *an_flow_lat_x(const struct an_flow *f)
+{
+	return f->ctr ? ((const struct an_ctr *)f->ctr)->lat_x : NULL;
+}
+
+/* Carry a wrap of f's st.frames (ecn: of st.ecn_capable) into its event-counter block
+ * (no memory: the 2^32 are lost for the stream, the run's totals keep them). */
+void an_flow_carry(struct roce_analyzer *a, struct an_flow *f, bool ecn);
+
+/* f's frames (struct roce_flow_stats.frames). */
+static inline uint64_t an_flow_frames(const struct an_flow *f)
+{
+	return f->st.frames + (f->ctr ? ((const struct an_ctr *)f->ctr)->frames_hi : 0);
+}
+
+/* Count one frame of f (its st.frames). */
+static inline void an_count_frame_of(struct roce_analyzer *a, struct an_flow *f)
+{
+	if (__builtin_expect(++f->st.frames == 0, 0))
+		an_flow_carry(a, f, false);
+}
 
 /* an_acked.c: the responder acknowledged every request PSN of rf (request state r)
  * before upto; those still in r's holes were dropped by the capture point (counted,
@@ -744,7 +782,8 @@ void an_req_gap_acked(struct an_ctx *c, struct an_flow *f, struct an_req *r);
  * counted once and the streams' counters add up to the summary's.
  * (unrecovered_psns alone is recomputed when read, not counted.)
  * AN_COUNT_HOT is the same for the counter of ordinary traffic that a
- * stream keeps in its record (ecn_capable): no event block.  Two more
+ * stream keeps in its record (ecn_capable, its low 32 bits): no event block
+ * but for the carry of a wrap.  Two more
  * such counters live in the block of the streams that have them, next to
  * what goes with them: acks in struct an_rsp (aeth_process()), cnps in
  * struct an_lat_x with the CNP timing (roce_process()).  an_flow_export()
@@ -761,12 +800,13 @@ void an_req_gap_acked(struct an_ctx *c, struct an_flow *f, struct an_req *r);
 			an_c_->field += an_n_; \
 	} while (0)
 
+/* (AN_COUNT_HOT(a, f, ecn_capable, 1): the record keeps the low 32 bits) */
 #define AN_COUNT_HOT(a, f, field, n) do { \
-		uint64_t an_n_ = (n); \
+		uint32_t an_n_ = (n); \
 		struct an_flow *an_f_ = (f); \
 		(a)->sum.counters.field += an_n_; \
-		if (an_f_) \
-			an_f_->st.field += an_n_; \
+		if (an_f_ && __builtin_expect((an_f_->st.field += an_n_) < an_n_, 0)) \
+			an_flow_carry((a), an_f_, true); \
 	} while (0)
 
 /* an_export.c */

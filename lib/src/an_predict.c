@@ -252,7 +252,7 @@ static inline __attribute__((always_inline)) void pred_count(struct roce_analyze
 	else
 		a->sum.icrc_unverified++;
 	a->sum.opcodes[opcode]++;
-	f->st.frames++;
+	an_count_frame_of(a, f);
 	f->st.bytes += wirelen;
 	if (f->st.last_ts_ns < ts)
 		f->st.last_ts_ns = ts;

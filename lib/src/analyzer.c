@@ -319,7 +319,7 @@ static void flow_evict(struct roce_analyzer *a, struct an_flow *f, uint64_t fram
 	an_init(&an, ROCE_AN_FLOW_EVICTED, frame, ts, f);
 	snprintf(an.detail, sizeof(an.detail),
 		"stream table full (%u): least recently active stream dropped after %llu frames",
-		a->cfg.max_flows, (unsigned long long)f->st.frames);
+		a->cfg.max_flows, (unsigned long long)an_flow_frames(f));
 	an_emit(a, &an);
 	flow_end(a, f, ROCE_FLOW_END_EVICTED);
 }
@@ -514,10 +514,11 @@ uint32_t roce_analyzer_prefetch_slot(roce_analyzer_t *a, int linktype, const uin
 
 /*
  * The stream whose hash is h, if it sits in its home slot or the next one
- * (below half load, most do): all 160 bytes of the record, three lines on its
- * 32-byte boundary (the key, links and counters every frame reads, and the
- * tail with the response state, latency and event-counter pointers, which
- * half the records have on a third line).  Reads only the slot, loaded by
+ * (below half load, most do): all 144 bytes of the record, three lines on its
+ * 16-byte boundary (the links, key and counters every frame reads: two
+ * lines for the records that start in a line's first 16 bytes, three for
+ * the others; the first frame's number and time and the event-counter
+ * pointer: on the third).  Reads only the slot, loaded by
  * roce_analyzer_prefetch_slot() a frame before; a stale h (the table grew
  * since) costs a wasted hint.
  */
@@ -764,7 +765,7 @@ static void roce_process(struct an_ctx *c, int status)
 		if (f->peer)
 			AN_PREFETCH(f->peer);
 		c->res->stream_id = f->ent.seq + 1;
-		f->st.frames++;
+		an_count_frame_of(a, f);
 		f->st.bytes += pkt->wirelen;
 		if (f->st.last_ts_ns < c->ts)
 			f->st.last_ts_ns = c->ts;
