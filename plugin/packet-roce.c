@@ -642,10 +642,12 @@ static void roce_render_analysis(proto_tree *rt, tvbuff_t *tvb, packet_info *pin
 		col_append_fstr(pinfo->cinfo, COL_INFO, " [PSN gap, %u lost]", r->lost_psns);
 	}
 	if (r->events & ROCE_EV_ACKED_UNSEEN) {
-		it = roce_add_gen_uint(at, hf_roce_an_acked_unseen_psns, tvb, r->lost_psns);
+		uint32_t n = r->acked_unseen_psns;
+
+		it = roce_add_gen_uint(at, hf_roce_an_acked_unseen_psns, tvb, n);
 		expert_add_info_format(pinfo, it, EI_ROCE(ACKED_UNSEEN),
 			"ACKed PSN%s that wasn't captured (%u request PSN%s; common at capture start)",
-			r->lost_psns == 1 ? "" : "s", r->lost_psns, r->lost_psns == 1 ? "" : "s");
+			n == 1 ? "" : "s", n, n == 1 ? "" : "s");
 		col_append_str(pinfo->cinfo, COL_INFO, " [ACKed unseen PSN]");
 	}
 	if (r->events & ROCE_EV_DUPLICATE) {

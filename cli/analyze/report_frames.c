@@ -123,7 +123,7 @@ void ra_frame_text(const struct ra_ctx *ctx, const struct ra_frame *fr, FILE *f)
 			      ROCE_EV_RETRANSMISSION))
 			fprintf(f, " expected %u", r->expected_psn);
 		if (events & ROCE_EV_ACKED_UNSEEN)
-			fprintf(f, " acked_unseen %u", r->lost_psns);
+			fprintf(f, " acked_unseen %u", r->acked_unseen_psns);
 	}
 	n = list_names(names, sizeof(names), 0, r ? r->findings | p->findings : p->findings,
 		       events, true);
@@ -250,7 +250,7 @@ void ra_frame_json(const struct ra_ctx *ctx, const struct ra_frame *fr, FILE *f)
 		if (events & ROCE_EV_PSN_GAP)
 			jw_u64(&w, "lost_psns", r->lost_psns);
 		if (events & ROCE_EV_ACKED_UNSEEN)
-			jw_u64(&w, "acked_unseen_psns", r->lost_psns);
+			jw_u64(&w, "acked_unseen_psns", r->acked_unseen_psns);
 		if (events & ROCE_EV_RETRANSMISSION)
 			jw_str(&w, "retx_cause", r->retx_cause ?
 			       roce_retx_cause_name(r->retx_cause) : NULL);

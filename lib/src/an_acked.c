@@ -30,21 +30,18 @@
 /*
  * The response frame of c acknowledged n request PSNs of rf the capture never
  * saw, the first (of the oldest hole) `first`: ROCE_EV_ACKED_UNSEEN on
- * the frame with the count in lost_psns (a response frame has no PSN_GAP),
- * and an acked_unseen anomaly on the request stream rf: psn the first PSN,
- * count n, no expected PSN.  Only reached when holes were taken out.  A request
- * frame (an_req_gap_acked(): the responses came before the gap) gets the anomaly
- * but keeps its result: PSN_GAP, whose lost_psns is the gap's.
+ * the frame with the count in acked_unseen_psns, and an acked_unseen anomaly
+ * on the request stream rf: psn the first PSN, count n, no expected PSN.  Only
+ * reached when holes were taken out.  The frame is a response, or the request
+ * that opened the gap when the responses came first (an_req_gap_acked(); its
+ * PSN_GAP and lost_psns stay the gap's).
  */
-static void acked_event(struct an_ctx *c, struct an_flow *rf, uint32_t first, uint64_t n,
-	bool on_frame)
+static void acked_event(struct an_ctx *c, struct an_flow *rf, uint32_t first, uint64_t n)
 {
 	struct roce_anomaly an;
 
-	if (on_frame) {
-		c->res->events |= ROCE_EV_ACKED_UNSEEN;
-		c->res->lost_psns = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
-	}
+	c->res->events |= ROCE_EV_ACKED_UNSEEN;
+	c->res->acked_unseen_psns = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
 	if (!c->a->want_an)
 		return;
 	an_init(&an, ROCE_AN_ACKED_UNSEEN, c->frame, c->ts, rf);
@@ -60,8 +57,7 @@ static void acked_event(struct an_ctx *c, struct an_flow *rf, uint32_t first, ui
  * The responder acknowledged every request PSN of the request stream rf
  * (state r) before upto: take those still missing out of r's holes.
  */
-static void acked_take(struct an_ctx *c, struct an_flow *rf, struct an_req *r, uint32_t upto,
-	bool on_frame)
+void an_req_acked(struct an_ctx *c, struct an_flow *rf, struct an_req *r, uint32_t upto)
 {
 	struct roce_analyzer *a = c->a;
 	struct an_holeset *hs = &r->hs;
@@ -104,12 +100,7 @@ static void acked_take(struct an_ctx *c, struct an_flow *rf, struct an_req *r, u
 
 	if (k)
 		((struct an_ctr *)k)->acked_unseen_psns += n;
-	acked_event(c, rf, first, n, on_frame);
-}
-
-void an_req_acked(struct an_ctx *c, struct an_flow *rf, struct an_req *r, uint32_t upto)
-{
-	acked_take(c, rf, r, upto, true);
+	acked_event(c, rf, first, n);
 }
 
 /*
@@ -123,5 +114,5 @@ void an_req_gap_acked(struct an_ctx *c, struct an_flow *f, struct an_req *r)
 	const struct an_rsp *s = f->peer ? f->peer->rsp : NULL;
 
 	if (s && s->init)
-		acked_take(c, f, r, roce_psn_add(s->newest, 1), false);
+		an_req_acked(c, f, r, roce_psn_add(s->newest, 1));
 }

@@ -771,8 +771,7 @@ static inline void an_count_frame_of(struct roce_analyzer *a, struct an_flow *f)
  * ROCE_EV_ACKED_UNSEEN on c's frame, an acked_unseen anomaly). */
 void an_req_acked(struct an_ctx *c, struct an_flow *rf, struct an_req *r, uint32_t upto);
 /* an_acked.c: c's request frame of stream f (state r) opened a hole; the PSNs of it the
- * peer's responses acknowledged already are ACKed unseen (counted, the anomaly; the frame's
- * result keeps its PSN_GAP and no ACKED_UNSEEN event). */
+ * peer's responses acknowledged already are ACKed unseen (an_req_acked() on this frame). */
 void an_req_gap_acked(struct an_ctx *c, struct an_flow *f, struct an_req *r);
 
 /*

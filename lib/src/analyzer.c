@@ -895,6 +895,7 @@ static inline void frame_result_clear(struct roce_frame_result *r, uint32_t find
 	r->storm_mask = 0;
 	for (unsigned i = 0; i < 8; i++)
 		r->pause_ns[i] = 0;
+	r->acked_unseen_psns = 0;
 }
 
 /*

@@ -586,8 +586,8 @@ static TS_COLD void count_rare(uint64_t *b, const struct roce_pkt *pkt, uint32_t
 		b[ROCE_TS_PSN_GAPS]++;
 		b[ROCE_TS_LOST_PSNS] += res->lost_psns;
 	}
-	if (ev & ROCE_EV_ACKED_UNSEEN)      /* (a response: no PSN_GAP, lost_psns is its count) */
-		b[ROCE_TS_ACKED_UNSEEN_PSNS] += res->lost_psns;
+	if (ev & ROCE_EV_ACKED_UNSEEN)
+		b[ROCE_TS_ACKED_UNSEEN_PSNS] += res->acked_unseen_psns;
 	if (ev & ROCE_EV_DUPLICATE)
 		b[ROCE_TS_DUPLICATES]++;
 	if (ev & ROCE_EV_OUT_OF_ORDER)

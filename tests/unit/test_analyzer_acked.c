@@ -47,7 +47,7 @@ static uint32_t holes(struct t *t, struct roce_psn_range *first)
 
 /*
  * The last frame (a response) carries ROCE_EV_ACKED_UNSEEN with n PSNs in
- * lost_psns, and the newest acked_unseen anomaly is that frame's: the request
+ * acked_unseen_psns, and the newest acked_unseen anomaly is that frame's: the request
  * stream (A -> B), first PSN `first`, count n, detail text; `an` of them so far.
  */
 static void check_event(struct t *t, uint32_t n, uint32_t first, uint64_t an)
@@ -58,7 +58,7 @@ static void check_event(struct t *t, uint32_t n, uint32_t first, uint64_t an)
 
 	CHECK(t->res.events & ROCE_EV_ACKED_UNSEEN);
 	CHECK(!(t->res.events & ROCE_EV_PSN_GAP));
-	CHECK_EQ_U(t->res.lost_psns, n);
+	CHECK_EQ_U(t->res.acked_unseen_psns, n);
 	CHECK_EQ_U(t->an[ROCE_AN_ACKED_UNSEEN], an);
 	CHECK_EQ_U(x->frame, t->frame);
 	CHECK(x->has_psn && !x->has_expected);

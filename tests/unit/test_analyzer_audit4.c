@@ -740,10 +740,10 @@ static void test_read_request_not_captured(void)
 	/* each response takes its request PSN out of the hole: the acked_unseen event */
 	rs(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_FIRST, 11, 0x1f, 1024, 6 * US);
 	CHECK_EQ_U(t.res.events, ROCE_EV_ACKED_UNSEEN);
-	CHECK_EQ_U(t.res.lost_psns, 1);
+	CHECK_EQ_U(t.res.acked_unseen_psns, 1);
 	rs(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_LAST, 12, 0x1f, 1024, 7 * US);
 	CHECK_EQ_U(t.res.events, ROCE_EV_ACKED_UNSEEN);
-	CHECK_EQ_U(t.res.lost_psns, 1);
+	CHECK_EQ_U(t.res.acked_unseen_psns, 1);
 	rs(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_ONLY, 13, 0x1f, 512, 8 * US);
 	CHECK_EQ_U(t.res.events, ROCE_EV_ACK_RTT | ROCE_EV_READ_FIRST_RESP |
 		ROCE_EV_READ_LAST_RESP);

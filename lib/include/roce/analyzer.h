@@ -233,7 +233,7 @@ struct roce_frame_result {
 	uint32_t events;            /* ROCE_EV_* bits */
 	uint32_t findings;          /* the frame's ROCE_FIND_* */
 	uint32_t expected_psn;      /* PSN_GAP / OUT_OF_ORDER / DUPLICATE / RETRANSMISSION */
-	uint32_t lost_psns;         /* PSN_GAP: PSNs skipped; ACKED_UNSEEN: PSNs acknowledged */
+	uint32_t lost_psns;         /* PSN_GAP: PSNs skipped */
 	enum roce_retx_cause retx_cause;
 	uint8_t aeth_syndrome;      /* NAK / RNR_NAK */
 	uint64_t rtt_ns;            /* ACK_RTT: request (ref_frame) -> this ACK */
@@ -242,6 +242,11 @@ struct roce_frame_result {
 	uint64_t recovery_ns;       /* GBN_RECOVERED: NAK/timeout start -> recovery */
 	uint8_t storm_mask;         /* PFC_STORM: priorities that entered a storm */
 	uint64_t pause_ns[8];       /* PFC: requested pause per priority; PAUSE: [0] */
+	/* ACKED_UNSEEN: request PSNs the capture never carried that this frame showed
+	 * acknowledged (a response; or the request that opened their gap, with PSN_GAP,
+	 * when the responses came first).  (Added at the end: the struct grows while
+	 * libroce is 0.x.) */
+	uint32_t acked_unseen_psns;
 };
 
 /*
@@ -506,8 +511,8 @@ struct roce_analyzer_observer {
 /*
  * ROCE_OBS_EVENT_FIELDS: on_frame reads only stream_id, events, findings and
  * storm_mask of res, and a member below only with its event: expected_psn
- * with PSN_GAP, OUT_OF_ORDER or DUPLICATE; lost_psns with PSN_GAP or
- * ACKED_UNSEEN; retx_cause and ref_frame with RETRANSMISSION; aeth_syndrome
+ * with PSN_GAP, OUT_OF_ORDER or DUPLICATE; lost_psns with PSN_GAP;
+ * acked_unseen_psns with ACKED_UNSEEN; retx_cause and ref_frame with RETRANSMISSION; aeth_syndrome
  * with NAK or RNR_NAK; rtt_ns with ACK_RTT; read_ns with READ_FIRST_RESP or
  * READ_LAST_RESP; recovery_ns with GBN_RECOVERED (never pause_ns).  While
  * every observer with an on_frame says so, a frame the caller passes no res
