@@ -155,7 +155,7 @@ rm -f an
 if mycc -std=c11 -Wall -Wextra -pedantic -Werror -o an an.c $(pkg-config --cflags libroce) \
 		-l:libroce.a -Wl,--as-needed $(pkg-config --static --libs libroce); then
 	ok
-	check test "$(./an)" = "psn_gap ack_rtt 13"
+	check test "$(./an)" = "psn_gap ack_rtt 14"
 else
 	bad "an outside program using analyzer.h does not build with -Wall -Wextra -pedantic -Werror"
 fi
