@@ -16,14 +16,8 @@ ra=$build/cli/roce-analyze
 rg=$build/cli/roce-gen
 [ -x "$ra" ] && [ -x "$rg" ] || { echo "SKIP: tools not built"; exit 77; }
 . "$(dirname "${BASH_SOURCE[0]}")/testlib.sh"
-if ! command -v editcap >/dev/null; then
-	bad "editcap not installed (scripts/setup.sh installs tshark)"
-	finish
-	exit
-fi
-
-"$rg" -q -w "$tmp/cd.pcap" --qps 1 --messages 40 --msg-size 4096 -s 9 || bad "roce-gen failed"
-editcap -r "$tmp/cd.pcap" "$tmp/cd2.pcap" 1-4 7-200 >/dev/null 2>&1 || bad "editcap failed"
+. "$(dirname "${BASH_SOURCE[0]}")/acked_unseen_lib.sh"
+cut_ack_capture "$rg" || { finish; exit; }
 
 # the frame (of the cut capture) that acknowledges PSN 4: the first ACK with PSN >= 4
 ackno=$("$ra" --frames --json "$tmp/cd2.pcap" 2>/dev/null | python3 -c '
