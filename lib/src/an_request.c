@@ -163,7 +163,8 @@ static void req_err_release(struct roce_analyzer *a, struct an_req *r)
 {
 	const struct an_req_err *er = r->err;
 
-	if (er && !r->gbn_active && !er->nak.valid && !er->rnr.valid && !er->pre && !er->ackold.n)
+	if (er && !r->gbn_active && !er->nak.valid && !er->rnr.valid && !er->pre && !er->ackold.n &&
+	    !er->ahead)
 		req_err_free(a, r);
 }
 
@@ -810,7 +811,8 @@ advance:
 	if (pkt->bth.ackreq || is_read || (op->flags & ROCE_F_ATOMIC)) {
 		if (!r->ack_cap)
 			ack_first(c->a, r);
-		ack_push(c->a, r, p, is_read || (op->flags & ROCE_F_ATOMIC), c->ts, c->frame);
+		if (!(r->err && r->err->ahead && ack_acked_ahead(c->a, r, p)))
+			ack_push(c->a, r, p, is_read || (op->flags & ROCE_F_ATOMIC), c->ts, c->frame);
 	}
 }
 
@@ -1443,9 +1445,15 @@ void an_resp_process(struct an_ctx *c, struct an_flow *f)
 		return;
 	/* the request PSNs the responder acknowledged: an ACK / response covers its PSN, a NAK
 	 * the PSNs before it (an_acked.c) */
-	if (r->hs.nholes && ((pkt->hdrs & ROCE_H_AETH) || (flags & ROCE_F_RESP)))
-		an_req_acked(c, f->peer, r, (pkt->hdrs & ROCE_H_AETH) &&
-			roce_aeth_type(pkt->aeth.syndrome) != ROCE_AETH_ACK ? P : roce_psn_add(P, 1));
+	if ((pkt->hdrs & ROCE_H_AETH) || (flags & ROCE_F_RESP)) {
+		uint32_t end = (pkt->hdrs & ROCE_H_AETH) &&
+			roce_aeth_type(pkt->aeth.syndrome) != ROCE_AETH_ACK ? P : roce_psn_add(P, 1);
+
+		if (r->hs.nholes)
+			an_req_acked(c, f->peer, r, end);
+		/* (requests captured behind it: an_ring.h) */
+		ack_mark_ahead(c->a, r, roce_psn_add(end, 0xffffffu));
+	}
 	/* the responder answers otherwise than with a fatal NAK: the connection lives on */
 	if (!(pkt->hdrs & ROCE_H_AETH) || roce_aeth_type(pkt->aeth.syndrome) != ROCE_AETH_NAK ||
 	    !nak_fatal(pkt->aeth.syndrome))

@@ -196,6 +196,46 @@ static void ack_push(struct roce_analyzer *a, struct an_req *r, uint32_t psn, bo
 }
 
 /*
+ * A response of r's responder that acknowledges up to upto (an ACK or a
+ * response: its PSN; a NAK: the PSN before it) the request stream has not
+ * carried yet (less than 2^22 ahead: the same connection), the requests
+ * captured behind their ACK (multi-queue capture, mirror ports): marked, so
+ * that they wait for no later ACK (ack_acked_ahead()).  Without memory they
+ * are timed as before.
+ */
+static void ack_mark_ahead(struct roce_analyzer *a, struct an_req *r,
+	uint32_t upto)
+{
+	int32_t d = roce_psn_cmp(upto, roce_psn_add(r->next, r->slack));
+	struct an_req_err *er;
+
+	if (d < 0 || d >= AN_RESYNC || !(er = req_err(a, r)))
+		return;
+	if (!er->ahead || roce_psn_cmp(upto, er->acked_ahead) > 0)
+		er->acked_ahead = upto;
+	er->ahead = true;
+}
+
+/*
+ * Request PSN p (an AckReq, a READ, an atomic) arrives with r's responder
+ * known to have acknowledged up to acked_ahead already: at or before it, p
+ * gets no entry (true), as its ACK or response was seen: the next ACK would
+ * time it from its request to a later ACK (docs/json.md rtt_us).  The mark
+ * goes once the requests reach it.
+ */
+static __attribute__((noinline)) bool ack_acked_ahead(struct roce_analyzer *a, struct an_req *r,
+	uint32_t p)
+{
+	int32_t d = roce_psn_cmp(p, r->err->acked_ahead);
+
+	if (d >= 0) {
+		r->err->ahead = false;
+		req_err_release(a, r);
+	}
+	return d <= 0;
+}
+
+/*
  * Complete outstanding entries covered by P (psn <= P, or psn < P when
  * !inclusive).  Samples go to r's distributions when dist (r's stream) is
  * non-NULL; returns the newest completed entry's (ts, frame) through *last.
