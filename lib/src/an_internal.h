@@ -961,10 +961,8 @@ bool an_resp_inorder(struct an_ctx *c, struct an_flow *f);
  * ACK-type AETH or none.  The next PSN; or, for an ACK (not a READ response:
  * resp false), a later one (a coalesced ACK) that passes nothing the response
  * code would keep as unseen or skipped: the request stream has no hole, never
- * had a READ, and is past P.  Either way the request stream is past P (and
- * past its last READ's possible responses): a response captured before the
- * request it answers goes the general way (an_ring.h ack_mark_ahead()).  (The
- * one test for an_resp_inorder() and an_predict().)
+ * had a READ, and is past P.  (The one test for an_resp_inorder() and
+ * an_predict().)
  */
 static inline __attribute__((always_inline)) bool an_resp_inorder_ok(const struct an_flow *f,
 	uint32_t P, bool aeth, uint8_t syn, bool resp)
@@ -981,9 +979,8 @@ static inline __attribute__((always_inline)) bool an_resp_inorder_ok(const struc
 	if (!r || !r->init || r->off)
 		return false;
 	d = roce_psn_cmp(P, s->newest);
-	return roce_psn_cmp(roce_psn_add(r->next, r->slack), P) > 0 &&
-	       (d == 1 || (d > 1 && d < AN_RESYNC && !resp && !r->hs.nholes && !r->rd_cap &&
-			   roce_psn_cmp(r->next, P) > 0));
+	return d == 1 || (d > 1 && d < AN_RESYNC && !resp && !r->hs.nholes && !r->rd_cap &&
+			  roce_psn_cmp(r->next, P) > 0);
 }
 void an_resp_process(struct an_ctx *c, struct an_flow *f);
 /* PSNs a stream still misses: request holes plus skipped READ response PSNs. */

@@ -1445,15 +1445,9 @@ void an_resp_process(struct an_ctx *c, struct an_flow *f)
 		return;
 	/* the request PSNs the responder acknowledged: an ACK / response covers its PSN, a NAK
 	 * the PSNs before it (an_acked.c) */
-	if ((pkt->hdrs & ROCE_H_AETH) || (flags & ROCE_F_RESP)) {
-		uint32_t end = (pkt->hdrs & ROCE_H_AETH) &&
-			roce_aeth_type(pkt->aeth.syndrome) != ROCE_AETH_ACK ? P : roce_psn_add(P, 1);
-
-		if (r->hs.nholes)
-			an_req_acked(c, f->peer, r, end);
-		/* (requests captured behind it: an_ring.h) */
-		ack_mark_ahead(c->a, r, roce_psn_add(end, 0xffffffu));
-	}
+	if (r->hs.nholes && ((pkt->hdrs & ROCE_H_AETH) || (flags & ROCE_F_RESP)))
+		an_req_acked(c, f->peer, r, (pkt->hdrs & ROCE_H_AETH) &&
+			roce_aeth_type(pkt->aeth.syndrome) != ROCE_AETH_ACK ? P : roce_psn_add(P, 1));
 	/* the responder answers otherwise than with a fatal NAK: the connection lives on */
 	if (!(pkt->hdrs & ROCE_H_AETH) || roce_aeth_type(pkt->aeth.syndrome) != ROCE_AETH_NAK ||
 	    !nak_fatal(pkt->aeth.syndrome))

@@ -203,17 +203,24 @@ static void ack_push(struct roce_analyzer *a, struct an_req *r, uint32_t psn, bo
  * that they wait for no later ACK (ack_acked_ahead()).  Without memory they
  * are timed as before.
  */
-static void ack_mark_ahead(struct roce_analyzer *a, struct an_req *r,
+static __attribute__((noinline)) void ack_mark(struct roce_analyzer *a, struct an_req *r,
 	uint32_t upto)
 {
-	int32_t d = roce_psn_cmp(upto, roce_psn_add(r->next, r->slack));
-	struct an_req_err *er;
+	struct an_req_err *er = req_err(a, r);
 
-	if (d < 0 || d >= AN_RESYNC || !(er = req_err(a, r)))
+	if (!er)
 		return;
 	if (!er->ahead || roce_psn_cmp(upto, er->acked_ahead) > 0)
 		er->acked_ahead = upto;
 	er->ahead = true;
+}
+
+/* (the test in line: upto - (next + slack) in [0, 2^22), modulo 2^24) */
+static inline __attribute__((always_inline)) void ack_mark_ahead(struct roce_analyzer *a,
+	struct an_req *r, uint32_t upto)
+{
+	if (__builtin_expect(((upto - r->next - r->slack) & 0xffffffu) < AN_RESYNC, 0))
+		ack_mark(a, r, upto);
 }
 
 /*
@@ -273,6 +280,8 @@ static bool ack_complete(struct roce_analyzer *a, struct an_req *r, uint32_t P, 
 		memcpy(r->ack, tmp, keep * sizeof(tmp[0]));
 	r->ack_head = 0;
 	r->ack_n = keep;
+	/* (requests captured behind it) */
+	ack_mark_ahead(a, r, inclusive ? P : roce_psn_add(P, 0xffffffu));
 	return any;
 }
 
@@ -298,6 +307,9 @@ static inline __attribute__((always_inline)) bool ack_complete_rsp(struct roce_a
 	}
 	r->ack_head = 0;
 	r->ack_n = 0;
+	/* past its one entry: perhaps past the requests seen too (ack_complete()'s test) */
+	if (__builtin_expect(e->psn != P, 0))
+		ack_mark_ahead(a, r, P);
 	if (!dist || (e->own && e->psn != ans))
 		return false;
 	an_lat_req_add(a, r, AN_LAT_RTT, now >= e->ts ? now - e->ts : 0);
