@@ -1097,6 +1097,8 @@ static int roce_st_qp_row(void *user, const struct roce_flow_stats *f)
 	roce_st_set(st, "Bytes", id, f->bytes);
 	roce_st_set(st, "PSN gaps", id, f->psn_gaps);
 	roce_st_set(st, "Lost PSNs", id, f->lost_psns);
+	roce_st_set(st, "Unrecovered PSNs", id, f->unrecovered_psns);
+	roce_st_set(st, "ACKed unseen PSNs", id, f->acked_unseen_psns);
 	roce_st_set(st, "Duplicates", id, f->duplicates);
 	roce_st_set(st, "Out of order", id, f->out_of_order);
 	roce_st_set(st, "Retransmissions", id, f->retransmissions);

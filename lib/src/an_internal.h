@@ -339,6 +339,11 @@ struct an_req_err {
 	 * started inside a go-back): allocated with the first such request */
 	struct an_pre *pre;
 	struct an_ackold ackold;
+	/* the responder acknowledged up to acked_ahead (an ACK, response or NAK captured
+	 * before the requests it answers): requests up to it get no AckReq entry (an_ring.h
+	 * ack_acked_ahead()) */
+	uint32_t acked_ahead;
+	bool ahead;
 };
 
 enum an_lat_kind {

@@ -163,7 +163,8 @@ static void req_err_release(struct roce_analyzer *a, struct an_req *r)
 {
 	const struct an_req_err *er = r->err;
 
-	if (er && !r->gbn_active && !er->nak.valid && !er->rnr.valid && !er->pre && !er->ackold.n)
+	if (er && !r->gbn_active && !er->nak.valid && !er->rnr.valid && !er->pre && !er->ackold.n &&
+	    !er->ahead)
 		req_err_free(a, r);
 }
 
@@ -810,7 +811,8 @@ advance:
 	if (pkt->bth.ackreq || is_read || (op->flags & ROCE_F_ATOMIC)) {
 		if (!r->ack_cap)
 			ack_first(c->a, r);
-		ack_push(c->a, r, p, is_read || (op->flags & ROCE_F_ATOMIC), c->ts, c->frame);
+		if (!(r->err && r->err->ahead && ack_acked_ahead(c->a, r, p)))
+			ack_push(c->a, r, p, is_read || (op->flags & ROCE_F_ATOMIC), c->ts, c->frame);
 	}
 }
 

@@ -196,6 +196,53 @@ static void ack_push(struct roce_analyzer *a, struct an_req *r, uint32_t psn, bo
 }
 
 /*
+ * A response of r's responder that acknowledges up to upto (an ACK or a
+ * response: its PSN; a NAK: the PSN before it) the request stream has not
+ * carried yet (less than 2^22 ahead: the same connection), the requests
+ * captured behind their ACK (multi-queue capture, mirror ports): marked, so
+ * that they wait for no later ACK (ack_acked_ahead()).  Without memory they
+ * are timed as before.
+ */
+static __attribute__((noinline)) void ack_mark(struct roce_analyzer *a, struct an_req *r,
+	uint32_t upto)
+{
+	struct an_req_err *er = req_err(a, r);
+
+	if (!er)
+		return;
+	if (!er->ahead || roce_psn_cmp(upto, er->acked_ahead) > 0)
+		er->acked_ahead = upto;
+	er->ahead = true;
+}
+
+/* (the test in line: upto - (next + slack) in [0, 2^22), modulo 2^24) */
+static inline __attribute__((always_inline)) void ack_mark_ahead(struct roce_analyzer *a,
+	struct an_req *r, uint32_t upto)
+{
+	if (__builtin_expect(((upto - r->next - r->slack) & 0xffffffu) < AN_RESYNC, 0))
+		ack_mark(a, r, upto);
+}
+
+/*
+ * Request PSN p (an AckReq, a READ, an atomic) arrives with r's responder
+ * known to have acknowledged up to acked_ahead already: at or before it, p
+ * gets no entry (true), as its ACK or response was seen: the next ACK would
+ * time it from its request to a later ACK (docs/json.md rtt_us).  The mark
+ * goes once the requests reach it.
+ */
+static __attribute__((noinline)) bool ack_acked_ahead(struct roce_analyzer *a, struct an_req *r,
+	uint32_t p)
+{
+	int32_t d = roce_psn_cmp(p, r->err->acked_ahead);
+
+	if (d >= 0) {
+		r->err->ahead = false;
+		req_err_release(a, r);
+	}
+	return d <= 0;
+}
+
+/*
  * Complete outstanding entries covered by P (psn <= P, or psn < P when
  * !inclusive).  Samples go to r's distributions when dist (r's stream) is
  * non-NULL; returns the newest completed entry's (ts, frame) through *last.
@@ -233,6 +280,8 @@ static bool ack_complete(struct roce_analyzer *a, struct an_req *r, uint32_t P, 
 		memcpy(r->ack, tmp, keep * sizeof(tmp[0]));
 	r->ack_head = 0;
 	r->ack_n = keep;
+	/* (requests captured behind it) */
+	ack_mark_ahead(a, r, inclusive ? P : roce_psn_add(P, 0xffffffu));
 	return any;
 }
 
@@ -258,6 +307,9 @@ static inline __attribute__((always_inline)) bool ack_complete_rsp(struct roce_a
 	}
 	r->ack_head = 0;
 	r->ack_n = 0;
+	/* past its one entry: perhaps past the requests seen too (ack_complete()'s test) */
+	if (__builtin_expect(e->psn != P, 0))
+		ack_mark_ahead(a, r, P);
 	if (!dist || (e->own && e->psn != ans))
 		return false;
 	an_lat_req_add(a, r, AN_LAT_RTT, now >= e->ts ? now - e->ts : 0);

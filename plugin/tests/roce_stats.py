@@ -51,7 +51,8 @@ def json_rows(path, kind):
     return sorted(rows)
 
 
-QP_CHILDREN = ("Bytes", "PSN gaps", "Lost PSNs", "Duplicates", "Out of order",
+QP_CHILDREN = ("Bytes", "PSN gaps", "Lost PSNs", "Unrecovered PSNs", "ACKed unseen PSNs",
+               "Duplicates", "Out of order",
                "Retransmissions", "NAKs", "RNR NAKs", "CNPs", "ECN CE")
 PFC_CHILDREN = ("XOFF", "XON", "Paused (us)", "Longest pause (us)", "Storms")
 
@@ -118,6 +119,7 @@ def json_tree_rows(path, kind):
         for q in j.get("qps", []):
             rows.append(("v%d" % q["version"], q["src"], ">", q["dst"], "qp", "0x%06x" % q["dqpn"])
                         + tuple(c32(q[k]) for k in ("frames", "bytes", "psn_gaps", "lost_psns",
+                                                    "unrecovered_psns", "acked_unseen_psns",
                                                     "duplicates", "out_of_order",
                                                     "retransmissions", "naks", "rnr_naks",
                                                     "cnps", "ecn_ce"))

@@ -355,10 +355,12 @@ static void run_ud(uint32_t b)
  * merging queues, a mirror port: frames reordered by microseconds).
  * Requests b, b + 1; the ACK of b + 2; then request b + 2: the request
  * stream saw no hole, the ACK took nothing out (ACKed unseen 0), and b + 2
- * is the next PSN: in order, no duplicate, no gap.  The ACK times nothing
- * (its request was not seen yet: the round trip would be negative), and
- * b + 2 waits for an ACK that never comes: one sample (b + 1's is covered
- * by the same ACK, b's too: one ACK covers both, one sample each).
+ * is the next PSN: in order, no duplicate, no gap.  The ACK times b and
+ * b + 1 (10 and 9 us: one ACK covers both, one sample each), not b + 2 (its
+ * request was not seen yet: the round trip would be negative); and b + 2,
+ * already acknowledged, waits for no later ACK (docs/json.md rtt_us): the
+ * ACK of b + 4 below times b + 4 only (10 us), not b + 2 from 11 us to 30 us
+ * (19 us: a round trip too long, which the analyzer took before).
  *
  * Then b + 3 reordered behind b + 4 and the ACK of b + 4: b + 4 opens the
  * gap (b + 3 a hole), the ACK of b + 4 acknowledges it (ACKed unseen 1),
@@ -375,6 +377,8 @@ static void run_ack_before_request(uint32_t b)
 {
 	struct t t;
 	struct roce_summary s;
+	struct flows fl;
+	const struct roce_flow_stats *a2b;
 
 	a_init(&t, 1024);
 	REQUIRE(t.a && xa);
@@ -389,6 +393,8 @@ static void run_ack_before_request(uint32_t b)
 	snd(&t, P(b, 4), 20 * US);
 	CHECK(t.res.events & ROCE_EV_PSN_GAP);
 	ack(&t, P(b, 4), 30 * US);
+	CHECK(t.res.events & ROCE_EV_ACK_RTT);
+	CHECK_EQ_U(t.res.rtt_ns, 10 * US);
 	snd(&t, P(b, 3), 31 * US);
 	CHECK(t.res.events & ROCE_EV_DUPLICATE);
 	CHECK(!(t.res.events & ROCE_EV_OUT_OF_ORDER));
@@ -401,6 +407,46 @@ static void run_ack_before_request(uint32_t b)
 	CHECK_EQ_U(s.duplicates, 1);
 	CHECK_EQ_U(s.out_of_order, 0);
 	check_counters_add_up(&t, false);
+	flows_get(&t, &fl);
+	REQUIRE((a2b = req_flow(&fl)) != NULL);
+	CHECK_EQ_U(a2b->rtt.count, 3);          /* b, b + 1, b + 4 */
+	CHECK_EQ_U(a2b->rtt.min_ns, 9 * US);
+	CHECK_EQ_U(a2b->rtt.max_ns, 10 * US);
+	a_done(&t);
+}
+
+/*
+ * The same with a NAK (not inclusive: it acknowledges the PSNs before the one
+ * it names): requests b, b + 1; a PSN sequence error NAK naming b + 3 (the
+ * responder has b + 2); then request b + 2, captured behind it, and b + 3,
+ * the PSN the NAK asks for (in order for the capture: no resend), ACKed at
+ * 30 us.  The NAK times nothing; b + 2 was acknowledged by it and waits for
+ * no ACK: the ACK of b + 3 gives one sample, b + 3's 10 us (not b + 2's
+ * 19 us).  A request at the PSN the NAK names is not acknowledged by it and
+ * is timed.
+ */
+static void run_nak_before_request(uint32_t b)
+{
+	struct t t;
+	struct flows fl;
+	const struct roce_flow_stats *a2b;
+
+	a_init(&t, 1024);
+	REQUIRE(t.a && xa);
+	snd(&t, b, 0);
+	snd(&t, P(b, 1), 1 * US);
+	nak(&t, P(b, 3), 0x60, 10 * US);
+	CHECK(!(t.res.events & ROCE_EV_ACK_RTT));
+	snd(&t, P(b, 2), 11 * US);
+	snd(&t, P(b, 3), 20 * US);
+	ack(&t, P(b, 3), 30 * US);
+	CHECK(t.res.events & ROCE_EV_ACK_RTT);
+	CHECK_EQ_U(t.res.rtt_ns, 10 * US);
+	roce_analyzer_finish(t.a);
+	flows_get(&t, &fl);
+	REQUIRE((a2b = req_flow(&fl)) != NULL);
+	CHECK_EQ_U(a2b->rtt.count, 1);
+	CHECK_EQ_U(a2b->rtt.max_ns, 10 * US);
 	a_done(&t);
 }
 
@@ -552,6 +598,7 @@ EACH_BASE(reused_qpn)
 EACH_BASE(xrc)
 EACH_BASE(ud)
 EACH_BASE(ack_before_request)
+EACH_BASE(nak_before_request)
 EACH_BASE(captured_twice)
 EACH_BASE(time_backwards)
 EACH_BASE(start_mid_message)
@@ -566,6 +613,7 @@ int main(void)
 	RUN(test_xrc);
 	RUN(test_ud);
 	RUN(test_ack_before_request);
+	RUN(test_nak_before_request);
 	RUN(test_captured_twice);
 	RUN(test_time_backwards);
 	RUN(test_start_mid_message);
