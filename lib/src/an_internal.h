@@ -19,6 +19,8 @@
  *   an_event.c    anomaly records and their delivery, observer calls,
  *                 event-counter blocks (AN_COUNT)
  *   an_dist.c     latency distributions
+ *   an_copy.c     capture copies: a frame the capture carried twice, told from
+ *                 a resend (roce_process(), off the in-order paths)
  *   an_predict.c  header prediction: the next in-order request frame of the
  *                 stream of an earlier one, and its responder's in-order
  *                 ACK, analysed without decoding and lookup
@@ -739,6 +741,7 @@ struct roce_counters *an_flow_ctr(struct roce_analyzer *a, struct an_flow *f);
 struct an_ctr {
 	struct roce_counters c;
 	uint64_t acked_unseen_psns;     /* (struct roce_flow_stats.acked_unseen_psns) */
+	uint64_t capture_copies;        /* (struct roce_flow_stats.capture_copies) */
 	uint64_t frames_hi;             /* the wraps of struct an_fstat.frames (2^32 each) */
 	struct an_lat_x *lat_x;         /* NAK-response / recovery latencies, CNPs: when needed */
 };
@@ -773,6 +776,17 @@ void an_req_acked(struct an_ctx *c, struct an_flow *rf, struct an_req *r, uint32
 /* an_acked.c: c's request frame of stream f (state r) opened a hole; the PSNs of it the
  * peer's responses acknowledged already are ACKed unseen (an_req_acked() on this frame). */
 void an_req_gap_acked(struct an_ctx *c, struct an_flow *f, struct an_req *r);
+
+/*
+ * an_copy.c: c's request, response or CNP frame of stream f (counted: f has had
+ * st.frames frames, this one included) repeats f's previous frame (PSN prev_psn
+ * at prev_ts) closely enough to be the capture's copy of it
+ * (struct roce_analyzer_config.copy_window_ns); no effect.
+ */
+bool an_copy_is(const struct an_ctx *c, const struct an_flow *f, uint32_t prev_psn,
+	uint64_t prev_ts);
+/* Count c's frame of f as a capture copy (capture_copies, ROCE_EV_CAPTURE_COPY). */
+void an_copy_count(struct an_ctx *c, struct an_flow *f);
 
 /*
  * Count n events in counter `field` (a member of struct roce_counters) on

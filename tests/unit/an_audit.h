@@ -121,6 +121,7 @@ static inline void x_compare(struct t *t)
 	roce_analyzer_summary(xa, &x);
 	CHECK(memcmp(&s.counters, &x.counters, sizeof(s.counters)) == 0);
 	CHECK_EQ_U(s.acked_unseen_psns, x.acked_unseen_psns);
+	CHECK_EQ_U(s.capture_copies, x.capture_copies);
 	CHECK_EQ_U(s.frames, x.frames);
 	CHECK_EQ_U(s.roce_frames, x.roce_frames);
 	CHECK_EQ_U(s.icrc_ok, x.icrc_ok);
@@ -139,6 +140,7 @@ static inline void x_compare(struct t *t)
 
 		CHECK(memcmp(&p->counters, &q->counters, sizeof(p->counters)) == 0);
 		CHECK_EQ_U(p->acked_unseen_psns, q->acked_unseen_psns);
+		CHECK_EQ_U(p->capture_copies, q->capture_copies);
 		CHECK_EQ_U(p->frames, q->frames);
 		CHECK_EQ_U(p->messages, q->messages);
 		CHECK_EQ_U(p->payload_bytes, q->payload_bytes);
