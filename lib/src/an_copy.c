@@ -6,9 +6,9 @@
  *
  * The rule (docs/json.md "Capture copies"): a request or response frame is the
  * capture's copy of its stream's previous frame when
- *   - it carries the same PSN (a PSN names one packet of a connection: a resend
- *     of it has the same opcode and length; and no in-order frame repeats the
- *     PSN before it: those take the in-order paths, which never call here),
+ *   - it carries the same PSN and opcode (struct an_fstat keeps the newest
+ *     frame's, in one word; in-order frames take the in-order paths, which
+ *     never call here),
  *   - no frame of the connection came between them: the peer stream's newest
  *     frame is not later than the previous one (a NAK, an RNR NAK or a response
  *     that made the requester resend would be one), and
@@ -18,10 +18,15 @@
  *     retransmit timer in jiffies, milliseconds; mlx5 firmware uses the QP's
  *     timeout, 14 by default: 67 ms), and an RNR resend waits for the RNR timer
  *     after a captured RNR NAK.
- * The opcode, length and ICRC of the previous frame are not kept: the analysis
- * reads no payload byte (issue #9's two-thread reader) and the stream record has
- * no room; the PSN and the two conditions above are what a resend cannot meet.
+ * The length and ICRC of the previous frame are not kept: the analysis reads no
+ * payload byte (issue #9's two-thread reader) and the 144-byte stream record has
+ * no room; a PSN names one packet of a connection (a resend of it has the same
+ * opcode and length), and the two conditions above are what a resend cannot
+ * meet.
  *
+ * An ACKNOWLEDGE is an ACK, a NAK or an RNR NAK: a NAK (its syndrome and time
+ * kept by an_copy_nak() from aeth_nak(), the rare path) is a copy only of a NAK
+ * with its syndrome, an ACK only of an ACK.
  * A CNP (its PSN field is reserved) is a copy when the stream's newest frame was
  * a CNP (its last CNP time is that frame's), under the same two conditions.
  *
@@ -48,11 +53,32 @@ bool an_copy_is(const struct an_ctx *c, const struct an_flow *f, uint32_t prev_p
 
 		if (!l || !l->cnps || l->last_cnp_ts != prev_ts)
 			return false;
-	} else if ((c->pkt->bth.psn & 0xffffffu) != prev_psn) {
+	} else if (((c->pkt->bth.psn & 0xffffffu) | (uint32_t)c->pkt->bth.opcode << 24) !=
+		   prev_psn) {
 		return false;
+	} else if (c->pkt->op->flags & ROCE_F_ACK) {
+		/* an ACKNOWLEDGE: an ACK, a NAK or an RNR NAK, one opcode; the previous one
+		 * was a NAK when the stream's newest NAK has its time */
+		const struct an_lat_x *l = an_flow_lat_x(f);
+		uint8_t prev = l && l->last_nak_syn && l->last_nak_ts == prev_ts ?
+			l->last_nak_syn : 0;
+		uint8_t syn = c->pkt->aeth.syndrome;
+
+		if (roce_aeth_type(syn) == ROCE_AETH_ACK ? prev != 0 : prev != (syn ? syn : 0xff))
+			return false;
 	}
 	/* a frame of the peer stream since the previous one: a resend may answer it */
 	return !(f->peer && f->peer->st.last_ts_ns > prev_ts);
+}
+
+void an_copy_nak(struct an_ctx *c, struct an_flow *f, uint8_t syn)
+{
+	struct an_lat_x *l;
+
+	if (!c->a->cfg.copy_window_ns || !(l = an_lat_x_get(c->a, f)))
+		return;
+	l->last_nak_ts = c->ts;
+	l->last_nak_syn = syn ? syn : 0xff;   /* (0 is an ACK's syndrome: never a NAK's) */
 }
 
 void an_copy_count(struct an_ctx *c, struct an_flow *f)

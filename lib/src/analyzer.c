@@ -742,7 +742,8 @@ static void roce_process(struct an_ctx *c, int status)
 	bool dropped = (pkt->findings & ROCE_FIND_UNTRUSTED_MASK) ||
 		pkt->icrc_status == ROCE_ICRC_BAD;
 	bool holed;
-	uint32_t prev_psn = 0;  /* the stream's previous frame (an_copy_check()) */
+	/* the stream's previous frame (an_copy_is()): its PSN and opcode (bits 24-31) */
+	uint32_t prev_psn = 0;
 	uint64_t prev_ts = 0;
 
 	a->sum.roce_frames++;
@@ -770,7 +771,7 @@ static void roce_process(struct an_ctx *c, int status)
 		c->res->stream_id = f->ent.seq + 1;
 		an_count_frame_of(a, f);
 		f->st.bytes += pkt->wirelen;
-		prev_psn = f->st.last_psn;
+		prev_psn = f->st.last_psn | (uint32_t)f->st.last_op << 24;
 		prev_ts = f->st.last_ts_ns;
 		if (f->st.last_ts_ns < c->ts)
 			f->st.last_ts_ns = c->ts;
@@ -784,6 +785,7 @@ static void roce_process(struct an_ctx *c, int status)
 					f->st.first_psn = pkt->bth.psn & 0xffffffu;
 				}
 				f->st.last_psn = pkt->bth.psn & 0xffffffu;
+				f->st.last_op = pkt->bth.opcode;
 			}
 		}
 	}
@@ -869,7 +871,8 @@ static void roce_process(struct an_ctx *c, int status)
 	if (!(op->flags & ROCE_F_REQ) && an_resp_inorder(c, f))
 		return;         /* the common response: no hole or array size to follow */
 	/* a frame the capture carried twice (an_copy.c): analysed no further */
-	if (prev_psn == (pkt->bth.psn & 0xffffffu) && an_copy_is(c, f, prev_psn, prev_ts)) {
+	if (prev_psn == ((pkt->bth.psn & 0xffffffu) | (uint32_t)pkt->bth.opcode << 24) &&
+	    an_copy_is(c, f, prev_psn, prev_ts)) {
 		an_copy_count(c, f);
 		return;
 	}
