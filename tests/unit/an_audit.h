@@ -38,6 +38,19 @@ static inline void a_init(struct t *t, uint32_t pmtu)
 	a_init_cfg(t, &cfg);
 }
 
+/* a_init() with the capture-copy rule off (copy_window_ns 0): for scenarios that repeat a
+ * frame within microseconds with nothing between, which the rule would take for capture
+ * copies (test_analyzer_copies.c has those). */
+static inline void a_init_nocopy(struct t *t, uint32_t pmtu)
+{
+	struct roce_analyzer_config cfg;
+
+	roce_analyzer_config_init(&cfg);
+	cfg.pmtu = pmtu;
+	cfg.copy_window_ns = 0;
+	a_init_cfg(t, &cfg);
+}
+
 /* One frame to both analyzers. */
 static inline void xfeed_buf(struct t *t, const uint8_t *buf, size_t len, size_t caplen,
 	uint64_t ts)
