@@ -31,6 +31,7 @@ struct ra_opts {
 	uint32_t pmtu;              /* 0 = learn */
 	double link_speed_gbps;
 	uint64_t pfc_storm_ms;
+	uint64_t copy_window_us;    /* --copy-window; 0 off */
 	uint32_t max_flows;
 	uint64_t max_anomalies;
 	uint16_t udp_ports[ROCE_MAX_UDP_PORTS];

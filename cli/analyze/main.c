@@ -1068,6 +1068,7 @@ int main(int argc, char **argv)
 	cfg.link_speed_gbps = ctx.o.link_speed_gbps;
 	cfg.pfc_storm_ns = ctx.o.pfc_storm_ms * 1000000ull;
 	cfg.idle_timeout_ns = ctx.o.flow_timeout_ns;
+	cfg.copy_window_ns = ctx.o.copy_window_us * 1000;
 	cfg.max_memory = ctx.o.max_memory;
 	cfg.on_anomaly = on_anomaly;
 	cfg.user = &ctx;

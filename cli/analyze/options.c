@@ -98,6 +98,12 @@ static gboolean opt_storm_cb(const char *name, const char *val, gpointer data, G
 	return roce_opt_u64(name, val, 1, 3600000, &o.pfc_storm_ms, err);
 }
 
+static gboolean opt_copy_window_cb(const char *name, const char *val, gpointer data,
+				   GError **err)
+{
+	return roce_opt_u64(name, val, 0, 1000, &o.copy_window_us, err);
+}
+
 static gboolean opt_max_flows_cb(const char *name, const char *val, gpointer data, GError **err)
 {
 	uint64_t v;
@@ -445,6 +451,10 @@ static const GOptionEntry entries[] = {
 	  "Link speed for PFC pause quanta, Gbit/s (default 100)", "GBPS" },
 	{ "pfc-storm-ms", 0, 0, CB(opt_storm_cb),
 	  "Continuous pause that counts as a PFC storm, ms (default 200)", "MS" },
+	{ "copy-window", 0, 0, CB(opt_copy_window_cb),
+	  "A frame repeating its stream's previous one within USEC, nothing of its\n"
+	  "                            connection between, is a capture copy (default 4; 0 = off)",
+	  "USEC" },
 	{ "max-flows", 0, 0, CB(opt_max_flows_cb),
 	  "Track at most N streams; least recently active evicted (default 1000000)", "N" },
 	{ "max-memory", 0, 0, CB(opt_max_memory_cb),
@@ -614,6 +624,7 @@ void ra_parse_options(int argc, char **argv, bool check, struct ra_opts *out, st
 	o.progress = -1;
 	o.link_speed_gbps = 100.0;
 	o.pfc_storm_ms = 200;
+	o.copy_window_us = ROCE_COPY_WINDOW_NS / 1000;
 	o.max_flows = 1000000;
 	o.max_anomalies = 1000;
 	o.udp_ports[0] = ROCE_UDP_PORT;

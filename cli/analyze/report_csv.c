@@ -31,13 +31,14 @@ static int csv_row(void *user, const struct roce_flow_stats *fl)
 	fprintf(f, "%u,%s,%s,%u,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 		",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 		",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-		",%" PRIu64 ",%s,%s,%s,%s,%" PRIu64 "\n",
+		",%" PRIu64 ",%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 "\n",
 		fl->key.version, s, d, fl->key.dqpn, roce_transport_name(fl->transport),
 		fl->frames, fl->bytes, fl->payload_bytes, fl->messages,
 		fl->psn_gaps, fl->lost_psns, fl->duplicates, fl->out_of_order,
 		fl->unrecovered_psns, fl->retransmissions, fl->naks, fl->rnr_naks,
 		fl->cnps, fl->ecn_ce, fl->icrc_bad, fl->malformed,
-		fl->rtt.count, v[0], v[1], v[2], v[3], fl->acked_unseen_psns);
+		fl->rtt.count, v[0], v[1], v[2], v[3], fl->acked_unseen_psns,
+		fl->capture_copies);
 	return 0;
 }
 
@@ -47,6 +48,7 @@ void ra_report_csv(const struct ra_ctx *ctx, FILE *f)
 	fputs("version,src,dst,dqpn,transport,frames,bytes,payload_bytes,messages,"
 	      "psn_gaps,lost_psns,duplicates,out_of_order,unrecovered_psns,retransmissions,"
 	      "naks,rnr_naks,cnps,ecn_ce,icrc_bad,malformed,"
-	      "rtt_us_count,rtt_us_min,rtt_us_p50,rtt_us_p99,rtt_us_max,acked_unseen_psns\n", f);
+	      "rtt_us_count,rtt_us_min,rtt_us_p50,rtt_us_p99,rtt_us_max,acked_unseen_psns,"
+	      "capture_copies\n", f);
 	roce_analyzer_foreach_flow(ctx->an, csv_row, f);
 }

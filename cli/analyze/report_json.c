@@ -146,7 +146,8 @@ static void json_nak_codes(struct jw *w, const uint64_t codes[5])
  * "summary" object and every "qps" row share: one list, so the two cannot
  * drift apart.
  */
-static void json_seq_counters(struct jw *w, const struct roce_counters *c, uint64_t acked_unseen)
+static void json_seq_counters(struct jw *w, const struct roce_counters *c, uint64_t acked_unseen,
+			      uint64_t copies)
 {
 	jw_u64(w, "psn_gaps", c->psn_gaps);
 	jw_u64(w, "lost_psns", c->lost_psns);
@@ -154,6 +155,7 @@ static void json_seq_counters(struct jw *w, const struct roce_counters *c, uint6
 	jw_u64(w, "out_of_order", c->out_of_order);
 	jw_u64(w, "unrecovered_psns", c->unrecovered_psns);
 	jw_u64(w, "acked_unseen_psns", acked_unseen);
+	jw_u64(w, "capture_copies", copies);
 	jw_u64(w, "retransmissions", c->retransmissions);
 	json_gbn(w, c->gbn_episodes);
 	jw_u64(w, "acks", c->acks);
@@ -225,7 +227,7 @@ static void json_summary(const struct ra_ctx *ctx, struct jw *w, const struct ro
 	}
 	jw_obj_end(w);
 	jw_u64(w, "streams", s->flows_active);
-	json_seq_counters(w, &s->counters, s->acked_unseen_psns);
+	json_seq_counters(w, &s->counters, s->acked_unseen_psns, s->capture_copies);
 	jw_u64(w, "ecn_ce", s->ecn_ce);
 	jw_u64(w, "ecn_capable", s->ecn_capable);
 	if (s->ecn_capable)
@@ -290,7 +292,7 @@ static void json_qp(const struct ra_ctx *ctx, struct jw *w, const struct roce_fl
 	jw_u64(w, "bytes", f->bytes);
 	jw_u64(w, "payload_bytes", f->payload_bytes);
 	jw_u64(w, "messages", f->messages);
-	json_seq_counters(w, &f->counters, f->acked_unseen_psns);
+	json_seq_counters(w, &f->counters, f->acked_unseen_psns, f->capture_copies);
 	if (f->cnps && dur)
 		jw_double(w, "cnp_rate_per_s", (double)f->cnps * 1e9 / (double)dur, 6);
 	else

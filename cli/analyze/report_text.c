@@ -344,6 +344,9 @@ void ra_report_text(const struct ra_ctx *ctx, FILE *f)
 	if (s.acked_unseen_psns)
 		fprintf(f, "  %-20s%" PRIu64 " (PSNs the responder acknowledged that the capture "
 			"missed)\n", "ACKed unseen:", s.acked_unseen_psns);
+	if (s.capture_copies)
+		fprintf(f, "  %-20s%" PRIu64 " (frames the capture carried twice; not analysed "
+			"again)\n", "Capture copies:", s.capture_copies);
 
 	fprintf(f, "\nACK/NAK\n");
 	fprintf(f, "  %-20s%" PRIu64 "\n", "ACKs:", s.acks);

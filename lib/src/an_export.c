@@ -213,6 +213,7 @@ static inline __attribute__((always_inline)) void flow_export(const struct an_fl
 	if (f->ctr) {
 		o->counters = *f->ctr;
 		o->acked_unseen_psns = ((const struct an_ctr *)f->ctr)->acked_unseen_psns;
+		o->capture_copies = ((const struct an_ctr *)f->ctr)->capture_copies;
 	}
 	if (f->rsp)
 		o->acks += f->rsp->acks;

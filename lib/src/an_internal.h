@@ -19,6 +19,8 @@
  *   an_event.c    anomaly records and their delivery, observer calls,
  *                 event-counter blocks (AN_COUNT)
  *   an_dist.c     latency distributions
+ *   an_copy.c     capture copies: a frame the capture carried twice, told from
+ *                 a resend (roce_process(), off the in-order paths)
  *   an_predict.c  header prediction: the next in-order request frame of the
  *                 stream of an earlier one, and its responder's in-order
  *                 ACK, analysed without decoding and lookup
@@ -457,9 +459,12 @@ struct an_rsp {
  */
 struct an_fstat {
 	struct roce_flow_key key;
+	/* the PSN and opcode of the stream's newest frame (but CNPs and dropped frames):
+	 * one word, written together (last_op: an_copy.c) */
 	uint32_t last_psn : 24;
-	uint32_t transport : 8; /* enum roce_transport */
+	uint32_t last_op : 8;
 	uint32_t first_psn : 24;
+	uint32_t transport : 7; /* enum roce_transport */
 	bool is_request : 1;
 	uint16_t pkey;
 	uint16_t pmtu;          /* 0 or 256..4096 */
@@ -512,6 +517,8 @@ struct an_lat_x {
 	uint64_t cnps;                  /* (struct roce_flow_stats.cnps) */
 	uint64_t last_cnp_ts;
 	uint64_t cnp_min_gap_ns;        /* shortest inter-CNP gap (0 if < 2 CNPs) */
+	uint64_t last_nak_ts;           /* the newest NAK / RNR NAK of the stream (an_copy.c) */
+	uint8_t last_nak_syn;           /* its AETH syndrome; 0: none yet */
 };
 
 /* f's struct an_lat_x, allocated on first use; NULL when out of memory. */
@@ -744,6 +751,7 @@ struct roce_counters *an_flow_ctr(struct roce_analyzer *a, struct an_flow *f);
 struct an_ctr {
 	struct roce_counters c;
 	uint64_t acked_unseen_psns;     /* (struct roce_flow_stats.acked_unseen_psns) */
+	uint64_t capture_copies;        /* (struct roce_flow_stats.capture_copies) */
 	uint64_t frames_hi;             /* the wraps of struct an_fstat.frames (2^32 each) */
 	struct an_lat_x *lat_x;         /* NAK-response / recovery latencies, CNPs: when needed */
 };
@@ -778,6 +786,20 @@ void an_req_acked(struct an_ctx *c, struct an_flow *rf, struct an_req *r, uint32
 /* an_acked.c: c's request frame of stream f (state r) opened a hole; the PSNs of it the
  * peer's responses acknowledged already are ACKed unseen (an_req_acked() on this frame). */
 void an_req_gap_acked(struct an_ctx *c, struct an_flow *f, struct an_req *r);
+
+/*
+ * an_copy.c: c's request, response or CNP frame of stream f (counted: f has had
+ * st.frames frames, this one included) repeats f's previous frame (PSN prev_psn,
+ * its opcode in bits 24-31, at prev_ts) closely enough to be the capture's copy of it
+ * (struct roce_analyzer_config.copy_window_ns); no effect.
+ */
+bool an_copy_is(const struct an_ctx *c, const struct an_flow *f, uint32_t prev_psn,
+	uint64_t prev_ts);
+/* c's frame of f is a NAK or RNR NAK (syndrome syn): remembered, so that an ACK with its
+ * PSN is no copy of it, nor it of an ACK (aeth_nak()). */
+void an_copy_nak(struct an_ctx *c, struct an_flow *f, uint8_t syn);
+/* Count c's frame of f as a capture copy (capture_copies, ROCE_EV_CAPTURE_COPY). */
+void an_copy_count(struct an_ctx *c, struct an_flow *f);
 
 /*
  * Count n events in counter `field` (a member of struct roce_counters) on

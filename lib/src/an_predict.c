@@ -257,6 +257,7 @@ static inline __attribute__((always_inline)) void pred_count(struct roce_analyze
 	if (f->st.last_ts_ns < ts)
 		f->st.last_ts_ns = ts;
 	f->st.last_psn = psn;
+	f->st.last_op = opcode;
 	if (tos & 3)
 		AN_COUNT_HOT(a, f, ecn_capable, 1);
 }

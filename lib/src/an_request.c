@@ -921,6 +921,7 @@ static __attribute__((noinline)) void aeth_nak(struct an_ctx *c, struct an_flow 
 	uint32_t P = pkt->bth.psn & 0xffffffu;
 	struct roce_anomaly an;
 
+	an_copy_nak(c, f, s);
 	switch (roce_aeth_type(s)) {
 	case ROCE_AETH_RNR_NAK: {
 		uint32_t us = roce_rnr_timer_us(s & 0x1f);

@@ -51,6 +51,7 @@ void roce_analyzer_config_init(struct roce_analyzer_config *c)
 	c->pmtu = 0;
 	c->link_speed_gbps = AN_DEF_SPEED_GBPS;
 	c->pfc_storm_ns = AN_DEF_STORM_NS;
+	c->copy_window_ns = ROCE_COPY_WINDOW_NS;
 	c->size = sizeof(*c);
 }
 
@@ -741,6 +742,9 @@ static void roce_process(struct an_ctx *c, int status)
 	bool dropped = (pkt->findings & ROCE_FIND_UNTRUSTED_MASK) ||
 		pkt->icrc_status == ROCE_ICRC_BAD;
 	bool holed;
+	/* the stream's previous frame (an_copy_is()): its PSN and opcode (bits 24-31) */
+	uint32_t prev_psn = 0;
+	uint64_t prev_ts = 0;
 
 	a->sum.roce_frames++;
 	if (pkt->version == 1)
@@ -767,6 +771,8 @@ static void roce_process(struct an_ctx *c, int status)
 		c->res->stream_id = f->ent.seq + 1;
 		an_count_frame_of(a, f);
 		f->st.bytes += pkt->wirelen;
+		prev_psn = f->st.last_psn | (uint32_t)f->st.last_op << 24;
+		prev_ts = f->st.last_ts_ns;
 		if (f->st.last_ts_ns < c->ts)
 			f->st.last_ts_ns = c->ts;
 		if (!dropped) {
@@ -779,6 +785,7 @@ static void roce_process(struct an_ctx *c, int status)
 					f->st.first_psn = pkt->bth.psn & 0xffffffu;
 				}
 				f->st.last_psn = pkt->bth.psn & 0xffffffu;
+				f->st.last_op = pkt->bth.opcode;
 			}
 		}
 	}
@@ -803,7 +810,8 @@ static void roce_process(struct an_ctx *c, int status)
 			an_emit(a, &an);
 		}
 	}
-	if (pkt->ecn == 3) {
+	/* (a capture copy's mark was counted with the frame it copies: an_copy.c) */
+	if (pkt->ecn == 3 && !(f && !dropped && an_copy_is(c, f, prev_psn, prev_ts))) {
 		c->res->events |= ROCE_EV_ECN_CE;
 		AN_COUNT(a, f, ecn_ce, 1);
 		if (a->want_an) {
@@ -822,7 +830,13 @@ static void roce_process(struct an_ctx *c, int status)
 	if (op->flags & ROCE_F_CNP) {
 		/* counted with its timing (struct an_lat_x); without memory for that block
 		 * the stream's count is lost, the run's is not */
-		struct an_lat_x *l = an_lat_x_get(a, f);
+		struct an_lat_x *l;
+
+		if (an_copy_is(c, f, prev_psn, prev_ts)) {
+			an_copy_count(c, f);
+			return;
+		}
+		l = an_lat_x_get(a, f);
 
 		a->sum.counters.cnps++;
 		if (l) {
@@ -856,6 +870,12 @@ static void roce_process(struct an_ctx *c, int status)
 	learn_pmtu(a, f, pkt);
 	if (!(op->flags & ROCE_F_REQ) && an_resp_inorder(c, f))
 		return;         /* the common response: no hole or array size to follow */
+	/* a frame the capture carried twice (an_copy.c): analysed no further */
+	if (prev_psn == ((pkt->bth.psn & 0xffffffu) | (uint32_t)pkt->bth.opcode << 24) &&
+	    an_copy_is(c, f, prev_psn, prev_ts)) {
+		an_copy_count(c, f);
+		return;
+	}
 	if (a->cfg.max_memory)
 		a->var_bytes -= an_req_var_bytes(f->req) + an_rsp_var_bytes(f->rsp);
 	holed = an_flow_holed(f);

@@ -241,12 +241,13 @@ static inline void check_counters_add_up(struct t *t, bool may_lack_stream)
 	flows_get(t, &fl);
 	REQUIRE(fl.n < 8);
 	memset(&tot, 0, sizeof(tot));
-	uint64_t acked = 0;
+	uint64_t acked = 0, copies = 0;
 
 	for (unsigned i = 0; i < fl.n; i++) {
 		const uint64_t *fv = (const uint64_t *)&fl.f[i].counters;
 
 		acked += fl.f[i].acked_unseen_psns;
+		copies += fl.f[i].capture_copies;
 		for (size_t k = 0; k < n; k++)
 			v[k] += fv[k];
 	}
@@ -264,6 +265,7 @@ static inline void check_counters_add_up(struct t *t, bool may_lack_stream)
 			CHECK_EQ_U(v[k], sv[k]);
 	}
 	CHECK_EQ_U(acked, s.acked_unseen_psns);     /* (a member past the counters) */
+	CHECK_EQ_U(copies, s.capture_copies);
 	/* the anonymous members are the named struct's fields */
 	CHECK_EQ_U(s.psn_gaps, s.counters.psn_gaps);
 	CHECK(&s.malformed == &s.counters.malformed);

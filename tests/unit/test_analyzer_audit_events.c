@@ -86,7 +86,7 @@ static void test_ud(void)
 	struct flows fl;
 	const struct roce_flow_stats *f;
 
-	a_init(&t, 0);
+	a_init_nocopy(&t, 0);       /* a UD packet repeated 1 us later: no copy */
 	REQUIRE(t.a && xa);
 	ud(&t, 0x33, 5, 0);
 	ud(&t, 0x33, 6, 1 * US);

@@ -435,6 +435,7 @@ static void test_vocabulary(void)
 		{ ROCE_EV_ICRC_BAD, 0x10000, "icrc_bad" },
 		{ ROCE_EV_MALFORMED, 0x20000, "malformed" },
 		{ ROCE_EV_ACKED_UNSEEN, 0x40000, "acked_unseen" },
+		{ ROCE_EV_CAPTURE_COPY, 0x80000, "capture_copy" },
 	};
 	struct roce_summary s;
 	uint64_t *fields[] = {

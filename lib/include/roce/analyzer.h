@@ -150,7 +150,20 @@ struct roce_analyzer_config {
 	 * ROCE_AN_FLOW_EVICTED, on_flow_end).
 	 */
 	uint64_t max_memory;
+	/*
+	 * (members below: since 0.3) Capture copies (docs/json.md "Capture copies"): a
+	 * request or response frame that repeats its stream's previous frame (same PSN),
+	 * with no frame of the connection between them, less than this many ns after it,
+	 * is the capture's second copy of that frame, not a resend: it counts in
+	 * capture_copies and is otherwise left out of the analysis.  0 = off; config_init
+	 * sets ROCE_COPY_WINDOW_NS (a caller built against an older header gets that too).
+	 */
+	uint64_t copy_window_ns;
 };
+
+/* The default capture-copy window: 4 us, half the smallest Local ACK Timeout (IBTA
+ * 9.7.6.1.3: 4.096 us x 2^n, n >= 1), so no timeout resend comes this soon. */
+#define ROCE_COPY_WINDOW_NS 4000u
 
 ROCE_API void roce_analyzer_config_init(struct roce_analyzer_config *c);
 /* NULL on failure with a message in errbuf (ROCE_ERRBUF_SIZE bytes). */
@@ -200,10 +213,12 @@ ROCE_API void roce_analyzer_prefetch_stream(const roce_analyzer_t *a, uint32_t t
  * bit n for row n of the ROCE_EVENT rows of anomalies.def (PSN_GAP,
  * DUPLICATE, OUT_OF_ORDER, RETRANSMISSION, NAK, RNR_NAK, ECN_CE, CNP,
  * ACK_RTT, READ_FIRST_RESP, READ_LAST_RESP, PFC, PFC_XON, PFC_STORM, PAUSE,
- * GBN_RECOVERED, ICRC_BAD, MALFORMED, ACKED_UNSEEN; see there for what each
+ * GBN_RECOVERED, ICRC_BAD, MALFORMED, ACKED_UNSEEN, CAPTURE_COPY; see there for what each
  * makes valid).  ACKED_UNSEEN is on an RC/XRC response (ACK, NAK, READ
  * response, atomic ACK) that acknowledged request PSNs of its connection the
  * capture never saw (they leave the holes: acked_unseen_psns, not lost).
+ * CAPTURE_COPY is on a frame the capture carried twice (the second copy:
+ * roce_analyzer_config.copy_window_ns), which carries no other sequencing event.
  * Enumeration constants, not macros: test them, do not #ifdef them.
  */
 enum roce_event_index {
@@ -356,6 +371,10 @@ struct roce_summary {
 	 * ACK at or past them, a NAK past them): dropped by the capture point, not by the
 	 * network, and no longer counted in unrecovered_psns */
 	uint64_t acked_unseen_psns;
+	/* capture copies (struct roce_analyzer_config.copy_window_ns): frames the capture
+	 * carried twice; counted in frames, bytes, roce_frames, opcodes and the ICRC / ECN /
+	 * findings counts like any frame, in no sequencing counter */
+	uint64_t capture_copies;
 };
 
 /*
@@ -417,6 +436,8 @@ struct roce_flow_stats {
 	/* (members below: since 0.3) this request stream's share of
 	 * roce_summary.acked_unseen_psns */
 	uint64_t acked_unseen_psns;
+	/* this stream's share of roce_summary.capture_copies */
+	uint64_t capture_copies;
 };
 
 /*

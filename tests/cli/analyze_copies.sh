@@ -1,0 +1,156 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# analyze_copies.sh - capture copies (docs/json.md "Capture copies"): every frame of a
+# roce-gen capture written twice in a row (what tcpdump -i any sees with a VLAN
+# sub-interface; a small Python rewrite of the pcap records), the copy at the same time
+# stamp (a later stamp would put the doubled file out of time order: roce-gen's frames are
+# closer than a microsecond; test_analyzer_copies.c has copies 100 ns later).  The doubled
+# capture's --json equals the single capture's but for
+# capture_copies (one per frame) and the frame counts (frames, bytes, payload_bytes,
+# roce_frames, rocev2_frames, icrc_ok, opcodes); nothing is a duplicate or a
+# retransmission.  Captures: a clean roce-gen run and one with losses (NAKs, go-back-N,
+# RNR NAKs, re-reads, CE marks and CNPs; not roce-gen's --dup-rate: its "network copy" of a
+# packet twice in a row is what this rule calls a capture copy), the committed READ
+# capture (IPv6).  (Not
+# rocev2_write_loss.pcap: its frame with a bad ICRC is damaged, counted each time it was
+# captured, as documented.)  With --copy-window=0 the copies read as before (duplicates,
+# retransmissions); the text report's line, the CSV column and the --frames event name
+# the copies.
+set -u
+build=$1 src=$2
+ra=$build/cli/roce-analyze
+rg=$build/cli/roce-gen
+[ -x "$ra" ] && [ -x "$rg" ] || { echo "SKIP: tools not built"; exit 77; }
+. "$(dirname "${BASH_SOURCE[0]}")/testlib.sh"
+
+# double IN OUT LAG_US: every record of the pcap IN twice, the copy LAG_US later
+double() {
+	python3 - "$1" "$2" "$3" <<'PY'
+import struct, sys
+src, dst, lag = sys.argv[1], sys.argv[2], int(sys.argv[3])
+d = open(src, 'rb').read()
+magic = d[:4]
+e = '<' if magic in (b'\xd4\xc3\xb2\xa1', b'\x4d\x3c\xb2\xa1') else '>'
+unit = 10**9 if magic in (b'\x4d\x3c\xb2\xa1', b'\xa1\xb2\x3c\x4d') else 10**6
+lag = lag * unit // 10**6
+out, o = [d[:24]], 24
+while o + 16 <= len(d):
+    sec, frac, incl, orig = struct.unpack(e + 'IIII', d[o:o + 16])
+    rec = d[o + 16:o + 16 + incl]
+    t = sec * unit + frac + lag
+    out.append(d[o:o + 16] + rec)
+    out.append(struct.pack(e + 'IIII', t // unit, t % unit, incl, orig) + rec)
+    o += 16 + incl
+open(dst, 'wb').write(b''.join(out))
+PY
+}
+
+# same SINGLE.json DOUBLE.json NFRAMES: the documents agree but for the frame counts
+same() {
+	python3 - "$1" "$2" "$3" <<'PY'
+import json, sys
+a, b, n = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), int(sys.argv[3])
+FRAMEISH = {"frames", "bytes", "payload_bytes", "roce_frames", "rocev1_frames",
+            "rocev2_frames", "icrc_ok", "icrc_unverified", "name", "frame", "ref_frame",
+            "first_frame", "ack_frame", "nak_frame", "detail"}
+bad = []
+def walk(x, y, path, key):
+    if key in FRAMEISH or path.startswith(".summary.opcodes"):
+        return
+    if key == "capture_copies":
+        if x != 0:
+            bad.append("%s single %s" % (path, x))
+        return
+    if isinstance(x, dict) and isinstance(y, dict):
+        for k in sorted(set(x) | set(y)):
+            if k not in x or k not in y:
+                bad.append(path + "." + k + " in one only")
+            else:
+                walk(x[k], y[k], path + "." + k, k)
+    elif isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
+        for i, (p, q) in enumerate(zip(x, y)):
+            walk(p, q, "%s[%d]" % (path, i), None)
+    elif x != y:
+        bad.append("%s: %r vs %r" % (path, x, y))
+walk(a, b, "", None)
+s1, s2 = a["summary"], b["summary"]
+if s2["capture_copies"] != n:
+    bad.append("capture_copies %d, expected %d" % (s2["capture_copies"], n))
+if s2["frames"] != 2 * s1["frames"]:
+    bad.append("frames %d, expected %d" % (s2["frames"], 2 * s1["frames"]))
+if sum(q["capture_copies"] for q in b["qps"]) != n:
+    bad.append("qps capture_copies do not add up to %d" % n)
+for m in bad[:10]:
+    print(m)
+sys.exit(1 if bad else 0)
+PY
+}
+
+caps=""
+# clean: RC WRITE/SEND/READ on 2 QPs; lossy: the same with request and READ response losses,
+# RNR NAKs, duplicates, reordering and CE marks (NAKs, go-back-N, re-reads, CNPs)
+gen() {
+	local n=$1
+	shift
+	if "$rg" --qps=2 --verbs=write:2,send,read --msg-size=64,3000 --messages=60 --seed=5 \
+		"$@" -w "$tmp/$n.pcap" -q 2> "$tmp/$n.err"; then
+		caps="$caps $tmp/$n.pcap"
+	else
+		bad "roce-gen $n: $(head -3 "$tmp/$n.err")"
+	fi
+}
+gen clean
+gen lossy --loss=3% --read-loss-rate=3% --rnr-rate=2% --reorder-rate=2% \
+	--ce-rate=5%
+caps="$caps $src/captures/rocev2_ipv6_read.pcap"
+
+for c in $caps; do
+	n=$(basename "$c" .pcap)
+	"$ra" --json "$c" > "$tmp/$n.json" || { bad "$n: roce-analyze --json failed"; continue; }
+	nf=$(python3 -c 'import json,sys
+print(json.load(open(sys.argv[1]))["summary"]["roce_frames"])' "$tmp/$n.json")
+	double "$c" "$tmp/$n.x2.pcap" 0 || { bad "$n: doubling failed"; continue; }
+	"$ra" --json "$tmp/$n.x2.pcap" > "$tmp/$n.x2.json" ||
+		{ bad "$n x2: roce-analyze --json failed"; continue; }
+	if out=$(same "$tmp/$n.json" "$tmp/$n.x2.json" "$nf"); then
+		ok
+	else
+		bad "$n doubled: $out"
+	fi
+done
+
+# the lossy capture really has losses and resends: what the copies must not add to
+got=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]
+print(s["psn_gaps"] > 0 and s["retransmissions"] > 0)' "$tmp/lossy.json")
+[ "$got" = "True" ] && ok || bad "lossy capture: no gap or no retransmission"
+
+# --copy-window=0: the copies read as duplicates and (RC) timeout resends
+"$ra" --json --copy-window=0 "$tmp/clean.x2.pcap" > "$tmp/off.json" || bad "--copy-window=0 failed"
+got=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]
+print(s["capture_copies"], s["duplicates"] > 0, s["retransmissions"] > 0)' "$tmp/off.json")
+[ "$got" = "0 True True" ] && ok || bad "--copy-window=0: copies dup retx = $got"
+"$ra" --copy-window=1001 "$tmp/clean.pcap" > /dev/null 2>&1 &&
+	bad "--copy-window=1001 accepted" || ok
+
+# text report, CSV column, --frames event
+"$ra" "$tmp/clean.x2.pcap" > "$tmp/x2.txt" || bad "text report failed"
+grep -q "Capture copies: *[1-9]" "$tmp/x2.txt" && ok || bad "text: no Capture copies line"
+"$ra" "$tmp/clean.pcap" | grep -q "Capture copies" &&
+	bad "text: Capture copies line without copies" || ok
+"$ra" --csv "$tmp/clean.x2.pcap" > "$tmp/x2.csv" || bad "csv failed"
+got=$(python3 -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1])))
+print(sum(int(x["capture_copies"]) for x in r))' "$tmp/x2.csv")
+want=$(python3 -c 'import json,sys
+print(json.load(open(sys.argv[1]))["summary"]["roce_frames"])' "$tmp/clean.json")
+[ "$got" = "$want" ] && ok || bad "csv capture_copies $got, expected $want"
+"$ra" --frames "$tmp/clean.x2.pcap" > "$tmp/x2.frames" || bad "--frames failed"
+got=$(grep -c "capture_copy" "$tmp/x2.frames")
+[ "$got" = "$want" ] && ok || bad "--frames: $got capture_copy lines, expected $want"
+grep "capture_copy" "$tmp/x2.frames" | grep -qE "duplicate|retransmission" &&
+	bad "--frames: a copy with another sequencing event" || ok
+"$ra" --frames --json "$tmp/clean.x2.pcap" > "$tmp/x2.jsonl" || bad "--frames --json failed"
+got=$(python3 -c 'import json,sys
+print(sum("capture_copy" in json.loads(l).get("events", [])
+          for l in open(sys.argv[1]) if l.strip()))' "$tmp/x2.jsonl")
+[ "$got" = "$want" ] && ok || bad "--frames --json: $got capture_copy events, expected $want"
+finish

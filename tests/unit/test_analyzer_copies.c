@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_analyzer_copies.c - capture copies (lib/src/an_copy.c, docs/json.md
+ * "Capture copies"): a frame the capture carried twice (tcpdump -i any with a
+ * VLAN sub-interface, two pcapng interfaces on one link, a SPAN of ingress and
+ * egress) counts in capture_copies and in nothing else of the sequencing; a
+ * resend (timeout: 8.192 us at least, IBTA 9.7.6.1.3; NAK / RNR NAK: a frame
+ * of the peer between) stays a retransmission.  Every scenario runs through
+ * an_audit.h's two analyzers (roce_analyzer_process() and roce-analyze's
+ * decode_process() entry with its fast paths) and their counters must agree.
+ */
+#include <stdio.h>
+
+#include "an_audit.h"
+
+static const uint32_t bases[] = { 100, 0xfffffe };
+
+static uint32_t P_(uint32_t b, uint32_t k)
+{
+	return (b + k) & 0xffffffu;
+}
+
+/* A frame of a scenario: a request (A -> B) or a response (B -> A). */
+struct fr {
+	bool req;
+	uint8_t op;
+	uint32_t psn;           /* offset from the base */
+	uint8_t syn;            /* responses: AETH syndrome */
+	uint32_t payload, dma;
+	uint64_t ts;
+};
+
+/* Feed frames fs[0..n) with base b; copies: every frame again `lag` ns later, right
+ * after it.  copy_ev[i] gets the events of frame i's copy (when copies). */
+static void run(struct t *t, uint32_t b, const struct fr *fs, unsigned n, bool copies,
+	uint64_t lag, uint32_t *ev, uint32_t *copy_ev)
+{
+	for (unsigned i = 0; i < n; i++) {
+		for (unsigned k = 0; k < (copies ? 2u : 1u); k++) {
+			const struct fr *f = &fs[i];
+			uint64_t ts = f->ts + k * lag;
+			uint32_t p = (b + f->psn) & 0xffffffu;
+
+			if (f->req)
+				rq(t, f->op, p, true, f->payload, f->dma, ts);
+			else
+				rs(t, f->op, p, f->syn, f->payload, ts);
+			if (k == 0 && ev)
+				ev[i] = t->res.events;
+			if (k == 1 && copy_ev)
+				copy_ev[i] = t->res.events;
+		}
+	}
+	roce_analyzer_finish(t->a);
+}
+
+/* The doubled scenario analyses as the single one: every counter, stream by stream,
+ * the latencies' counts, the frames' own events; each copy carries CAPTURE_COPY only. */
+static void same_as_single(uint32_t b, const struct fr *fs, unsigned n, uint32_t pmtu,
+	uint64_t lag)
+{
+	struct t t1, t2;
+	struct roce_summary s1, s2;
+	struct flows f1, f2;
+	uint32_t ev1[32], ev2[32], cev[32];
+
+	REQUIRE(n <= 32);
+	a_init(&t1, pmtu);
+	REQUIRE(t1.a && xa);
+	run(&t1, b, fs, n, false, 0, ev1, NULL);
+	sum(&t1, &s1);
+	flows_get(&t1, &f1);
+	CHECK_EQ_U(s1.capture_copies, 0);
+	a_done(&t1);
+
+	a_init(&t2, pmtu);
+	REQUIRE(t2.a && xa);
+	run(&t2, b, fs, n, true, lag, ev2, cev);
+	sum(&t2, &s2);
+	flows_get(&t2, &f2);
+	check_counters_add_up(&t2, false);
+	a_done(&t2);
+
+	CHECK_EQ_U(s2.capture_copies, n);
+	CHECK(memcmp(&s1.counters, &s2.counters, sizeof(s1.counters)) == 0);
+	CHECK_EQ_U(s1.duplicates, s2.duplicates);
+	CHECK_EQ_U(s1.retransmissions, s2.retransmissions);
+	CHECK_EQ_U(s1.acks, s2.acks);
+	CHECK_EQ_U(s1.acked_unseen_psns, s2.acked_unseen_psns);
+	CHECK_EQ_U(s2.frames, 2 * s1.frames);
+	CHECK_EQ_U(s2.roce_frames, 2 * s1.roce_frames);
+	REQUIRE(f1.n == f2.n);
+	uint64_t copies = 0;
+
+	for (unsigned i = 0; i < f1.n; i++) {
+		const struct roce_flow_stats *p = &f1.f[i], *q = &f2.f[i];
+
+		CHECK(memcmp(&p->counters, &q->counters, sizeof(p->counters)) == 0);
+		CHECK_EQ_U(p->messages, q->messages);
+		CHECK_EQ_U(p->rtt.count, q->rtt.count);
+		CHECK_EQ_U(p->rtt.max_ns, q->rtt.max_ns);
+		CHECK_EQ_U(p->read_first.count, q->read_first.count);
+		CHECK_EQ_U(p->read_last.count, q->read_last.count);
+		CHECK_EQ_U(p->read_last.max_ns, q->read_last.max_ns);
+		CHECK_EQ_U(q->frames, 2 * p->frames);
+		CHECK_EQ_U(p->capture_copies, 0);
+		copies += q->capture_copies;
+	}
+	CHECK_EQ_U(copies, n);
+	for (unsigned i = 0; i < n; i++) {
+		CHECK_EQ_U(ev2[i], ev1[i]);
+		CHECK_EQ_U(cev[i], ROCE_EV_CAPTURE_COPY);
+	}
+}
+
+/* A A' ACK(A) ACK(A)' B B' ...: SENDs each with AckReq, each ACKed; ACKs and requests
+ * copied 100 ns later (a VLAN sub-interface under tcpdump -i any). */
+static void run_adjacent(uint32_t b)
+{
+	static const struct fr fs[] = {
+		{ true, ROCE_OP_RC_SEND_ONLY, 0, 0, 16, 0, 0 },
+		{ false, ROCE_OP_RC_ACKNOWLEDGE, 0, 0x1f, 0, 0, 3 * US },
+		{ true, ROCE_OP_RC_SEND_ONLY, 1, 0, 16, 0, 10 * US },
+		{ true, ROCE_OP_RC_SEND_ONLY, 2, 0, 16, 0, 11 * US },
+		{ false, ROCE_OP_RC_ACKNOWLEDGE, 2, 0x1f, 0, 0, 14 * US },
+		{ true, ROCE_OP_RC_SEND_ONLY, 3, 0, 16, 0, 20 * US },
+		{ false, ROCE_OP_RC_ACKNOWLEDGE, 3, 0x1f, 0, 0, 23 * US },
+	};
+
+	same_as_single(b, fs, sizeof(fs) / sizeof(fs[0]), 1024, 100);
+	/* copies with the same timestamp (two pcapng interfaces, one clock) */
+	same_as_single(b, fs, sizeof(fs) / sizeof(fs[0]), 1024, 0);
+}
+
+/* A READ of 3 packets and its responses, every frame copied; then a WRITE and its ACK. */
+static void run_read(uint32_t b)
+{
+	static const struct fr fs[] = {
+		{ true, ROCE_OP_RC_RDMA_READ_REQUEST, 0, 0, 0, 3072, 0 },
+		{ false, ROCE_OP_RC_RDMA_READ_RESPONSE_FIRST, 0, 0x1f, 1024, 0, 5 * US },
+		{ false, ROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE, 1, 0, 1024, 0, 6 * US },
+		{ false, ROCE_OP_RC_RDMA_READ_RESPONSE_LAST, 2, 0x1f, 1024, 0, 7 * US },
+		{ true, ROCE_OP_RC_RDMA_WRITE_ONLY, 3, 0, 64, 64, 20 * US },
+		{ false, ROCE_OP_RC_ACKNOWLEDGE, 3, 0x1f, 0, 0, 23 * US },
+	};
+
+	same_as_single(b, fs, sizeof(fs) / sizeof(fs[0]), 1024, 200);
+}
+
+/* A request repeated `gap` ns later with nothing between: duplicate and timeout resend
+ * when gap is past the window (win: copy_window_ns, 0 = the default), else a copy. */
+static void resend_after(uint32_t b, uint64_t gap, uint64_t win, bool copy)
+{
+	struct t t;
+	struct roce_summary s;
+	struct roce_analyzer_config cfg;
+
+	roce_analyzer_config_init(&cfg);
+	CHECK_EQ_U(cfg.copy_window_ns, ROCE_COPY_WINDOW_NS);
+	cfg.pmtu = 1024;
+	if (win)
+		cfg.copy_window_ns = win;
+	a_init_cfg(&t, &cfg);
+	REQUIRE(t.a && xa);
+	snd(&t, P_(b, 0), 0);
+	snd(&t, P_(b, 0), gap);
+	if (copy) {
+		CHECK_EQ_U(t.res.events, ROCE_EV_CAPTURE_COPY);
+	} else {
+		CHECK_EQ_U(t.res.events, ROCE_EV_DUPLICATE | ROCE_EV_RETRANSMISSION);
+		CHECK_EQ_U(t.res.retx_cause, ROCE_RETX_TIMEOUT);
+	}
+	ack(&t, P_(b, 0), gap + 3 * US);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.capture_copies, copy ? 1 : 0);
+	CHECK_EQ_U(s.duplicates, copy ? 0 : 1);
+	CHECK_EQ_U(s.retransmissions, copy ? 0 : 1);
+	CHECK_EQ_U(s.gbn_episodes[ROCE_RETX_TIMEOUT], copy ? 0 : 1);
+	check_counters_add_up(&t, false);
+	a_done(&t);
+}
+
+static void run_timeout_resend(uint32_t b)
+{
+	resend_after(b, 10 * MS, 0, false);           /* a genuine timeout resend */
+	resend_after(b, 5 * US, 0, false);            /* past the 4 us window: as before */
+	resend_after(b, 3 * US, 0, true);             /* inside it */
+	resend_after(b, 5 * US, 6 * US, true);        /* a wider window (--copy-window=6) */
+}
+
+/*
+ * NAK-driven resends within the window: b, b + 1, a NAK (sequence error) of
+ * b + 1 1 us later, b + 1 again 1.5 us after the first: the same PSN as the
+ * stream's previous frame, well inside 4 us, but the NAK came between: a
+ * retransmission (cause nak), no copy.  The same with an RNR NAK of b + 2.
+ */
+static void run_nak_resend(uint32_t b)
+{
+	struct t t;
+	struct roce_summary s;
+
+	a_init(&t, 1024);
+	REQUIRE(t.a && xa);
+	snd(&t, P_(b, 0), 0);
+	snd(&t, P_(b, 1), 500);
+	nak(&t, P_(b, 1), 0x60, 1500);
+	snd(&t, P_(b, 1), 2000);
+	CHECK(t.res.events & ROCE_EV_RETRANSMISSION);
+	CHECK(!(t.res.events & ROCE_EV_CAPTURE_COPY));
+	CHECK_EQ_U(t.res.retx_cause, ROCE_RETX_NAK);
+	ack(&t, P_(b, 1), 4 * US);
+	snd(&t, P_(b, 2), 10 * US);
+	rs(&t, ROCE_OP_RC_ACKNOWLEDGE, P_(b, 2), 0x21, 0, 11 * US);      /* RNR NAK */
+	snd(&t, P_(b, 2), 12 * US);
+	CHECK(t.res.events & ROCE_EV_RETRANSMISSION);
+	CHECK(!(t.res.events & ROCE_EV_CAPTURE_COPY));
+	CHECK_EQ_U(t.res.retx_cause, ROCE_RETX_RNR);
+	ack(&t, P_(b, 2), 14 * US);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.capture_copies, 0);
+	CHECK_EQ_U(s.retransmissions, 2);
+	CHECK_EQ_U(s.gbn_episodes[ROCE_RETX_NAK], 1);
+	CHECK_EQ_U(s.gbn_episodes[ROCE_RETX_RNR], 1);
+	check_counters_add_up(&t, false);
+	a_done(&t);
+}
+
+/*
+ * A frame of the connection between the two: b, its ACK 1 us later, b again
+ * 2 us after the first (inside the window).  The ACK makes it no copy (the
+ * frame is read as before: a duplicate and a timeout resend); an ACK seen
+ * between two ACK copies alike makes the second no copy.  And a frame of the
+ * same stream between (b, b + 1, b): not the previous frame, no copy.
+ */
+static void run_between(uint32_t b)
+{
+	struct t t;
+	struct roce_summary s;
+
+	a_init(&t, 1024);
+	REQUIRE(t.a && xa);
+	snd(&t, P_(b, 0), 0);
+	ack(&t, P_(b, 0), 1 * US);
+	snd(&t, P_(b, 0), 2 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_DUPLICATE | ROCE_EV_RETRANSMISSION);
+	ack(&t, P_(b, 0), 2500);        /* the responder answers the duplicate */
+	CHECK(!(t.res.events & ROCE_EV_CAPTURE_COPY));
+	snd(&t, P_(b, 1), 20 * US);
+	snd(&t, P_(b, 2), 20 * US + 200);
+	snd(&t, P_(b, 1), 20 * US + 400);
+	CHECK(t.res.events & ROCE_EV_DUPLICATE);
+	CHECK(!(t.res.events & ROCE_EV_CAPTURE_COPY));
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.capture_copies, 0);
+	CHECK_EQ_U(s.duplicates, 2);
+	check_counters_add_up(&t, false);
+	a_done(&t);
+}
+
+/* ACK copies alone: b, b + 1 (an ACK of b + 1 covers both), that ACK twice. */
+static void run_ack_copy(uint32_t b)
+{
+	struct t t;
+	struct roce_summary s;
+	struct flows fl;
+
+	a_init(&t, 1024);
+	REQUIRE(t.a && xa);
+	snd(&t, P_(b, 0), 0);
+	snd(&t, P_(b, 1), 1 * US);
+	ack(&t, P_(b, 1), 4 * US);
+	CHECK(t.res.events & ROCE_EV_ACK_RTT);
+	ack(&t, P_(b, 1), 4 * US + 50);
+	CHECK_EQ_U(t.res.events, ROCE_EV_CAPTURE_COPY);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.capture_copies, 1);
+	CHECK_EQ_U(s.acks, 1);
+	flows_get(&t, &fl);
+	REQUIRE(resp_flow(&fl) != NULL);
+	CHECK_EQ_U(resp_flow(&fl)->capture_copies, 1);
+	CHECK_EQ_U(resp_flow(&fl)->acks, 1);
+	CHECK_EQ_U(resp_flow(&fl)->frames, 2);
+	check_counters_add_up(&t, false);
+	a_done(&t);
+}
+
+/* copy_window_ns 0: off, every copy read as before (a duplicate, a resend). */
+static void run_off(uint32_t b)
+{
+	struct t t;
+	struct roce_summary s;
+	struct roce_analyzer_config cfg;
+
+	roce_analyzer_config_init(&cfg);
+	cfg.pmtu = 1024;
+	cfg.copy_window_ns = 0;
+	a_init_cfg(&t, &cfg);
+	REQUIRE(t.a && xa);
+	snd(&t, P_(b, 0), 0);
+	snd(&t, P_(b, 0), 100);
+	CHECK_EQ_U(t.res.events, ROCE_EV_DUPLICATE | ROCE_EV_RETRANSMISSION);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.capture_copies, 0);
+	CHECK_EQ_U(s.duplicates, 1);
+	a_done(&t);
+}
+
+#define EACH_BASE(fn) \
+	static void test_##fn(void) \
+	{ \
+		for (unsigned i = 0; i < sizeof(bases) / sizeof(bases[0]); i++) \
+			run_##fn(bases[i]); \
+	}
+EACH_BASE(adjacent)
+EACH_BASE(read)
+EACH_BASE(timeout_resend)
+EACH_BASE(nak_resend)
+EACH_BASE(between)
+EACH_BASE(ack_copy)
+EACH_BASE(off)
+
+int main(void)
+{
+	RUN(test_adjacent);
+	RUN(test_read);
+	RUN(test_timeout_resend);
+	RUN(test_nak_resend);
+	RUN(test_between);
+	RUN(test_ack_copy);
+	RUN(test_off);
+	return check_report();
+}
