@@ -257,6 +257,7 @@ static void send_rc(struct gen *g, struct msg *m)
 			td.dup = 1;
 			td.retx = 1;
 			td.episode = EP_TIMEOUT;
+			g->ts += RG_DUP_DELAY_NS;
 			rg_eng_emit(g, &s, &td, false);
 		}
 	}

@@ -11,6 +11,14 @@
 
 #include "faults.h"
 
+/*
+ * A duplicate fault's copy arrives this long after the original: a network
+ * duplicate, later than roce-analyze's capture-copy window (ROCE_COPY_WINDOW_NS,
+ * 4 us), so that the analyzer counts it as the receiver saw it (docs/json.md
+ * "Capture copies"), not as a frame the capture carried twice.
+ */
+#define RG_DUP_DELAY_NS 10000u
+
 enum { EP_NONE = 0, EP_NAK, EP_RNR, EP_TIMEOUT };
 
 /* Counters one frame makes visible (added when the frame is written); 8 bytes without

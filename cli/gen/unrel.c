@@ -131,6 +131,7 @@ static void unrel_packet(struct gen *g, const struct msg *m, struct ustream *u,
 
 		g->t->injected[RG_F_DUP]++;
 		td.dup = 1;
+		g->ts += RG_DUP_DELAY_NS;       /* (engine.h) */
 		rg_eng_emit(g, s, &td, false);
 	}
 }

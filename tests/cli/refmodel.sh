@@ -10,9 +10,9 @@
 # generator command). Per stream they must
 # give the same frames, icrc_bad, psn_gaps, lost_psns, duplicates, out_of_order,
 # unrecovered_psns, retransmissions, go-back-N episodes (total), acks, naks, rnr_naks
-# and cnps. roce-analyze runs with --copy-window=0: the model has no capture copies
-# (docs/json.md "Capture copies"), and roce-gen's and refgen's duplicate fault (a packet
-# twice in a row, a moment apart) is one by that rule.
+# and cnps. The model has no capture copies (docs/json.md "Capture copies"): roce-gen's
+# and refgen's duplicate fault writes the copy 10 us after the frame before it, past the
+# analyzer's copy window, as a duplicate on the wire.
 #
 # Differences where one side is known to be wrong are listed in
 # tests/ref/expected-failures.txt with both values pinned and the reason: they are
@@ -41,7 +41,7 @@ compare() { # compare NAME FILE
 		bad "$1: reference model failed: $(cat "$tmp/err")"
 		return
 	fi
-	"$ra" --json --copy-window=0 "$2" >"$tmp/$1.json" 2>"$tmp/err"
+	"$ra" --json "$2" >"$tmp/$1.json" 2>"$tmp/err"
 	if [ $? -gt 2 ] || [ ! -s "$tmp/$1.json" ]; then
 		bad "$1: roce-analyze failed: $(cat "$tmp/err")"
 		return

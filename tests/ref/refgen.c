@@ -487,11 +487,20 @@ int main(int argc, char **argv)
 		}
 		size_t len;
 
+		const struct roce_bth *b = &lists[i][pos[i]].spec.bth;
+		/* a frame repeating its connection's frame before (a duplicate on the wire, two
+		 * CNPs): 10 us after the frame written before it, past roce-analyze's
+		 * capture-copy window (docs/json.md "Capture copies"), as the model has no
+		 * capture copies */
+		bool late = pos[i] && lists[i][pos[i] - 1].spec.bth.psn == b->psn &&
+			    lists[i][pos[i] - 1].spec.bth.opcode == b->opcode &&
+			    lists[i][pos[i] - 1].spec.bth.dqpn == b->dqpn;
+
 		if (roce_build(&lists[i][pos[i]++].spec, buf, sizeof(buf), &len) != 0) {
 			fprintf(stderr, "refgen: roce_build failed\n");
 			return 2;
 		}
-		ts += 1000;
+		ts += late ? 10000 : 1000;
 		if (roce_capw_write(w, ts, buf, (uint32_t)len, (uint32_t)len) != 0) {
 			fprintf(stderr, "refgen: write failed\n");
 			return 2;
