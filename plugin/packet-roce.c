@@ -152,6 +152,8 @@ static expert_field ei_roce_an[ROCE_AN_COUNT] = {
 #include <roce/anomalies.def>
 };
 #define EI_ROCE(sym) (&ei_roce_an[ROCE_AN_##sym])
+/* A capture copy (docs/json.md "Capture copies"): an event, not an anomaly type. */
+static expert_field ei_roce_capture_copy = EI_INIT;
 
 /* Expert group and severity of each anomaly type, from the table. */
 static const struct {
@@ -627,7 +629,7 @@ static void roce_render_analysis(proto_tree *rt, tvbuff_t *tvb, packet_info *pin
 	if (r == NULL || (r->events & ~(ROCE_EV_PFC | ROCE_EV_PFC_XON | ROCE_EV_PFC_STORM |
 			ROCE_EV_PAUSE | ROCE_EV_ICRC_BAD | ROCE_EV_MALFORMED)) == 0)
 		return;
-	if (rt == NULL && (r->events & roce_expert_events) == 0)
+	if (rt == NULL && (r->events & (roce_expert_events | ROCE_EV_CAPTURE_COPY)) == 0)
 		return;         /* no tree, and nothing for the experts or the columns */
 	ai = proto_tree_add_item(rt, hf_roce_analysis, tvb, 0, 0, ENC_NA);
 	proto_item_set_generated(ai);
@@ -640,6 +642,12 @@ static void roce_render_analysis(proto_tree *rt, tvbuff_t *tvb, packet_info *pin
 			"PSN gap: expected %u, got %u (%u PSN%s lost)", r->expected_psn, fd->bth.psn,
 			r->lost_psns, r->lost_psns == 1 ? "" : "s");
 		col_append_fstr(pinfo->cinfo, COL_INFO, " [PSN gap, %u lost]", r->lost_psns);
+	}
+	if (r->events & ROCE_EV_CAPTURE_COPY) {
+		/* the analyzer took it for the capture's second copy of the stream's
+		 * previous frame and analysed it no further */
+		expert_add_info(pinfo, ai, &ei_roce_capture_copy);
+		col_append_str(pinfo->cinfo, COL_INFO, " [Capture copy]");
 	}
 	if (r->events & ROCE_EV_ACKED_UNSEEN) {
 		uint32_t n = r->acked_unseen_psns;
@@ -1312,6 +1320,15 @@ void proto_register_roce(void)
 			{ ai->expert, roce_an_pi[t].group, roce_an_pi[t].severity, ai->help, EXPFILL } };
 	}
 	expert_register_field_array(em, ei, n_ei);
+	{
+		static ei_register_info ei_copy[] = {
+			{ &ei_roce_capture_copy, { "roce.analysis.capture_copy", PI_SEQUENCE,
+				PI_NOTE, "Frame captured twice (capture artefact, not a resend)",
+				EXPFILL } },
+		};
+
+		expert_register_field_array(em, ei_copy, array_length(ei_copy));
+	}
 
 	m = prefs_register_protocol(proto_roce, NULL);
 	prefs_register_bool_preference(m, "validate_icrc", "Validate the ICRC",

@@ -28,7 +28,11 @@
  * kept by an_copy_nak() from aeth_nak(), the rare path) is a copy only of a NAK
  * with its syndrome, an ACK only of an ACK.
  * A CNP (its PSN field is reserved) is a copy when the stream's newest frame was
- * a CNP (its last CNP time is that frame's), under the same two conditions.
+ * a CNP (its last CNP time is that frame's), under the same two conditions, on a
+ * stream with a peer (RC, UC, XRC: on UD the CE-marked frames that make CNPs go
+ * to another stream, which condition 2 cannot watch).
+ * The previous frame may have been dropped (a bad ICRC, malformed): its opcode
+ * is then kept as 0xff, which no frame analysed further repeats.
  *
  * Asked only where a frame failed its stream's in-order test (roce_process()
  * before an_req_process() / an_resp_process()), on the CNP path and for a
@@ -51,7 +55,9 @@ bool an_copy_is(const struct an_ctx *c, const struct an_flow *f, uint32_t prev_p
 		/* a CNP's PSN is reserved: the stream's newest frame was a CNP */
 		const struct an_lat_x *l = an_flow_lat_x(f);
 
-		if (!l || !l->cnps || l->last_cnp_ts != prev_ts)
+		/* (on a stream without a peer, UD, a CE-marked frame of the other direction
+		 * between two CNPs cannot be seen: no copy) */
+		if (!f->peer || !l || !l->cnps || l->last_cnp_ts != prev_ts)
 			return false;
 	} else if (((c->pkt->bth.psn & 0xffffffu) | (uint32_t)c->pkt->bth.opcode << 24) !=
 		   prev_psn) {

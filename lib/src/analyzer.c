@@ -785,8 +785,13 @@ static void roce_process(struct an_ctx *c, int status)
 					f->st.first_psn = pkt->bth.psn & 0xffffffu;
 				}
 				f->st.last_psn = pkt->bth.psn & 0xffffffu;
-				f->st.last_op = pkt->bth.opcode;
 			}
+			/* (a CNP's too: the next frame repeats a CNP, not the frame before it) */
+			f->st.last_op = pkt->bth.opcode;
+		} else {
+			/* a dropped frame is the stream's previous one as well, and no frame is
+			 * its copy (an_copy.c): no opcode of a frame analysed further is 0xff */
+			f->st.last_op = 0xff;
 		}
 	}
 	if (pkt->ecn)

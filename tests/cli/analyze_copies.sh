@@ -9,8 +9,8 @@
 # capture_copies (one per frame) and the frame counts (frames, bytes, payload_bytes,
 # roce_frames, rocev2_frames, icrc_ok, opcodes); nothing is a duplicate or a
 # retransmission.  Captures: a clean roce-gen run and one with losses (NAKs, go-back-N,
-# RNR NAKs, re-reads, CE marks and CNPs; not roce-gen's --dup-rate: its "network copy" of a
-# packet twice in a row is what this rule calls a capture copy), the committed READ
+# RNR NAKs, re-reads, CE marks and CNPs; not roce-gen's --dup-rate: its copies are
+# duplicates on the wire, 10 us after the original), the committed READ
 # capture (IPv6).  (Not
 # rocev2_write_loss.pcap: its frame with a bad ICRC is damaged, counted each time it was
 # captured, as documented.)  With --copy-window=0 the copies read as before (duplicates,
@@ -23,27 +23,7 @@ rg=$build/cli/roce-gen
 [ -x "$ra" ] && [ -x "$rg" ] || { echo "SKIP: tools not built"; exit 77; }
 . "$(dirname "${BASH_SOURCE[0]}")/testlib.sh"
 
-# double IN OUT LAG_US: every record of the pcap IN twice, the copy LAG_US later
-double() {
-	python3 - "$1" "$2" "$3" <<'PY'
-import struct, sys
-src, dst, lag = sys.argv[1], sys.argv[2], int(sys.argv[3])
-d = open(src, 'rb').read()
-magic = d[:4]
-e = '<' if magic in (b'\xd4\xc3\xb2\xa1', b'\x4d\x3c\xb2\xa1') else '>'
-unit = 10**9 if magic in (b'\x4d\x3c\xb2\xa1', b'\xa1\xb2\x3c\x4d') else 10**6
-lag = lag * unit // 10**6
-out, o = [d[:24]], 24
-while o + 16 <= len(d):
-    sec, frac, incl, orig = struct.unpack(e + 'IIII', d[o:o + 16])
-    rec = d[o + 16:o + 16 + incl]
-    t = sec * unit + frac + lag
-    out.append(d[o:o + 16] + rec)
-    out.append(struct.pack(e + 'IIII', t // unit, t % unit, incl, orig) + rec)
-    o += 16 + incl
-open(dst, 'wb').write(b''.join(out))
-PY
-}
+. "$(dirname "${BASH_SOURCE[0]}")/copies_lib.sh"     # double()
 
 # same SINGLE.json DOUBLE.json NFRAMES: the documents agree but for the frame counts
 same() {
