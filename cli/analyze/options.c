@@ -452,8 +452,7 @@ static const GOptionEntry entries[] = {
 	{ "pfc-storm-ms", 0, 0, CB(opt_storm_cb),
 	  "Continuous pause that counts as a PFC storm, ms (default 200)", "MS" },
 	{ "copy-window", 0, 0, CB(opt_copy_window_cb),
-	  "A frame repeating its stream's previous one within USEC, nothing of its\n"
-	  "                            connection between, is a capture copy (default 4; 0 = off)",
+	  "Repeat of a stream's previous frame within USEC = capture copy (default 4; 0 = off)",
 	  "USEC" },
 	{ "max-flows", 0, 0, CB(opt_max_flows_cb),
 	  "Track at most N streams; least recently active evicted (default 1000000)", "N" },
