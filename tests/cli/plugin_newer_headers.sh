@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Compile plugin/packet-roce.c against newer Wireshark headers than the
+# Compile plugin/packet-roce.c and plugin/roce-stats.c against newer Wireshark headers than the
 # installed ones (Debian trixie = 4.4, sid = 4.6 at the time of writing),
 # fetched from Debian's own mirror with a private apt configuration: the
 # system's packages and apt state are not touched.
@@ -73,7 +73,9 @@ for r in "${ROOTS[@]}"; do
 	ver=$(awk '/define WIRESHARK_VERSION_(MAJOR|MINOR|MICRO)/ { printf "%s%s", s, $3; s = "." }' "$inc/ws_version.h")
 	# shellcheck disable=SC2086
 	if cc "${FLAGS[@]}" -c -o "$T/roce-$ver.o" -DPLUGIN_VERSION='"test"' -I"$SRC/lib/include" -I"$BLD/lib/include" \
-			-isystem "$inc" $GLIB "$SRC/plugin/packet-roce.c" 2>"$T/cc-$ver.log"; then
+			-isystem "$inc" $GLIB "$SRC/plugin/packet-roce.c" 2>"$T/cc-$ver.log" &&
+		cc "${FLAGS[@]}" -c -o "$T/stats-$ver.o" -I"$SRC/lib/include" -I"$BLD/lib/include" \
+			-isystem "$inc" $GLIB "$SRC/plugin/roce-stats.c" 2>>"$T/cc-$ver.log"; then
 		syms=$(nm "$T/roce-$ver.o" | awk '$2 ~ /^[TDR]$/ && $3 ~ /^(plugin_|wireshark_load_module)/ { print $3 }' | sort | tr '\n' ' ')
 		echo "ok: compiles against Wireshark $ver headers; entry points: $syms"
 		case " $syms " in
