@@ -1,208 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* fuzz_capread.c - capture reader: memory (mmap) path vs streaming path (plain, gzip, zstd,
- * lz4: compressed inputs, told by their magic, are read through the stream path only), the
- * memory path read one record at a time vs in runs (roce_cap_next_batch()), the
- * mapped file with roce_cap_set_ahead()'s helper thread (leaps forced), and the file read
- * with read() into a small reused buffer (roce_cap_set_read_buffer(), pcap and pcapng). */
-#define _GNU_SOURCE
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
-#include "capread.h"
-#include "capread_rbuf.h"
+/*
+ * fuzz_capread.c - capture reader, its single-threaded paths: the memory path
+ * read one record at a time (the reference), the memory path read in runs
+ * (roce_cap_next_batch()) and the streaming path (plain, gzip, zstd, lz4:
+ * compressed inputs, told by their magic, are read through the stream path
+ * only), each exactly what the reference gives; errors and EOF sticky, every
+ * error and warning one line naming the input (capread_fuzz.h).  No thread, no
+ * file but one memfd: hundreds to thousands of inputs a second.
+ *
+ * The mapped file with roce_cap_set_ahead()'s helper thread, the read() path
+ * with a small buffer and amplified inputs are compared with the same memory
+ * path by the second target, fuzz_capread_paths.c (same seed corpus).
+ */
+#include "capread_fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-struct summary {
-	uint64_t n, hash, last;
-	int status;
-	char err[1024];
-};
-
-/*
- * The helper's work (roce_cap_set_ahead()) for the mapped path with the helper
- * thread: a byte that depends on the record, never 0.  A record handed out with
- * a helper's byte must carry exactly this one, whatever the helper guessed about
- * record boundaries when it leapt ahead (capread_ahead.c).
- */
-static uint8_t ahead_byte(void *user, const struct roce_cap_record *r)
-{
-	uint32_t h = r->caplen * 2654435761u ^ r->wirelen;
-
-	(void)user;
-	if (r->caplen)
-		h ^= (uint32_t)r->data[0] << 8 ^ r->data[r->caplen - 1];
-	return (uint8_t)(1 + h % 255);
-}
-
-/* One record: the checks every path must pass, folded into the summary. */
-static uint64_t take(roce_capfile_t *c, const struct roce_cap_record *rp, struct summary *s,
-		     uint64_t h)
-{
-	const struct roce_cap_record r = *rp;
-	uint64_t done, total;
-
-	/* frame numbers grow (pcapng custom/journal blocks are numbered, not delivered) */
-	if (r.caplen > r.wirelen || r.caplen > ROCE_CAP_MAX_RECORD || r.frame_no <= s->last ||
-	    ((r.flags & ROCE_CAP_REC_NO_TS) && r.ts_ns))
-		abort();
-	s->last = r.frame_no;
-	if (r.ahead && r.ahead != ahead_byte(NULL, &r))
-		abort();
-	/* touch every byte: ASan catches reads outside the input */
-	for (uint32_t i = 0; i < r.caplen; i++)
-		h = (h ^ r.data[i]) * 1099511628211ull;
-	/* (ROCE_CAP_REC_RECHECK: a mapped file's last page, not in memory) */
-	h = (h ^ r.ts_ns ^ r.wirelen ^ (uint64_t)r.linktype << 32 ^ r.ifindex ^
-	     r.frame_no << 40 ^ (uint64_t)(r.flags & ~ROCE_CAP_REC_RECHECK) << 56) *
-	    1099511628211ull;
-	s->n++;
-	roce_cap_progress(c, &done, &total);
-	if (total && done > total)
-		abort();
-	return h;
-}
-
-/* batch 0: roce_cap_next(); else roce_cap_next_batch() with runs of at most batch */
-static void drain(roce_capfile_t *c, const char *openerr, struct summary *s, unsigned batch)
-{
-	struct roce_cap_record r, recs[16];
-	uint64_t h = 1469598103934665603ull;
-	int st;
-
-	memset(s, 0, sizeof(*s));
-	if (!c) {
-		s->status = 1;
-		snprintf(s->err, sizeof(s->err), "%s", openerr);
-		if (strchr(openerr, '\n') || strncmp(openerr, "fuzz", 4) != 0)
-			abort();
-		return;
-	}
-	(void)roce_cap_format(c);
-	(void)roce_cap_linktype(c);
-	if (!batch) {
-		while ((st = roce_cap_next(c, &r)) == 1)
-			h = take(c, &r, s, h);
-	} else {
-		while ((st = roce_cap_next_batch(c, recs, batch)) > 0) {
-			if ((unsigned)st > batch)
-				abort();
-			/* every record of the run stays valid until the next call */
-			for (int i = 0; i < st; i++)
-				h = take(c, &recs[i], s, h);
-		}
-	}
-	s->status = st;
-	/* warnings: counted, one line, naming the input */
-	if (roce_cap_warnings(c) && (strncmp(roce_cap_warning(c), "fuzz", 4) != 0 ||
-				     strchr(roce_cap_warning(c), '\n')))
-		abort();
-	h = (h ^ roce_cap_warnings(c)) * 1099511628211ull;
-	s->hash = h;
-	snprintf(s->err, sizeof(s->err), "%s", roce_cap_error(c));
-	if (roce_cap_next(c, &r) != st || strcmp(roce_cap_error(c), s->err) != 0)
-		abort(); /* errors and EOF are sticky */
-	if (st < 0 && (strncmp(s->err, "fuzz", 4) != 0 || strchr(s->err, '\n')))
-		abort();
-	roce_cap_close(c);
-}
-
-/* The bytes in a memory file (a regular file to the reader: it maps it), or -1. */
-static int memfd_of(const uint8_t *data, size_t size)
-{
-	int fd = memfd_create("fuzz", MFD_CLOEXEC);
-
-	if (fd >= 0 && size && write(fd, data, size) != (ssize_t)size) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-/* Another path's summary s must be exactly the memory path's (mem). */
-static void same_as_mem(const struct summary *mem, const struct summary *s, const char *what)
-{
-	if (s->n != mem->n || s->hash != mem->hash || s->status != mem->status ||
-	    strcmp(s->err, mem->err) != 0) {
-		fprintf(stderr, "mem/%s mismatch:\n  %s\n  %s\n", what, mem->err, s->err);
-		abort();
-	}
-}
-
-/*
- * The bytes as a mapped file with roce_cap_set_ahead()'s helper thread walking
- * (and, with ROCE_CAP_AHEAD_RUNS, leaping) ahead of the reader: exactly what the
- * memory path gave (mem), and every helper's byte the record's own (take()).
- */
-static void helper_path(const uint8_t *data, size_t size, const struct summary *mem,
-			unsigned batch)
-{
-	char eb[ROCE_ERRBUF_SIZE];
-	struct summary ahd;
-	roce_capfile_t *c;
-	int fd = memfd_of(data, size);
-
-	if (fd < 0)
-		return;
-	c = roce_cap_open_fd(fd, "fuzz", 0, eb);
-	if (c)
-		(void)roce_cap_set_ahead(c, ahead_byte, NULL, 0);
-	drain(c, eb, &ahd, batch);
-	same_as_mem(mem, &ahd, "helper");
-}
-
-/*
- * The bytes as a file read with read() into one reused buffer
- * (roce_cap_set_read_buffer()) of a few dozen to a few hundred bytes, so
- * that records and pcapng blocks straddle its end and outgrow it: exactly
- * what the memory path gave (mem), and every verdict byte the record's own.
- */
-static void read_path(const uint8_t *data, size_t size, const struct summary *mem,
-		      unsigned batch)
-{
-	char eb[ROCE_ERRBUF_SIZE], buf[16];
-	struct summary rd;
-	roce_capfile_t *c;
-	int fd = memfd_of(data, size);
-
-	if (fd < 0)
-		return;
-	snprintf(buf, sizeof(buf), "%u", (unsigned)(24 + (size * 7 + batch) % 500));
-	setenv("ROCE_CAP_READ_BUF", buf, 1);
-	c = roce_cap_open_fd(fd, "fuzz", 0, eb);
-	if (c)
-		(void)roce_cap_set_read_buffer(c, ahead_byte, NULL, 0, 0);
-	drain(c, eb, &rd, batch);
-	same_as_mem(mem, &rd, "read()");
-}
-
-/*
- * The helper leaps about a thousand mean records past the reader, 1 MiB before
- * it knows their size: one small input in 64 is also read with its bytes
- * after the first 24 (a pcap file header) repeated to at least 2 MiB, tens of
- * thousands of records of whatever the input holds.
- */
-static void amplified(const uint8_t *data, size_t size)
-{
-	char eb[ROCE_ERRBUF_SIZE];
-	struct summary mem;
-	size_t body = size - 24, k = ((2u << 20) + body - 1) / body, n = 24 + body * k;
-	uint8_t *big = malloc(n);
-
-	if (!big)
-		return;
-	memcpy(big, data, 24);
-	for (size_t i = 0; i < k; i++)
-		memcpy(big + 24 + i * body, data + 24, body);
-	drain(roce_cap_open_mem(big, n, "fuzz", eb), eb, &mem, 0);
-	helper_path(big, n, &mem, 16);
-	free(big);
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -210,20 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct summary mem, str, run;
 	int fd;
 	/* gzip, zstd, lz4 (capread_z.c): the stream path only */
-	bool gz = (size >= 2 && data[0] == 0x1f && data[1] == 0x8b) ||
-		  (size >= 4 && data[0] == 0x28 && data[1] == 0xb5 && data[2] == 0x2f &&
-		   data[3] == 0xfd) ||
-		  (size >= 4 && data[0] == 0x04 && data[1] == 0x22 && data[2] == 0x4d &&
-		   data[3] == 0x18);
-	static bool env_set;
-
-	if (!env_set) {
-		/* the helper's bytes always taken; the reader claims chunks ahead of the
-		 * helper every 2nd chunk it enters, so that the helper leaps */
-		setenv("ROCE_CAP_AHEAD_PROBE", "0", 1);
-		setenv("ROCE_CAP_AHEAD_RUNS", "2", 1);
-		env_set = true;
-	}
+	bool gz = compressed(data, size);
 
 	drain(roce_cap_open_mem(data, size, "fuzz", eb), eb, &mem, 0);
 
@@ -244,13 +43,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Plain input: both paths must agree exactly. */
 	if (!gz)
 		same_as_mem(&mem, &str, "stream");
-
-	/* The mapped file with the helper thread, as it is and amplified. */
-	if (!gz) {
-		helper_path(data, size, &mem, 1 + size % 16);
-		read_path(data, size, &mem, size % 17);
-		if (size > 24 && size < 4096 && (data[size - 1] & 63) == 0)
-			amplified(data, size);
-	}
 	return 0;
 }
