@@ -4,8 +4,8 @@
  * anomaly records (an_init), their delivery to the on_anomaly callback and
  * the observers (an_emit), pause events to the observers, and a stream's
  * event-counter block (an_flow_ctr, behind AN_COUNT).  Kept apart from
- * analyzer.c so that an_request.c and an_pfc.c, which analyzer.c calls,
- * never call back into it.
+ * analyzer.c so that an_request.c, an_response.c and an_pfc.c, which
+ * analyzer.c calls, never call back into it.
  */
 #include "an_internal.h"
 

@@ -8,10 +8,12 @@
  *                 eviction, time advance, a stream's holes
  *   an_export.c   memory accounting, finish, summary, stream and PFC
  *                 iteration
- *   an_request.c  request state machine: holes, ACK/READ rings, go-back-N,
- *                 gaps, AETH/NAK, READ responses and response-side
- *                 sequencing, pairing (the only writer of struct an_req and
- *                 struct an_rsp)
+ *   an_request.c  request state machine: request PSN sequencing, ACK/READ
+ *                 rings (an_ring.h), go-back-N, gaps, the in-order request
+ *   an_response.c its response side: AETH/NAK, READ responses, response-side
+ *                 sequencing, pairing (with an_request.c the only writer of
+ *                 struct an_req and struct an_rsp)
+ *   an_holes.c    a stream's PSN holes (struct an_holeset)
  *   an_pfc.c      PFC / PAUSE entries and pause intervals
  *   an_pair.c     request/response pairing index
  *   an_table.c    open-addressing hash tables and their dense arrays
@@ -924,7 +926,7 @@ void an_predict_learn(struct roce_analyzer *a, const struct roce_pkt *pkt, int s
 void an_predict_enable(roce_analyzer_t *a, bool on);
 /* f is freed: its prediction goes (the record may come back as another stream). */
 void an_predict_forget(struct roce_analyzer *a, const struct an_flow *f);
-/* Tests: the in-order shortcuts of an_request.c on (the default) or off. */
+/* Tests: the in-order shortcuts of an_request.c and an_response.c on (the default) or off. */
 void an_inorder_enable(roce_analyzer_t *a, bool on);
 /* Frames an_predict() analysed (for tests). */
 uint64_t an_predict_hits(const roce_analyzer_t *a);
@@ -934,7 +936,61 @@ void an_init(struct roce_anomaly *an, enum roce_anomaly_type type,
 	uint64_t frame, uint64_t ts, const struct an_flow *f);
 void an_emit(struct roce_analyzer *a, const struct roce_anomaly *an);
 
-/* an_request.c: the only writers of struct an_req and struct an_rsp */
+/* A PSN jump of this much or more, either way, is taken as a new connection. */
+#define AN_RESYNC (1 << 22)
+#define AN_MAX_READ_N      (1u << 22)
+
+/* p in [start, start + len), 24-bit PSNs */
+static inline bool an_psn_in(uint32_t p, uint32_t start, uint32_t len)
+{
+	return ((p - start) & 0xffffffu) < len;
+}
+
+/* f's path MTU: configured, else learned (0: unknown) */
+static inline uint32_t an_flow_pmtu(const struct roce_analyzer *a, const struct an_flow *f)
+{
+	if (a->cfg.pmtu)
+		return a->cfg.pmtu;
+	return f->st.pmtu;
+}
+
+/* ceil(len / d), at least 1, at most AN_MAX_READ_N: a READ's N */
+static inline uint32_t an_div_up(uint64_t len, uint32_t d)
+{
+	uint64_t n = (len + d - 1) / d;
+
+	if (n < 1)
+		n = 1;
+	if (n > AN_MAX_READ_N)
+		n = AN_MAX_READ_N;
+	return (uint32_t)n;
+}
+
+/* an_holes.c: a stream's PSN holes */
+/* PSNs missing in r: its holes and the dropped ones. */
+uint64_t an_holes_missing(const struct an_holeset *r);
+/* [start, start + len) is missing (the oldest hole dropped when there is no room). */
+void an_hole_add(struct an_holeset *r, uint32_t start, uint32_t len);
+/* Remove PSN p from the holes; true when it was missing. */
+bool an_hole_fill(struct an_holeset *r, uint32_t p);
+/* Remove [p, p + n) from the holes; true when any of them was missing. */
+bool an_hole_fill_range(struct an_holeset *r, uint32_t p, uint32_t n);
+/* PSNs a stream still misses: request holes plus skipped READ response PSNs. */
+uint64_t an_flow_unrecovered(const struct an_flow *f);
+
+/* an_request.c and an_response.c: the only writers of struct an_req and struct an_rsp */
+/* (an_request.c, for an_response.c and an_ring.h) r's NAK / go-back block, allocated on
+ * first use; NULL without memory */
+struct an_req_err *an_req_err(struct roce_analyzer *a, struct an_req *r);
+/* (an_request.c) that block freed when nothing in it is in use any more */
+void an_req_err_release(struct roce_analyzer *a, struct an_req *r);
+/* (an_request.c) a gap at c's frame (PSN p) on f: lost PSNs missing, the first e, the last
+ * last: counted, the event, the anomaly */
+void an_gap_report_span(struct an_ctx *c, struct an_flow *f, uint32_t p, uint32_t e,
+	uint32_t last, uint32_t lost);
+/* (an_request.c) anomaly t of c's frame on f at PSN p where e was expected, text detail */
+void an_simple_anomaly(struct an_ctx *c, struct an_flow *f, enum roce_anomaly_type t,
+	uint32_t p, uint32_t e, const char *detail);
 void an_req_process(struct an_ctx *c, struct an_flow *f);
 /*
  * The request frame in c is the next PSN of f's request stream with nothing
@@ -973,8 +1029,6 @@ void an_req_advance(struct roce_analyzer *a, struct an_req *r, uint32_t p, bool 
  * Otherwise nothing done, false.
  */
 bool an_resp_inorder(struct an_ctx *c, struct an_flow *f);
-/* A PSN jump of this much or more, either way, is taken as a new connection. */
-#define AN_RESYNC (1 << 22)
 
 /*
  * an_resp_inorder()'s test: a response of f at PSN P with AETH syndrome syn
@@ -1004,13 +1058,13 @@ static inline __attribute__((always_inline)) bool an_resp_inorder_ok(const struc
 	return d == 1 || (d > 1 && d < AN_RESYNC && !resp && !r->hs.nholes && !r->rd_cap &&
 			  roce_psn_cmp(r->next, P) > 0);
 }
+/* (an_response.c) */
 void an_resp_process(struct an_ctx *c, struct an_flow *f);
-/* PSNs a stream still misses: request holes plus skipped READ response PSNs. */
-uint64_t an_flow_unrecovered(const struct an_flow *f);
 void an_req_free(struct roce_analyzer *a, struct an_req *r);
 /* f is paired: its request state, if any, becomes a struct an_req_lat (f->req moves; without
  * memory it stays, and its samples are dropped). */
 void an_req_pair(struct roce_analyzer *a, struct an_flow *f);
+/* (an_response.c) */
 void an_rsp_free(struct roce_analyzer *a, struct an_rsp *s);
 
 /* an_pair.c */
@@ -1023,7 +1077,7 @@ void an_pair_sync(struct roce_analyzer *a, struct an_flow *f);
 /* f goes away: leave the index, unlink its peer (which may become a candidate). */
 void an_pair_forget(struct roce_analyzer *a, struct an_flow *f);
 /* Pair the unpaired response stream f whose frame has PSN P, if a candidate fits (then
- * f->peer is set; the caller, an_request.c, moves both request states: an_req_pair()). */
+ * f->peer is set; the caller, an_response.c, moves both request states: an_req_pair()). */
 void an_pair_try(struct roce_analyzer *a, struct an_flow *f, uint32_t P);
 
 /* observers (an_event.c) */

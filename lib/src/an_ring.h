@@ -2,9 +2,11 @@
 /*
  * an_ring.h - the request state machine's AckReq and READ rings (an_req's
  * ack and rd arrays): push, complete, match and grow.  Included by
- * an_request.c only, which stays their one user (and so the only writer of
+ * an_request.c (push, cancel) and an_response.c (complete, match) only, which
+ * stay their users (and so, with an_acked.c's holes, the only writers of
  * struct an_req): static functions, so that the hot ones are inlined into
- * the frame's path.
+ * the frame's path; a file that includes this one need not use every one
+ * (-Wunused-function off here).
  *
  * The AckReq ring holds the outstanding requests that wait for an ACK (an
  * AckReq, a READ, an atomic), oldest first; the READ ring the last READs
@@ -22,11 +24,8 @@
 
 #include "an_internal.h"
 
-/* p in [start, start + len), 24-bit PSNs */
-static bool psn_in(uint32_t p, uint32_t start, uint32_t len)
-{
-	return ((p - start) & 0xffffffu) < len;
-}
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
 
 /* r's first AckReq / READ ring in its record (a paired stream's), NULL for a 96-byte record */
 static inline struct an_ackent *ack_inline(struct an_req *r)
@@ -88,11 +87,6 @@ static bool ack_grow(struct roce_analyzer *a, struct an_req *r)
 	return true;
 }
 
-/* (an_request.c) r's NAK / go-back block, allocated on first use; NULL without memory */
-static struct an_req_err *req_err(struct roce_analyzer *a, struct an_req *r);
-/* (an_request.c) that block freed when nothing in it is in use any more */
-static void req_err_release(struct roce_analyzer *a, struct an_req *r);
-
 /*
  * ack_push() into a full ring (or none yet): grow it; at its cap, move the
  * oldest entry to r's older AckReqs (struct an_ackold: counted and timed
@@ -105,7 +99,7 @@ static __attribute__((noinline)) bool ack_room(struct roce_analyzer *a, struct a
 
 		if (!r->ack_cap)
 			return false;   /* no memory: this request is not timed */
-		if (r->ack_cap == AN_ACK_RING && (er = req_err(a, r)) != NULL) {
+		if (r->ack_cap == AN_ACK_RING && (er = an_req_err(a, r)) != NULL) {
 			const struct an_ackent *e = &r->ack[r->ack_head];
 			struct an_ackold *o = &er->ackold;
 
@@ -161,7 +155,7 @@ static __attribute__((noinline)) bool ackold_complete(struct roce_analyzer *a, s
 		last->frame = o->newest_frame;
 	}
 	o->n = 0;
-	req_err_release(a, r);
+	an_req_err_release(a, r);
 	return dist;
 }
 
@@ -206,7 +200,7 @@ static void ack_push(struct roce_analyzer *a, struct an_req *r, uint32_t psn, bo
 static __attribute__((noinline)) void ack_mark(struct roce_analyzer *a, struct an_req *r,
 	uint32_t upto)
 {
-	struct an_req_err *er = req_err(a, r);
+	struct an_req_err *er = an_req_err(a, r);
 
 	if (!er)
 		return;
@@ -237,7 +231,7 @@ static __attribute__((noinline)) bool ack_acked_ahead(struct roce_analyzer *a, s
 
 	if (d >= 0) {
 		r->err->ahead = false;
-		req_err_release(a, r);
+		an_req_err_release(a, r);
 	}
 	return d <= 0;
 }
@@ -337,7 +331,7 @@ static void ack_cancel_from(struct roce_analyzer *a, struct an_req *r, uint32_t 
 	if (r->err && r->err->ackold.n &&
 	    (keep < r->ack_n || roce_psn_cmp(r->err->ackold.newest_psn, p) >= 0)) {
 		r->err->ackold.n = 0;
-		req_err_release(a, r);
+		an_req_err_release(a, r);
 	}
 	if (keep)
 		memcpy(r->ack, tmp, keep * sizeof(tmp[0]));
@@ -371,7 +365,7 @@ static struct an_readent *read_match(struct an_req *r, uint32_t P)
 	for (unsigned k = 1; k <= r->rd_cap; k++) {
 		struct an_readent *e = &r->rd[AN_RING_AT(r->rd_next + r->rd_cap - k, r->rd_cap)];
 
-		if (e->live && psn_in(P, e->psn, e->nmax))
+		if (e->live && an_psn_in(P, e->psn, e->nmax))
 			return e;
 	}
 	return NULL;
@@ -432,5 +426,7 @@ static inline __attribute__((always_inline)) void read_push(struct roce_analyzer
 	e->ts = ts;
 	e->frame = frame;
 }
+
+#pragma GCC diagnostic pop
 
 #endif /* ROCE_AN_RING_H */

@@ -163,9 +163,9 @@ static void side_free(struct side *s)
 }
 
 /* sa: roce_decode() + roce_analyzer_process(); sb: roce_analyzer_decode_process();
- * sc: the same with header prediction and the in-order shortcuts of an_request.c
- * off (an_req_inorder(), an_resp_inorder()): every frame through the general
- * request and response code */
+ * sc: the same with header prediction and the in-order shortcuts of an_request.c and
+ * an_response.c off (an_req_inorder(), an_resp_inorder()): every frame through the
+ * general request and response code */
 static struct side sa, sb, sc;
 
 static bool sides_init(bool observer, uint64_t idle_ns, uint32_t max_flows)
