@@ -637,7 +637,7 @@ static __attribute__((noinline)) struct an_flow *flow_new(struct an_ctx *c,
  * A frame that prefetch_slot() was asked for is looked up under its hash
  * first (struct an_hint): the hash is computed only if that finds nothing.
  */
-static struct an_flow *flow_get(struct an_ctx *c)
+static inline __attribute__((always_inline)) struct an_flow *flow_get(struct an_ctx *c)
 {
 	const struct roce_pkt *p = c->pkt;
 	const struct roce_analyzer *a = c->a;
