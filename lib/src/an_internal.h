@@ -10,6 +10,7 @@
  *                 iteration
  *   an_request.c  request state machine: request PSN sequencing, ACK/READ
  *                 rings (an_ring.h), go-back-N, gaps, the in-order request
+ *                 path
  *   an_response.c its response side: AETH/NAK, READ responses, response-side
  *                 sequencing, pairing (with an_request.c the only writer of
  *                 struct an_req and struct an_rsp)
