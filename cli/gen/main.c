@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,6 +245,7 @@ int main(int argc, char **argv)
 	int rc;
 	FILE *sf;
 
+	setlocale(LC_CTYPE, "");       /* glib's messages in the user's charset; numbers stay C */
 	rg_config_defaults(&cfg);
 	rewrite_version(argc, argv);
 	for (int i = 0; i < argc; i++)
@@ -251,7 +253,7 @@ int main(int argc, char **argv)
 			argc = i;
 			break;
 		}
-	oc = g_option_context_new(NULL);
+	oc = g_option_context_new("-w FILE | -i IFACE");
 	g_option_context_set_summary(oc,
 		"Generate RoCE v1/v2 traffic (RC/UC/UD/XRC verbs, PMTU segmentation, ACKs, READ\n"
 		"responses) with chosen faults: loss and go-back-N, RNR, timeouts, duplicates,\n"
