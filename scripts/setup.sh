@@ -19,7 +19,7 @@ pkgs=(build-essential cmake pkg-config ca-certificates
       wireshark-dev tshark wireshark-common tcpreplay
       libxdp-dev libbpf-dev netsniff-ng tcpdump
       clang libclang-rt-14-dev python3 gzip zstd lz4 bc iproute2 procps util-linux
-      dpkg-dev file man-db groff-base debootstrap curl prometheus libmicrohttpd-dev systemd
+      dpkg-dev file locales man-db groff-base debootstrap curl prometheus libmicrohttpd-dev systemd
       chromium wireshark-qt xvfb xauth xdotool xclip x11-utils)
 
 missing=()

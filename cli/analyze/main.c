@@ -1099,8 +1099,10 @@ int main(int argc, char **argv)
 		ctx.files[i].linktype = -1;
 	}
 
+	/* a line per frame as it comes on a terminal (tcpdump -r - | ... on a screen), as stdio
+	 * does by default; 64 KiB blocks into files and pipes */
 	if (ctx.o.frames && !ctx.o.quiet)
-		setvbuf(stdout, NULL, ctx.live ? _IOLBF : _IOFBF, 1 << 16);
+		setvbuf(stdout, NULL, ctx.live || isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, 1 << 16);
 	pg.on = progress_wanted();
 	pg.start_ns = pg.last_ns = mono_ns();
 	install_signals();

@@ -393,8 +393,8 @@ static const GOptionEntry entries[] = {
 	{ "buffer-size", 'B', 0, CB(opt_buffer_cb),
 	  "-i: capture buffer size in KiB (default: libpcap's, 2 MiB)", "KIB" },
 	{ "immediate-mode", 0, 0, G_OPTION_ARG_NONE, &o.immediate,
-	  "-i: hand each frame over at once (libpcap then uses TPACKET_V2: fixed\n"
-	  "                            slots sized from -s; give a larger -B)", NULL },
+	  "-i: hand each frame over at once (TPACKET_V2: fixed slots sized from -s; "
+	  "give a larger -B)", NULL },
 	{ "write", 'w', 0, CB(opt_write_cb),
 	  "-i: also save the captured frames to FILE (pcap, ns timestamps)", "FILE" },
 	{ "file-size", 'C', 0, CB(opt_rotate_cb),
@@ -404,20 +404,20 @@ static const GOptionEntry entries[] = {
 	{ "prometheus", 0, 0, G_OPTION_ARG_STRING, &cli.prom_addr,
 	  "-i: serve /metrics over HTTP on ADDR:PORT (\":PORT\" = 127.0.0.1)", "ADDR:PORT" },
 	{ "prometheus-max-streams", 0, 0, CB(opt_prom_max_cb),
-	  "Prometheus: at most N QP streams get their own series, the rest are\n"
-	  "                            summed as \"other\" (default 100)", "N" },
+	  "Prometheus: at most N QP streams get their own series, the rest are summed as "
+	  "\"other\" (default 100)", "N" },
 	{ "prometheus-max-senders", 0, 0, CB(opt_prom_max_cb),
 	  "Prometheus: the same for PFC/PAUSE senders (MAC, priority) (default 100)", "N" },
 	{ "prometheus-textfile", 0, 0, G_OPTION_ARG_FILENAME, &cli.textfile,
-	  "Write the counters to PATH (Prometheus text format, atomically) at every\n"
-	  "                            --interval (-i: every 10 s without) and at the end", "PATH" },
+	  "Write the counters to PATH (Prometheus text format, atomically) at every "
+	  "--interval (-i: every 10 s without) and at the end", "PATH" },
 	{ "relinquish-privileges", 'Z', 0, G_OPTION_ARG_STRING, &cli.user,
 	  "-i: when run as root, become USER once the capture is open (as tcpdump -Z)", "USER" },
 	{ "duration", 0, 0, CB(opt_duration_cb),
 	  "-i: stop after SECONDS", "SECONDS" },
 	{ "interval", 0, 0, CB(opt_interval_cb),
-	  "Print the metrics of every SECONDS (a line, or JSON Lines with --json);\n"
-	  "                            files: of capture time, as tshark -z io,stat",
+	  "Print the metrics of every SECONDS (a line, or JSON Lines with --json; "
+	  "files: of capture time, as tshark -z io,stat)",
 	  "SECONDS" },
 	{ "check", 0, 0, G_OPTION_ARG_NONE, &cli.check,
 	  "Nagios-style check: one status line, exit 0 OK/1 WARNING/2 CRITICAL/3 UNKNOWN", NULL },
@@ -466,12 +466,13 @@ static const GOptionEntry entries[] = {
 	{ "no-icrc", 0, 0, G_OPTION_ARG_NONE, &o.no_icrc,
 	  "Do not verify the ICRC", NULL },
 	{ "threads", 0, 0, CB(opt_threads_cb),
-	  "1: one thread; 2: verify ICRCs on a second core (mapped files; default\n"
-	  "                            when more than one CPU is available)", "N" },
+	  "1: one thread; 2: verify ICRCs on a second core (mapped files; default when "
+	  "more than one CPU is available)", "N" },
 	{ "max-anomalies", 0, 0, CB(opt_max_anom_cb),
 	  "List at most N anomalies (default 1000; totals always exact)", "N" },
 	{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &o.quiet,
-	  "Print nothing; exit status only (see --fail-on)", NULL },
+	  "Print nothing; exit status only (see --fail-on; --check still prints its line)",
+	  NULL },
 	{ "progress", 0, G_OPTION_FLAG_NO_ARG, CB(opt_progress_cb),
 	  "Show progress on stderr (default: when a TTY and input > 64 MB)", NULL },
 	{ "no-progress", 0, G_OPTION_FLAG_NO_ARG, CB(opt_progress_cb),

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,9 +224,10 @@ static const char description[] =
 	"the same bytes.  Settings apply in command-line order.\n"
 	"\n"
 	"Exit status:\n"
-	"  0  generated\n"
-	"  1  writing the output failed\n"
-	"  2  usage error or bad scenario file\n"
+	"  0  generated (-i: every frame sent)\n"
+	"  1  writing the output failed (-i: the kernel refused frames)\n"
+	"  2  usage error, bad scenario file, the output could not be opened\n"
+	"     (-i: missing or down interface, no CAP_NET_RAW, a frame over the MTU)\n"
 	"\n"
 	"Examples:\n"
 	"  roce-gen -w rc.pcap --qps 16 --verbs write:3,read:1 -m 10000\n"
@@ -244,6 +246,7 @@ int main(int argc, char **argv)
 	int rc;
 	FILE *sf;
 
+	setlocale(LC_CTYPE, "");       /* glib's messages in the user's charset; numbers stay C */
 	rg_config_defaults(&cfg);
 	rewrite_version(argc, argv);
 	for (int i = 0; i < argc; i++)
@@ -251,7 +254,7 @@ int main(int argc, char **argv)
 			argc = i;
 			break;
 		}
-	oc = g_option_context_new(NULL);
+	oc = g_option_context_new("-w FILE | -i IFACE");
 	g_option_context_set_summary(oc,
 		"Generate RoCE v1/v2 traffic (RC/UC/UD/XRC verbs, PMTU segmentation, ACKs, READ\n"
 		"responses) with chosen faults: loss and go-back-N, RNR, timeouts, duplicates,\n"

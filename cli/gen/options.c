@@ -768,7 +768,7 @@ int rg_config_check(struct rg_config *c, char *err, size_t errlen)
 	if (c->version == 6 && ((c->ip_a_set && !v6a) || (c->ip_b_set && !v6b)))
 		return fail(err, errlen, "--src-ip/--dst-ip are IPv4 but --roce is v6");
 	if (c->count_frames && c->count_messages_set)
-		return fail(err, errlen, "-c (frames) and --messages cannot be combined");
+		return fail(err, errlen, "-c (frames) and -m (messages) cannot be combined");
 	if ((uint64_t)c->qps * c->hosts > (1u << 20))
 		return fail(err, errlen, "--qps x --hosts: at most 1048576 QPs in all");
 	if (c->write_path && c->iface)

@@ -411,7 +411,7 @@ static const GOptionEntry entries[] = {
 	  "Also treat UDP destination port N as RoCE v2 for rewrites (repeat)", "N" },
 	{ "version", 'V', 0, G_OPTION_ARG_NONE, &opt_version,
 	  "Print program and libroce versions and exit", NULL },
-	{ G_OPTION_REMAINING, 0, 0, CB(opt_file_cb), NULL, "FILE..." },
+	{ G_OPTION_REMAINING, 0, 0, CB(opt_file_cb), NULL, "-i IFACE FILE..." },
 	{ NULL, 0, 0, 0, NULL, NULL, NULL }
 };
 
@@ -446,10 +446,11 @@ static void parse_args(int argc, char **argv)
 	roce_rewrite_init(&O.rw);
 	opt_files = g_ptr_array_new_with_free_func(g_free);
 
-	oc = g_option_context_new("FILE...");
+	oc = g_option_context_new(NULL);        /* usage: G_OPTION_REMAINING's text */
 	g_option_context_set_summary(oc,
-		"Send the frames of pcap/pcapng captures (.gz too) on an interface: original\n"
-		"timing, a rate or top speed; optional rewrites with the RoCE ICRC recomputed.");
+		"Send the frames of pcap/pcapng captures (gzip, zstd, lz4 too) on an interface:\n"
+		"original timing, a rate or top speed; optional rewrites with the RoCE ICRC\n"
+		"recomputed.");
 	g_option_context_set_description(oc, description);
 	g_option_context_add_main_entries(oc, entries, NULL);
 	roce_opt_parse_or_exit(oc, &argc, &argv, RR_PROG, EXIT_USAGE);
@@ -1039,7 +1040,7 @@ int main(int argc, char **argv)
 	uint64_t next_report;
 	int status = EXIT_OK;
 
-	setlocale(LC_ALL, "");
+	setlocale(LC_CTYPE, "");       /* not LC_NUMERIC: the statistics and --json print "." */
 	parse_args(argc, argv);
 
 	th = calloc(O.threads, sizeof(*th));

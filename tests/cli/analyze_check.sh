@@ -71,6 +71,8 @@ expect 3 '^ROCE UNKNOWN - .*nonexist.pcap' --check "$tmp/nonexist.pcap"
 expect 3 "^ROCE UNKNOWN - --warn 'foo>1': unknown metric" --check --warn 'foo>1' "$tmp/ok.pcap"
 expect 3 "^ROCE UNKNOWN - --crit 'icrc_bad>x'" --crit 'icrc_bad>x' --check "$tmp/ok.pcap"
 expect 3 '^ROCE UNKNOWN - --check cannot be combined' --check --csv "$tmp/ok.pcap"
+# -q, as roce-analyze(1) says: the status line is still printed (the one output a check has)
+expect 2 '^ROCE CRITICAL - ' -q --check "$tmp/icrc.pcap"
 # without --check, thresholds are a usage error (exit 2)
 "$ra" --warn 'frames>1' "$tmp/ok.pcap" > /dev/null 2>&1
 [ $? -eq 2 ] && ok || bad "--warn without --check"

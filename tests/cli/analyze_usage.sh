@@ -147,4 +147,36 @@ expect_rc 0 "" -c 1 --json "$tmp/arp.pcap"
 [ ! -s "$tmp/err" ] && ok || bad "-c 1 after an ARP frame wrote to stderr: $(cat "$tmp/err")"
 grep -q '"frames": 1,' "$tmp/out" && ok || bad "-c 1: summary does not count 1 frame"
 
+# --frames on a terminal: a line per frame as it comes (tcpdump -w - | roce-analyze
+# --frames -), not in 64 KiB blocks (it printed nothing until about 70 frames had come)
+"$build/cli/roce-gen" -w "$tmp/few.pcap" -m 2 -q
+python3 - "$ra" "$tmp/few.pcap" <<'PY' && ok || bad "--frames on a terminal: lines held back"
+import os, pty, select, struct, subprocess, sys, time
+data = open(sys.argv[2], "rb").read()
+recs, off = [], 24
+while off < len(data):
+    n = struct.unpack_from("<I", data, off + 8)[0]
+    recs.append(data[off:off + 16 + n])
+    off += 16 + n
+m, s = pty.openpty()
+r, w = os.pipe()
+p = subprocess.Popen([sys.argv[1], "--frames", "-"], stdin=r, stdout=s, stderr=s)
+os.close(r)
+os.close(s)
+out = b""
+os.write(w, data[:24])
+ok = True
+for rec in recs[:3]:
+    os.write(w, rec)                    # one frame more, the pipe left open
+    want = out.count(b"\n") + 1
+    end = time.time() + 5
+    while out.count(b"\n") < want and time.time() < end:
+        if select.select([m], [], [], 0.1)[0]:
+            out += os.read(m, 65536)
+    ok = ok and out.count(b"\n") >= want
+os.close(w)
+p.wait()
+sys.exit(0 if ok else 1)
+PY
+
 finish

@@ -146,4 +146,9 @@ sys.exit(0 if ok else 1)
 PY
 "$rg" -w "$tmp/tr.pcap" -m 0 --pfc prio=3,length=1ms > "$tmp/tr0.txt"
 grep -q "by transport" "$tmp/tr0.txt" && bad "pause frames only: a transport heading" || ok
+# -w -: the frames on stdout, the summary (here --json) on stderr, as roce-gen(1) says
+"$rg" -w - -m 3 --json > "$tmp/so.pcap" 2> "$tmp/se.json" &&
+	"$ra" -q "$tmp/so.pcap" && python3 -c '
+import json, sys; sys.exit(json.load(open(sys.argv[1]))["summary"]["roce_frames"] != 15)' \
+	"$tmp/se.json" && ok || bad "-w - --json: $(head -c 200 "$tmp/se.json")"
 finish

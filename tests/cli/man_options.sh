@@ -33,6 +33,16 @@ for t in roce-analyze roce-gen roce-replay; do
 		bad "$t: the man page documents $o, --help does not list it"
 	done
 	[ -z "$(comm -3 "$tmp/help.opts" "$tmp/man.opts")" ] && ok
+	# every line of an option list is an option: glib wraps nothing, and a description
+	# continued by hand (a "\n" in it) was indented like no other column
+	awk '/Options:$/ { on = 1; next } /^$/ { on = 0 } on && !/^  -/' "$tmp/help" > "$tmp/cont"
+	[ ! -s "$tmp/cont" ] && ok || bad "$t --help-all: lines that are no option: $(cat "$tmp/cont")"
+	# the usage line in a UTF-8 locale: "[OPTION…]" (not "?", which glib prints when the
+	# program left its locale unset), no word twice (roce-replay's said "FILE... FILE...")
+	u=$(LC_ALL=C.UTF-8 "$bin" --help | sed -n 2p)
+	case $u in "  $t [OPTION…]"*) ok ;; *) bad "$t --help: usage line: $u" ;; esac
+	[ -z "$(tr ' ' '\n' <<<"$u" | grep -v '^$' | sort | uniq -d)" ] && ok ||
+		bad "$t --help: a word twice in the usage line: $u"
 
 	for o in --help -h --version -V; do
 		"$bin" $o > "$tmp/out" 2> "$tmp/err"

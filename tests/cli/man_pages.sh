@@ -31,6 +31,11 @@ for p in $pages; do
 	for sec in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" EXAMPLES "SEE ALSO" BUGS; do
 		grep -q "^$sec\$" "$tmp/out" || bad "$(basename "$p"): no $sec section"
 	done
+	# no words run together: an alternating macro (.BR a b c d) with plain words among its
+	# arguments drops their spaces (roce-gen.1 once printed "roce-analyze);thepacketswapped")
+	LC_ALL=C MANWIDTH=200 man -l "$p" 2>/dev/null |
+		grep -oE '[^[:space:]]{48,}' >"$tmp/long"
+	[ ! -s "$tmp/long" ] && ok || bad "$(basename "$p"): words run together: $(cat "$tmp/long")"
 	# NAME line: "tool - summary", the tool named like the file
 	name=$(basename "$p" .1)
 	check grep -Eq "^ +$name +- " "$tmp/out"

@@ -3,7 +3,8 @@
 # replay_errors.sh - roce-replay's documented failures: exit 2 with one line on
 # stderr for usage errors, a missing or down interface, missing CAP_NET_RAW, a frame
 # larger than the MTU, AF_XDP forced where it cannot work, unreadable or damaged
-# input (frames before the damage are still sent and counted); --help/--version.
+# input (frames before the damage are still sent and counted); --help/--version; C
+# numbers in any locale.
 . "$2/tests/cli/testlib.sh"
 . "$2/tests/cli/txlib.sh"
 tx_setup
@@ -115,6 +116,29 @@ rx_start "$tmp/rx.pcap"
 timeout 30 "$replay" -i "$if_a" -t -q "$tmp/small.pcap" - < "$tmp/small.pcap" > "$tmp/o.txt" &&
 	grep -q "^Actual: 200 packets" "$tmp/o.txt" && ok || bad "FILE - : $(head -n 1 "$tmp/o.txt")"
 rx_stop
+
+# numbers print in the C format whatever the locale: under a decimal comma (de_DE) the
+# --json statistics were not JSON ("elapsed_s": 0,005) and the text said "0,3 Gb/s"
+mkdir -p "$tmp/loc"
+localedef -i de_DE -f UTF-8 "$tmp/loc/de_DE.UTF-8" > /dev/null 2>&1
+if [ "$(LOCPATH=$tmp/loc LC_ALL=de_DE.UTF-8 locale decimal_point 2>/dev/null)" = , ]; then
+	for j in --json ""; do
+		LOCPATH=$tmp/loc LC_ALL=de_DE.UTF-8 timeout 30 "$replay" -i "$if_a" --gbps 2.5 -q $j \
+			"$tmp/small.pcap" > "$tmp/o.txt" 2> "$tmp/e.txt"
+		rc=$?
+		if [ -n "$j" ]; then
+			python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if d["target_gbps"] == 2.5 and d["packets"] == 100 else 1)' "$tmp/o.txt"
+		else
+			grep -qE '^Rated: [0-9]+\.[0-9] pps, [0-9]+\.[0-9]+ Gb/s' "$tmp/o.txt"
+		fi && [ $rc -eq 0 ] && ok ||
+			bad "de_DE locale${j:+ $j}: exit $rc: $(head -c 300 "$tmp/o.txt") $(cat "$tmp/e.txt")"
+	done
+else
+	bad "no de_DE locale made with localedef (package locales)"
+fi
 
 # an interface that is down
 in_a ip link set "$if_a" down
