@@ -15,6 +15,7 @@
  *                 sequencing, pairing (with an_request.c the only writer of
  *                 struct an_req and struct an_rsp)
  *   an_holes.c    a stream's PSN holes (struct an_holeset)
+ *   an_reqerr.c   the request state's damaged-traffic block (struct an_req_err)
  *   an_pfc.c      PFC / PAUSE entries and pause intervals
  *   an_pair.c     request/response pairing index
  *   an_table.c    open-addressing hash tables and their dense arrays
@@ -980,11 +981,13 @@ bool an_hole_fill_range(struct an_holeset *r, uint32_t p, uint32_t n);
 uint64_t an_flow_unrecovered(const struct an_flow *f);
 
 /* an_request.c and an_response.c: the only writers of struct an_req and struct an_rsp */
-/* (an_request.c, for an_response.c and an_ring.h) r's NAK / go-back block, allocated on
- * first use; NULL without memory */
+/* an_reqerr.c: r's NAK / go-back block (struct an_req_err), allocated on first use;
+ * NULL without memory */
 struct an_req_err *an_req_err(struct roce_analyzer *a, struct an_req *r);
-/* (an_request.c) that block freed when nothing in it is in use any more */
+/* (an_reqerr.c) that block freed when nothing in it is in use any more */
 void an_req_err_release(struct roce_analyzer *a, struct an_req *r);
+/* (an_reqerr.c) that block freed now (the request state is reset or freed) */
+void an_req_err_free(struct roce_analyzer *a, struct an_req *r);
 /* (an_request.c) a gap at c's frame (PSN p) on f: lost PSNs missing, the first e, the last
  * last: counted, the event, the anomaly */
 void an_gap_report_span(struct an_ctx *c, struct an_flow *f, uint32_t p, uint32_t e,

@@ -91,38 +91,6 @@
 #include "an_internal.h"
 #include "an_ring.h"
 
-struct an_req_err *an_req_err(struct roce_analyzer *a, struct an_req *r)
-{
-	if (!r->err && (r->err = calloc(1, sizeof(*r->err))) != NULL)
-		a->err_bytes += sizeof(*r->err);
-	return r->err;
-}
-
-static void req_err_free(struct roce_analyzer *a, struct an_req *r)
-{
-	if (!r->err)
-		return;
-	a->err_bytes -= sizeof(*r->err);
-	if (r->err->pre) {
-		free(r->err->pre->unseen.holes);
-		free(r->err->pre);
-	}
-	free(r->err);
-	r->err = NULL;
-}
-
-/* r's block freed when nothing in it is in use: no go-back run, no pending NAK or RNR
- * NAK, no PSNs behind the first, no older AckReqs (an_ring.h) */
-void an_req_err_release(struct roce_analyzer *a, struct an_req *r)
-{
-	const struct an_req_err *er = r->err;
-
-	if (er && !r->gbn_active && !er->nak.valid && !er->rnr.valid && !er->pre && !er->ackold.n &&
-	    !er->ahead)
-		req_err_free(a, r);
-}
-
-
 static void an_req_reset(struct roce_analyzer *a, struct an_req *r)
 {
 	struct an_hole *holes = r->hs.holes;
@@ -134,7 +102,7 @@ static void an_req_reset(struct roce_analyzer *a, struct an_req *r)
 	uint32_t src_qp = r->src_qp;
 	bool udqp_set = r->udqp_set, dists = r->dists;
 
-	req_err_free(a, r);
+	an_req_err_free(a, r);
 	memset(r, 0, sizeof(*r));       /* (a struct an_req_lat's distributions stay) */
 	r->dists = dists;
 	/* the pairing index's entry belongs to an_pair.c (an_pair_sync() follows); the
@@ -160,7 +128,7 @@ void an_req_free(struct roce_analyzer *a, struct an_req *r)
 	free(r->hs.holes);
 	ring_put(&a->pool.ack1, r->ack, r->ack_cap, AN_ACK_FIRST, ack_inline(r));
 	ring_put(&a->pool.rd1, r->rd, r->rd_cap, AN_READ_FIRST, read_inline(r));
-	req_err_free(a, r);
+	an_req_err_free(a, r);
 	if (r->dists) {
 		an_lat_req_free(a, an_req_dists(r));
 		an_pool_put(&a->pool.req_lat, r);
