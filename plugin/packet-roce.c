@@ -178,7 +178,7 @@ static roce_analyzer_t *roce_an = NULL;
 static int roce_tap = -1;      /* "roce" tap: tshark -z roce,qp / roce,pfc */
 static struct roce_decode_opts roce_opts;
 
-roce_analyzer_t *roce_plugin_analyzer(void)
+static roce_analyzer_t *roce_plugin_analyzer(void)
 {
 	return roce_an;
 }
@@ -1087,7 +1087,7 @@ void proto_register_roce(void)
 
 	roce_handle = create_dissector_handle(dissect_roce_post, proto_roce);
 	roce_tap = register_tap("roce");
-	roce_stats_register();
+	roce_stats_register(roce_plugin_analyzer);
 }
 
 void proto_reg_handoff_roce(void)

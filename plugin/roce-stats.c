@@ -6,9 +6,10 @@
  *
  * Every value is the analyzer's own (roce_analyzer_foreach_flow() and
  * roce_analyzer_foreach_pfc() on the analyzer packet-roce.c runs over the
- * file's first pass, roce_plugin_analyzer()): the counters roce-analyze
- * reports, computed once by libroce and only printed or copied here.
- * packet-roce.c registers the "roce" tap and calls roce_stats_register().
+ * file's first pass, read through the getter packet-roce.c hands to
+ * roce_stats_register()): the counters roce-analyze reports, computed once
+ * by libroce and only printed or copied here.  packet-roce.c registers the
+ * "roce" tap and calls roce_stats_register(); this file calls nothing there.
  */
 
 #define WS_BUILD_DLL
@@ -24,6 +25,9 @@
 #include <roce/roce.h>
 
 #include "packet-roce.h"
+
+/* packet-roce.c's analyzer of the current file (roce_stats_register()'s argument) */
+static roce_analyzer_t *(*roce_stats_analyzer)(void);
 
 /* A -z statistic's init callback says whether it started from Wireshark 4.6
  * on (4.4: void; the 4.5 development series made the change). */
@@ -100,7 +104,7 @@ static int roce_stat_pfc_row(void *user _U_, const struct roce_pfc_stats *p)
 static void roce_stat_draw(void *tapdata)
 {
 	const roce_stat_t *st = (const roce_stat_t *)tapdata;
-	roce_analyzer_t *an = roce_plugin_analyzer();
+	roce_analyzer_t *an = roce_stats_analyzer();
 	static const char rule[] =
 		"===================================================================";
 
@@ -246,7 +250,7 @@ static tap_packet_status roce_st_helper_packet(void *tapdata _U_, packet_info *p
 static void roce_st_helper_draw(void *tapdata)
 {
 	roce_st_helper_t *h = (roce_st_helper_t *)tapdata;
-	roce_analyzer_t *an = roce_plugin_analyzer();
+	roce_analyzer_t *an = roce_stats_analyzer();
 
 	if (an == NULL)
 		return;
@@ -312,8 +316,9 @@ static tap_packet_status roce_st_packet(stats_tree *st _U_, packet_info *pinfo _
 
 /* ---- registration (called by proto_register_roce()) ---- */
 
-void roce_stats_register(void)
+void roce_stats_register(roce_analyzer_t *(*analyzer)(void))
 {
+	roce_stats_analyzer = analyzer;
 	register_stat_tap_ui(&roce_stat_qp_ui, GINT_TO_POINTER(0));
 	register_stat_tap_ui(&roce_stat_pfc_ui, GINT_TO_POINTER(1));
 	stats_tree_register_plugin("roce", "roce_qp", "RoCE/Queue Pairs", 0, roce_st_packet,
