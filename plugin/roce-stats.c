@@ -53,6 +53,24 @@ typedef struct {
 	int which;              /* 0 = qp, 1 = pfc */
 } roce_stat_t;
 
+/*
+ * A listener on the "roce" tap for owner (a g_malloc()ed block, freed here
+ * when the listener cannot be registered): true when registered.
+ */
+static bool roce_tap_listen(void *owner, tap_packet_cb packet, tap_draw_cb draw,
+	tap_finish_cb finish)
+{
+	GString *err = register_tap_listener("roce", owner, NULL, TL_REQUIRES_NOTHING, NULL,
+		packet, draw, finish);
+
+	if (err == NULL)
+		return true;
+	ws_warning("roce: cannot register the statistic: %s", err->str);
+	g_string_free(err, TRUE);
+	g_free(owner);
+	return false;
+}
+
 static tap_packet_status roce_stat_packet(void *tapdata _U_, packet_info *pinfo _U_,
 	epan_dissect_t *edt _U_, const void *data _U_, tap_flags_t flags _U_)
 {
@@ -138,20 +156,13 @@ static roce_stat_init_ret roce_stat_init(const char *opt_arg, void *userdata)
 	roce_stat_t *st = g_new0(roce_stat_t, 1);
 	int which = GPOINTER_TO_INT(userdata);
 	const char *prefix = which == 0 ? "roce,qp" : "roce,pfc";
-	GString *err;
 
 	st->which = which;
 	if (opt_arg != NULL && strcmp(opt_arg, prefix) != 0)
 		ws_warning("roce: -z %s takes no filter; the counters cover the whole file",
 			prefix);
-	err = register_tap_listener("roce", st, NULL, TL_REQUIRES_NOTHING, NULL,
-		roce_stat_packet, roce_stat_draw, roce_stat_finish);
-	if (err != NULL) {
-		ws_warning("roce: cannot register the statistic: %s", err->str);
-		g_string_free(err, TRUE);
-		g_free(st);
+	if (!roce_tap_listen(st, roce_stat_packet, roce_stat_draw, roce_stat_finish))
 		ROCE_STAT_INIT_RETURN(false);
-	}
 	ROCE_STAT_INIT_RETURN(true);
 }
 
@@ -264,7 +275,6 @@ static void roce_st_helper_draw(void *tapdata)
 static void roce_st_init(stats_tree *st, int which)
 {
 	roce_st_helper_t *h;
-	GString *err;
 
 	if (roce_st_helpers == NULL)
 		roce_st_helpers = g_hash_table_new(g_direct_hash, g_direct_equal);
@@ -273,14 +283,8 @@ static void roce_st_init(stats_tree *st, int which)
 	h = g_new0(roce_st_helper_t, 1);
 	h->st = st;
 	h->which = which;
-	err = register_tap_listener("roce", h, NULL, TL_REQUIRES_NOTHING, NULL,
-		roce_st_helper_packet, roce_st_helper_draw, NULL);
-	if (err != NULL) {
-		ws_warning("roce: cannot attach the statistic: %s", err->str);
-		g_string_free(err, TRUE);
-		g_free(h);
+	if (!roce_tap_listen(h, roce_st_helper_packet, roce_st_helper_draw, NULL))
 		return;
-	}
 	g_hash_table_insert(roce_st_helpers, st, h);
 }
 
