@@ -71,44 +71,45 @@ static gboolean scenario_cb(const char *name, const char *val, gpointer data, GE
 }
 
 /*
- * -V/--version prints the program version, as in every other tool.  Older
- * roce-gen took the RoCE version there too ("--version v1", "--version=v6"):
- * that spelling still works, as a deprecated alias of --roce with a warning.
+ * -V/--version prints the program version and exits 0, as in tcpdump and tcpreplay; it never
+ * takes a value ("-V v1" prints the version too).  Older roce-gen also took the RoCE version
+ * there ("--version v1", "--version=v6"): the spelling with a space is now the version
+ * request plus a stray word (a note on stderr names --roce), the one with "=", which cannot
+ * be read as the version request, still sets it, as a deprecated alias of --roce with a
+ * warning (an unknown value is refused, naming --roce).
  */
-static gboolean version_cb(const char *name, const char *val, gpointer data, GError **err)
-{
-	if (!val) {
-		opt_version = TRUE;
-		return TRUE;
-	}
-	fprintf(stderr, "%s: warning: %s %s is deprecated, use --roce %s\n", RG_PROG, name, val,
-		val);
-	return set_cb("--roce", val, data, err);
-}
-
-/* "--version v1" (a RoCE version after it) is the deprecated --version=v1. */
-static void rewrite_version(int argc, char **argv)
+static bool roce_version_word(const char *w)
 {
 	static const char *const rv[] = { "v1", "v2", "v6", "1", "2", "6", "v4" };
 
-	for (int i = 1; i + 1 < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			return;
-		if (strcmp(argv[i], "--version") && strcmp(argv[i], "-V"))
-			continue;
-		for (size_t k = 0; k < sizeof(rv) / sizeof(rv[0]); k++) {
-			if (!strcmp(argv[i + 1], rv[k])) {
-				static char joined[16];
+	for (size_t k = 0; k < G_N_ELEMENTS(rv); k++)
+		if (!strcmp(w, rv[k]))
+			return true;
+	return false;
+}
 
-				snprintf(joined, sizeof(joined), "--version=%s", rv[k]);
-				argv[i] = joined;
-				/* drop the joined argument */
-				for (int j = i + 1; j + 1 < argc; j++)
-					argv[j] = argv[j + 1];
-				argv[argc - 1] = NULL;
-				return;
-			}
+/* "--version=V" (before any "--") becomes "--roce=V", in place (it is the shorter). */
+static void rewrite_version(int argc, char **argv)
+{
+	static const char old[] = "--version=", new[] = "--roce=";
+	char e[256];
+
+	for (int i = 1; i < argc; i++) {
+		char *a = argv[i];
+		const char *v = a + sizeof(old) - 1;
+
+		if (!strcmp(a, "--"))
+			return;
+		if (strncmp(a, old, sizeof(old) - 1))
+			continue;
+		if (!roce_version_word(v)) {
+			snprintf(e, sizeof(e), "%s: --version takes no value (the RoCE version is "
+				 "--roce v1, v2 or v6)", a);
+			roce_usage_error(RG_PROG, e, RG_EXIT_USAGE);
 		}
+		fprintf(stderr, "%s: warning: %s is deprecated, use --roce %s\n", RG_PROG, a, v);
+		memmove(a + sizeof(new) - 1, v, strlen(v) + 1);
+		memcpy(a, new, sizeof(new) - 1);
 	}
 }
 
@@ -130,8 +131,8 @@ static const GOptionEntry out_entries[] = {
 	{ "json", 0, 0, G_OPTION_ARG_NONE, &opt_json,
 	  "Print the summary as JSON (roce-analyze --json counter names)", NULL },
 	{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &opt_quiet, "Print no summary", NULL },
-	{ "version", 'V', G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, (gpointer)version_cb,
-	  "Print the program version and exit", NULL },
+	{ "version", 'V', 0, G_OPTION_ARG_NONE, &opt_version,
+	  "Print the program version and exit (the RoCE version is --roce)", NULL },
 	{ NULL, 0, 0, 0, NULL, NULL, NULL }
 };
 
@@ -249,11 +250,6 @@ int main(int argc, char **argv)
 	setlocale(LC_CTYPE, "");       /* glib's messages in the user's charset; numbers stay C */
 	rg_config_defaults(&cfg);
 	rewrite_version(argc, argv);
-	for (int i = 0; i < argc; i++)
-		if (!argv[i]) {
-			argc = i;
-			break;
-		}
 	oc = g_option_context_new("-w FILE | -i IFACE");
 	g_option_context_set_summary(oc,
 		"Generate RoCE v1/v2 traffic (RC/UC/UD/XRC verbs, PMTU segmentation, ACKs, READ\n"
@@ -268,6 +264,11 @@ int main(int argc, char **argv)
 	g_option_context_add_main_entries(oc, fault_entries, NULL);
 	roce_opt_parse_or_exit(oc, &argc, &argv, RG_PROG, RG_EXIT_USAGE);
 	if (opt_version) {
+		for (int i = 1; i < argc; i++)
+			if (roce_version_word(argv[i]))
+				fprintf(stderr, "%s: note: -V/--version takes no value: '%s' is not read "
+					"as the RoCE version (that is --roce %s)\n", RG_PROG, argv[i],
+					argv[i]);
 		printf("%s %s (roce-tools)\n%s\n", RG_PROG, ROCE_VERSION_STRING, roce_version());
 		return RG_EXIT_OK;
 	}
