@@ -14,8 +14,11 @@
  * from the snap length (64 KiB and more), so the default 2 MiB buffer
  * holds a few dozen frames and a busy host drops many.  At a stop by
  * signal or --duration the block being filled is waited for (drain()), so
- * the report covers every frame the kernel took before the stop.  -w writes through pcap_dump (the capture's link
- * type and snap length, nanosecond pcap), rotated as tcpdump -C/-W do.
+ * the report covers every frame the kernel took before the stop.  -w writes through pcap_dump
+ * (the capture's link type and snap length, nanosecond pcap), rotated as tcpdump -C/-W do.
+ * -w - writes to stdout (libpcap's own "-"), flushed after every batch the kernel hands over
+ * so a reader of the pipe gets the frames as they come; when that reader has gone (EPIPE;
+ * the driver ignores SIGPIPE then) the capture ends as at a stop, not as a failure.
  */
 #define _DEFAULT_SOURCE /* u_char etc. in <pcap/pcap.h> */
 
@@ -42,6 +45,8 @@ struct ra_live {
 	pcap_dumper_t *dump;
 	unsigned file_no;            /* current -w file: 0, 1, ... (mod -W) */
 	bool write_failed;
+	bool to_stdout;              /* -w - */
+	bool out_closed;             /* -w -: the reader of stdout has gone (EPIPE) */
 	char werr[256];
 
 	/* during ra_live_run() */
@@ -110,6 +115,35 @@ static int open_dump(ra_live_t *l, char *errbuf, size_t errlen)
 	return 0;
 }
 
+/*
+ * -w -: stdout (libpcap's "-" is the stdout stream) is in error: its reader has gone (EPIPE)
+ * or writing failed.  errno is the failed write's: stdio drops what it could not write, so a
+ * later flush would succeed and tell nothing.
+ */
+static void stdout_failed(ra_live_t *l, int err)
+{
+	if (err == EPIPE) {
+		l->out_closed = true;
+	} else {
+		l->write_failed = true;
+		snprintf(l->werr, sizeof(l->werr), "stdout: %s", strerror(err ? err : EIO));
+	}
+}
+
+/* -w -: hand what pcap_dump() gathered to the pipe; false once stdout is in error. */
+static bool flush_stdout(ra_live_t *l)
+{
+	if (!l->to_stdout || !l->dump)
+		return true;
+	if (l->out_closed || l->write_failed)
+		return false;
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return true;
+	stdout_failed(l, errno);
+	return false;
+}
+
 static int rotate(ra_live_t *l)
 {
 	if (pcap_dump_flush(l->dump) != 0)
@@ -137,6 +171,7 @@ ra_live_t *ra_live_open(const struct ra_live_opts *o, enum ra_live_err *err, cha
 		return NULL;
 	}
 	l->o = o;
+	l->to_stdout = o->write && !strcmp(o->write, "-");
 	l->filter = default_filter(o);
 	if (!l->filter) {
 		snprintf(errbuf, errlen, "%s: out of memory", o->iface);
@@ -242,7 +277,12 @@ static void on_packet(u_char *user, const struct pcap_pkthdr *h, const u_char *b
 
 	if (l->count_reached)
 		return;
-	if (l->dump) {
+	if (l->to_stdout && l->dump && !l->out_closed && !l->write_failed) {
+		errno = 0;
+		pcap_dump((u_char *)l->dump, h, bytes);
+		if (ferror(stdout))
+			stdout_failed(l, errno);
+	} else if (l->dump && !l->to_stdout) {
 		if (l->o->rotate_bytes && pcap_dump_ftell64(l->dump) > (int64_t)l->o->rotate_bytes &&
 		    rotate(l) != 0) {
 			l->write_failed = true;
@@ -285,6 +325,8 @@ static int drain(ra_live_t *l, struct pollfd *pfd)
 		}
 		if (pcap_dispatch(l->p, -1, on_packet, (u_char *)l) == PCAP_ERROR)
 			return -1;
+		if (!flush_stdout(l))
+			break;
 		if (l->o->immediate)
 			break;      /* nothing is held back */
 	}
@@ -330,6 +372,8 @@ int ra_live_run(ra_live_t *l, ra_live_fn fn, void (*tick)(void *user, uint64_t m
 			snprintf(errbuf, errlen, "%s: %s", l->o->iface, pcap_geterr(l->p));
 			return -1;
 		}
+		if (!flush_stdout(l) && l->out_closed)
+			break;      /* -w -: the reader has gone */
 		if (l->write_failed) {
 			snprintf(errbuf, errlen, "%s: writing the capture file: %s", l->o->iface,
 				 l->werr[0] ? l->werr : "write failed");
@@ -339,6 +383,11 @@ int ra_live_run(ra_live_t *l, ra_live_fn fn, void (*tick)(void *user, uint64_t m
 	if (stopped_by_count)
 		*stopped_by_count = l->count_reached;
 	return 0;
+}
+
+bool ra_live_output_closed(const ra_live_t *l)
+{
+	return l->out_closed;
 }
 
 void ra_live_stats(ra_live_t *l, uint64_t *drops, uint64_t *received)
@@ -361,9 +410,11 @@ int ra_live_close(ra_live_t *l, char *errbuf, size_t errlen)
 	if (!l)
 		return 0;
 	if (l->dump) {
-		if (pcap_dump_flush(l->dump) != 0)
+		if (l->to_stdout)
+			flush_stdout(l);
+		else if (pcap_dump_flush(l->dump) != 0)
 			l->write_failed = true;
-		pcap_dump_close(l->dump);
+		pcap_dump_close(l->dump);   /* -w -: closes stdout, the reader sees the end */
 	}
 	if (l->write_failed) {
 		snprintf(errbuf, errlen, "%s: writing the capture file failed", l->o->iface);

@@ -24,7 +24,7 @@ struct ra_live_opts {
 	uint32_t snaplen;            /* -s; 0 = 262144 */
 	uint32_t buffer_kib;         /* -B; 0 = libpcap's default */
 	bool immediate;              /* --immediate-mode: TPACKET_V2, each frame at once */
-	const char *write;           /* -w FILE; NULL none */
+	const char *write;           /* -w FILE; "-" stdout (no rotation); NULL none */
 	uint64_t rotate_bytes;       /* -C (in bytes); 0 none */
 	unsigned rotate_files;       /* -W; 0 none */
 	uint64_t count;              /* -c; 0 none */
@@ -76,6 +76,12 @@ void ra_live_describe(const ra_live_t *l, char *buf, size_t len);
 int ra_live_run(ra_live_t *l, ra_live_fn fn, void (*tick)(void *user, uint64_t mono_ns),
 		void *user, const volatile sig_atomic_t *stop, bool *stopped_by_count,
 		char *errbuf, size_t errlen);
+
+/*
+ * -w -: true once the reader of stdout has gone (a write failed with EPIPE; SIGPIPE must be
+ * ignored): ra_live_run() then returned 0 at once, as at a stop, and nothing more is saved.
+ */
+bool ra_live_output_closed(const ra_live_t *l);
 
 /* The capture's own drops (kernel buffer + interface) and frames received so far. */
 void ra_live_stats(ra_live_t *l, uint64_t *drops, uint64_t *received);

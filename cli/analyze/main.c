@@ -87,6 +87,9 @@ static ra_promhttp_t *promhttp;
 #define TEXTFILE_EVERY_NS (10ull * 1000000000ull)   /* without --interval */
 static ra_promseries_t *promseries;
 static char check_reason[1100];             /* --check: why the check could not be made */
+/* where the report, --frames and --interval go: stdout, stderr when -w - saves the capture
+ * there */
+static FILE *report_out;
 
 /* ---- anomalies ------------------------------------------------------------ */
 
@@ -270,6 +273,8 @@ static void on_signal(int sig)
  * SIGPIPE: the reader of stdout (or stderr) has gone ("| head").  The run stops as on
  * SIGINT, quietly, so that -w, --extract, --html and --prometheus-textfile files are
  * completed (being killed left them empty); main() then ends by SIGPIPE as cat would.
+ * With -w - the capture is on stdout: SIGPIPE is ignored, and a write that fails with EPIPE
+ * ends the capture normally (live.c), its report then printed on stderr (as tcpdump does).
  */
 static void on_sigpipe(int sig)
 {
@@ -278,7 +283,7 @@ static void on_sigpipe(int sig)
 		got_signal = SIGPIPE;
 }
 
-static void install_signals(void)
+static void install_signals(bool pipe_ends_run)
 {
 	struct sigaction sa;
 
@@ -290,7 +295,7 @@ static void install_signals(void)
 	sa.sa_flags = 0; /* no SA_RESTART: a blocked read() returns EINTR */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	sa.sa_handler = on_sigpipe;
+	sa.sa_handler = pipe_ends_run ? on_sigpipe : SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
 }
 
@@ -473,9 +478,9 @@ static inline __attribute__((always_inline)) int analyse_record(const struct roc
 		};
 
 		if (ctx.o.json)
-			ra_frame_json(&ctx, &fr, stdout);
+			ra_frame_json(&ctx, &fr, report_out);
 		else
-			ra_frame_text(&ctx, &fr, stdout);
+			ra_frame_text(&ctx, &fr, report_out);
 	}
 	return 1;
 }
@@ -886,7 +891,7 @@ static void live_tick(void *user, uint64_t now)
 	ra_snap_take(&ctx, drops, &cur);
 	ra_metrics_delta(&tick_prev, &cur, (double)(now - tick_last_ns) / 1e9, &m);
 	if (!ctx.o.quiet)
-		ra_interval_print(stdout, ctx.o.json, wall_ns(), &m);
+		ra_interval_print(report_out, ctx.o.json, wall_ns(), &m);
 	tick_prev = cur;
 	tick_last_ns = now;
 }
@@ -913,7 +918,7 @@ static void file_interval_emit(uint64_t end, uint64_t len)
 	ra_snap_take(&ctx, drops, &cur);
 	ra_metrics_delta(&tick_prev, &cur, (double)len / 1e9, &m);
 	if (!ctx.o.quiet)
-		ra_interval_print(stdout, ctx.o.json, end, &m);
+		ra_interval_print(report_out, ctx.o.json, end, &m);
 	if (cli.textfile)
 		write_textfile(drops);
 	tick_prev = cur;
@@ -1012,6 +1017,10 @@ static bool analyse_live(struct ra_file *rf)
 			&by_count, errbuf, sizeof(errbuf));
 	live_secs = ((double)mono_ns() - live_secs) / 1e9;
 	ra_live_stats(l, &drops, &received);
+	if (ra_live_output_closed(l))
+		/* the end of the capture, as a signal's: the reader has all it wanted */
+		fprintf(stderr, "%s: -w -: the reader of stdout has gone; capture ended after %"
+			PRIu64 " frames\n", RA_PROG, received);
 	rf->drops = drops;
 	ctx.capture_drops = drops;
 	ctx.stopped_by_count = by_count;
@@ -1037,7 +1046,7 @@ int main(int argc, char **argv)
 	struct roce_analyzer_config cfg;
 	struct roce_summary sum;
 	struct progress pg = { 0 };
-	bool analysed_any = false;
+	bool analysed_any = false, to_stdout;
 	int status = EXIT_OK;
 	bool check = false;
 
@@ -1048,6 +1057,7 @@ int main(int argc, char **argv)
 			check = true;
 	ra_parse_options(argc, argv, check, &ctx.o, &cli);
 	ctx.live = ctx.o.iface != NULL;
+	to_stdout = !(ctx.o.write && !strcmp(ctx.o.write, "-"));
 
 	roce_decode_opts_init(&dopts);
 	dopts.verify_icrc = !ctx.o.no_icrc;
@@ -1100,12 +1110,15 @@ int main(int argc, char **argv)
 	}
 
 	/* a line per frame as it comes on a terminal (tcpdump -r - | ... on a screen), as stdio
-	 * does by default; 64 KiB blocks into files and pipes */
-	if (ctx.o.frames && !ctx.o.quiet)
-		setvbuf(stdout, NULL, ctx.live || isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, 1 << 16);
+	 * does by default, in a live capture and with -l (tcpdump's: "| grep" sees each line at
+	 * once); 64 KiB blocks into files and pipes.  stderr (-w -) is unbuffered. */
+	report_out = to_stdout ? stdout : stderr;
+	if (to_stdout && !ctx.o.quiet && (ctx.o.frames || cli.line_buffered))
+		setvbuf(stdout, NULL, ctx.live || cli.line_buffered || isatty(STDOUT_FILENO) ?
+			_IOLBF : _IOFBF, 1 << 16);
 	pg.on = progress_wanted();
 	pg.start_ns = pg.last_ns = mono_ns();
-	install_signals();
+	install_signals(to_stdout);
 
 	if (ctx.live) {
 		ctx.files[0].path = ctx.files[0].name = ctx.o.iface;
@@ -1164,8 +1177,8 @@ int main(int argc, char **argv)
 		if (ctx.input_error)
 			why = check_reason[0] ? check_reason :
 			      "input error or interrupted (see the message above)";
-		status = (int)ra_check_report(stdout, cli.thresholds, &m, why);
-		if ((fflush(stdout) != 0 || ferror(stdout)) && got_signal != SIGPIPE) {
+		status = (int)ra_check_report(report_out, cli.thresholds, &m, why);
+		if ((fflush(report_out) != 0 || ferror(report_out)) && got_signal != SIGPIPE) {
 			/* a check whose status line was lost is not a verdict */
 			fprintf(stderr, "%s: error writing output: %s\n", RA_PROG,
 				g_strerror(errno ? errno : EIO));
@@ -1177,11 +1190,11 @@ int main(int argc, char **argv)
 	/* after JSON Lines (--frames, --interval) the JSON report is one line too */
 	if (!ctx.o.quiet && analysed_any && got_signal != SIGPIPE) {
 		if (ctx.o.csv)
-			ra_report_csv(&ctx, stdout);
+			ra_report_csv(&ctx, report_out);
 		else if (ctx.o.json)
-			ra_report_json(&ctx, stdout, !ctx.o.frames && !cli.interval_ns);
+			ra_report_json(&ctx, report_out, !ctx.o.frames && !cli.interval_ns);
 		else
-			ra_report_text(&ctx, stdout);
+			ra_report_text(&ctx, report_out);
 	}
 
 	roce_analyzer_summary(ctx.an, &sum);
@@ -1192,7 +1205,7 @@ int main(int argc, char **argv)
 	if (ctx.input_error)
 		status = EXIT_USAGE;
 
-	if ((fflush(stdout) != 0 || ferror(stdout)) && got_signal != SIGPIPE) {
+	if ((fflush(report_out) != 0 || ferror(report_out)) && got_signal != SIGPIPE) {
 		fprintf(stderr, "%s: error writing output: %s\n", RA_PROG, g_strerror(errno));
 		status = EXIT_USAGE;
 	}

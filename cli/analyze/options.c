@@ -396,7 +396,8 @@ static const GOptionEntry entries[] = {
 	  "-i: hand each frame over at once (TPACKET_V2: fixed slots sized from -s; "
 	  "give a larger -B)", NULL },
 	{ "write", 'w', 0, CB(opt_write_cb),
-	  "-i: also save the captured frames to FILE (pcap, ns timestamps)", "FILE" },
+	  "-i: also save the captured frames to FILE (pcap, ns timestamps; \"-\" = stdout, "
+	  "the report then goes to stderr)", "FILE" },
 	{ "file-size", 'C', 0, CB(opt_rotate_cb),
 	  "-w: start a new file when the current one passes N million bytes", "N" },
 	{ "ring-files", 'W', 0, CB(opt_files_cb),
@@ -470,6 +471,8 @@ static const GOptionEntry entries[] = {
 	  "more than one CPU is available)", "N" },
 	{ "max-anomalies", 0, 0, CB(opt_max_anom_cb),
 	  "List at most N anomalies (default 1000; totals always exact)", "N" },
+	{ "line-buffered", 'l', 0, G_OPTION_ARG_NONE, &cli.line_buffered,
+	  "Flush stdout at every line: --frames into a pipe or file too (as tcpdump -l)", NULL },
 	{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &o.quiet,
 	  "Print nothing; exit status only (see --fail-on; --check still prints its line)",
 	  NULL },
@@ -513,9 +516,11 @@ static const char description_tail[] =
 	"  roce-analyze trace.pcap\n"
 	"  roce-analyze --json -r a.pcapng -r b.pcap.gz > report.json\n"
 	"  tcpdump -i eth0 -w - udp port 4791 | roce-analyze --frames -\n"
+	"  tcpdump -i eth0 -U -w - | roce-analyze -l --frames - | grep nak\n"
 	"  roce-analyze -q --fail-on icrc,psn_gap,pfc_storm trace.pcap\n"
 	"  roce-analyze -r trace.pcap 'host 10.0.0.1 and udp port 4791'\n"
 	"  roce-analyze -i eth0 --duration 60 --json > report.json\n"
+	"  roce-analyze -i eth0 -c 100000 -w - 2> report.txt | gzip > rdma.pcap.gz\n"
 	"  roce-analyze --extract anomalies.pcapng --context 5 big.pcap\n"
 	"  roce-analyze --html report.html --json trace.pcap > report.json\n"
 	"\n"
@@ -673,8 +678,9 @@ void ra_parse_options(int argc, char **argv, bool check, struct ra_opts *out, st
 		usage_error("-C and -W need -w");
 	if (o.rotate_files && !o.rotate_bytes)
 		usage_error("-W needs -C");
-	if (o.write && !strcmp(o.write, "-"))
-		usage_error("-w -: the report goes to stdout; give a file name");
+	if (o.write && !strcmp(o.write, "-") && (o.rotate_bytes || o.rotate_files))
+		usage_error("-C and -W cannot be used with -w - (stdout is one stream; give a file "
+			    "name)");
 	if (cli.prom_addr && !o.iface)
 		usage_error("--prometheus needs -i");
 	if (cli.user && !o.iface)

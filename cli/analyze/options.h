@@ -32,6 +32,7 @@ struct ra_cli {
 	roce_capfilter_t *filter;           /* the compiled filter (files); NULL none */
 	char *extract, *html;               /* --extract FILE, --html FILE */
 	gboolean version, check;            /* -V, --check */
+	gboolean line_buffered;             /* -l: stdout flushed at every line */
 	struct ra_thresholds *thresholds;   /* --warn/--crit */
 	char *user;                         /* -Z USER */
 	char *textfile, *prom_addr;         /* --prometheus-textfile, --prometheus */

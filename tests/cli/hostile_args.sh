@@ -292,7 +292,9 @@ for v in 0 100; do
 	expect 2 "^roce-analyze: -s needs -i$" "$ra" --snaplen=$v "$tmp/g.pcap"
 	expect 2 "^roce-analyze: --context needs --extract$" "$ra" --context $v "$tmp/g.pcap"
 done
-expect 2 "-w -: the report goes to stdout" "$ra" -i "$noif" -w -
+# -w - (the capture on stdout, the report on stderr) is taken; not with rotation
+expect 2 "$noif" "$ra" -i "$noif" -w -
+expect 2 "^roce-analyze: -C and -W cannot be used with -w -" "$ra" -i "$noif" -w - -C 1
 # options after the file and repeated options, as getopt_long and tcpdump take them
 expect 0 "" "$ra" -q "$tmp/g.pcap" -c 5
 expect 0 "" "$ra" -q -c 5 -c 7 "$tmp/g.pcap"
