@@ -264,11 +264,13 @@ int main(int argc, char **argv)
 	g_option_context_add_main_entries(oc, fault_entries, NULL);
 	roce_opt_parse_or_exit(oc, &argc, &argv, RG_PROG, RG_EXIT_USAGE);
 	if (opt_version) {
-		for (int i = 1; i < argc; i++)
-			if (roce_version_word(argv[i]))
-				fprintf(stderr, "%s: note: -V/--version takes no value: '%s' is not read "
-					"as the RoCE version (that is --roce %s)\n", RG_PROG, argv[i],
-					argv[i]);
+		for (int i = 1; i < argc; i++) {
+			if (!roce_version_word(argv[i]))
+				continue;
+			fprintf(stderr, "%s: note: -V/--version takes no value: '%s' is not "
+				"read as the RoCE version (that is --roce %s)\n", RG_PROG,
+				argv[i], argv[i]);
+		}
 		printf("%s %s (roce-tools)\n%s\n", RG_PROG, ROCE_VERSION_STRING, roce_version());
 		return RG_EXIT_OK;
 	}
