@@ -90,6 +90,7 @@ static char check_reason[1100];             /* --check: why the check could not 
 /* where the report, --frames and --interval go: stdout, stderr when -w - saves the capture
  * there */
 static FILE *report_out;
+static char stdout_buf[1 << 16];            /* its buffer when it is stdout (main()) */
 
 /* ---- anomalies ------------------------------------------------------------ */
 
@@ -1111,11 +1112,12 @@ int main(int argc, char **argv)
 
 	/* a line per frame as it comes on a terminal (tcpdump -r - | ... on a screen), as stdio
 	 * does by default, in a live capture and with -l (tcpdump's: "| grep" sees each line at
-	 * once); 64 KiB blocks into files and pipes.  stderr (-w -) is unbuffered. */
+	 * once); 64 KiB blocks into files and pipes (given as a buffer: with NULL, glibc keeps
+	 * the size it takes from the file, a pipe's 4 KiB).  stderr (-w -) is unbuffered. */
 	report_out = to_stdout ? stdout : stderr;
 	if (to_stdout && !ctx.o.quiet && (ctx.o.frames || cli.line_buffered))
-		setvbuf(stdout, NULL, ctx.live || cli.line_buffered || isatty(STDOUT_FILENO) ?
-			_IOLBF : _IOFBF, 1 << 16);
+		setvbuf(stdout, stdout_buf, ctx.live || cli.line_buffered ||
+			isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, sizeof(stdout_buf));
 	pg.on = progress_wanted();
 	pg.start_ns = pg.last_ns = mono_ns();
 	install_signals(to_stdout);

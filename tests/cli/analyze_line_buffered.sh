@@ -14,8 +14,9 @@ rg=$build/cli/roce-gen
 ra=$build/cli/roce-analyze
 [ -x "$rg" ] && [ -x "$ra" ] || { echo "SKIP: tools not built"; exit 77; }
 
-# a.pcap small: its --frames output (5 lines) fits in stdio's buffer (a pipe's block size,
-# 4 KiB) and without -l nothing comes early; nak.pcap has NAKs to grep for
+# a.pcap small: its --frames output (5 lines) fits in stdout's buffer (64 KiB; under 4 KiB,
+# a pipe's block size, which glibc used for it before) and without -l nothing comes early;
+# nak.pcap has NAKs to grep for
 "$rg" -w "$tmp/a.pcap" -m 1 -q || { bad "roce-gen"; finish; exit; }
 "$rg" -w "$tmp/nak.pcap" --qps 2 -m 8 --loss 0.05 -q || { bad "roce-gen"; finish; exit; }
 "$ra" --frames "$tmp/nak.pcap" | grep -q nak || bad "nak.pcap has no NAK to grep for"
