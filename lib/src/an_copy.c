@@ -10,50 +10,61 @@
  *      NAK of the stream's newest NAK with its syndrome; a CNP: its reserved
  *      PSN field too), X being the newest such frame of the stream,
  *   2. it follows X by less than copy_window_ns (default 4 us), and
- *   3. nothing between X and X' could have made the sender send it again (below).
+ *   3. nothing between X and X' could have made the sender send it again.
  * A resend without a NAK waits for the Local ACK Timeout, 4.096 us x 2^n with
  * n >= 1 (IBTA Vol. 1 9.7.6.1.3), at least 8.192 us (Linux rxe arms its
  * retransmit timer in jiffies, milliseconds; mlx5 firmware uses the QP's
  * timeout, 14 by default: 67 ms), an RNR resend the RNR timer (10 us at least)
  * after an RNR NAK: outside the window.  What can make a sender repeat a frame
  * inside it, by direction (condition 3):
- *   - a request: an explicit NAK or RNR NAK of the peer, or an implicit one: a
- *     response or ACK beyond a READ or ATOMIC whose response the requester
- *     missed (IBTA 9.7.5.1.5), after which it re-issues that READ / ATOMIC and
- *     resends what followed it.  So X' is no copy if between them the peer
- *     stream has a NAK or RNR NAK at or before X's PSN (the requester goes back
- *     to the PSN a NAK names: the PSNs before it were received), or the stream itself a READ or ATOMIC
- *     request at or before X's PSN (the re-issue that starts such a go-back),
- *     or, X' being a READ or ATOMIC (the re-issue itself), the peer a frame
- *     with a PSN after X's before any with X's PSN (its first response).  The peer's ACKs, responses to earlier requests
- *     and CNPs do not stop it: a bidirectional mirror puts them between a
- *     request and its copy.
- *   - an ACK, a READ response or an ATOMIC ACK: the responder answers a request
- *     it has seen again (a duplicate: IBTA 9.7.5.1.1), whose PSN is at or
- *     before the response's.  So X' is no copy if between them the peer has a
- *     request at or before X's PSN; the requests in flight behind X (later
- *     PSNs) do not stop it.
- *   - a NAK or RNR NAK: a responder that NAKs every out-of-sequence request
- *     (the IBTA asks for one NAK per sequence error; not every implementation
- *     may keep to it) repeats the NAK for each request in flight, whose PSNs
- *     tell nothing: as before, any frame of the peer between them stops it
- *     (the strict rule; NAKs are rare).
+ *   - a request: a NAK or RNR NAK of the peer, after which the requester goes
+ *     back to the PSN the NAK names (those before it were received), or an
+ *     implicit NAK: a response or ACK beyond a READ or ATOMIC whose response
+ *     the requester missed (IBTA 9.7.5.1.5), after which it re-issues that
+ *     READ / ATOMIC and resends what followed it (the stream going back,
+ *     below).  So X' is no copy if between them the peer has a NAK or RNR NAK
+ *     at or before X's PSN, or, X' being a READ or ATOMIC (the re-issue
+ *     itself), a frame with a PSN after X's before any with X's PSN (X's first
+ *     response).  The peer's ACKs, its responses to other requests and its
+ *     CNPs do not stop it: a bidirectional mirror puts them between a request
+ *     and its copy.
+ *   - an ACK, a READ response or an ATOMIC ACK: the responder answers again a
+ *     request it receives again (a duplicate), whose PSN is at or before the
+ *     response's.  So X' is no copy if between them the peer has a request at
+ *     or before X's PSN; the requests in flight behind X (later PSNs) do not
+ *     stop it.
+ *   - a NAK (sequence error; the fatal NAKs alike): a responder that NAKs
+ *     every out-of-sequence request (the IBTA asks for one NAK per sequence
+ *     error, Linux rxe keeps to it with its sent_psn_nak flag; not every
+ *     implementation may) repeats it for a request after X's PSN that arrives
+ *     while X's PSN is still missing.  So X' is no copy if between them the
+ *     peer has a request after X's PSN before any at X's PSN (the go-back's
+ *     first resend, after which no NAK names that PSN again).
+ *   - an RNR NAK: the responder refuses X's request again when it comes again
+ *     (or a go-back resends it): a request of the peer at or before X's PSN
+ *     between them stops it.
  *   - a CNP: the notification point sends one for a CE-marked frame it
- *     receives: a CE-marked frame of the peer between them stops it.  Only on
- *     a stream with a peer (RC, UC, XRC: on UD the CE-marked frames that make
- *     CNPs go to another stream, which the rule cannot watch).
- * In every direction a frame of the stream itself between them that was
- * dropped (bad ICRC, malformed: as before, no frame after it is a copy of one
- * before it) stops it, and so does a dropped frame of the peer (what it was is
- * unknown).  Frames reordered on the way (a later PSN before X') do not.  Copies
- * between them, of either stream, do not count: they are left out of the recent
- * frames.
+ *     receives, whose mark may come after the capture point (a congested hop
+ *     behind the mirror): as before, any frame of the peer between them (but
+ *     its CNPs) stops it.  Only on a stream with a peer (RC, UC, XRC: on UD
+ *     the CE-marked frames that make CNPs go to another stream, which the rule
+ *     cannot watch).
+ * In every direction a frame of the stream itself between them with a PSN
+ * before X's stops it (but for CNPs): the stream went back, a go-back that may
+ * resend X (its trigger may come before X: a NAK that overtook the requests
+ * in flight, a READ re-issued while its responses were still on their way),
+ * or a frame reordered on the way, which the capture cannot tell apart.  A
+ * dropped frame (bad ICRC, malformed) between them stops it, of the stream (as
+ * before: no frame after it is a copy of one before it) or of the peer (what
+ * it was is unknown).  Copies between them, of either stream, do not count:
+ * they are left out of the recent frames.
  * The length and ICRC of X are not kept: the analysis reads no payload byte
  * (issue #9's two-thread reader); a PSN names one packet of a connection (a
  * resend of it has the same opcode and length), and the conditions above are
  * what a resend cannot meet.  The rule trusts the capture to hold what the
- * sender saw: a NAK (or a re-issued READ) the capture missed lets a resend
- * inside the window read as a copy (--copy-window=1 or 0 is then the remedy).
+ * sender saw: a NAK (or a re-issued READ, or a resend at the PSN a NAK names)
+ * the capture missed lets a resend inside the window read as a copy
+ * (--copy-window=1 or 0 is then the remedy).
  *
  * The recent frames (struct roce_analyzer.copies, written by an_copy_note() for
  * every analysed frame of a stream, on the in-order paths too: three stores)
@@ -63,8 +74,9 @@
  * in creation, both with frames in the window, could be taken for one.
  * They are searched backwards from X' only where X' failed its stream's
  * in-order test (roce_process() before an_req_process() / an_resp_process()),
- * on the CNP path and for a CE-marked frame, never on the in-order paths: the
- * search stops at the first entry older than the window.  A copy is then
+ * on the CNP path and for a CE-marked frame, never on the in-order paths, and
+ * only when the stream's newest frame is inside the window; the search stops
+ * at the first entry older than the window.  A copy is then
  * counted as a frame (frames, bytes, payload bytes, ICRC verdict, opcode, the
  * stream's last_ts: roce_process() did so before) and in capture_copies, and is
  * otherwise not analysed: no duplicate, retransmission, out-of-order, go-back-N
@@ -90,7 +102,7 @@ static bool readlike(uint8_t opcode)
 				     !(fl & (ROCE_F_SEND | ROCE_F_WRITE)));
 }
 
-bool an_copy_is(const struct an_ctx *c, const struct an_flow *f)
+bool an_copy_is(const struct an_ctx *c, const struct an_flow *f, uint64_t prev_ts)
 {
 	const struct roce_analyzer *a = c->a;
 	uint64_t win = a->cfg.copy_window_ns, n, lim;
@@ -103,7 +115,9 @@ bool an_copy_is(const struct an_ctx *c, const struct an_flow *f)
 	bool rl = req && readlike(pkt->bth.opcode), gap = false;
 	const struct an_lat_x *l = NULL;
 
-	if (!win || f->st.frames < 2 || a->copy_n < 2)
+	/* (the stream's newest frame before it, copies too, older than the window: none of
+	 * its recent frames is inside it; the common case on the rare path) */
+	if (!win || f->st.frames < 2 || a->copy_n < 2 || (c->ts >= prev_ts && c->ts - prev_ts >= win))
 		return false;
 	if (f->peer)
 		ptag = (uint32_t)f->peer->ent.seq << 4;
@@ -135,8 +149,10 @@ bool an_copy_is(const struct an_ctx *c, const struct an_flow *f)
 			if (e->word == word && !(e->tag & AN_COPY_NAK) == !nak)
 				/* X: not stamped after X', a NAK the stream's newest */
 				return !gap && e->ts <= c->ts && (!nak || e->ts == l->last_nak_ts);
-			if (req && readlike(e->word >> 24) && psn_diff(e->word & 0xffffffu, psn) <= 0)
-				return false;   /* a re-issued READ / ATOMIC: a go-back */
+			/* the stream went back (a go-back-N resend, a re-executed READ, a
+			 * re-ACK, or a frame reordered on the way) */
+			if (!cnp && !ecnp && psn_diff(e->word & 0xffffffu, psn) < 0)
+				return false;
 		} else if (f->peer && et == ptag) {
 			int32_t d = psn_diff(e->word & 0xffffffu, psn);
 
@@ -155,8 +171,7 @@ bool an_copy_is(const struct an_ctx *c, const struct an_flow *f)
 				if (d >= 0)
 					gap = d > 0;
 			} else if (cnp) {
-				if (e->tag & AN_COPY_CE)
-					return false;
+				return false;
 			} else if (req) {
 				/* a NAK or RNR NAK at or before X's PSN: the requester goes
 				 * back to its PSN (a NAK names the PSN it expects, an RNR

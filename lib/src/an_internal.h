@@ -687,8 +687,7 @@ struct an_hint {
  */
 #define AN_COPY_RING    4096u
 #define AN_COPY_NAK     1u      /* an ACKNOWLEDGE with a syndrome other than an ACK's */
-#define AN_COPY_CE      2u      /* CE-marked */
-#define AN_COPY_DROP    4u      /* dropped (bad ICRC, malformed) */
+#define AN_COPY_DROP    2u      /* dropped (bad ICRC, malformed) */
 
 struct an_copy_ent {
 	uint64_t ts;
@@ -836,9 +835,10 @@ static inline void an_copy_flag(struct roce_analyzer *a, uint32_t flags)
  * st.frames frames, this one included; the newest of the recent frames) repeats an
  * earlier frame of f closely enough, with nothing between them that could have
  * made its sender resend it, to be the capture's copy of it
- * (struct roce_analyzer_config.copy_window_ns); no effect.
+ * (struct roce_analyzer_config.copy_window_ns; prev_ts: f's newest frame time before
+ * c's); no effect.
  */
-bool an_copy_is(const struct an_ctx *c, const struct an_flow *f);
+bool an_copy_is(const struct an_ctx *c, const struct an_flow *f, uint64_t prev_ts);
 /* c's frame of f is a NAK or RNR NAK (syndrome syn): remembered, so that an ACK with its
  * PSN is no copy of it, nor it of an ACK (aeth_nak()). */
 void an_copy_nak(struct an_ctx *c, struct an_flow *f, uint8_t syn);

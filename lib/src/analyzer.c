@@ -754,6 +754,7 @@ static void roce_process(struct an_ctx *c, int status)
 	/* the stream's newest PSN and opcode (bits 24-31) before the frame: a copy puts
 	 * them back (an_copy.c) */
 	uint32_t prev_psn = 0;
+	uint64_t prev_ts = 0;
 	int copy = -1;          /* an_copy_is(), once asked */
 
 	a->sum.roce_frames++;
@@ -782,6 +783,7 @@ static void roce_process(struct an_ctx *c, int status)
 		an_count_frame_of(a, f);
 		f->st.bytes += pkt->wirelen;
 		prev_psn = f->st.last_psn | (uint32_t)f->st.last_op << 24;
+		prev_ts = f->st.last_ts_ns;
 		if (f->st.last_ts_ns < c->ts)
 			f->st.last_ts_ns = c->ts;
 		if (!dropped) {
@@ -827,9 +829,7 @@ static void roce_process(struct an_ctx *c, int status)
 		}
 	}
 	/* (a capture copy's mark was counted with the frame it copies: an_copy.c) */
-	if (pkt->ecn == 3 && !(copy = f && !dropped && an_copy_is(c, f))) {
-		if (f)
-			an_copy_flag(a, AN_COPY_CE);
+	if (pkt->ecn == 3 && !(copy = f && !dropped && an_copy_is(c, f, prev_ts))) {
 		c->res->events |= ROCE_EV_ECN_CE;
 		AN_COUNT(a, f, ecn_ce, 1);
 		if (a->want_an) {
@@ -850,7 +850,7 @@ static void roce_process(struct an_ctx *c, int status)
 		 * the stream's count is lost, the run's is not */
 		struct an_lat_x *l;
 
-		if (copy < 0 ? an_copy_is(c, f) : copy) {
+		if (copy < 0 ? an_copy_is(c, f, prev_ts) : copy) {
 			copy_taken(c, f, prev_psn);
 			return;
 		}
@@ -889,7 +889,7 @@ static void roce_process(struct an_ctx *c, int status)
 	if (!(op->flags & ROCE_F_REQ) && an_resp_inorder(c, f))
 		return;         /* the common response: no hole or array size to follow */
 	/* a frame the capture carried twice (an_copy.c): analysed no further */
-	if (copy < 0 ? an_copy_is(c, f) : copy) {
+	if (copy < 0 ? an_copy_is(c, f, prev_ts) : copy) {
 		copy_taken(c, f, prev_psn);
 		return;
 	}

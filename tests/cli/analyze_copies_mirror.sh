@@ -7,9 +7,10 @@
 # mirrored capture's --json equals the original's but for capture_copies (one per
 # frame) and the frame counts; nothing is a duplicate or a retransmission.  Captures:
 # clean RC traffic (WRITE, SEND, READ), one with losses (NAKs, go-back-N, RNR NAKs,
-# re-reads, reordering, CE marks and CNPs), one of 8 QPs on 4 hosts at a higher rate
-# (other streams between a frame and its copy).  A CNP's copy with a CE-marked frame of
-# its peer between reads as a CNP (same()'s "cnp": only that may differ, as often as
+# re-reads, CE marks and CNPs; not reordering: a frame reordered between a frame and its
+# copy stops the copy's recognition, as a go-back would), one of 8 QPs on 4 hosts at a higher rate
+# (other streams between a frame and its copy).  A CNP's copy with a frame of its peer
+# between reads as a CNP (same()'s "cnp": only that may differ, as often as
 # capture_copies falls short).  Copies 6 us later (beyond the 4 us window) are no copies:
 # they read as duplicates.
 set -u
@@ -33,7 +34,7 @@ gen() {
 base="--verbs=write:2,send,read --msg-size=64,3000 --seed=5"
 gen clean --qps=2 $base --messages=60
 gen lossy --qps=2 $base --messages=60 --loss=3% --read-loss-rate=3% --rnr-rate=2% \
-	--reorder-rate=2% --ce-rate=5%
+	--ce-rate=5%
 gen multi --qps=8 --hosts=4 $base --messages=200 --pps=5M --loss=1% --ce-rate=2%
 
 for n in $caps; do

@@ -60,8 +60,8 @@ PY
 
 # same SINGLE.json DOUBLE.json NFRAMES [cnp]: the documents agree but for the frame counts,
 # the last time stamps and capture_copies (NFRAMES).  With "cnp": a CNP's copy may read as
-# a CNP (a CE-marked frame of its peer came between: the notification point may answer
-# it, docs/json.md), k of them: k more CNPs (their counts, anomalies and timing) and k
+# a CNP (a frame of its peer came between, which the notification point may answer:
+# docs/json.md), k of them: k more CNPs (their counts, anomalies and timing) and k
 # fewer copies, nothing else.
 same() {
 	python3 - "$1" "$2" "$3" "${4:-}" <<'PY'
