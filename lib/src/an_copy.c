@@ -4,84 +4,200 @@
  * with a VLAN sub-interface or a bridge, a pcapng whose two interfaces tap the
  * same link, a mirror port copying both ingress and egress) told from a resend.
  *
- * The rule (docs/json.md "Capture copies"): a request or response frame is the
- * capture's copy of its stream's previous frame when
- *   - it carries the same PSN and opcode (struct an_fstat keeps the newest
- *     frame's, in one word; in-order frames take the in-order paths, which
- *     never call here),
- *   - no frame of the connection came between them: the peer stream's newest
- *     frame is not later than the previous one (a NAK, an RNR NAK or a response
- *     that made the requester resend would be one), and
- *   - it follows it by less than copy_window_ns (default 4 us): a resend
- *     without a NAK waits for the Local ACK Timeout, 4.096 us x 2^n with
- *     n >= 1 (IBTA Vol. 1 9.7.6.1.3), at least 8.192 us (Linux rxe arms its
- *     retransmit timer in jiffies, milliseconds; mlx5 firmware uses the QP's
- *     timeout, 14 by default: 67 ms), and an RNR resend waits for the RNR timer
- *     after a captured RNR NAK.
- * The length and ICRC of the previous frame are not kept: the analysis reads no
- * payload byte (issue #9's two-thread reader) and the 144-byte stream record has
- * no room; a PSN names one packet of a connection (a resend of it has the same
- * opcode and length), and the two conditions above are what a resend cannot
- * meet.
+ * The rule (docs/json.md "Capture copies"): a request, response or CNP frame X'
+ * is the capture's copy of an earlier frame X of its stream when
+ *   1. it carries the same PSN and opcode (an ACKNOWLEDGE: an ACK of an ACK, a
+ *      NAK of the stream's newest NAK with its syndrome; a CNP: its reserved
+ *      PSN field too), X being the newest such frame of the stream,
+ *   2. it follows X by less than copy_window_ns (default 4 us), and
+ *   3. nothing between X and X' could have made the sender send it again.
+ * A resend without a NAK waits for the Local ACK Timeout, 4.096 us x 2^n with
+ * n >= 1 (IBTA Vol. 1 9.7.6.1.3), at least 8.192 us (Linux rxe arms its
+ * retransmit timer in jiffies, milliseconds; mlx5 firmware uses the QP's
+ * timeout, 14 by default: 67 ms), an RNR resend the RNR timer (10 us at least)
+ * after an RNR NAK: outside the window.  What can make a sender repeat a frame
+ * inside it, by direction (condition 3):
+ *   - a request: a NAK or RNR NAK of the peer, after which the requester goes
+ *     back to the PSN the NAK names (those before it were received), or an
+ *     implicit NAK: a response or ACK beyond a READ or ATOMIC whose response
+ *     the requester missed (IBTA 9.7.5.1.5), after which it re-issues that
+ *     READ / ATOMIC and resends what followed it (the stream going back,
+ *     below).  So X' is no copy if between them the peer has a NAK or RNR NAK
+ *     at or before X's PSN, or, X' being a READ or ATOMIC (the re-issue
+ *     itself), a frame with a PSN after X's before any with X's PSN (X's first
+ *     response).  The peer's ACKs, its responses to other requests and its
+ *     CNPs do not stop it: a bidirectional mirror puts them between a request
+ *     and its copy.
+ *   - an ACK, a READ response or an ATOMIC ACK: the responder answers again a
+ *     request it receives again (a duplicate), whose PSN is at or before the
+ *     response's.  So X' is no copy if between them the peer has a request at
+ *     or before X's PSN; the requests in flight behind X (later PSNs) do not
+ *     stop it.
+ *   - a NAK (sequence error; the fatal NAKs alike): a responder that NAKs
+ *     every out-of-sequence request (the IBTA asks for one NAK per sequence
+ *     error, Linux rxe keeps to it with its sent_psn_nak flag; not every
+ *     implementation may) repeats it for a request after X's PSN that arrives
+ *     while X's PSN is still missing.  So X' is no copy if between them the
+ *     peer has a request after X's PSN before any at X's PSN (the go-back's
+ *     first resend, after which no NAK names that PSN again).
+ *   - an RNR NAK: the responder refuses X's request again when it comes again
+ *     (or a go-back resends it): a request of the peer at or before X's PSN
+ *     between them stops it.
+ *   - a CNP: the notification point sends one for a CE-marked frame it
+ *     receives, whose mark may come after the capture point (a congested hop
+ *     behind the mirror): as before, any frame of the peer between them (but
+ *     its CNPs) stops it.  Only on a stream with a peer (RC, UC, XRC: on UD
+ *     the CE-marked frames that make CNPs go to another stream, which the rule
+ *     cannot watch).
+ * In every direction a frame of the stream itself between them with a PSN
+ * before X's stops it (but for CNPs): the stream went back, a go-back that may
+ * resend X (its trigger may come before X: a NAK that overtook the requests
+ * in flight, a READ re-issued while its responses were still on their way),
+ * or a frame reordered on the way, which the capture cannot tell apart.  A
+ * dropped frame (bad ICRC, malformed) between them stops it, of the stream (as
+ * before: no frame after it is a copy of one before it) or of the peer (what
+ * it was is unknown).  Copies between them, of either stream, do not count:
+ * they are left out of the recent frames.
+ * The length and ICRC of X are not kept: the analysis reads no payload byte
+ * (issue #9's two-thread reader); a PSN names one packet of a connection (a
+ * resend of it has the same opcode and length), and the conditions above are
+ * what a resend cannot meet.  The rule trusts the capture to hold what the
+ * sender saw: a NAK (or a re-issued READ, or a resend at the PSN a NAK names)
+ * the capture missed lets a resend inside the window read as a copy
+ * (--copy-window=1 or 0 is then the remedy).
  *
- * An ACKNOWLEDGE is an ACK, a NAK or an RNR NAK: a NAK (its syndrome and time
- * kept by an_copy_nak() from aeth_nak(), the rare path) is a copy only of a NAK
- * with its syndrome, an ACK only of an ACK.
- * A CNP (its PSN field is reserved) is a copy when the stream's newest frame was
- * a CNP (its last CNP time is that frame's), under the same two conditions, on a
- * stream with a peer (RC, UC, XRC: on UD the CE-marked frames that make CNPs go
- * to another stream, which condition 2 cannot watch).
- * The previous frame may have been dropped (a bad ICRC, malformed): its opcode
- * is then kept as 0xff, which no frame analysed further repeats.
- *
- * Asked only where a frame failed its stream's in-order test (roce_process()
- * before an_req_process() / an_resp_process()), on the CNP path and for a
- * CE-marked frame, never on the in-order paths: clean traffic pays nothing for
- * it.  A copy is then counted as a frame (frames, bytes, payload bytes, ICRC
- * verdict, opcode: roce_process() did so before) and in capture_copies, and is
+ * The recent frames (struct roce_analyzer.copies, written by an_copy_note() for
+ * every analysed frame of a stream, on the in-order paths too: three stores)
+ * are AN_COPY_RING entries: X must be among the AN_COPY_RING - 1 frames before
+ * X' (of all streams; 4 us at 100 Gb/s is ~600 frames of 64 bytes).  A stream's
+ * entries carry the low 28 bits of its creation number: streams 2^28 apart
+ * in creation, both with frames in the window, could be taken for one.
+ * They are searched backwards from X' only where X' failed its stream's
+ * in-order test (roce_process() before an_req_process() / an_resp_process()),
+ * on the CNP path and for a CE-marked frame, never on the in-order paths, and
+ * only when the stream's newest frame is inside the window; the search stops
+ * at the first entry older than the window.  A copy is then
+ * counted as a frame (frames, bytes, payload bytes, ICRC verdict, opcode, the
+ * stream's last_ts: roce_process() did so before) and in capture_copies, and is
  * otherwise not analysed: no duplicate, retransmission, out-of-order, go-back-N
- * episode, round trip, ACK, CNP, ECN-capable or CE count.
+ * episode, round trip, ACK, CNP, ECN-capable or CE count; the stream's newest
+ * PSN and opcode stay those of the frame before it, and it leaves the recent
+ * frames.
  */
 #include "an_internal.h"
 
-bool an_copy_is(const struct an_ctx *c, const struct an_flow *f, uint32_t prev_psn,
-	uint64_t prev_ts)
+/* b - a on the 24-bit PSN circle, -2^23..2^23 - 1 */
+static inline int32_t psn_diff(uint32_t b, uint32_t a)
 {
-	uint64_t win = c->a->cfg.copy_window_ns;
+	return (int32_t)((b - a) << 8) >> 8;
+}
 
-	if (!win || f->st.frames < 2 || c->ts < prev_ts || c->ts - prev_ts >= win)
+/* a request that opens a READ-like exchange: a READ, an ATOMIC, a FLUSH (answered by a
+ * response the requester may miss, then re-issued: an implicit NAK) */
+static bool readlike(uint8_t opcode)
+{
+	uint32_t fl = roce_opcode_info(opcode)->flags;
+
+	return (fl & ROCE_F_REQ) && ((fl & (ROCE_F_READ | ROCE_F_ATOMIC | ROCE_F_FLUSH)) ||
+				     !(fl & (ROCE_F_SEND | ROCE_F_WRITE)));
+}
+
+bool an_copy_is(const struct an_ctx *c, const struct an_flow *f, uint64_t prev_ts)
+{
+	const struct roce_analyzer *a = c->a;
+	uint64_t win = a->cfg.copy_window_ns, n, lim;
+	const struct roce_pkt *pkt = c->pkt;
+	uint32_t flags = pkt->op->flags;
+	uint32_t psn = pkt->bth.psn & 0xffffffu;
+	uint32_t word = psn | (uint32_t)pkt->bth.opcode << 24;
+	uint32_t tag = (uint32_t)f->ent.seq << 4, ptag = 0;
+	bool cnp = flags & ROCE_F_CNP, req = flags & ROCE_F_REQ, nak = false, rnr = false;
+	bool rl = req && readlike(pkt->bth.opcode), gap = false;
+	const struct an_lat_x *l = NULL;
+
+	/* (the stream's newest frame before it, copies too, older than the window: none of
+	 * its recent frames is inside it; the common case on the rare path) */
+	if (!win || f->st.frames < 2 || a->copy_n < 2 || (c->ts >= prev_ts && c->ts - prev_ts >= win))
 		return false;
-	if (c->pkt->op->flags & ROCE_F_CNP) {
-		/* a CNP's PSN is reserved: the stream's newest frame was a CNP */
-		const struct an_lat_x *l = an_flow_lat_x(f);
+	if (f->peer)
+		ptag = (uint32_t)f->peer->ent.seq << 4;
+	else if (cnp)
+		return false;   /* UD: the CE marks that make CNPs travel on other streams */
+	if (flags & ROCE_F_ACK) {
+		uint8_t syn = pkt->aeth.syndrome;
 
-		/* (on a stream without a peer, UD, a CE-marked frame of the other direction
-		 * between two CNPs cannot be seen: no copy) */
-		if (!f->peer || !l || !l->cnps || l->last_cnp_ts != prev_ts)
-			return false;
-	} else if (((c->pkt->bth.psn & 0xffffffu) | (uint32_t)c->pkt->bth.opcode << 24) !=
-		   prev_psn) {
-		return false;
-	} else if (c->pkt->op->flags & ROCE_F_ACK) {
-		/* an ACKNOWLEDGE: an ACK, a NAK or an RNR NAK, one opcode; the previous one
-		 * was a NAK when the stream's newest NAK has its time */
-		const struct an_lat_x *l = an_flow_lat_x(f);
-		uint8_t prev = l && l->last_nak_syn && l->last_nak_ts == prev_ts ?
-			l->last_nak_syn : 0;
-		uint8_t syn = c->pkt->aeth.syndrome;
-
-		if (roce_aeth_type(syn) == ROCE_AETH_ACK ? prev != 0 : prev != (syn ? syn : 0xff))
+		nak = roce_aeth_type(syn) != ROCE_AETH_ACK;
+		rnr = roce_aeth_type(syn) == ROCE_AETH_RNR_NAK;
+		/* a NAK: a copy only of the stream's newest NAK, with its syndrome */
+		l = an_flow_lat_x(f);
+		if (nak && (!l || l->last_nak_syn != (syn ? syn : 0xff)))
 			return false;
 	}
-	/* a frame of the peer stream since the previous one: a resend may answer it */
-	return !(f->peer && f->peer->st.last_ts_ns > prev_ts);
+	/* (the newest entry, n = 0, is the frame's own) */
+	lim = a->copy_n < AN_COPY_RING ? a->copy_n : AN_COPY_RING;
+	for (n = 1; n < lim; n++) {
+		const struct an_copy_ent *e = &a->copies[(a->copy_n - 1 - n) & (AN_COPY_RING - 1)];
+		uint32_t et = e->tag & ~15u;
+		/* (a CNP's PSN field is reserved: no PSN of the stream) */
+		bool ecnp = roce_opcode_info(e->word >> 24)->flags & ROCE_F_CNP;
+
+		if (e->ts <= c->ts && c->ts - e->ts >= win)
+			return false;           /* older than the window */
+		if (et == tag) {
+			if (e->tag & AN_COPY_DROP)
+				return false;
+			if (e->word == word && !(e->tag & AN_COPY_NAK) == !nak)
+				/* X: not stamped after X', a NAK the stream's newest */
+				return !gap && e->ts <= c->ts && (!nak || e->ts == l->last_nak_ts);
+			/* the stream went back (a go-back-N resend, a re-executed READ, a
+			 * re-ACK, or a frame reordered on the way) */
+			if (!cnp && !ecnp && psn_diff(e->word & 0xffffffu, psn) < 0)
+				return false;
+		} else if (f->peer && et == ptag) {
+			int32_t d = psn_diff(e->word & 0xffffffu, psn);
+
+			if (e->tag & AN_COPY_DROP)
+				return false;
+			if (ecnp) {
+				continue;       /* (a CNP makes no one resend) */
+			} else if (rnr) {
+				/* X's request again (refused again), or a go-back before it */
+				if (d <= 0)
+					return false;
+			} else if (nak) {
+				/* a request after X's PSN before X's own arrives (seen backwards:
+				 * X's own clears the later ones): NAKed again by a responder
+				 * that NAKs every out-of-sequence request */
+				if (d >= 0)
+					gap = d > 0;
+			} else if (cnp) {
+				return false;
+			} else if (req) {
+				/* a NAK or RNR NAK at or before X's PSN: the requester goes
+				 * back to its PSN (a NAK names the PSN it expects, an RNR
+				 * NAK the request it refused: those before are received) */
+				if ((e->tag & AN_COPY_NAK) && d <= 0)
+					return false;
+				/* a response beyond X's PSN before X's own (an implicit NAK:
+				 * seen backwards, X's own clears the later ones) */
+				if (rl && d >= 0)
+					gap = d > 0;
+			} else if (d <= 0) {
+				return false;   /* a request the responder may answer again */
+			}
+		}
+	}
+	return false;
 }
 
 void an_copy_nak(struct an_ctx *c, struct an_flow *f, uint8_t syn)
 {
 	struct an_lat_x *l;
 
-	if (!c->a->cfg.copy_window_ns || !(l = an_lat_x_get(c->a, f)))
+	if (!c->a->cfg.copy_window_ns)
+		return;
+	an_copy_flag(c->a, AN_COPY_NAK);
+	if (!(l = an_lat_x_get(c->a, f)))
 		return;
 	l->last_nak_ts = c->ts;
 	l->last_nak_syn = syn ? syn : 0xff;   /* (0 is an ACK's syndrome: never a NAK's) */
@@ -94,6 +210,7 @@ void an_copy_count(struct an_ctx *c, struct an_flow *f)
 
 	c->res->events |= ROCE_EV_CAPTURE_COPY;
 	a->sum.capture_copies++;
+	a->copy_n--;    /* (the newest of the recent frames: as if never captured) */
 	if (k)
 		((struct an_ctr *)k)->capture_copies++;
 	if (c->pkt->ecn) {

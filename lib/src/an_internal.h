@@ -463,8 +463,8 @@ struct an_rsp {
  */
 struct an_fstat {
 	struct roce_flow_key key;
-	/* the PSN and opcode of the stream's newest frame (but CNPs and dropped frames):
-	 * one word, written together (last_op: an_copy.c) */
+	/* the PSN and opcode of the stream's newest frame (a CNP's opcode only, a dropped
+	 * frame's opcode as 0xff; capture copies not: an_copy.c), one word */
 	uint32_t last_psn : 24;
 	uint32_t last_op : 8;
 	uint32_t first_psn : 24;
@@ -679,6 +679,22 @@ struct an_hint {
 	uint32_t h;
 };
 
+/*
+ * The recent frames (an_copy.c): every analysed frame of a stream, copies
+ * excepted, in arrival order, AN_COPY_RING of them (a power of two).  tag is
+ * the stream's seq (its low 28 bits) << 4 | AN_COPY_* flags; word the frame's
+ * PSN | opcode << 24.
+ */
+#define AN_COPY_RING    4096u
+#define AN_COPY_NAK     1u      /* an ACKNOWLEDGE with a syndrome other than an ACK's */
+#define AN_COPY_DROP    2u      /* dropped (bad ICRC, malformed) */
+
+struct an_copy_ent {
+	uint64_t ts;
+	uint32_t word;
+	uint32_t tag;
+};
+
 struct roce_analyzer {
 	struct roce_analyzer_config cfg;
 	struct roce_summary sum;
@@ -714,6 +730,8 @@ struct roce_analyzer {
 	struct an_pred pred;
 	struct an_hint hint[AN_HINTS];  /* written by the prefetch calls */
 	uint32_t hint_n;                /* hints written */
+	uint64_t copy_n;                /* frames written to copies[] */
+	struct an_copy_ent copies[AN_COPY_RING];
 };
 
 /*
@@ -792,17 +810,40 @@ void an_req_acked(struct an_ctx *c, struct an_flow *rf, struct an_req *r, uint32
 void an_req_gap_acked(struct an_ctx *c, struct an_flow *f, struct an_req *r);
 
 /*
- * an_copy.c: c's request, response or CNP frame of stream f (counted: f has had
- * st.frames frames, this one included) repeats f's previous frame (PSN prev_psn,
- * its opcode in bits 24-31, at prev_ts) closely enough to be the capture's copy of it
- * (struct roce_analyzer_config.copy_window_ns); no effect.
+ * an_copy.c: a frame of stream f at ts (PSN | opcode << 24: word; flags AN_COPY_*)
+ * into the recent frames (every analysed frame of a stream, but the copies: their
+ * an_copy_count() takes it back).
  */
-bool an_copy_is(const struct an_ctx *c, const struct an_flow *f, uint32_t prev_psn,
-	uint64_t prev_ts);
+static inline __attribute__((always_inline)) void an_copy_note(struct roce_analyzer *a,
+	const struct an_flow *f, uint64_t ts, uint32_t word, uint32_t flags)
+{
+	struct an_copy_ent *e = &a->copies[a->copy_n++ & (AN_COPY_RING - 1)];
+
+	e->ts = ts;
+	e->word = word;
+	e->tag = (uint32_t)f->ent.seq << 4 | flags;
+}
+
+/* Mark the newest frame of the recent frames (c's) with flags AN_COPY_*. */
+static inline void an_copy_flag(struct roce_analyzer *a, uint32_t flags)
+{
+	a->copies[(a->copy_n - 1) & (AN_COPY_RING - 1)].tag |= flags;
+}
+
+/*
+ * an_copy.c: c's request, response or CNP frame of stream f (counted: f has had
+ * st.frames frames, this one included; the newest of the recent frames) repeats an
+ * earlier frame of f closely enough, with nothing between them that could have
+ * made its sender resend it, to be the capture's copy of it
+ * (struct roce_analyzer_config.copy_window_ns; prev_ts: f's newest frame time before
+ * c's); no effect.
+ */
+bool an_copy_is(const struct an_ctx *c, const struct an_flow *f, uint64_t prev_ts);
 /* c's frame of f is a NAK or RNR NAK (syndrome syn): remembered, so that an ACK with its
  * PSN is no copy of it, nor it of an ACK (aeth_nak()). */
 void an_copy_nak(struct an_ctx *c, struct an_flow *f, uint8_t syn);
-/* Count c's frame of f as a capture copy (capture_copies, ROCE_EV_CAPTURE_COPY). */
+/* Count c's frame of f as a capture copy (capture_copies, ROCE_EV_CAPTURE_COPY) and take
+ * it out of the recent frames. */
 void an_copy_count(struct an_ctx *c, struct an_flow *f);
 
 /*

@@ -727,6 +727,15 @@ static inline __attribute__((always_inline)) void learn_pmtu(struct roce_analyze
 	an_learn_pmtu(a, f, pkt->op->flags, pkt->payload_len);
 }
 
+/* c's frame of f is a capture copy (an_copy.c): counted as one, and f's newest PSN and
+ * opcode are again those of the frame before it (prev: PSN | opcode << 24) */
+static void copy_taken(struct an_ctx *c, struct an_flow *f, uint32_t prev)
+{
+	f->st.last_psn = prev & 0xffffffu;
+	f->st.last_op = prev >> 24;
+	an_copy_count(c, f);
+}
+
 static void roce_process(struct an_ctx *c, int status)
 {
 	struct roce_analyzer *a = c->a;
@@ -742,9 +751,11 @@ static void roce_process(struct an_ctx *c, int status)
 	bool dropped = (pkt->findings & ROCE_FIND_UNTRUSTED_MASK) ||
 		pkt->icrc_status == ROCE_ICRC_BAD;
 	bool holed;
-	/* the stream's previous frame (an_copy_is()): its PSN and opcode (bits 24-31) */
+	/* the stream's newest PSN and opcode (bits 24-31) before the frame: a copy puts
+	 * them back (an_copy.c) */
 	uint32_t prev_psn = 0;
 	uint64_t prev_ts = 0;
+	int copy = -1;          /* an_copy_is(), once asked */
 
 	a->sum.roce_frames++;
 	if (pkt->version == 1)
@@ -786,12 +797,14 @@ static void roce_process(struct an_ctx *c, int status)
 				}
 				f->st.last_psn = pkt->bth.psn & 0xffffffu;
 			}
-			/* (a CNP's too: the next frame repeats a CNP, not the frame before it) */
 			f->st.last_op = pkt->bth.opcode;
+			an_copy_note(a, f, c->ts, (pkt->bth.psn & 0xffffffu) |
+				(uint32_t)pkt->bth.opcode << 24, 0);
 		} else {
-			/* a dropped frame is the stream's previous one as well, and no frame is
-			 * its copy (an_copy.c): no opcode of a frame analysed further is 0xff */
+			/* a dropped frame is the stream's newest as well (0xff: no opcode), and
+			 * no frame after it is a copy of one before it (an_copy.c) */
 			f->st.last_op = 0xff;
+			an_copy_note(a, f, c->ts, 0xffu << 24, AN_COPY_DROP);
 		}
 	}
 	if (pkt->ecn)
@@ -816,7 +829,7 @@ static void roce_process(struct an_ctx *c, int status)
 		}
 	}
 	/* (a capture copy's mark was counted with the frame it copies: an_copy.c) */
-	if (pkt->ecn == 3 && !(f && !dropped && an_copy_is(c, f, prev_psn, prev_ts))) {
+	if (pkt->ecn == 3 && !(copy = f && !dropped && an_copy_is(c, f, prev_ts))) {
 		c->res->events |= ROCE_EV_ECN_CE;
 		AN_COUNT(a, f, ecn_ce, 1);
 		if (a->want_an) {
@@ -837,8 +850,8 @@ static void roce_process(struct an_ctx *c, int status)
 		 * the stream's count is lost, the run's is not */
 		struct an_lat_x *l;
 
-		if (an_copy_is(c, f, prev_psn, prev_ts)) {
-			an_copy_count(c, f);
+		if (copy < 0 ? an_copy_is(c, f, prev_ts) : copy) {
+			copy_taken(c, f, prev_psn);
 			return;
 		}
 		l = an_lat_x_get(a, f);
@@ -876,9 +889,8 @@ static void roce_process(struct an_ctx *c, int status)
 	if (!(op->flags & ROCE_F_REQ) && an_resp_inorder(c, f))
 		return;         /* the common response: no hole or array size to follow */
 	/* a frame the capture carried twice (an_copy.c): analysed no further */
-	if (prev_psn == ((pkt->bth.psn & 0xffffffu) | (uint32_t)pkt->bth.opcode << 24) &&
-	    an_copy_is(c, f, prev_psn, prev_ts)) {
-		an_copy_count(c, f);
+	if (copy < 0 ? an_copy_is(c, f, prev_ts) : copy) {
+		copy_taken(c, f, prev_psn);
 		return;
 	}
 	if (a->cfg.max_memory)

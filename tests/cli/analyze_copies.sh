@@ -23,48 +23,7 @@ rg=$build/cli/roce-gen
 [ -x "$ra" ] && [ -x "$rg" ] || { echo "SKIP: tools not built"; exit 77; }
 . "$(dirname "${BASH_SOURCE[0]}")/testlib.sh"
 
-. "$(dirname "${BASH_SOURCE[0]}")/copies_lib.sh"     # double()
-
-# same SINGLE.json DOUBLE.json NFRAMES: the documents agree but for the frame counts
-same() {
-	python3 - "$1" "$2" "$3" <<'PY'
-import json, sys
-a, b, n = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), int(sys.argv[3])
-FRAMEISH = {"frames", "bytes", "payload_bytes", "roce_frames", "rocev1_frames",
-            "rocev2_frames", "icrc_ok", "icrc_unverified", "name", "frame", "ref_frame",
-            "first_frame", "ack_frame", "nak_frame", "detail"}
-bad = []
-def walk(x, y, path, key):
-    if key in FRAMEISH or path.startswith(".summary.opcodes"):
-        return
-    if key == "capture_copies":
-        if x != 0:
-            bad.append("%s single %s" % (path, x))
-        return
-    if isinstance(x, dict) and isinstance(y, dict):
-        for k in sorted(set(x) | set(y)):
-            if k not in x or k not in y:
-                bad.append(path + "." + k + " in one only")
-            else:
-                walk(x[k], y[k], path + "." + k, k)
-    elif isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
-        for i, (p, q) in enumerate(zip(x, y)):
-            walk(p, q, "%s[%d]" % (path, i), None)
-    elif x != y:
-        bad.append("%s: %r vs %r" % (path, x, y))
-walk(a, b, "", None)
-s1, s2 = a["summary"], b["summary"]
-if s2["capture_copies"] != n:
-    bad.append("capture_copies %d, expected %d" % (s2["capture_copies"], n))
-if s2["frames"] != 2 * s1["frames"]:
-    bad.append("frames %d, expected %d" % (s2["frames"], 2 * s1["frames"]))
-if sum(q["capture_copies"] for q in b["qps"]) != n:
-    bad.append("qps capture_copies do not add up to %d" % n)
-for m in bad[:10]:
-    print(m)
-sys.exit(1 if bad else 0)
-PY
-}
+. "$(dirname "${BASH_SOURCE[0]}")/copies_lib.sh"     # double(), same()
 
 caps=""
 # clean: RC WRITE/SEND/READ on 2 QPs; lossy: the same with request and READ response losses,

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # copies_lib.sh - sourced by analyze_copies.sh and plugin_capture_copy.sh (not a test):
-# double(), a pcap with every record written twice in a row, as a capture that carries
-# each frame twice (docs/json.md "Capture copies").
+# double(), a pcap with every record written twice in a row, and mirror(), with the copies
+# later and interleaved, as a capture that carries each frame twice (docs/json.md "Capture
+# copies"); same(), the check that such a capture's --json equals the original's.
 
 # double IN OUT LAG_US: every record of the pcap IN twice, the copy LAG_US later
 double() {
@@ -23,5 +24,95 @@ while o + 16 <= len(d):
     out.append(struct.pack(e + 'IIII', t // unit, t % unit, incl, orig) + rec)
     o += 16 + incl
 open(dst, 'wb').write(b''.join(out))
+PY
+}
+
+# mirror IN OUT LAG_NS: every record of the pcap IN twice, the copy LAG_NS later, the
+# originals and the copies merged by time stamp (each in file order; at one stamp the
+# original first), as a mirror port whose copies lag the originals by more than the
+# frames' spacing: the copies interleave with other frames of their stream (A B A' B')
+mirror() {
+	python3 - "$1" "$2" "$3" <<'PY'
+import heapq, struct, sys
+src, dst, lag = sys.argv[1], sys.argv[2], int(sys.argv[3])
+d = open(src, 'rb').read()
+magic = d[:4]
+e = '<' if magic in (b'\xd4\xc3\xb2\xa1', b'\x4d\x3c\xb2\xa1') else '>'
+unit = 10**9 if magic in (b'\x4d\x3c\xb2\xa1', b'\xa1\xb2\x3c\x4d') else 10**6
+lag = lag * unit // 10**9
+recs, o, i = [], 24, 0
+while o + 16 <= len(d):
+    sec, frac, incl, orig = struct.unpack(e + 'IIII', d[o:o + 16])
+    body = d[o + 16:o + 16 + incl]
+    t = sec * unit + frac
+    recs.append((t, 0, i, incl, orig, body))
+    recs.append((t + lag, 1, i, incl, orig, body))
+    o += 16 + incl
+    i += 1
+# merged as two sequences, each in file order (a capture out of time order keeps its order)
+key = lambda r: (r[0], r[1], r[2])
+out = [d[:24]]
+for t, _, _, incl, orig, body in heapq.merge(recs[0::2], recs[1::2], key=key):
+    out.append(struct.pack(e + 'IIII', t // unit, t % unit, incl, orig) + body)
+open(dst, 'wb').write(b''.join(out))
+PY
+}
+
+# same SINGLE.json DOUBLE.json NFRAMES [cnp]: the documents agree but for the frame counts,
+# the last time stamps and capture_copies (NFRAMES).  With "cnp": a CNP's copy may read as
+# a CNP (a frame of its peer came between, which the notification point may answer:
+# docs/json.md), k of them: k more CNPs (their counts, anomalies and timing) and k
+# fewer copies, nothing else.
+same() {
+	python3 - "$1" "$2" "$3" "${4:-}" <<'PY'
+import json, sys
+a, b, n = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), int(sys.argv[3])
+cnp = sys.argv[4] == "cnp"
+FRAMEISH = {"frames", "bytes", "payload_bytes", "roce_frames", "rocev1_frames",
+            "rocev2_frames", "icrc_ok", "icrc_unverified", "name", "frame", "ref_frame",
+            "first_frame", "ack_frame", "nak_frame", "detail"}
+# (a mirror's copies end the capture later: the last time stamps and the rates over it)
+LATER = {"last_ts", "last_ts_ns", "latest_ts", "duration_s", "end"}
+CNPISH = {"cnps", "cnp_min_gap_us", "anomalies_total"} if cnp else set()
+bad = []
+def walk(x, y, path, key):
+    if key in FRAMEISH or path.startswith(".summary.opcodes"):
+        return
+    if key in LATER or (key or "").endswith("_per_s") or key in CNPISH:
+        return
+    if cnp and path.endswith(".anomaly_counts.cnp"):
+        return
+    if key == "capture_copies":
+        if x != 0:
+            bad.append("%s single %s" % (path, x))
+        return
+    if cnp and key == "anomalies":
+        x = [e for e in x if e.get("type") != "cnp"]
+        y = [e for e in y if e.get("type") != "cnp"]
+    if isinstance(x, dict) and isinstance(y, dict):
+        for k in sorted(set(x) | set(y)):
+            if k not in x or k not in y:
+                bad.append(path + "." + k + " in one only")
+            else:
+                walk(x[k], y[k], path + "." + k, k)
+    elif isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
+        for i, (p, q) in enumerate(zip(x, y)):
+            walk(p, q, "%s[%d]" % (path, i), None)
+    elif x != y:
+        bad.append("%s: %r vs %r" % (path, x, y))
+walk(a, b, "", None)
+s1, s2 = a["summary"], b["summary"]
+k = s2["cnps"] - s1["cnps"]
+if k < 0 or (k and not cnp):
+    bad.append("cnps %d, expected %d" % (s2["cnps"], s1["cnps"]))
+if s2["capture_copies"] != n - k:
+    bad.append("capture_copies %d, expected %d" % (s2["capture_copies"], n - k))
+if s2["frames"] != 2 * s1["frames"]:
+    bad.append("frames %d, expected %d" % (s2["frames"], 2 * s1["frames"]))
+if sum(q["capture_copies"] for q in b["qps"]) != n - k:
+    bad.append("qps capture_copies do not add up to %d" % (n - k))
+for m in bad[:10]:
+    print(m[:300])
+sys.exit(1 if bad else 0)
 PY
 }

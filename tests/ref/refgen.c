@@ -488,13 +488,18 @@ int main(int argc, char **argv)
 		size_t len;
 
 		const struct roce_bth *b = &lists[i][pos[i]].spec.bth;
-		/* a frame repeating its connection's frame before (a duplicate on the wire, two
-		 * CNPs): 10 us after the frame written before it, past roce-analyze's
-		 * capture-copy window (docs/json.md "Capture copies"), as the model has no
-		 * capture copies */
-		bool late = pos[i] && lists[i][pos[i] - 1].spec.bth.psn == b->psn &&
-			    lists[i][pos[i] - 1].spec.bth.opcode == b->opcode &&
-			    lists[i][pos[i] - 1].spec.bth.dqpn == b->dqpn;
+		/* a frame repeating one of its connection's last 8 frames (a duplicate on the
+		 * wire, a resend the model makes at once, two CNPs): 10 us after the frame
+		 * written before it, past roce-analyze's capture-copy window (docs/json.md
+		 * "Capture copies": a copy of an earlier frame of its stream, other frames
+		 * between), as the model has no capture copies; frames are 1 us apart */
+		bool late = false;
+
+		for (size_t k = 1; k <= 8 && k <= pos[i] && !late; k++) {
+			const struct roce_bth *o = &lists[i][pos[i] - k].spec.bth;
+
+			late = o->psn == b->psn && o->opcode == b->opcode && o->dqpn == b->dqpn;
+		}
 
 		if (roce_build(&lists[i][pos[i]++].spec, buf, sizeof(buf), &len) != 0) {
 			fprintf(stderr, "refgen: roce_build failed\n");

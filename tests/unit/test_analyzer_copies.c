@@ -4,8 +4,9 @@
  * "Capture copies"): a frame the capture carried twice (tcpdump -i any with a
  * VLAN sub-interface, two pcapng interfaces on one link, a SPAN of ingress and
  * egress) counts in capture_copies and in nothing else of the sequencing; a
- * resend (timeout: 8.192 us at least, IBTA 9.7.6.1.3; NAK / RNR NAK: a frame
- * of the peer between) stays a retransmission.  Every scenario runs through
+ * resend (timeout: 8.192 us at least, IBTA 9.7.6.1.3; NAK / RNR NAK of its PSN
+ * or an earlier one between; an implicit NAK) stays a retransmission, copies
+ * interleaved with other frames of their stream included.  Every scenario runs through
  * an_audit.h's two analyzers (roce_analyzer_process() and roce-analyze's
  * decode_process() entry with its fast paths) and their counters must agree.
  */
@@ -228,11 +229,13 @@ static void run_nak_resend(uint32_t b)
 }
 
 /*
- * A frame of the connection between the two: b, its ACK 1 us later, b again
- * 2 us after the first (inside the window).  The ACK makes it no copy (the
- * frame is read as before: a duplicate and a timeout resend); an ACK seen
- * between two ACK copies alike makes the second no copy.  And a frame of the
- * same stream between (b, b + 1, b): not the previous frame, no copy.
+ * Copies that interleave with other frames of their stream (a mirror port whose
+ * copies lag by more than the frames' spacing): b, its ACK, b + 1, then b', the
+ * ACK's copy, (b + 1)': each a copy, with the peer's ordinary ACK between a
+ * request and its copy and the stream's next frame between a frame and its copy.
+ * And a re-ACK: b, its ACK at 3 us, b again at 4.5 us (past the window from the
+ * first: a duplicate, a timeout resend), the ACK again at 5 us, 2 us after the
+ * first but answering that duplicate (a request at its PSN between): no copy.
  */
 static void run_between(uint32_t b)
 {
@@ -242,20 +245,92 @@ static void run_between(uint32_t b)
 	a_init(&t, 1024);
 	REQUIRE(t.a && xa);
 	snd(&t, P_(b, 0), 0);
-	ack(&t, P_(b, 0), 1 * US);
+	ack(&t, P_(b, 0), 300);
+	snd(&t, P_(b, 1), 400);
 	snd(&t, P_(b, 0), 2 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_CAPTURE_COPY);
+	ack(&t, P_(b, 0), 2 * US + 300);
+	CHECK_EQ_U(t.res.events, ROCE_EV_CAPTURE_COPY);
+	snd(&t, P_(b, 1), 2 * US + 400);
+	CHECK_EQ_U(t.res.events, ROCE_EV_CAPTURE_COPY);
+	snd(&t, P_(b, 2), 3 * US);
+	CHECK_EQ_U(t.res.events, 0);    /* (the stream's newest PSN is b + 1, not b) */
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.capture_copies, 3);
+	CHECK_EQ_U(s.duplicates, 0);
+	CHECK_EQ_U(s.retransmissions, 0);
+	check_counters_add_up(&t, false);
+	a_done(&t);
+
+	a_init(&t, 1024);
+	REQUIRE(t.a && xa);
+	snd(&t, P_(b, 0), 0);
+	ack(&t, P_(b, 0), 3 * US);
+	snd(&t, P_(b, 0), 4500);
 	CHECK_EQ_U(t.res.events, ROCE_EV_DUPLICATE | ROCE_EV_RETRANSMISSION);
-	ack(&t, P_(b, 0), 2500);        /* the responder answers the duplicate */
-	CHECK(!(t.res.events & ROCE_EV_CAPTURE_COPY));
-	snd(&t, P_(b, 1), 20 * US);
-	snd(&t, P_(b, 2), 20 * US + 200);
-	snd(&t, P_(b, 1), 20 * US + 400);
-	CHECK(t.res.events & ROCE_EV_DUPLICATE);
+	ack(&t, P_(b, 0), 5 * US);
 	CHECK(!(t.res.events & ROCE_EV_CAPTURE_COPY));
 	roce_analyzer_finish(t.a);
 	sum(&t, &s);
 	CHECK_EQ_U(s.capture_copies, 0);
-	CHECK_EQ_U(s.duplicates, 2);
+	CHECK_EQ_U(s.duplicates, 1);
+	check_counters_add_up(&t, false);
+	a_done(&t);
+}
+
+/*
+ * Genuine resends inside the window, interleaved with other frames: b .. b + 3
+ * 100 ns apart, the peer's ACK of b, a NAK (sequence error) of b + 1 at 800 ns,
+ * then the go-back b + 1 .. b + 3 at 1.2-1.4 us: each a retransmission (the NAK
+ * is at or before its PSN), none a copy; then b's copy at 1.5 us, past the NAK
+ * (of a later PSN) and the resends: a copy.  An RNR NAK alike.  And an implicit
+ * NAK: a READ of b .. b + 1, a WRITE of b + 2, the READ's second response
+ * without its first, the READ re-issued at b and the WRITE resent, 1 us later:
+ * no copies (a response past the READ before its own; a re-issued READ at or
+ * before the WRITE's PSN).
+ */
+static void run_resend_interleaved(uint32_t b)
+{
+	struct t t;
+	struct roce_summary s;
+	uint8_t syn[] = { 0x60, 0x21 };
+
+	for (unsigned k = 0; k < 2; k++) {
+		a_init(&t, 1024);
+		REQUIRE(t.a && xa);
+		for (unsigned i = 0; i < 4; i++)
+			snd(&t, P_(b, i), i * 100);
+		ack(&t, P_(b, 0), 400);
+		nak(&t, P_(b, 1), syn[k], 800);
+		for (unsigned i = 1; i < 4; i++) {
+			snd(&t, P_(b, i), 1100 + i * 100);
+			CHECK(t.res.events & ROCE_EV_RETRANSMISSION);
+			CHECK(!(t.res.events & ROCE_EV_CAPTURE_COPY));
+		}
+		snd(&t, P_(b, 0), 1500);
+		CHECK_EQ_U(t.res.events, ROCE_EV_CAPTURE_COPY);
+		ack(&t, P_(b, 3), 2 * US);
+		roce_analyzer_finish(t.a);
+		sum(&t, &s);
+		CHECK_EQ_U(s.capture_copies, 1);
+		CHECK_EQ_U(s.retransmissions, 3);
+		check_counters_add_up(&t, false);
+		a_done(&t);
+	}
+
+	a_init(&t, 1024);
+	REQUIRE(t.a && xa);
+	rq(&t, ROCE_OP_RC_RDMA_READ_REQUEST, P_(b, 0), true, 0, 2048, 0);
+	rq(&t, ROCE_OP_RC_RDMA_WRITE_ONLY, P_(b, 2), true, 64, 64, 100);
+	rs(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_LAST, P_(b, 1), 0x1f, 1024, 600);
+	rq(&t, ROCE_OP_RC_RDMA_READ_REQUEST, P_(b, 0), true, 0, 2048, 1000);
+	CHECK(!(t.res.events & ROCE_EV_CAPTURE_COPY));
+	rq(&t, ROCE_OP_RC_RDMA_WRITE_ONLY, P_(b, 2), true, 64, 64, 1100);
+	CHECK(!(t.res.events & ROCE_EV_CAPTURE_COPY));
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.capture_copies, 0);
 	check_counters_add_up(&t, false);
 	a_done(&t);
 }
@@ -321,6 +396,7 @@ EACH_BASE(read)
 EACH_BASE(timeout_resend)
 EACH_BASE(nak_resend)
 EACH_BASE(between)
+EACH_BASE(resend_interleaved)
 EACH_BASE(ack_copy)
 EACH_BASE(off)
 
@@ -331,6 +407,7 @@ int main(void)
 	RUN(test_timeout_resend);
 	RUN(test_nak_resend);
 	RUN(test_between);
+	RUN(test_resend_interleaved);
 	RUN(test_ack_copy);
 	RUN(test_off);
 	return check_report();
