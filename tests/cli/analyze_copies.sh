@@ -23,23 +23,14 @@ rg=$build/cli/roce-gen
 [ -x "$ra" ] && [ -x "$rg" ] || { echo "SKIP: tools not built"; exit 77; }
 . "$(dirname "${BASH_SOURCE[0]}")/testlib.sh"
 
-. "$(dirname "${BASH_SOURCE[0]}")/copies_lib.sh"     # double(), same()
+. "$(dirname "${BASH_SOURCE[0]}")/copies_lib.sh"     # gen(), double(), same()
 
 caps=""
 # clean: RC WRITE/SEND/READ on 2 QPs; lossy: the same with request and READ response losses,
 # RNR NAKs, duplicates, reordering and CE marks (NAKs, go-back-N, re-reads, CNPs)
-gen() {
-	local n=$1
-	shift
-	if "$rg" --qps=2 --verbs=write:2,send,read --msg-size=64,3000 --messages=60 --seed=5 \
-		"$@" -w "$tmp/$n.pcap" -q 2> "$tmp/$n.err"; then
-		caps="$caps $tmp/$n.pcap"
-	else
-		bad "roce-gen $n: $(head -3 "$tmp/$n.err")"
-	fi
-}
-gen clean
-gen lossy --loss=3% --read-loss-rate=3% --rnr-rate=2% --reorder-rate=2% \
+base="--qps=2 --verbs=write:2,send,read --msg-size=64,3000 --messages=60 --seed=5"
+gen clean $base
+gen lossy $base --loss=3% --read-loss-rate=3% --rnr-rate=2% --reorder-rate=2% \
 	--ce-rate=5%
 caps="$caps $src/captures/rocev2_ipv6_read.pcap"
 

@@ -19,25 +19,17 @@ ra=$build/cli/roce-analyze
 rg=$build/cli/roce-gen
 [ -x "$ra" ] && [ -x "$rg" ] || { echo "SKIP: tools not built"; exit 77; }
 . "$(dirname "${BASH_SOURCE[0]}")/testlib.sh"
-. "$(dirname "${BASH_SOURCE[0]}")/copies_lib.sh"     # mirror(), same()
+. "$(dirname "${BASH_SOURCE[0]}")/copies_lib.sh"     # gen(), mirror(), same()
 
 caps=""
-gen() {
-	local n=$1
-	shift
-	if "$rg" "$@" -w "$tmp/$n.pcap" -q 2> "$tmp/$n.err"; then
-		caps="$caps $n"
-	else
-		bad "roce-gen $n: $(head -3 "$tmp/$n.err")"
-	fi
-}
 base="--verbs=write:2,send,read --msg-size=64,3000 --seed=5"
 gen clean --qps=2 $base --messages=60
 gen lossy --qps=2 $base --messages=60 --loss=3% --read-loss-rate=3% --rnr-rate=2% \
 	--ce-rate=5%
 gen multi --qps=8 --hosts=4 $base --messages=200 --pps=5M --loss=1% --ce-rate=2%
 
-for n in $caps; do
+for c in $caps; do
+	n=$(basename "$c" .pcap)
 	"$ra" --json "$tmp/$n.pcap" > "$tmp/$n.json" || { bad "$n: roce-analyze --json failed"; continue; }
 	nf=$(python3 -c 'import json,sys
 print(json.load(open(sys.argv[1]))["summary"]["roce_frames"])' "$tmp/$n.json")

@@ -3,38 +3,18 @@
 # copies_lib.sh - sourced by analyze_copies.sh and plugin_capture_copy.sh (not a test):
 # double(), a pcap with every record written twice in a row, and mirror(), with the copies
 # later and interleaved, as a capture that carries each frame twice (docs/json.md "Capture
-# copies"); same(), the check that such a capture's --json equals the original's.
+# copies"); same(), the check that such a capture's --json equals the original's; gen(),
+# a roce-gen capture of the tests.
 
-# double IN OUT LAG_US: every record of the pcap IN twice, the copy LAG_US later
-double() {
-	python3 - "$1" "$2" "$3" <<'PY'
-import struct, sys
-src, dst, lag = sys.argv[1], sys.argv[2], int(sys.argv[3])
-d = open(src, 'rb').read()
-magic = d[:4]
-e = '<' if magic in (b'\xd4\xc3\xb2\xa1', b'\x4d\x3c\xb2\xa1') else '>'
-unit = 10**9 if magic in (b'\x4d\x3c\xb2\xa1', b'\xa1\xb2\x3c\x4d') else 10**6
-lag = lag * unit // 10**6
-out, o = [d[:24]], 24
-while o + 16 <= len(d):
-    sec, frac, incl, orig = struct.unpack(e + 'IIII', d[o:o + 16])
-    rec = d[o + 16:o + 16 + incl]
-    t = sec * unit + frac + lag
-    out.append(d[o:o + 16] + rec)
-    out.append(struct.pack(e + 'IIII', t // unit, t % unit, incl, orig) + rec)
-    o += 16 + incl
-open(dst, 'wb').write(b''.join(out))
-PY
-}
-
-# mirror IN OUT LAG_NS: every record of the pcap IN twice, the copy LAG_NS later, the
-# originals and the copies merged by time stamp (each in file order; at one stamp the
-# original first), as a mirror port whose copies lag the originals by more than the
-# frames' spacing: the copies interleave with other frames of their stream (A B A' B')
-mirror() {
-	python3 - "$1" "$2" "$3" <<'PY'
+# twice IN OUT LAG_NS row|merge: every record of the pcap IN twice, the copy LAG_NS later;
+# "row": each copy right after its original; "merge": the originals and the copies merged
+# by time stamp (each in file order; at one stamp the original first), as a mirror port
+# whose copies lag the originals by more than the frames' spacing: the copies interleave
+# with other frames of their stream (A B A' B')
+twice() {
+	python3 - "$1" "$2" "$3" "$4" <<'PY'
 import heapq, struct, sys
-src, dst, lag = sys.argv[1], sys.argv[2], int(sys.argv[3])
+src, dst, lag, mode = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 d = open(src, 'rb').read()
 magic = d[:4]
 e = '<' if magic in (b'\xd4\xc3\xb2\xa1', b'\x4d\x3c\xb2\xa1') else '>'
@@ -49,13 +29,37 @@ while o + 16 <= len(d):
     recs.append((t + lag, 1, i, incl, orig, body))
     o += 16 + incl
     i += 1
-# merged as two sequences, each in file order (a capture out of time order keeps its order)
-key = lambda r: (r[0], r[1], r[2])
+if mode == 'merge':
+    # merged as two sequences, each in file order (a capture out of time order keeps its
+    # order)
+    recs = heapq.merge(recs[0::2], recs[1::2], key=lambda r: (r[0], r[1], r[2]))
 out = [d[:24]]
-for t, _, _, incl, orig, body in heapq.merge(recs[0::2], recs[1::2], key=key):
+for t, _, _, incl, orig, body in recs:
     out.append(struct.pack(e + 'IIII', t // unit, t % unit, incl, orig) + body)
 open(dst, 'wb').write(b''.join(out))
 PY
+}
+
+# double IN OUT LAG_US: every record of the pcap IN twice in a row, the copy LAG_US later
+double() {
+	twice "$1" "$2" $(($3 * 1000)) row
+}
+
+# mirror IN OUT LAG_NS: every record twice, the copies LAG_NS later and interleaved (twice)
+mirror() {
+	twice "$1" "$2" "$3" merge
+}
+
+# gen NAME ROCE_GEN_ARGS...: $tmp/NAME.pcap made by roce-gen ($rg), its path added to $caps
+# (a failure reported with bad)
+gen() {
+	local n=$1
+	shift
+	if "$rg" "$@" -w "$tmp/$n.pcap" -q 2> "$tmp/$n.err"; then
+		caps="$caps $tmp/$n.pcap"
+	else
+		bad "roce-gen $n: $(head -3 "$tmp/$n.err")"
+	fi
 }
 
 # same SINGLE.json DOUBLE.json NFRAMES [cnp]: the documents agree but for the frame counts,
