@@ -42,6 +42,7 @@ struct ra_opts {
 	uint32_t snaplen, buffer_kib;
 	int immediate;              /* --immediate-mode (gboolean) */
 	const char *write;
+	int packet_buffered;        /* -U: each -w record flushed at once (gboolean) */
 	uint64_t rotate_bytes;      /* -C, bytes */
 	uint32_t rotate_files;      /* -W */
 	uint64_t duration_ns;       /* --duration */

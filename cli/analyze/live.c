@@ -19,6 +19,9 @@
  * -w - writes to stdout (libpcap's own "-"), flushed after every batch the kernel hands over
  * so a reader of the pipe gets the frames as they come; when that reader has gone (EPIPE;
  * the driver ignores SIGPIPE then) the capture ends as at a stop, not as a failure.
+ * -U (tcpdump's, pcap_dump_flush() after each pcap_dump()): every -w output, stdout and
+ * files (each rotated one too), gets its file header as soon as it is opened and each record
+ * as soon as it is written, not when stdio's buffer fills or (-w -) the batch ends.
  */
 #define _DEFAULT_SOURCE /* u_char etc. in <pcap/pcap.h> */
 
@@ -102,6 +105,21 @@ static void file_name(const struct ra_live_opts *o, unsigned no, char *out, size
 		snprintf(out, len, "%s%0*u", o->write, (int)digits, no);
 }
 
+static bool flush_stdout(ra_live_t *l);
+
+/* -U, -w FILE: what pcap_dump() gathered to the file; false (and the reason) if that failed */
+static bool flush_file(ra_live_t *l)
+{
+	errno = 0;
+	if (pcap_dump_flush(l->dump) == 0)
+		return true;
+	if (!l->write_failed) {
+		l->write_failed = true;
+		snprintf(l->werr, sizeof(l->werr), "%s", strerror(errno ? errno : EIO));
+	}
+	return false;
+}
+
 static int open_dump(ra_live_t *l, char *errbuf, size_t errlen)
 {
 	char name[4096];
@@ -110,6 +128,19 @@ static int open_dump(ra_live_t *l, char *errbuf, size_t errlen)
 	l->dump = pcap_dump_open(l->p, name);
 	if (!l->dump) {
 		snprintf(errbuf, errlen, "%s", pcap_geterr(l->p));
+		return -1;
+	}
+	/* -U: the file header at once, as tcpdump: a reader of the pipe can start (a reader
+	 * that has gone already ends the run as later) */
+	if (l->o->packet_buffered &&
+	    (l->to_stdout ? !flush_stdout(l) && l->write_failed : !flush_file(l))) {
+		char why[sizeof(l->werr)];
+
+		memcpy(why, l->werr, sizeof(why));     /* errbuf may be l->werr (rotate()) */
+		if (l->to_stdout)
+			snprintf(errbuf, errlen, "%s", why);
+		else if (snprintf(errbuf, errlen, "%s: %s", name, why) >= (int)errlen)
+			memcpy(errbuf + errlen - 4, "...", 4);     /* a long name: cut */
 		return -1;
 	}
 	return 0;
@@ -282,13 +313,18 @@ static void on_packet(u_char *user, const struct pcap_pkthdr *h, const u_char *b
 		pcap_dump((u_char *)l->dump, h, bytes);
 		if (ferror(stdout))
 			stdout_failed(l, errno);
+		else if (l->o->packet_buffered)
+			flush_stdout(l);
 	} else if (l->dump && !l->to_stdout) {
 		if (l->o->rotate_bytes && pcap_dump_ftell64(l->dump) > (int64_t)l->o->rotate_bytes &&
 		    rotate(l) != 0) {
 			l->write_failed = true;
 		}
-		if (l->dump)
+		if (l->dump) {
 			pcap_dump((u_char *)l->dump, h, bytes);
+			if (l->o->packet_buffered)
+				flush_file(l);
+		}
 	}
 	memset(&rec, 0, sizeof(rec));
 	rec.data = bytes;
@@ -346,8 +382,8 @@ int ra_live_run(ra_live_t *l, ra_live_fn fn, void (*tick)(void *user, uint64_t m
 	pfd.fd = pcap_get_selectable_fd(l->p);
 	pfd.events = POLLIN;
 	for (;;) {
-		if (l->count_reached)
-			break;
+		if (l->count_reached || l->out_closed)
+			break;      /* -c; -w -: the reader had gone before a frame (-U) */
 		now = mono_ns();
 		if (*stop || (l->o->duration_ns && now - start >= l->o->duration_ns)) {
 			if (drain(l, &pfd) != 0) {

@@ -25,6 +25,7 @@ struct ra_live_opts {
 	uint32_t buffer_kib;         /* -B; 0 = libpcap's default */
 	bool immediate;              /* --immediate-mode: TPACKET_V2, each frame at once */
 	const char *write;           /* -w FILE; "-" stdout (no rotation); NULL none */
+	bool packet_buffered;        /* -U: each record flushed to -w as it is written */
 	uint64_t rotate_bytes;       /* -C (in bytes); 0 none */
 	unsigned rotate_files;       /* -W; 0 none */
 	uint64_t count;              /* -c; 0 none */

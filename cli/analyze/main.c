@@ -966,6 +966,7 @@ static bool analyse_live(struct ra_file *rf)
 		.udp_ports = ctx.o.udp_ports, .n_udp_ports = ctx.o.n_udp_ports,
 		.snaplen = ctx.o.snaplen, .buffer_kib = ctx.o.buffer_kib,
 		.immediate = ctx.o.immediate,
+		.packet_buffered = ctx.o.packet_buffered,
 		.write = ctx.o.write, .rotate_bytes = ctx.o.rotate_bytes,
 		.rotate_files = ctx.o.rotate_files, .count = ctx.o.count,
 		.duration_ns = ctx.o.duration_ns,

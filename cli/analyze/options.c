@@ -398,6 +398,10 @@ static const GOptionEntry entries[] = {
 	{ "write", 'w', 0, CB(opt_write_cb),
 	  "-i: also save the captured frames to FILE (pcap, ns timestamps; \"-\" = stdout, "
 	  "the report then goes to stderr)", "FILE" },
+	{ "packet-buffered", 'U', 0, G_OPTION_ARG_NONE, &o.packet_buffered,
+	  "-w: write each frame out as it is captured, not when the output buffer fills "
+	  "(as tcpdump -U; \"-w - -U | wireshark -k -i -\"); without -w it does nothing",
+	  NULL },
 	{ "file-size", 'C', 0, CB(opt_rotate_cb),
 	  "-w: start a new file when the current one passes N million bytes", "N" },
 	{ "ring-files", 'W', 0, CB(opt_files_cb),
@@ -521,6 +525,7 @@ static const char description_tail[] =
 	"  roce-analyze -r trace.pcap 'host 10.0.0.1 and udp port 4791'\n"
 	"  roce-analyze -i eth0 --duration 60 --json > report.json\n"
 	"  roce-analyze -i eth0 -c 100000 -w - 2> report.txt | gzip > rdma.pcap.gz\n"
+	"  roce-analyze -i eth0 -w - -U 2> report.txt | wireshark -k -i -\n"
 	"  roce-analyze --extract anomalies.pcapng --context 5 big.pcap\n"
 	"  roce-analyze --html report.html --json trace.pcap > report.json\n"
 	"\n"
