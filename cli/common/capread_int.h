@@ -53,6 +53,7 @@
  * (32 bytes each) at 32 MiB. */
 #define MAX_IFACES (1u << 20)
 #define STREAM_MIN_BUF (64u * 1024u)
+#define STREAM_FIRST_BUF (4u * 1024u)   /* stream: the record buffer's first size */
 #define GZ_BUFFER (128u * 1024u)
 #define ERR_LEN 1024
 
@@ -161,6 +162,7 @@ struct roce_capfile {
 	/* stream: input buffer, and zlib when the input is gzip (zstd, lz4: z) */
 	uint8_t *in;
 	size_t in_pos, in_len;
+	size_t in_cap;       /* in's size: GZ_BUFFER, less at first for a small file (capr_in_fill) */
 	uint64_t in_read;    /* input bytes read so far */
 	bool in_eof, started, gzip, zinit, zend;
 	z_stream zs;

@@ -367,7 +367,13 @@ static size_t stream_read(struct roce_capfile *c, uint8_t *dst, size_t want)
 	return got;
 }
 
-/* Slow path of src_need(): read more of the stream into buf. */
+/*
+ * Slow path of src_need(): read more of the stream into buf.  buf grows by
+ * doubling from STREAM_FIRST_BUF, and only as far as the bytes come: a length
+ * a record claims is not given memory before its bytes are there, so a short
+ * or corrupt input that claims megabytes costs a few KiB (the same bytes read,
+ * the same result).
+ */
 const uint8_t *capr_stream_fill(struct roce_capfile *c, size_t n, size_t *avail)
 {
 	if (unlikely(c->pend_len)) {
@@ -376,26 +382,32 @@ const uint8_t *capr_stream_fill(struct roce_capfile *c, size_t n, size_t *avail)
 		c->have = c->pend_len;
 		c->pend_len = 0;
 	}
-	if (n > c->cap) {
-		size_t ncap = c->cap ? c->cap : STREAM_MIN_BUF;
-		uint8_t *nb;
+	/* after an error, what inflated before it still comes out */
+	while (c->have < n) {
+		size_t want, got;
 
-		while (ncap < n)
-			ncap *= 2;
-		if (ncap > ROCE_CAP_MAX_RECORD)
-			ncap = n; /* near the cap: no doubling past it */
-		nb = realloc(c->buf, ncap);
-		if (!nb) {
-			c->src_status = ROCE_E_NOMEM;
-			snprintf(c->src_err, sizeof(c->src_err), "out of memory");
-			*avail = c->have;
-			return NULL;
+		if (c->have == c->cap) {
+			size_t ncap = c->cap ? c->cap * 2 : STREAM_FIRST_BUF;
+			uint8_t *nb;
+
+			if (ncap > ROCE_CAP_MAX_RECORD && ncap > n)
+				ncap = n; /* near the cap: no doubling past it */
+			nb = realloc(c->buf, ncap);
+			if (!nb) {
+				c->src_status = ROCE_E_NOMEM;
+				snprintf(c->src_err, sizeof(c->src_err), "out of memory");
+				*avail = c->have;
+				return NULL;
+			}
+			c->buf = nb;
+			c->cap = ncap;
 		}
-		c->buf = nb;
-		c->cap = ncap;
+		want = (n < c->cap ? n : c->cap) - c->have;
+		got = stream_read(c, c->buf + c->have, want);
+		c->have += got;
+		if (got < want)
+			break;
 	}
-	if (c->have < n)  /* after an error, what inflated before it still comes out */
-		c->have += stream_read(c, c->buf + c->have, n - c->have);
 	*avail = c->have;
 	return c->have >= n ? c->buf : NULL;
 }
