@@ -763,6 +763,45 @@ static void test_read_retry_pmtu_learned(void)
 	t_done(&t);
 }
 
+/*
+ * PMTU unknown when the READ is sent (2 KiB: N between 1 and 8): its first
+ * response is lost, its LAST (PSN 101) pins N = 2, and the requester re-reads
+ * the whole READ before the PMTU is known (its own length gives N >= 1 only).
+ * The re-read ends where the original does: the next request (102) is in
+ * order, no gap (roce-gen --read-loss-rate, gen_roundtrip's random round, seeds
+ * 602512132485 and 847665737675).
+ */
+static void test_read_retry_pinned_span(void)
+{
+	struct t t;
+	struct roce_summary s;
+	struct roce_frame_spec sp;
+	uint32_t ev[2];
+
+	t_init(&t, 0);
+	REQUIRE(t.a);
+	spec_stream(&sp, V4, true, ROCE_OP_RC_SEND_ONLY, 99);
+	feed(&t, &sp);
+	read_req(&t, 100, 2048);
+	read_resps(&t, 100, 101, 101, 101, ~0u, ev);
+	CHECK(ev[0] & ROCE_EV_PSN_GAP);         /* the lost FIRST response */
+	read_req(&t, 100, 2048);
+	CHECK(t.res.events & ROCE_EV_RETRANSMISSION);
+	read_resps(&t, 100, 101, 100, 101, ~0u, ev);
+	CHECK_EQ_U(ev[0] & (ROCE_EV_OUT_OF_ORDER | ROCE_EV_DUPLICATE), ROCE_EV_OUT_OF_ORDER);
+	CHECK_EQ_U(ev[1] & (ROCE_EV_OUT_OF_ORDER | ROCE_EV_DUPLICATE), ROCE_EV_DUPLICATE);
+	spec_stream(&sp, V4, true, ROCE_OP_RC_SEND_ONLY, 102);
+	feed(&t, &sp);
+	CHECK_EQ_U(t.res.events & (ROCE_EV_PSN_GAP | ROCE_EV_DUPLICATE | ROCE_EV_OUT_OF_ORDER), 0);
+	CHECK(t.res.events & ROCE_EV_GBN_RECOVERED);
+	roce_analyzer_finish(t.a);
+	roce_analyzer_summary(t.a, &s);
+	CHECK_EQ_U(s.psn_gaps, 1);              /* the response's, none on the requests */
+	CHECK_EQ_U(s.lost_psns, 1);
+	CHECK_EQ_U(s.unrecovered_psns, 0);
+	t_done(&t);
+}
+
 /* A late READ request fills its whole PSN range, not only its first PSN. */
 static void test_late_read_request(void)
 {
@@ -904,6 +943,7 @@ int main(void)
 	RUN(test_read_loss_unrecovered);
 	RUN(test_read_first_responses_lost);
 	RUN(test_read_retry_pmtu_learned);
+	RUN(test_read_retry_pinned_span);
 	RUN(test_late_read_request);
 	RUN(test_read_unknown_late_responses);
 	RUN(test_first_frame_damaged_resend);
