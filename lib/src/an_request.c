@@ -503,7 +503,21 @@ static void req_process(struct an_ctx *c, struct an_flow *f)
 			an_req_gap_acked(c, f, r);
 		}
 	} else {
-		/* behind: a fill, a duplicate and/or a retransmission */
+		/*
+		 * behind: a fill, a duplicate and/or a retransmission.  A re-issued READ
+		 * (IBTA 9.7: from the first missing response to its original's end) ends
+		 * where the original ends, also while the PMTU is unknown and its own
+		 * length gives only the lower bound: the original's N may have been
+		 * pinned since (its LAST response), and the request after it comes there.
+		 */
+		struct an_readent *orig = is_read ? read_match(r, p) : NULL;
+
+		if (orig) {
+			uint32_t left = (orig->psn + orig->n - p) & 0xffffffu;
+
+			if (left > n && left <= nmax)
+				n = left;
+		}
 		bool fill = is_read && n > 1 ? an_hole_fill_range(&r->hs, p, n) :
 			an_hole_fill(&r->hs, p);
 
@@ -544,7 +558,7 @@ static void req_process(struct an_ctx *c, struct an_flow *f)
 		 * matching them.  Only a READ whose original was not seen (or
 		 * was forgotten) gets an entry of its own.
 		 */
-		if (is_read && !read_match(r, p))
+		if (is_read && !orig)
 			read_push(c->a, r, p, n, nmax, rd_len, c->ts, c->frame);
 		if (move)
 			r->prev = p;

@@ -283,16 +283,23 @@ static void unseen_keep(struct an_rsp *s, uint32_t base, uint32_t span)
  * The window [base, base + span) passed by a response frame: the PSNs whose
  * READ may be unknown are unseen (a late READ response with one of them is
  * out of order): those the request stream r did not see as requests (its
- * holes, and from its expected PSN on), all of them without r.  A PSN r saw
- * is a SEND / WRITE / ATOMIC or a known READ (whose skipped PSNs are holes).
+ * holes, behind its first PSN (its first frame was damaged, or the capture
+ * began after the request), and from its expected PSN on), all of them
+ * without r.  A PSN r saw is a SEND / WRITE / ATOMIC or a known READ (whose
+ * skipped PSNs are holes).
  */
 static void unseen_add(struct an_rsp *s, const struct an_req *r, uint32_t base, uint32_t span)
 {
 	uint32_t ahead;
 
-	if (!r) {
+	if (!r || !r->init) {
 		unseen_keep(s, base, span);
 		return;
+	}
+	if (roce_psn_cmp(base, r->first_psn) < 0) {
+		uint32_t behind = (r->first_psn - base) & 0xffffffu;
+
+		unseen_keep(s, base, behind < span ? behind : span);
 	}
 	for (unsigned i = 0; i < r->hs.nholes; i++) {
 		const struct an_hole *h = &r->hs.holes[i];

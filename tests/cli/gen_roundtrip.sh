@@ -7,6 +7,8 @@
 # then a randomized round: many seeds, random scenario and fault mixes, the failing seed and
 # its command line printed.
 #   ROUNDTRIP_SEEDS=N (default 25) sets the number of random rounds,
+#   ROUNDTRIP_FIRST=K (default 1) the first of them (a campaign by hand: ROUNDTRIP_FIRST=301
+#   ROUNDTRIP_SEEDS=1000 bash tests/cli/gen_roundtrip.sh BUILD SRC tries rounds 301-1300),
 #   ROUNDTRIP_UNREL_SEEDS=N (default 3) the seeds of each UC / UD fault scenario.
 set -u
 build=$1 src=$2
@@ -170,8 +172,8 @@ PY
 # Randomized: scenario and fault mix from the seed (every fault kind, PFC trains and PAUSE
 # included); faults without a known analyzer difference only (the kinds in $known get their
 # own rounds above).
-seeds=${ROUNDTRIP_SEEDS:-25}
-for ((s = 1; s <= seeds; s++)); do
+seeds=${ROUNDTRIP_SEEDS:-25} first=${ROUNDTRIP_FIRST:-1}
+for ((s = first; s < first + seeds; s++)); do
 	args=$(python3 - "$s" "$known" <<'PY'
 import random, sys
 r = random.Random(int(sys.argv[1]))

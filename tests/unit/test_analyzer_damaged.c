@@ -763,6 +763,45 @@ static void test_read_retry_pmtu_learned(void)
 	t_done(&t);
 }
 
+/*
+ * PMTU unknown when the READ is sent (2 KiB: N between 1 and 8): its first
+ * response is lost, its LAST (PSN 101) pins N = 2, and the requester re-reads
+ * the whole READ before the PMTU is known (its own length gives N >= 1 only).
+ * The re-read ends where the original does: the next request (102) is in
+ * order, no gap (roce-gen --read-loss-rate, gen_roundtrip's random round, seeds
+ * 602512132485 and 847665737675).
+ */
+static void test_read_retry_pinned_span(void)
+{
+	struct t t;
+	struct roce_summary s;
+	struct roce_frame_spec sp;
+	uint32_t ev[2];
+
+	t_init(&t, 0);
+	REQUIRE(t.a);
+	spec_stream(&sp, V4, true, ROCE_OP_RC_SEND_ONLY, 99);
+	feed(&t, &sp);
+	read_req(&t, 100, 2048);
+	read_resps(&t, 100, 101, 101, 101, ~0u, ev);
+	CHECK(ev[0] & ROCE_EV_PSN_GAP);         /* the lost FIRST response */
+	read_req(&t, 100, 2048);
+	CHECK(t.res.events & ROCE_EV_RETRANSMISSION);
+	read_resps(&t, 100, 101, 100, 101, ~0u, ev);
+	CHECK_EQ_U(ev[0] & (ROCE_EV_OUT_OF_ORDER | ROCE_EV_DUPLICATE), ROCE_EV_OUT_OF_ORDER);
+	CHECK_EQ_U(ev[1] & (ROCE_EV_OUT_OF_ORDER | ROCE_EV_DUPLICATE), ROCE_EV_DUPLICATE);
+	spec_stream(&sp, V4, true, ROCE_OP_RC_SEND_ONLY, 102);
+	feed(&t, &sp);
+	CHECK_EQ_U(t.res.events & (ROCE_EV_PSN_GAP | ROCE_EV_DUPLICATE | ROCE_EV_OUT_OF_ORDER), 0);
+	CHECK(t.res.events & ROCE_EV_GBN_RECOVERED);
+	roce_analyzer_finish(t.a);
+	roce_analyzer_summary(t.a, &s);
+	CHECK_EQ_U(s.psn_gaps, 1);              /* the response's, none on the requests */
+	CHECK_EQ_U(s.lost_psns, 1);
+	CHECK_EQ_U(s.unrecovered_psns, 0);
+	t_done(&t);
+}
+
 /* A late READ request fills its whole PSN range, not only its first PSN. */
 static void test_late_read_request(void)
 {
@@ -844,6 +883,45 @@ static void test_read_unknown_late_responses(void)
 }
 
 /*
+ * The request stream's first frame, a READ (PSNs 436..438), damaged: the
+ * stream starts at the next READ (439..444).  The responses 436, 437 and 439
+ * pass 438, whose READ the capture never saw asking (behind the request
+ * stream's first PSN): unseen, not seen.  The requester re-reads 438; its
+ * response fills it: out of order, not a duplicate (refmodel, REFMODEL_SEEDS
+ * 150: seeds 35 and 52, the analyzer called it a duplicate).
+ */
+static void test_read_first_request_damaged(void)
+{
+	struct t t;
+	struct roce_summary s;
+	struct roce_frame_spec sp;
+	uint32_t ev[1];
+
+	t_init(&t, 1024);
+	REQUIRE(t.a);
+	spec_stream(&sp, V4, true, ROCE_OP_RC_RDMA_READ_REQUEST, 436);
+	sp.reth.rkey = 0x1234;
+	sp.reth.dma_len = 3072;
+	feed_flipped(&t, &sp, bth_off(&sp) + 14, 0x01);
+	CHECK(t.res.events & ROCE_EV_ICRC_BAD);
+	read_req(&t, 439, 6144);
+	read_resps(&t, 436, 438, 436, 437, ~0u, NULL);
+	read_resps(&t, 439, 444, 439, 439, ~0u, NULL);
+	read_req(&t, 438, 1024);               /* the re-read of the missing LAST */
+	read_resps(&t, 439, 444, 440, 444, ~0u, NULL);
+	read_resps(&t, 438, 438, 438, 438, ~0u, ev);
+	CHECK_EQ_U(ev[0] & (ROCE_EV_OUT_OF_ORDER | ROCE_EV_DUPLICATE | ROCE_EV_PSN_GAP),
+		ROCE_EV_OUT_OF_ORDER);
+	roce_analyzer_finish(t.a);
+	roce_analyzer_summary(t.a, &s);
+	CHECK_EQ_U(s.duplicates, 0);
+	CHECK_EQ_U(s.out_of_order, 2);          /* the re-read request (behind 439) and this */
+	CHECK_EQ_U(s.psn_gaps, 0);
+	CHECK_EQ_U(s.unrecovered_psns, 0);
+	t_done(&t);
+}
+
+/*
  * A stream's first frame damaged: the stream starts at the next PSN; the
  * NAKed resend of the damaged PSN is behind the first PSN and had never
  * been seen: out of order (and a retransmission), not a duplicate; a
@@ -904,8 +982,10 @@ int main(void)
 	RUN(test_read_loss_unrecovered);
 	RUN(test_read_first_responses_lost);
 	RUN(test_read_retry_pmtu_learned);
+	RUN(test_read_retry_pinned_span);
 	RUN(test_late_read_request);
 	RUN(test_read_unknown_late_responses);
 	RUN(test_first_frame_damaged_resend);
+	RUN(test_read_first_request_damaged);
 	return check_report();
 }
