@@ -67,16 +67,26 @@
  * (--copy-window=1 or 0 is then the remedy).
  *
  * The recent frames (struct roce_analyzer.copies, written by an_copy_note() for
- * every analysed frame of a stream, on the in-order paths too: three stores)
+ * every analysed frame of a stream, on the in-order and predicted paths too)
  * are AN_COPY_RING entries: X must be among the AN_COPY_RING - 1 frames before
- * X' (of all streams; 4 us at 100 Gb/s is ~600 frames of 64 bytes).  A stream's
- * entries carry the low 28 bits of its creation number: streams 2^28 apart
- * in creation, both with frames in the window, could be taken for one.
+ * X' (of all streams; 4 us at 100 Gb/s is ~600 frames of 64 bytes).  What an
+ * entry costs a frame on those paths (callgrind an_bench, docs/performance.md):
+ * three stores and no arithmetic but the ring position's, which counts in bytes
+ * (copy_pos); the word (PSN | opcode << 24) is the one stored as the stream's
+ * newest PSN and opcode (struct an_fstat.last); the tag is the low 32 bits of
+ * the stream's creation number as they are, a NAK's with bit 31 flipped
+ * (AN_COPY_NAK: the mark never changes which stream an entry is of, the other
+ * 31 bits say it), a dropped frame's word has opcode 0xff (no analysed frame's:
+ * it has no name).  So streams 2^31 apart in creation, both with frames in the
+ * window, could be taken for one.
  * They are searched backwards from X' only where X' failed its stream's
  * in-order test (roce_process() before an_req_process() / an_resp_process()),
  * on the CNP path and for a CE-marked frame, never on the in-order paths, and
- * only when the stream's newest frame is inside the window; the search stops
- * at the first entry older than the window.  A copy is then
+ * only when the stream's newest frame is inside the window (an_copy_is(), inline
+ * in the callers: the common answer on the rare path costs no call; then
+ * an_copy_find()); the search stops at the first entry older than the window,
+ * and looks an entry's opcode up (a CNP's?) only for the stream's and its
+ * peer's entries.  A copy is then
  * counted as a frame (frames, bytes, payload bytes, ICRC verdict, opcode, the
  * stream's last_ts: roce_process() did so before) and in capture_copies, and is
  * otherwise not analysed: no duplicate, retransmission, out-of-order, go-back-N
@@ -102,27 +112,40 @@ static bool readlike(uint8_t opcode)
 				     !(fl & (ROCE_F_SEND | ROCE_F_WRITE)));
 }
 
-bool an_copy_is(const struct an_ctx *c, const struct an_flow *f, uint64_t prev_ts)
+/* the ring entry e is a dropped frame's (opcode 0xff: no analysed frame's, it has no name) */
+static inline bool ent_drop(const struct an_copy_ent *e)
+{
+	return e->word >> 24 == 0xffu;
+}
+
+/* the ring entry e is a CNP's (whose PSN field is reserved: no PSN of the stream) */
+static inline bool ent_cnp(const struct an_copy_ent *e)
+{
+	return roce_opcode_info(e->word >> 24)->flags & ROCE_F_CNP;
+}
+
+bool an_copy_find(const struct an_ctx *c, const struct an_flow *f)
 {
 	const struct roce_analyzer *a = c->a;
 	uint64_t win = a->cfg.copy_window_ns, n, lim;
+	uint64_t written = a->copy_pos / sizeof(struct an_copy_ent);
 	const struct roce_pkt *pkt = c->pkt;
 	uint32_t flags = pkt->op->flags;
 	uint32_t psn = pkt->bth.psn & 0xffffffu;
 	uint32_t word = psn | (uint32_t)pkt->bth.opcode << 24;
-	uint32_t tag = (uint32_t)f->ent.seq << 4, ptag = 0;
+	uint32_t tag = (uint32_t)f->ent.seq, ptag = 0;
 	bool cnp = flags & ROCE_F_CNP, req = flags & ROCE_F_REQ, nak = false, rnr = false;
-	bool rl = req && readlike(pkt->bth.opcode), gap = false;
+	bool rl, gap = false;
 	const struct an_lat_x *l = NULL;
 
-	/* (the stream's newest frame before it, copies too, older than the window: none of
-	 * its recent frames is inside it; the common case on the rare path) */
-	if (!win || f->st.frames < 2 || a->copy_n < 2 || (c->ts >= prev_ts && c->ts - prev_ts >= win))
+	/* (an_copy_is() found the stream's newest frame before it inside the window) */
+	if (f->st.frames < 2 || written < 2)
 		return false;
 	if (f->peer)
-		ptag = (uint32_t)f->peer->ent.seq << 4;
+		ptag = (uint32_t)f->peer->ent.seq;
 	else if (cnp)
 		return false;   /* UD: the CE marks that make CNPs travel on other streams */
+	rl = req && readlike(pkt->bth.opcode);
 	if (flags & ROCE_F_ACK) {
 		uint8_t syn = pkt->aeth.syndrome;
 
@@ -134,31 +157,30 @@ bool an_copy_is(const struct an_ctx *c, const struct an_flow *f, uint64_t prev_t
 			return false;
 	}
 	/* (the newest entry, n = 0, is the frame's own) */
-	lim = a->copy_n < AN_COPY_RING ? a->copy_n : AN_COPY_RING;
+	lim = written < AN_COPY_RING ? written : AN_COPY_RING;
 	for (n = 1; n < lim; n++) {
-		const struct an_copy_ent *e = &a->copies[(a->copy_n - 1 - n) & (AN_COPY_RING - 1)];
-		uint32_t et = e->tag & ~15u;
-		/* (a CNP's PSN field is reserved: no PSN of the stream) */
-		bool ecnp = roce_opcode_info(e->word >> 24)->flags & ROCE_F_CNP;
+		const struct an_copy_ent *e = &a->copies[(written - 1 - n) & (AN_COPY_RING - 1)];
+		/* (AN_COPY_NAK, or 0: an entry of f; its NAK mark) */
+		uint32_t et = e->tag ^ tag, ep = e->tag ^ ptag;
 
 		if (e->ts <= c->ts && c->ts - e->ts >= win)
 			return false;           /* older than the window */
-		if (et == tag) {
-			if (e->tag & AN_COPY_DROP)
+		if (!(et & ~AN_COPY_NAK)) {
+			if (ent_drop(e))
 				return false;
-			if (e->word == word && !(e->tag & AN_COPY_NAK) == !nak)
+			if (e->word == word && !et == !nak)
 				/* X: not stamped after X', a NAK the stream's newest */
 				return !gap && e->ts <= c->ts && (!nak || e->ts == l->last_nak_ts);
 			/* the stream went back (a go-back-N resend, a re-executed READ, a
 			 * re-ACK, or a frame reordered on the way) */
-			if (!cnp && !ecnp && psn_diff(e->word & 0xffffffu, psn) < 0)
+			if (!cnp && psn_diff(e->word & 0xffffffu, psn) < 0 && !ent_cnp(e))
 				return false;
-		} else if (f->peer && et == ptag) {
+		} else if (f->peer && !(ep & ~AN_COPY_NAK)) {
 			int32_t d = psn_diff(e->word & 0xffffffu, psn);
 
-			if (e->tag & AN_COPY_DROP)
+			if (ent_drop(e))
 				return false;
-			if (ecnp) {
+			if (ent_cnp(e)) {
 				continue;       /* (a CNP makes no one resend) */
 			} else if (rnr) {
 				/* X's request again (refused again), or a go-back before it */
@@ -176,7 +198,7 @@ bool an_copy_is(const struct an_ctx *c, const struct an_flow *f, uint64_t prev_t
 				/* a NAK or RNR NAK at or before X's PSN: the requester goes
 				 * back to its PSN (a NAK names the PSN it expects, an RNR
 				 * NAK the request it refused: those before are received) */
-				if ((e->tag & AN_COPY_NAK) && d <= 0)
+				if (ep && d <= 0)
 					return false;
 				/* a response beyond X's PSN before X's own (an implicit NAK:
 				 * seen backwards, X's own clears the later ones) */
@@ -196,7 +218,7 @@ void an_copy_nak(struct an_ctx *c, struct an_flow *f, uint8_t syn)
 
 	if (!c->a->cfg.copy_window_ns)
 		return;
-	an_copy_flag(c->a, AN_COPY_NAK);
+	an_copy_mark_nak(c->a, f);
 	if (!(l = an_lat_x_get(c->a, f)))
 		return;
 	l->last_nak_ts = c->ts;
@@ -210,7 +232,8 @@ void an_copy_count(struct an_ctx *c, struct an_flow *f)
 
 	c->res->events |= ROCE_EV_CAPTURE_COPY;
 	a->sum.capture_copies++;
-	a->copy_n--;    /* (the newest of the recent frames: as if never captured) */
+	/* (the newest of the recent frames: as if never captured) */
+	a->copy_pos -= sizeof(struct an_copy_ent);
 	if (k)
 		((struct an_ctr *)k)->capture_copies++;
 	if (c->pkt->ecn) {

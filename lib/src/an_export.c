@@ -196,7 +196,7 @@ static inline __attribute__((always_inline)) void flow_export(const struct an_fl
 	o->id = f->ent.seq + 1;
 	o->key = s->key;
 	o->transport = s->transport;
-	o->last_psn = s->last_psn;
+	o->last_psn = s->last & 0xffffffu;
 	o->pmtu = s->pmtu;
 	o->is_request = s->is_request;
 	o->has_peer = f->peer != NULL;

@@ -463,10 +463,10 @@ struct an_rsp {
  */
 struct an_fstat {
 	struct roce_flow_key key;
-	/* the PSN and opcode of the stream's newest frame (a CNP's opcode only, a dropped
-	 * frame's opcode as 0xff; capture copies not: an_copy.c), one word */
-	uint32_t last_psn : 24;
-	uint32_t last_op : 8;
+	/* the PSN | opcode << 24 of the stream's newest frame (a CNP's opcode only, a
+	 * dropped frame's opcode as 0xff; capture copies not: an_copy.c): the word of its
+	 * entry in the recent frames, one store for both (no bit-field merge) */
+	uint32_t last;
 	uint32_t first_psn : 24;
 	uint32_t transport : 7; /* enum roce_transport */
 	bool is_request : 1;
@@ -682,18 +682,22 @@ struct an_hint {
 /*
  * The recent frames (an_copy.c): every analysed frame of a stream, copies
  * excepted, in arrival order, AN_COPY_RING of them (a power of two).  tag is
- * the stream's seq (its low 28 bits) << 4 | AN_COPY_* flags; word the frame's
- * PSN | opcode << 24.
+ * the low 32 bits of the stream's seq, bit 31 XORed with AN_COPY_NAK for a NAK
+ * (so the stream is its other 31 bits); word the frame's PSN | opcode << 24, a
+ * dropped frame's 0xff << 24 (no analysed frame has opcode 0xff).
  */
 #define AN_COPY_RING    4096u
-#define AN_COPY_NAK     1u      /* an ACKNOWLEDGE with a syndrome other than an ACK's */
-#define AN_COPY_DROP    2u      /* dropped (bad ICRC, malformed) */
+/* XORed into an entry's tag: an ACKNOWLEDGE with a syndrome other than an ACK's */
+#define AN_COPY_NAK     (1u << 31)
 
 struct an_copy_ent {
 	uint64_t ts;
 	uint32_t word;
 	uint32_t tag;
 };
+
+/* the byte offsets of the entries of copies[] (struct roce_analyzer.copy_pos) */
+#define AN_COPY_MASK    ((uint64_t)AN_COPY_RING * sizeof(struct an_copy_ent) - 1)
 
 struct roce_analyzer {
 	struct roce_analyzer_config cfg;
@@ -730,7 +734,9 @@ struct roce_analyzer {
 	struct an_pred pred;
 	struct an_hint hint[AN_HINTS];  /* written by the prefetch calls */
 	uint32_t hint_n;                /* hints written */
-	uint64_t copy_n;                /* frames written to copies[] */
+	/* the frames written to copies[] times sizeof(struct an_copy_ent): the next entry's
+	 * byte offset in copies[] before AN_COPY_MASK (an_copy_note() adds no scaling) */
+	uint64_t copy_pos;
 	struct an_copy_ent copies[AN_COPY_RING];
 };
 
@@ -810,24 +816,29 @@ void an_req_acked(struct an_ctx *c, struct an_flow *rf, struct an_req *r, uint32
 void an_req_gap_acked(struct an_ctx *c, struct an_flow *f, struct an_req *r);
 
 /*
- * an_copy.c: a frame of stream f at ts (PSN | opcode << 24: word; flags AN_COPY_*)
+ * an_copy.c: a frame of stream f at ts (PSN | opcode << 24: word; 0xff << 24: dropped)
  * into the recent frames (every analysed frame of a stream, but the copies: their
  * an_copy_count() takes it back).
  */
 static inline __attribute__((always_inline)) void an_copy_note(struct roce_analyzer *a,
-	const struct an_flow *f, uint64_t ts, uint32_t word, uint32_t flags)
+	const struct an_flow *f, uint64_t ts, uint32_t word)
 {
-	struct an_copy_ent *e = &a->copies[a->copy_n++ & (AN_COPY_RING - 1)];
+	uint64_t p = a->copy_pos;
+	struct an_copy_ent *e = (struct an_copy_ent *)((char *)a->copies + (p & AN_COPY_MASK));
 
+	a->copy_pos = p + sizeof(*e);
 	e->ts = ts;
 	e->word = word;
-	e->tag = (uint32_t)f->ent.seq << 4 | flags;
+	e->tag = (uint32_t)f->ent.seq;
 }
 
-/* Mark the newest frame of the recent frames (c's) with flags AN_COPY_*. */
-static inline void an_copy_flag(struct roce_analyzer *a, uint32_t flags)
+/* Mark the newest frame of the recent frames (c's, of stream f) as a NAK (AN_COPY_NAK). */
+static inline void an_copy_mark_nak(struct roce_analyzer *a, const struct an_flow *f)
 {
-	a->copies[(a->copy_n - 1) & (AN_COPY_RING - 1)].tag |= flags;
+	struct an_copy_ent *e = (struct an_copy_ent *)((char *)a->copies +
+		((a->copy_pos - sizeof(*e)) & AN_COPY_MASK));
+
+	e->tag = (uint32_t)f->ent.seq ^ AN_COPY_NAK;
 }
 
 /*
@@ -836,9 +847,21 @@ static inline void an_copy_flag(struct roce_analyzer *a, uint32_t flags)
  * earlier frame of f closely enough, with nothing between them that could have
  * made its sender resend it, to be the capture's copy of it
  * (struct roce_analyzer_config.copy_window_ns; prev_ts: f's newest frame time before
- * c's); no effect.
+ * c's); no effect.  Inline: the common answer on the rare path (f's newest frame
+ * before c's, copies too, older than the window: none of its recent frames is inside
+ * it) costs no call; an_copy_find() searches the recent frames.
  */
-bool an_copy_is(const struct an_ctx *c, const struct an_flow *f, uint64_t prev_ts);
+bool an_copy_find(const struct an_ctx *c, const struct an_flow *f);
+
+static inline bool an_copy_is(const struct an_ctx *c, const struct an_flow *f, uint64_t prev_ts)
+{
+	uint64_t win = c->a->cfg.copy_window_ns;
+
+	if (!win || (c->ts >= prev_ts && c->ts - prev_ts >= win))
+		return false;
+	return an_copy_find(c, f);
+}
+
 /* c's frame of f is a NAK or RNR NAK (syndrome syn): remembered, so that an ACK with its
  * PSN is no copy of it, nor it of an ACK (aeth_nak()). */
 void an_copy_nak(struct an_ctx *c, struct an_flow *f, uint8_t syn);

@@ -256,9 +256,8 @@ static inline __attribute__((always_inline)) void pred_count(struct roce_analyze
 	f->st.bytes += wirelen;
 	if (f->st.last_ts_ns < ts)
 		f->st.last_ts_ns = ts;
-	f->st.last_psn = psn;
-	f->st.last_op = opcode;
-	an_copy_note(a, f, ts, psn | (uint32_t)opcode << 24, 0);
+	f->st.last = psn | (uint32_t)opcode << 24;
+	an_copy_note(a, f, ts, f->st.last);
 	if (tos & 3)
 		AN_COUNT_HOT(a, f, ecn_capable, 1);
 }

@@ -731,8 +731,7 @@ static inline __attribute__((always_inline)) void learn_pmtu(struct roce_analyze
  * opcode are again those of the frame before it (prev: PSN | opcode << 24) */
 static void copy_taken(struct an_ctx *c, struct an_flow *f, uint32_t prev)
 {
-	f->st.last_psn = prev & 0xffffffu;
-	f->st.last_op = prev >> 24;
+	f->st.last = prev;
 	an_copy_count(c, f);
 }
 
@@ -782,11 +781,13 @@ static void roce_process(struct an_ctx *c, int status)
 		c->res->stream_id = f->ent.seq + 1;
 		an_count_frame_of(a, f);
 		f->st.bytes += pkt->wirelen;
-		prev_psn = f->st.last_psn | (uint32_t)f->st.last_op << 24;
+		prev_psn = f->st.last;
 		prev_ts = f->st.last_ts_ns;
 		if (f->st.last_ts_ns < c->ts)
 			f->st.last_ts_ns = c->ts;
 		if (!dropped) {
+			uint32_t word = (pkt->bth.psn & 0xffffffu) | (uint32_t)pkt->bth.opcode << 24;
+
 			f->st.payload_bytes += pkt->payload_len;
 			/* (a CNP's PSN field is reserved: not one of the stream's PSNs) */
 			if (!(op->flags & ROCE_F_CNP)) {
@@ -795,16 +796,16 @@ static void roce_process(struct an_ctx *c, int status)
 					f->st.transport = roce_opcode_transport(pkt->bth.opcode);
 					f->st.first_psn = pkt->bth.psn & 0xffffffu;
 				}
-				f->st.last_psn = pkt->bth.psn & 0xffffffu;
+				f->st.last = word;
+			} else {
+				f->st.last = (f->st.last & 0xffffffu) | (word & 0xff000000u);
 			}
-			f->st.last_op = pkt->bth.opcode;
-			an_copy_note(a, f, c->ts, (pkt->bth.psn & 0xffffffu) |
-				(uint32_t)pkt->bth.opcode << 24, 0);
+			an_copy_note(a, f, c->ts, word);
 		} else {
 			/* a dropped frame is the stream's newest as well (0xff: no opcode), and
 			 * no frame after it is a copy of one before it (an_copy.c) */
-			f->st.last_op = 0xff;
-			an_copy_note(a, f, c->ts, 0xffu << 24, AN_COPY_DROP);
+			f->st.last |= 0xffu << 24;
+			an_copy_note(a, f, c->ts, 0xffu << 24);
 		}
 	}
 	if (pkt->ecn)
