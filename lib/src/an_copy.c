@@ -23,9 +23,12 @@
  *     the requester missed (IBTA 9.7.5.1.5), after which it re-issues that
  *     READ / ATOMIC and resends what followed it (the stream going back,
  *     below).  So X' is no copy if between them the peer has a NAK or RNR NAK
- *     at or before X's PSN, or, X' being a READ or ATOMIC (the re-issue
- *     itself), a frame with a PSN after X's before any with X's PSN (X's first
- *     response).  The peer's ACKs, its responses to other requests and its
+ *     at X's PSN, or, X' being a READ or ATOMIC (the re-issue itself), a frame
+ *     with a PSN after X's before any with X's PSN (X's first response).  A
+ *     NAK or RNR NAK before X's PSN makes the requester resend that PSN first
+ *     (an RNR NAK after its timer, 10 us at least): a frame of the stream
+ *     before X's, which stops X' (below); before it, X' is X's copy: a
+ *     mirror's copy of the request that showed a gap follows the NAK it caused.  The peer's ACKs, its responses to other requests and its
  *     CNPs do not stop it: a bidirectional mirror puts them between a request
  *     and its copy.
  *   - an ACK, a READ response or an ATOMIC ACK: the responder answers again a
@@ -195,10 +198,13 @@ bool an_copy_find(const struct an_ctx *c, const struct an_flow *f)
 			} else if (cnp) {
 				return false;
 			} else if (req) {
-				/* a NAK or RNR NAK at or before X's PSN: the requester goes
-				 * back to its PSN (a NAK names the PSN it expects, an RNR
-				 * NAK the request it refused: those before are received) */
-				if (ep && d <= 0)
+				/* a NAK or RNR NAK at X's PSN: the requester goes back to it
+				 * (a NAK names the PSN it expects, an RNR NAK the request it
+				 * refused).  One before X's PSN makes it resend that PSN
+				 * first: a frame of the stream before X's, which stops X'
+				 * above; until then X' is X's copy (a mirror's copy of the
+				 * request that showed a gap comes after the NAK it caused) */
+				if (ep && d == 0)
 					return false;
 				/* a response beyond X's PSN before X's own (an implicit NAK:
 				 * seen backwards, X's own clears the later ones) */

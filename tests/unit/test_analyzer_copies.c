@@ -335,6 +335,53 @@ static void run_resend_interleaved(uint32_t b)
 	a_done(&t);
 }
 
+/*
+ * A mirror of a lossy link, copies 1 us late: b at 0, b + 1 lost before the
+ * capture point, b + 2 at 100 (the gap), the NAK of b + 1 at 400, then the
+ * copies b' at 1000, (b + 2)' at 1100 (after the NAK: its PSN is before b + 2's,
+ * the requester resends b + 1 first, not yet captured), the NAK's copy at 1400;
+ * the go-back b + 1, b + 2 at 1500, 1600 (retransmissions, no copies: b + 1
+ * is a frame before b + 2's PSN) and their copies at 2500, 2600.
+ */
+static void run_nak_gap_mirror(uint32_t b)
+{
+	struct t t;
+	struct roce_summary s;
+
+	a_init(&t, 1024);
+	REQUIRE(t.a && xa);
+	for (unsigned k = 0; k < 2; k++) {
+		uint64_t lag = k * 1000;
+
+		snd(&t, P_(b, 0), lag);
+		CHECK_EQ_U(t.res.events, k ? ROCE_EV_CAPTURE_COPY : 0);
+		snd(&t, P_(b, 2), 100 + lag);
+		CHECK_EQ_U(t.res.events, k ? ROCE_EV_CAPTURE_COPY : ROCE_EV_PSN_GAP);
+		if (!k)
+			nak(&t, P_(b, 1), 0x60, 400);
+	}
+	nak(&t, P_(b, 1), 0x60, 1400);
+	CHECK_EQ_U(t.res.events, ROCE_EV_CAPTURE_COPY);
+	for (unsigned k = 0; k < 2; k++) {
+		snd(&t, P_(b, 1), 1500 + k * 1000);
+		CHECK(!(t.res.events & ROCE_EV_RETRANSMISSION) == !!k);
+		CHECK(!(t.res.events & ROCE_EV_CAPTURE_COPY) == !k);
+		snd(&t, P_(b, 2), 1600 + k * 1000);
+		CHECK(!(t.res.events & ROCE_EV_RETRANSMISSION) == !!k);
+		CHECK(!(t.res.events & ROCE_EV_CAPTURE_COPY) == !k);
+	}
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.capture_copies, 5);
+	CHECK_EQ_U(s.psn_gaps, 1);
+	CHECK_EQ_U(s.retransmissions, 2);
+	CHECK_EQ_U(s.gbn_episodes[ROCE_RETX_NAK], 1);
+	CHECK_EQ_U(s.duplicates, 1);
+	CHECK_EQ_U(s.out_of_order, 1);
+	check_counters_add_up(&t, false);
+	a_done(&t);
+}
+
 /* ACK copies alone: b, b + 1 (an ACK of b + 1 covers both), that ACK twice. */
 static void run_ack_copy(uint32_t b)
 {
@@ -397,6 +444,7 @@ EACH_BASE(timeout_resend)
 EACH_BASE(nak_resend)
 EACH_BASE(between)
 EACH_BASE(resend_interleaved)
+EACH_BASE(nak_gap_mirror)
 EACH_BASE(ack_copy)
 EACH_BASE(off)
 
@@ -408,6 +456,7 @@ int main(void)
 	RUN(test_nak_resend);
 	RUN(test_between);
 	RUN(test_resend_interleaved);
+	RUN(test_nak_gap_mirror);
 	RUN(test_ack_copy);
 	RUN(test_off);
 	return check_report();
