@@ -28,9 +28,10 @@
  *     NAK or RNR NAK before X's PSN makes the requester resend that PSN first
  *     (an RNR NAK after its timer, 10 us at least): a frame of the stream
  *     before X's, which stops X' (below); before it, X' is X's copy: a
- *     mirror's copy of the request that showed a gap follows the NAK it caused.  The peer's ACKs, its responses to other requests and its
- *     CNPs do not stop it: a bidirectional mirror puts them between a request
- *     and its copy.
+ *     mirror's copy of the request that showed a gap follows the NAK it
+ *     caused.  The peer's ACKs, its responses to other requests and its CNPs
+ *     do not stop it: a bidirectional mirror puts them between a request and
+ *     its copy.
  *   - an ACK, a READ response or an ATOMIC ACK: the responder answers again a
  *     request it receives again (a duplicate), whose PSN is at or before the
  *     response's.  So X' is no copy if between them the peer has a request at
