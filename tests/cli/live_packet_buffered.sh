@@ -61,12 +61,7 @@ PY
 # frame_seen FILE PID: wait (10 s at most) for --frames' line of frame 1 in FILE; 1 if PID
 # exited first or it never came
 frame_seen() {
-	for _ in $(seq 200); do
-		grep -q '^ *1  *[0-9.]* v2 .*RC_' "$1" 2> /dev/null && return 0
-		kill -0 "$2" 2> /dev/null || return 1
-		sleep 0.05
-	done
-	return 1
+	wait_for '^ *1  *[0-9.]* v2 .*RC_' "$1" "$2" 200
 }
 
 send_one() {

@@ -96,15 +96,21 @@ rx_start() {
 	exit 1
 }
 
-# live_ready PID ERRFILE: wait (20 s at most) for roce-analyze's "listening on" line in
-# ERRFILE, printed once the capture's filter is set; 1 when PID exited first or it never came
-live_ready() {
-	for _ in $(seq 400); do
-		grep -q ': listening on ' "$2" 2> /dev/null && return 0
-		kill -0 "$1" 2> /dev/null || return 1
+# wait_for REGEX FILE PID TRIES: wait (TRIES x 50 ms at most) for a line matching REGEX in
+# FILE; 1 when PID exited first or it never came
+wait_for() {
+	for _ in $(seq "$4"); do
+		grep -q "$1" "$2" 2> /dev/null && return 0
+		kill -0 "$3" 2> /dev/null || return 1
 		sleep 0.05
 	done
 	return 1
+}
+
+# live_ready PID ERRFILE: wait (20 s at most) for roce-analyze's "listening on" line in
+# ERRFILE, printed once the capture's filter is set; 1 when PID exited first or it never came
+live_ready() {
+	wait_for ': listening on ' "$2" "$1" 400
 }
 
 rx_stop() {
