@@ -149,6 +149,12 @@ ok = ok and psns[11:15] == [12, 11, 12, 13] and psns[-2:] == [22, 23] and \
     rows[-1][0] - rows[-2][0] >= 0.004
 sys.exit(0 if ok else 1)
 PY
+# a READ re-read from its middle inside a tail's go-back run: a new go-back episode (timeout)
+roundtrip tail_read bad_payload 10 --qps 1 -m 500 --verbs write,read --msg-size 64,5000 \
+	--bad-payload-rate 0.1 --read-loss-rate 0.1 --timeout-rate 0.1
+roundtrip tail_read2 drop 10 --seed 2 --qps 2 -m 600 --verbs write,send,read,atomic,xrc \
+	--msg-size 64,3000,9000 --loss 0.08 --bad-icrc-rate 0.03 --read-loss-rate 0.15 \
+	--timeout-rate 0.05 --rnr-rate 0.05 --dup-rate 0.03 --reorder-rate 0.03
 
 # UC and UD (unreliable: no NAK, no resend, the gaps stay), each fault kind on its own, over
 # several seeds; one QP per host pair in the first of them (per transport = per stream).
