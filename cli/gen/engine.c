@@ -8,9 +8,14 @@
  *   drop / bad ICRC / bad payload  the responder drops the packet; the next
  *                                  packet reveals the hole: NAK (PSN sequence
  *                                  error, PSN = first missing), go-back-N
- *                                  from it to the newest PSN sent
- *                                  (a lost tail has nothing after it: the
- *                                  requester times out and resends in order)
+ *                                  from it to the newest PSN sent.  A lost
+ *                                  tail (a message's last packets) waits for
+ *                                  the stream's next request packet (the QP's
+ *                                  next message, any verb; XRC: its next XRC
+ *                                  message), which reveals it the same way;
+ *                                  the tail's ACK follows the resend.  At the
+ *                                  end of the run the requester times out and
+ *                                  resends a tail still pending, in order
  *   timeout                        the message's ACK is lost: after the retry
  *                                  timeout the whole message is resent
  *   rnr                            RNR NAK after a SEND's first packet, the
@@ -129,6 +134,88 @@ static void go_back(struct gen *g, const struct msg *m, uint32_t from, uint32_t 
 	}
 }
 
+/* The message whose lost tail tl keeps (q's RC stream, or its XRC stream when xrc). */
+static void tail_msg(struct gen *g, struct qp *q, bool xrc, const struct tail *tl,
+		     struct msg *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->q = q;
+	m->verb = (enum rg_verb)tl->verb;
+	m->xrc = xrc;
+	m->size = tl->size;
+	m->npk = npackets(tl->size, g->c->pmtu);
+	m->psn0 = tl->psn0;
+	m->dqpn = xrc ? q->xrc_b : q->qpn_b;
+	m->va = tl->va;
+	m->ackreq = tl->ackreq;
+}
+
+/*
+ * s, the stream's next request packet after a lost tail, reaches the responder out of
+ * sequence: the capture sees it (the gap), the NAK (PSN sequence error, the first missing
+ * PSN), the requester's go-back-N from the missing PSN (the tail's packets fill the hole,
+ * s comes again as a duplicate), then the ACK the lost tail's AckReq asked for.
+ */
+static void reveal(struct gen *g, struct qp *q, bool xrc, const struct roce_frame_spec *s)
+{
+	struct tail *tl = xrc ? &q->xrc_tail : &q->rc_tail;
+	struct roce_frame_spec s2;
+	struct tag tg = { 0 };
+	struct msg tm;
+
+	tail_msg(g, q, xrc, tl, &tm);
+	tl->on = false;
+	tg.lost = tm.npk - tl->hole;
+	rg_eng_emit(g, s, &tg, false);
+	ack_spec(g, &tm, roce_psn_add(tm.psn0, tl->hole), 0x60, tl->msn, &s2);
+	rg_eng_emit(g, &s2, NULL, false);
+	go_back(g, &tm, tl->hole, tm.npk - 1, tm.npk - tl->hole, EP_NAK);
+	memset(&tg, 0, sizeof(tg));
+	tg.dup = 1;
+	tg.retx = 1;
+	rg_eng_emit(g, s, &tg, false);
+	if (!tm.ackreq)
+		return;
+	ack_spec(g, &tm, roce_psn_add(tm.psn0, tm.npk - 1), 0x1f, (tl->msn + 1) & 0xffffff, &s2);
+	rg_eng_emit(g, &s2, NULL, false);
+}
+
+/*
+ * End of the run: the lost tails nothing revealed (the QP sent nothing more on the stream)
+ * are resent after the retry timeout, in order as far as the capture can tell, each
+ * followed by the ACK its AckReq asked for.
+ */
+static void flush_tails(struct gen *g)
+{
+	bool waited = false;
+
+	for (uint32_t i = 0; i < g->nqps && !g->stop; i++) {
+		for (int x = 0; x < 2 && !g->stop; x++) {
+			struct qp *q = &g->qps[i];
+			struct tail *tl = x ? &q->xrc_tail : &q->rc_tail;
+			struct roce_frame_spec s;
+			struct msg tm;
+
+			if (!tl->on)
+				continue;
+			tl->on = false;
+			if (!waited)
+				g->ts += g->c->timeout_ns;  /* the retry timers run at once */
+			waited = true;
+			tail_msg(g, q, x, tl, &tm);
+			for (uint32_t k = tl->hole; k < tm.npk && !g->stop; k++) {
+				rg_eng_req_spec(g, &tm, k, &s);
+				rg_eng_emit(g, &s, NULL, false);
+			}
+			if (!tm.ackreq)
+				continue;
+			ack_spec(g, &tm, roce_psn_add(tm.psn0, tm.npk - 1), 0x1f,
+				 (tl->msn + 1) & 0xffffff, &s);
+			rg_eng_emit(g, &s, NULL, false);
+		}
+	}
+}
+
 static bool fate_loses(enum rg_pkt_fate f)
 {
 	return f == RG_FATE_DROP || f == RG_FATE_BAD_ICRC || f == RG_FATE_BAD_PAYLOAD;
@@ -165,13 +252,16 @@ static void send_rc(struct gen *g, struct msg *m)
 	uint32_t hole = UINT32_MAX;     /* first packet lost since the last one received */
 	uint32_t *msnp = m->xrc ? &q->xrc_msn : &q->msn;
 	bool *seen = m->xrc ? &q->xrc_seen : &q->rc_seen;
+	struct tail *tl = m->xrc ? &q->xrc_tail : &q->rc_tail;
 
 	/* message-level faults (no call when no fault is configured: no draw either) */
 	if (g->f.any && rg_fault_hits(&g->f, RG_F_TIMEOUT, q->index, m->psn0)) {
 		timeout = true;
 		m->ackreq = true;
 		g->t->injected[RG_F_TIMEOUT]++;
-	} else if (g->f.any && sendlike && rg_fault_hits(&g->f, RG_F_RNR, q->index, m->psn0)) {
+	} else if (g->f.any && sendlike && rg_fault_hits(&g->f, RG_F_RNR, q->index, m->psn0) &&
+		   !tl->on) {
+		/* (after a lost tail the first packet is out of sequence: NAK, not RNR NAK) */
 		rnr = true;
 		g->t->injected[RG_F_RNR]++;
 	}
@@ -203,6 +293,12 @@ static void send_rc(struct gen *g, struct msg *m)
 		if (k == 0 && !*seen && (fate_loses(fate) || fate == RG_FATE_REORDER))
 			fate = RG_FATE_NONE;    /* nothing before a stream's first packet shows a gap */
 		*seen = true;
+		if (k == 0 && tl->on) {
+			/* the message's first packet reveals the stream's lost tail (and
+			 * stays clean, as a packet that reveals a hole does) */
+			reveal(g, q, m->xrc, &s);
+			continue;
+		}
 		if (fate_loses(fate)) {
 			g->t->injected[fate == RG_FATE_DROP ? RG_F_DROP :
 				       fate == RG_FATE_BAD_ICRC ? RG_F_BAD_ICRC :
@@ -261,18 +357,21 @@ static void send_rc(struct gen *g, struct msg *m)
 			rg_eng_emit(g, &s, &td, false);
 		}
 	}
-	*msnp = (*msnp + 1) & 0xffffff;
-	if (g->stop)
-		return;
-	if (hole != UINT32_MAX) {
-		/* lost tail: nothing revealed it; after the retry timeout the
-		 * requester resends it, in order as far as the capture can tell */
-		g->ts += c->timeout_ns;
-		for (uint32_t k = hole; k < m->npk && !g->stop; k++) {
-			rg_eng_req_spec(g, m, k, &s);
-			rg_eng_emit(g, &s, NULL, false);
-		}
+	if (hole != UINT32_MAX && !g->stop) {
+		/* lost tail: nothing revealed it yet; the stream's next request packet
+		 * will (or, at the end of the run, the retry timeout); its ACK waits */
+		tl->on = true;
+		tl->va = m->va;
+		tl->size = m->size;
+		tl->psn0 = m->psn0;
+		tl->hole = hole;
+		tl->msn = *msnp;
+		tl->verb = (uint8_t)m->verb;
+		tl->ackreq = m->ackreq;
 	}
+	*msnp = (*msnp + 1) & 0xffffff;
+	if (g->stop || hole != UINT32_MAX)
+		return;     /* (a timeout fault draws no packet fates: no hole) */
 	if (timeout) {
 		g->ts += c->timeout_ns;
 		go_back(g, m, 0, m->npk - 1, 0, EP_TIMEOUT);
@@ -324,13 +423,18 @@ static void read_req_spec(struct gen *g, const struct msg *m, uint32_t psn, uint
 
 /*
  * A single-packet request (READ request, atomic): of its fault draw only CE is acted on,
- * the request then leaves with ECN CE and the responder's CNP follows it.
+ * the request then leaves with ECN CE and the responder's CNP follows it.  After a lost
+ * tail of the QP's RC stream it reveals the tail instead (and stays clean).
  */
 static void emit_request_ce(struct gen *g, struct msg *m, struct roce_frame_spec *s)
 {
 	bool ce = rg_fault_fate(&g->f, m->q->index, m->psn0, false, false, false) ==
 		  RG_FATE_CE;
 
+	if (m->q->rc_tail.on) {
+		reveal(g, m->q, false, s);
+		return;
+	}
 	if (ce) {
 		g->t->injected[RG_F_CE]++;
 		s->tclass |= 3;
@@ -562,6 +666,7 @@ int rg_generate(const struct rg_config *c, struct rg_output *out, struct rg_trut
 		if (!g->stop || g->frames == c->count_frames)
 			t->messages++;
 	}
+	flush_tails(g);
 	rg_unrel_flush(g);
 	if (!g->stop && g->pauses.n)
 		rg_eng_flush_pauses(g, 0, true);

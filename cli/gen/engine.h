@@ -39,6 +39,20 @@ struct ustream {
 	bool seen;              /* the stream's first packet was sent */
 };
 
+/*
+ * The lost tail of an RC or XRC message: its last packets (from hole on) were lost (dropped,
+ * or damaged and dropped by the receiver) and nothing of the stream followed them yet.  The
+ * stream's next request packet reveals it (engine.c reveal()); at the end of the run the
+ * retry timeout resends it (engine.c flush_tails()).
+ */
+struct tail {
+	uint64_t va;
+	uint32_t size, psn0, hole;
+	uint32_t msn;           /* the responder's MSN before the message */
+	uint8_t verb;
+	bool on, ackreq;
+};
+
 struct qp {
 	uint32_t index;         /* global QP index */
 	unsigned pair;
@@ -53,6 +67,7 @@ struct qp {
 	bool cnp_sent;
 	bool rc_seen, xrc_seen, resp_seen;  /* a stream's first packet was sent */
 	struct ustream uc, ud;
+	struct tail rc_tail, xrc_tail;
 };
 
 struct gen {

@@ -44,26 +44,27 @@
  *   pending until a go-back starts or the PSN it names arrives in order; a
  *   newer one with another PSN replaces it (the responder expects that PSN
  *   now), a repeated one keeps the first one's time.
- *   A go-back starts at a packet behind the newest PSN that was seen
- *   before (cause: the pending NAK / RNR NAK, else TIMEOUT), or at a hole
- *   fill whose PSN a pending NAK / RNR NAK names (a NAK explains the resend
- *   of its own PSN only).  While an episode is active, resends move forward;
- *   a packet that does not advance past the previous packet's PSN is a new
- *   go-back by the same two rules.  For a repeated PSN the NAK's PSN is not
- *   required to be <= p: rxe restarts whole messages, sometimes before the
- *   NAKed PSN (rc_send_rnr.pcap).  A NAK that arrives while resends move
- *   forward is answered by the next backward jump, not by them.  A hole
- *   fill that starts no go-back is, outside a run, a late frame (reordered,
- *   or a resend whose NAK was not captured): out of order, no
- *   retransmission; inside a run, a resend reordered within the run: a
- *   retransmission of the episode.  Either way the run's position (pnext,
- *   prev) stays, so the resend after it is no gap.  If both a
- *   sequence-error NAK and an RNR NAK are pending, the older one names the
- *   cause (an RNR NAK is
- *   normally followed by sequence-error NAKs for the packets that were in
- *   flight behind it; the requester's reaction is the RNR wait).  Each go-back
- *   counts once in gbn_episodes[cause] and raises one ROCE_AN_RETRANSMISSION
- *   (at its first packet); every retransmitted packet counts in
+ *   A go-back starts at a packet behind the newest PSN that was seen before
+ *   (cause: the pending NAK / RNR NAK, else TIMEOUT), or at a hole fill whose
+ *   PSN a pending NAK / RNR NAK names (a NAK explains the resend of its own PSN
+ *   only).  While an episode is active, resends move forward; a packet behind
+ *   the end of the previous packet's PSN range (pnext) is a new go-back by the
+ *   same two rules: a jump back to or before its PSN, or a READ re-read from
+ *   the middle of the READ before it (a response lost: the retry asks from the
+ *   first missing response's PSN, IBTA 9.7).  For a repeated PSN the NAK's PSN
+ *   is not required to be <= p: rxe restarts whole messages, sometimes before
+ *   the NAKed PSN (rc_send_rnr.pcap).  A NAK that arrives while resends move
+ *   forward is answered by the next backward jump, not by them.  A hole fill
+ *   that starts no go-back is, outside a run, a late frame (reordered, or a
+ *   resend whose NAK was not captured): out of order, no retransmission; inside
+ *   a run, a resend reordered within the run: a retransmission of the
+ *   episode.  Either way the run's position (pnext, prev) stays, so the resend
+ *   after it is no gap.  If both a sequence-error NAK and an RNR NAK are
+ *   pending, the older one names the cause (an RNR NAK is normally followed by
+ *   sequence-error NAKs for the packets that were in flight behind it; the
+ *   requester's reaction is the RNR wait).  Each go-back counts once in
+ *   gbn_episodes[cause] and raises one ROCE_AN_RETRANSMISSION (at its first
+ *   packet); every retransmitted packet counts in
  *   retransmissions.  A go-back inside an active episode keeps the episode's
  *   recovery start.  The episode ends when the PSN passes the newest PSN seen
  *   before it began (ROCE_EV_GBN_RECOVERED, recovery dist from the first NAK,
@@ -274,12 +275,18 @@ static bool gbn_classify(struct an_ctx *c, struct an_flow *f, struct an_req *r, 
 	struct an_pending *rnr = r->err && r->err->rnr.valid ? &r->err->rnr : NULL;
 	struct an_pending *pend = older(nak, rnr);
 	enum roce_retx_cause cause = ROCE_RETX_TIMEOUT;
-	bool new_gbn = r->gbn_active ? roce_psn_cmp(p, r->prev) <= 0 : true;
-
 	/*
-	 * While a go-back is active, resends move forward from its start; a
-	 * NAK that arrives meanwhile is answered by the next backward jump.
+	 * While a go-back is active, resends move forward from its start: a
+	 * packet at or past the end of the previous packet's PSN range (pnext)
+	 * goes on with the run; one behind it resends PSNs the run sent already
+	 * and is a new go-back.  A READ request covers a range: a re-read from
+	 * its middle (a response lost: IBTA 9.7, the retry asks from the first
+	 * missing response's PSN) is behind pnext although past its first PSN
+	 * (prev).  A NAK that arrives meanwhile is answered by the next
+	 * backward jump.
 	 */
+	bool new_gbn = r->gbn_active ? roce_psn_cmp(p, r->pnext) < 0 : true;
+
 	*move = true;
 	if (new_gbn && fill) {
 		pend = older(nak && an_psn_in(nak->psn, p, n) ? nak : NULL,

@@ -16,9 +16,11 @@ ra=$build/cli/roce-analyze
 
 # a.pcap small: its --frames output (5 lines) fits in stdout's buffer (64 KiB; under 4 KiB,
 # a pipe's block size, which glibc used for it before) and without -l nothing comes early;
-# nak.pcap has NAKs to grep for
+# nak.pcap has NAKs to grep for, and spans more than one 1 ms --interval (10k frames/s; the
+# retry timeout of a lost message tail made it long before roce-gen revealed such tails)
 "$rg" -w "$tmp/a.pcap" -m 1 -q || { bad "roce-gen"; finish; exit; }
-"$rg" -w "$tmp/nak.pcap" --qps 2 -m 8 --loss 0.05 -q || { bad "roce-gen"; finish; exit; }
+"$rg" -w "$tmp/nak.pcap" --qps 2 -m 8 --loss 0.05 --pps 10000 -q ||
+	{ bad "roce-gen"; finish; exit; }
 "$ra" --frames "$tmp/nak.pcap" | grep -q nak || bad "nak.pcap has no NAK to grep for"
 [ "$("$ra" --frames --json "$tmp/a.pcap" | head -n -1 | wc -c)" -lt 4096 ] && ok ||
 	bad "a.pcap's --frames --json lines are not under 4 KiB"

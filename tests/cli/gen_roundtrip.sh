@@ -98,6 +98,64 @@ roundtrip pfc_short pfc 0 -m 20 --pfc prio=2,refresh=500us,length=199ms --link-s
 roundtrip v1 drop 2 --roce v1 $common --loss 0.03 --ce-rate 0.03 --seed 12
 roundtrip v6 duplicate 1 --roce v6 $common --loss 0.03 --dup-rate 0.02 --seed 13
 
+# A message's lost last packets (its tail) are revealed by the QP's next request packet:
+# the gap, the NAK, the go-back-N of the tail and of the revealing packet.  Single-packet
+# messages lose only tails; before, they were resent after the retry timeout and the capture
+# showed nothing (psn_gaps, naks 0).  -c stays exact and a seeded run repeats itself.
+tail_check() { # NAME: injected drop + bad ICRC + bad payload > 0, gaps = NAKs = NAK episodes > 0
+	python3 - "$tmp/$1.gen.json" <<'PY' && ok || bad "$1: a lost tail left no trace"
+import json, sys
+d = json.load(open(sys.argv[1]))
+i, s = d["injected"], d["summary"]
+lost = i["drop"] + i["bad_icrc"] + i["bad_payload"]
+sys.exit(0 if lost > 0 and s["psn_gaps"] > 0 and s["naks"] > 0 and s["nak_codes"]["psn_seq_err"] > 0
+         and s["gbn_episodes"]["nak"] > 0 and s["retransmissions"] > 0 else 1)
+PY
+}
+tail1="--qps 1 -c 2000 --verbs write --msg-size 64 --ack-every 16 --loss 3%"
+roundtrip tail_loss drop 10 $tail1
+tail_check tail_loss
+python3 -c "import json,sys; sys.exit(json.load(open(sys.argv[1]))['summary']['frames'] != 2000)" \
+	"$tmp/tail_loss.gen.json" && ok || bad "tail_loss: -c 2000 is not 2000 frames"
+"$rg" -w "$tmp/tail_loss2.pcap" $tail1 > /dev/null && cmp -s "$tmp/tail_loss.pcap" \
+	"$tmp/tail_loss2.pcap" && ok || bad "tail_loss: the seeded run differs the second time"
+# damaged tails, revealed by every verb (WRITE, SEND, READ request, atomic) and on XRC
+roundtrip tail_mixed drop 3 --qps 2 --hosts 2 --random-psn -m 400 \
+	--verbs write,send,read,atomic,xrc --msg-size 64,1024 --loss 0.05 --bad-icrc-rate 0.02 \
+	--bad-payload-rate 0.02 --ce-rate 0.03 --timeout-rate 0.02 --seed 21
+tail_check tail_mixed
+roundtrip tail_xrc drop 3 --qps 2 -m 200 --verbs xrc --msg-size 64 --loss 0.05 --seed 22
+tail_check tail_xrc
+# exact: 6 WRITEs of 4 packets (PSN 0..23); PSN 11, message 3's last, is shown by PSN 12
+# (gap 1, NAK of 11, 11 and 12 resent, then message 3's ACK); PSN 23, the run's last packet,
+# has nothing after it: resent after the retry timeout (4096us), no gap, no NAK
+roundtrip tail_list drop 2 --qps 1 -m 6 --verbs write --msg-size 4096 --pmtu 1024 \
+	--drop-psn 11,23
+"$ra" --frames "$tmp/tail_list.pcap" > "$tmp/tail_list.frames" 2> /dev/null
+python3 - "$tmp/tail_list.gen.json" "$tmp/tail_list.frames" <<'PY' && ok || bad "tail_list"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+s = d["summary"]
+want = dict(frames=32, psn_gaps=1, lost_psns=1, naks=1, retransmissions=2,
+            duplicates=1, out_of_order=1, unrecovered_psns=0)
+ok = d["injected"]["drop"] == 2 and all(s[k] == v for k, v in want.items()) and \
+    s["gbn_episodes"] == {"nak": 1, "rnr": 0, "timeout": 0} and s["nak_codes"]["psn_seq_err"] == 1
+# the requests in capture order: 12 shows the gap, then 11, 12 again; 23 comes last, late
+rows = [(float(m.group(1)), int(m.group(2))) for m in
+        re.finditer(r"^\s*\d+\s+([\d.]+) .*RC_RDMA_WRITE\S* dqpn \S+ psn (\d+)",
+                    open(sys.argv[2]).read(), re.M)]
+psns = [p for _, p in rows]
+ok = ok and psns[11:15] == [12, 11, 12, 13] and psns[-2:] == [22, 23] and \
+    rows[-1][0] - rows[-2][0] >= 0.004
+sys.exit(0 if ok else 1)
+PY
+# a READ re-read from its middle inside a tail's go-back run: a new go-back episode (timeout)
+roundtrip tail_read bad_payload 10 --qps 1 -m 500 --verbs write,read --msg-size 64,5000 \
+	--bad-payload-rate 0.1 --read-loss-rate 0.1 --timeout-rate 0.1
+roundtrip tail_read2 drop 10 --seed 2 --qps 2 -m 600 --verbs write,send,read,atomic,xrc \
+	--msg-size 64,3000,9000 --loss 0.08 --bad-icrc-rate 0.03 --read-loss-rate 0.15 \
+	--timeout-rate 0.05 --rnr-rate 0.05 --dup-rate 0.03 --reorder-rate 0.03
+
 # UC and UD (unreliable: no NAK, no resend, the gaps stay), each fault kind on its own, over
 # several seeds; one QP per host pair in the first of them (per transport = per stream).
 uc="--verbs uc_write,uc_write_imm,uc_send,uc_send_imm"

@@ -6,7 +6,8 @@
  * responder do, and docs/json.md's definitions): go-back-N, duplicates and READ
  * ranges across the 24-bit PSN wrap; ACKs coalescing many requests; RNR NAK
  * with requests in flight behind it; the NAK classes; a READ re-executed whole
- * and restarted from its middle; READs and atomics outstanding together.
+ * and restarted from its middle, also inside a go-back-N run; READs and
+ * atomics outstanding together.
  * test_analyzer_audit_events.c has the rest of the audit; an_audit.h runs every
  * frame through roce-analyze's entry too and compares the two analyzers.
  */
@@ -707,6 +708,91 @@ static void test_read_restarted_mid(void)
 }
 
 /*
+ * A READ re-read from its middle inside a go-back-N run (roce-gen's lost
+ * message tail, revealed by the READ request after it; refmodel.sh
+ * rand-rg-8 frames 1196-1210): SEND b+1 is lost, READ b+2 (4 PSNs) and
+ * SEND b+6 show the gap, the responder NAKs b+1 and the requester goes back
+ * to it (a NAK go-back, newest b+6): SEND b+1, READ b+2.  The READ's
+ * response b+3 is lost (the response stream's gap), so the requester
+ * re-reads from b+3 (IBTA 9.7: the retry asks from the first missing
+ * response's PSN; rxe's req_retry()): PSNs the run sent already, past the
+ * READ's first PSN but inside its range.  That is a new go-back (a new
+ * cause: the lost response; no NAK names it, so a timeout's), not the run
+ * moving forward; the resent SEND b+6 at the end of the READ's range goes
+ * on with it, and b+7 ends the episode.  Run at b = 100 and with the READ's
+ * range across the PSN wrap (b = 0xfffffd).
+ */
+static void run_read_reread_in_gbn(uint32_t b)
+{
+	struct t t;
+	struct roce_summary s;
+	struct flows fl;
+	const struct roce_flow_stats *a2b, *b2a;
+
+	a_init(&t, 1024);
+	REQUIRE(t.a && xa);
+	snd(&t, b, 0);
+	rq(&t, ROCE_OP_RC_RDMA_READ_REQUEST, b + 2, true, 0, 4096, 1 * US);     /* b+1 lost */
+	CHECK(t.res.events & ROCE_EV_PSN_GAP);
+	snd(&t, b + 6, 2 * US);
+	nak(&t, b + 1, 0x60, 3 * US);
+	snd(&t, b + 1, 10 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_RETRANSMISSION | ROCE_EV_OUT_OF_ORDER);
+	CHECK_EQ_U(t.res.retx_cause, ROCE_RETX_NAK);
+	rq(&t, ROCE_OP_RC_RDMA_READ_REQUEST, b + 2, true, 0, 4096, 11 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_RETRANSMISSION | ROCE_EV_DUPLICATE);
+	CHECK_EQ_U(t.res.retx_cause, ROCE_RETX_NAK);
+	CHECK_EQ_U(t.an[ROCE_AN_RETRANSMISSION], 1);
+	rs(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_FIRST, b + 2, 0x1f, 1024, 15 * US);
+	rs(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE, b + 4, 0, 1024, 16 * US);   /* b+3 lost */
+	CHECK(t.res.events & ROCE_EV_PSN_GAP);
+	rs(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_LAST, b + 5, 0x1f, 1024, 17 * US);
+	/* the re-read: a new go-back inside the run */
+	rq(&t, ROCE_OP_RC_RDMA_READ_REQUEST, b + 3, true, 0, 3072, 30 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_RETRANSMISSION | ROCE_EV_DUPLICATE);
+	CHECK_EQ_U(t.res.retx_cause, ROCE_RETX_TIMEOUT);
+	CHECK_EQ_U(t.an[ROCE_AN_RETRANSMISSION], 2);
+	rs(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE, b + 3, 0, 1024, 35 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_OUT_OF_ORDER);
+	rs(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE, b + 4, 0, 1024, 36 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_DUPLICATE);
+	rs(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_LAST, b + 5, 0x1f, 1024, 37 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_DUPLICATE);
+	/* the run goes on past the READ's range: no new go-back */
+	snd(&t, b + 6, 38 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_RETRANSMISSION | ROCE_EV_DUPLICATE);
+	CHECK_EQ_U(t.res.retx_cause, ROCE_RETX_TIMEOUT);
+	CHECK_EQ_U(t.an[ROCE_AN_RETRANSMISSION], 2);
+	snd(&t, b + 7, 39 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_GBN_RECOVERED);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.gbn_episodes[ROCE_RETX_NAK], 1);
+	CHECK_EQ_U(s.gbn_episodes[ROCE_RETX_TIMEOUT], 1);
+	CHECK_EQ_U(s.gbn_episodes[ROCE_RETX_RNR], 0);
+	CHECK_EQ_U(s.retransmissions, 4);       /* SEND b+1, READ b+2, READ b+3, SEND b+6 */
+	CHECK_EQ_U(s.psn_gaps, 2);
+	CHECK_EQ_U(s.lost_psns, 2);
+	CHECK_EQ_U(s.out_of_order, 2);          /* SEND b+1, response b+3 */
+	CHECK_EQ_U(s.unrecovered_psns, 0);
+	flows_get(&t, &fl);
+	REQUIRE((a2b = req_flow(&fl)) != NULL);
+	REQUIRE((b2a = resp_flow(&fl)) != NULL);
+	CHECK_EQ_U(a2b->duplicates, 3);         /* READ b+2, READ b+3, SEND b+6 */
+	CHECK_EQ_U(b2a->duplicates, 2);         /* responses b+4, b+5 */
+	CHECK_EQ_U(a2b->nak_response.count, 1);
+	CHECK_EQ_U(a2b->recovery.count, 1);     /* one run, two go-backs */
+	check_counters_add_up(&t, false);
+	a_done(&t);
+}
+
+static void test_read_reread_in_gbn(void)
+{
+	run_read_reread_in_gbn(100);
+	run_read_reread_in_gbn(0xfffffd);
+}
+
+/*
  * READs and atomics outstanding together (the responder answers in PSN
  * order, IBTA 9.5): READ 10 (2 packets), FETCH_ADD 12, READ 13 (1), SEND 14
  * with AckReq, CMP_SWAP 15.  The responses READ FIRST 10, LAST 11,
@@ -899,6 +985,7 @@ int main(void)
 	RUN(test_lost_read_request_naked);
 	RUN(test_read_reexecuted);
 	RUN(test_read_restarted_mid);
+	RUN(test_read_reread_in_gbn);
 	RUN(test_reads_atomics_interleaved);
 	RUN(test_implied_nak);
 	return check_report();
