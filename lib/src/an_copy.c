@@ -7,8 +7,10 @@
  * The rule (docs/json.md "Capture copies"): a request, response or CNP frame X'
  * is the capture's copy of an earlier frame X of its stream when
  *   1. it carries the same PSN and opcode (an ACKNOWLEDGE: an ACK of an ACK, a
- *      NAK of the stream's newest NAK with its syndrome; a CNP: its reserved
- *      PSN field too), X being the newest such frame of the stream,
+ *      NAK or RNR NAK of one with its syndrome; a CNP: its reserved PSN field
+ *      too), X being the newest such frame of the stream (newer frames of the
+ *      stream with other PSNs, NAKs too, may lie between: a mirror's copies lag
+ *      by more than two NAKs' spacing),
  *   2. it follows X by less than copy_window_ns (default 4 us), and
  *   3. nothing between X and X' could have made the sender send it again.
  * A resend without a NAK waits for the Local ACK Timeout, 4.096 us x 2^n with
@@ -43,10 +45,15 @@
  *     implementation may) repeats it for a request after X's PSN that arrives
  *     while X's PSN is still missing.  So X' is no copy if between them the
  *     peer has a request after X's PSN before any at X's PSN (the go-back's
- *     first resend, after which no NAK names that PSN again).
+ *     first resend, after which no NAK names that PSN again), or the stream a
+ *     NAK or RNR NAK at X's PSN with another syndrome (the responder had X's
+ *     PSN again and refused it: an RNR NAK of the go-back's first resend, then
+ *     the NAK of a later request).  Its NAKs of later PSNs do not stop X': it
+ *     received X's PSN.
  *   - an RNR NAK: the responder refuses X's request again when it comes again
  *     (or a go-back resends it): a request of the peer at or before X's PSN
- *     between them stops it.
+ *     between them stops it (and, as for a NAK, one of the stream at X's PSN
+ *     with another syndrome).
  *   - a CNP: the notification point sends one for a CE-marked frame it
  *     receives, whose mark may come after the capture point (a congested hop
  *     behind the mirror): as before, any frame of the peer between them (but
@@ -78,11 +85,15 @@
  * three stores and no arithmetic but the ring position's, which counts in bytes
  * (copy_pos); the word (PSN | opcode << 24) is the one stored as the stream's
  * newest PSN and opcode (struct an_fstat.last); the tag is the low 32 bits of
- * the stream's creation number as they are, a NAK's with bit 31 flipped
- * (AN_COPY_NAK: the mark never changes which stream an entry is of, the other
- * 31 bits say it), a dropped frame's word has opcode 0xff (no analysed frame's:
- * it has no name).  So streams 2^31 apart in creation, both with frames in the
- * window, could be taken for one.
+ * the stream's creation number as they are, a dropped frame's word has opcode
+ * 0xff (no analysed frame's: it has no name).  A NAK's entry is rewritten on
+ * its own (rare) path, an_copy_mark_nak() from aeth_nak(): its tag with bit 31
+ * flipped (AN_COPY_NAK: the mark never changes which stream an entry is of,
+ * the other 31 bits say it), its word PSN | syndrome << 24 (its opcode an
+ * ACKNOWLEDGE's: an ATOMIC ACKNOWLEDGE with a NAK syndrome could pass for a
+ * NAK's copy; the mark, not the byte, tells it from a dropped frame or a CNP).
+ * So streams 2^31 apart in creation, both with frames in the window, could be
+ * taken for one.
  * They are searched backwards from X' only where X' failed its stream's
  * in-order test (roce_process() before an_req_process() / an_resp_process()),
  * on the CNP path and for a CE-marked frame, never on the in-order paths, and
@@ -140,7 +151,6 @@ bool an_copy_find(const struct an_ctx *c, const struct an_flow *f)
 	uint32_t tag = (uint32_t)f->ent.seq, ptag = 0;
 	bool cnp = flags & ROCE_F_CNP, req = flags & ROCE_F_REQ, nak = false, rnr = false;
 	bool rl, gap = false;
-	const struct an_lat_x *l = NULL;
 
 	/* (an_copy_is() found the stream's newest frame before it inside the window) */
 	if (f->st.frames < 2 || written < 2)
@@ -155,10 +165,10 @@ bool an_copy_find(const struct an_ctx *c, const struct an_flow *f)
 
 		nak = roce_aeth_type(syn) != ROCE_AETH_ACK;
 		rnr = roce_aeth_type(syn) == ROCE_AETH_RNR_NAK;
-		/* a NAK: a copy only of the stream's newest NAK, with its syndrome */
-		l = an_flow_lat_x(f);
-		if (nak && (!l || l->last_nak_syn != (syn ? syn : 0xff)))
-			return false;
+		/* a NAK: a copy only of a NAK with its syndrome, which its entry has for its
+		 * opcode (an_copy_mark_nak()) */
+		if (nak)
+			word = psn | (uint32_t)syn << 24;
 	}
 	/* (the newest entry, n = 0, is the frame's own) */
 	lim = written < AN_COPY_RING ? written : AN_COPY_RING;
@@ -170,21 +180,31 @@ bool an_copy_find(const struct an_ctx *c, const struct an_flow *f)
 		if (e->ts <= c->ts && c->ts - e->ts >= win)
 			return false;           /* older than the window */
 		if (!(et & ~AN_COPY_NAK)) {
-			if (ent_drop(e))
+			int32_t d = psn_diff(e->word & 0xffffffu, psn);
+
+			/* (a NAK's entry: no dropped frame's, no CNP's, whatever its syndrome) */
+			if (!et && ent_drop(e))
 				return false;
 			if (e->word == word && !et == !nak)
-				/* X: not stamped after X', a NAK the stream's newest */
-				return !gap && e->ts <= c->ts && (!nak || e->ts == l->last_nak_ts);
+				/* X: not stamped after X' */
+				return !gap && e->ts <= c->ts;
+			/* a NAK of X's PSN with another syndrome: the responder had X's
+			 * request, or a later one, again (an RNR NAK of the go-back's first
+			 * resend, then a NAK of a later request that found X's PSN missing
+			 * still); its NAKs of other PSNs (after X's: it received X's PSN)
+			 * do not stop X' */
+			if (nak && et && d == 0)
+				return false;
 			/* the stream went back (a go-back-N resend, a re-executed READ, a
 			 * re-ACK, or a frame reordered on the way) */
-			if (!cnp && psn_diff(e->word & 0xffffffu, psn) < 0 && !ent_cnp(e))
+			if (!cnp && d < 0 && (et || !ent_cnp(e)))
 				return false;
 		} else if (f->peer && !(ep & ~AN_COPY_NAK)) {
 			int32_t d = psn_diff(e->word & 0xffffffu, psn);
 
-			if (ent_drop(e))
+			if (!ep && ent_drop(e))
 				return false;
-			if (ent_cnp(e)) {
+			if (!ep && ent_cnp(e)) {
 				continue;       /* (a CNP makes no one resend) */
 			} else if (rnr) {
 				/* X's request again (refused again), or a go-back before it */
@@ -221,15 +241,8 @@ bool an_copy_find(const struct an_ctx *c, const struct an_flow *f)
 
 void an_copy_nak(struct an_ctx *c, struct an_flow *f, uint8_t syn)
 {
-	struct an_lat_x *l;
-
-	if (!c->a->cfg.copy_window_ns)
-		return;
-	an_copy_mark_nak(c->a, f);
-	if (!(l = an_lat_x_get(c->a, f)))
-		return;
-	l->last_nak_ts = c->ts;
-	l->last_nak_syn = syn ? syn : 0xff;   /* (0 is an ACK's syndrome: never a NAK's) */
+	if (c->a->cfg.copy_window_ns)
+		an_copy_mark_nak(c->a, f, syn);
 }
 
 void an_copy_count(struct an_ctx *c, struct an_flow *f)

@@ -521,8 +521,6 @@ struct an_lat_x {
 	uint64_t cnps;                  /* (struct roce_flow_stats.cnps) */
 	uint64_t last_cnp_ts;
 	uint64_t cnp_min_gap_ns;        /* shortest inter-CNP gap (0 if < 2 CNPs) */
-	uint64_t last_nak_ts;           /* the newest NAK / RNR NAK of the stream (an_copy.c) */
-	uint8_t last_nak_syn;           /* its AETH syndrome; 0: none yet */
 };
 
 /* f's struct an_lat_x, allocated on first use; NULL when out of memory. */
@@ -684,7 +682,9 @@ struct an_hint {
  * excepted, in arrival order, AN_COPY_RING of them (a power of two).  tag is
  * the low 32 bits of the stream's seq, bit 31 XORed with AN_COPY_NAK for a NAK
  * (so the stream is its other 31 bits); word the frame's PSN | opcode << 24, a
- * dropped frame's 0xff << 24 (no analysed frame has opcode 0xff).
+ * NAK's PSN | AETH syndrome << 24 (an_copy_mark_nak(): its opcode an
+ * ACKNOWLEDGE's), a dropped frame's 0xff << 24 (no analysed frame has opcode
+ * 0xff; a NAK's syndrome may be 0xff: its mark tells it).
  */
 #define AN_COPY_RING    4096u
 /* XORed into an entry's tag: an ACKNOWLEDGE with a syndrome other than an ACK's */
@@ -832,12 +832,14 @@ static inline __attribute__((always_inline)) void an_copy_note(struct roce_analy
 	e->tag = (uint32_t)f->ent.seq;
 }
 
-/* Mark the newest frame of the recent frames (c's, of stream f) as a NAK (AN_COPY_NAK). */
-static inline void an_copy_mark_nak(struct roce_analyzer *a, const struct an_flow *f)
+/* Mark the newest frame of the recent frames (c's, of stream f) as a NAK (AN_COPY_NAK) with
+ * the AETH syndrome syn in its word for its opcode. */
+static inline void an_copy_mark_nak(struct roce_analyzer *a, const struct an_flow *f, uint8_t syn)
 {
 	struct an_copy_ent *e = (struct an_copy_ent *)((char *)a->copies +
 		((a->copy_pos - sizeof(*e)) & AN_COPY_MASK));
 
+	e->word = (e->word & 0xffffffu) | (uint32_t)syn << 24;
 	e->tag = (uint32_t)f->ent.seq ^ AN_COPY_NAK;
 }
 
@@ -862,8 +864,9 @@ static inline bool an_copy_is(const struct an_ctx *c, const struct an_flow *f, u
 	return an_copy_find(c, f);
 }
 
-/* c's frame of f is a NAK or RNR NAK (syndrome syn): remembered, so that an ACK with its
- * PSN is no copy of it, nor it of an ACK (aeth_nak()). */
+/* c's frame of f is a NAK or RNR NAK (syndrome syn): marked so in the recent frames, so that
+ * an ACK with its PSN is no copy of it, nor it of an ACK, and a NAK its copy only with its
+ * syndrome (aeth_nak()). */
 void an_copy_nak(struct an_ctx *c, struct an_flow *f, uint8_t syn);
 /* Count c's frame of f as a capture copy (capture_copies, ROCE_EV_CAPTURE_COPY) and take
  * it out of the recent frames. */

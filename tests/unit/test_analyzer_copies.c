@@ -32,33 +32,58 @@ struct fr {
 };
 
 /* Feed frames fs[0..n) with base b; copies: every frame again `lag` ns later, right
- * after it.  copy_ev[i] gets the events of frame i's copy (when copies). */
+ * after it, or (merge) the originals and the copies merged by time stamp, as a mirror
+ * port writes them (at one stamp the original first, then in list order).  copy_ev[i]
+ * gets the events of frame i's copy (when copies). */
 static void run(struct t *t, uint32_t b, const struct fr *fs, unsigned n, bool copies,
-	uint64_t lag, uint32_t *ev, uint32_t *copy_ev)
+	uint64_t lag, bool merge, uint32_t *ev, uint32_t *copy_ev)
 {
-	for (unsigned i = 0; i < n; i++) {
-		for (unsigned k = 0; k < (copies ? 2u : 1u); k++) {
-			const struct fr *f = &fs[i];
-			uint64_t ts = f->ts + k * lag;
-			uint32_t p = (b + f->psn) & 0xffffffu;
+	unsigned ord[64], m = 0;
 
-			if (f->req)
-				rq(t, f->op, p, true, f->payload, f->dma, ts);
-			else
-				rs(t, f->op, p, f->syn, f->payload, ts);
-			if (k == 0 && ev)
-				ev[i] = t->res.events;
-			if (k == 1 && copy_ev)
-				copy_ev[i] = t->res.events;
+	REQUIRE(n <= 32);
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned k = 0; k < (copies ? 2u : 1u); k++)
+			ord[m++] = 2 * i + k;
+	/* (insertion sort by stamp, copy after original, list order: stable) */
+	for (unsigned j = 1; merge && j < m; j++) {
+		unsigned x = ord[j], y = j;
+		uint64_t tx = fs[x / 2].ts + (x & 1) * lag;
+
+		while (y > 0) {
+			unsigned w = ord[y - 1];
+			uint64_t tw = fs[w / 2].ts + (w & 1) * lag;
+
+			if (tw < tx || (tw == tx && ((w & 1) < (x & 1) ||
+						     ((w & 1) == (x & 1) && w < x))))
+				break;
+			ord[y] = w;
+			y--;
 		}
+		ord[y] = x;
+	}
+	for (unsigned j = 0; j < m; j++) {
+		unsigned i = ord[j] / 2, k = ord[j] & 1;
+		const struct fr *f = &fs[i];
+		uint64_t ts = f->ts + k * lag;
+		uint32_t p = (b + f->psn) & 0xffffffu;
+
+		if (f->req)
+			rq(t, f->op, p, true, f->payload, f->dma, ts);
+		else
+			rs(t, f->op, p, f->syn, f->payload, ts);
+		if (k == 0 && ev)
+			ev[i] = t->res.events;
+		if (k == 1 && copy_ev)
+			copy_ev[i] = t->res.events;
 	}
 	roce_analyzer_finish(t->a);
 }
 
 /* The doubled scenario analyses as the single one: every counter, stream by stream,
- * the latencies' counts, the frames' own events; each copy carries CAPTURE_COPY only. */
-static void same_as_single(uint32_t b, const struct fr *fs, unsigned n, uint32_t pmtu,
-	uint64_t lag)
+ * the latencies' counts, the frames' own events; each copy carries CAPTURE_COPY only.
+ * merge: the copies merged by time stamp (run()). */
+static void same_as_single_m(uint32_t b, const struct fr *fs, unsigned n, uint32_t pmtu,
+	uint64_t lag, bool merge)
 {
 	struct t t1, t2;
 	struct roce_summary s1, s2;
@@ -68,7 +93,7 @@ static void same_as_single(uint32_t b, const struct fr *fs, unsigned n, uint32_t
 	REQUIRE(n <= 32);
 	a_init(&t1, pmtu);
 	REQUIRE(t1.a && xa);
-	run(&t1, b, fs, n, false, 0, ev1, NULL);
+	run(&t1, b, fs, n, false, 0, false, ev1, NULL);
 	sum(&t1, &s1);
 	flows_get(&t1, &f1);
 	CHECK_EQ_U(s1.capture_copies, 0);
@@ -76,7 +101,7 @@ static void same_as_single(uint32_t b, const struct fr *fs, unsigned n, uint32_t
 
 	a_init(&t2, pmtu);
 	REQUIRE(t2.a && xa);
-	run(&t2, b, fs, n, true, lag, ev2, cev);
+	run(&t2, b, fs, n, true, lag, merge, ev2, cev);
 	sum(&t2, &s2);
 	flows_get(&t2, &f2);
 	check_counters_add_up(&t2, false);
@@ -112,6 +137,12 @@ static void same_as_single(uint32_t b, const struct fr *fs, unsigned n, uint32_t
 		CHECK_EQ_U(ev2[i], ev1[i]);
 		CHECK_EQ_U(cev[i], ROCE_EV_CAPTURE_COPY);
 	}
+}
+
+static void same_as_single(uint32_t b, const struct fr *fs, unsigned n, uint32_t pmtu,
+	uint64_t lag)
+{
+	same_as_single_m(b, fs, n, pmtu, lag, false);
 }
 
 /* A A' ACK(A) ACK(A)' B B' ...: SENDs each with AckReq, each ACKed; ACKs and requests
@@ -382,6 +413,80 @@ static void run_nak_gap_mirror(uint32_t b)
 	a_done(&t);
 }
 
+/*
+ * A mirror of a lossy link whose two NAKs come closer than its lag: b + 1 lost
+ * before the capture point, b + 2 shows the gap, the NAK of b + 1 at 300, the
+ * go-back b + 1 .. b + 2 and b + 3, their ACK; b + 4 lost, b + 5 shows the gap,
+ * the NAK of b + 4 at 1100, the go-back b + 4, b + 5, their ACK; every frame
+ * copied 1.5 us later, merged by time stamp.  The NAK of b + 1's copy (1800)
+ * comes after the newer NAK of b + 4 (the requests of the go-back between it
+ * and its original: b + 1 before the later ones, nothing a responder NAKs
+ * again) and the ACK of b + 3's copy (2300) after the newer ACK of b + 5: each
+ * a copy, and the copies after them too; the capture analyses as the single one.
+ */
+static void run_nak_copy_after_nak(uint32_t b)
+{
+	static const struct fr fs[] = {
+		{ true, ROCE_OP_RC_SEND_ONLY, 0, 0, 16, 0, 0 },
+		{ true, ROCE_OP_RC_SEND_ONLY, 2, 0, 16, 0, 100 },
+		{ false, ROCE_OP_RC_ACKNOWLEDGE, 1, 0x60, 0, 0, 300 },
+		{ true, ROCE_OP_RC_SEND_ONLY, 1, 0, 16, 0, 500 },
+		{ true, ROCE_OP_RC_SEND_ONLY, 2, 0, 16, 0, 600 },
+		{ true, ROCE_OP_RC_SEND_ONLY, 3, 0, 16, 0, 700 },
+		{ false, ROCE_OP_RC_ACKNOWLEDGE, 3, 0x1f, 0, 0, 800 },
+		{ true, ROCE_OP_RC_SEND_ONLY, 5, 0, 16, 0, 900 },
+		{ false, ROCE_OP_RC_ACKNOWLEDGE, 4, 0x60, 0, 0, 1100 },
+		{ true, ROCE_OP_RC_SEND_ONLY, 4, 0, 16, 0, 1300 },
+		{ true, ROCE_OP_RC_SEND_ONLY, 5, 0, 16, 0, 1400 },
+		{ false, ROCE_OP_RC_ACKNOWLEDGE, 5, 0x1f, 0, 0, 1600 },
+	};
+
+	/* (2 and 3.5 us: the NAK of b + 1's copy after the ACK of b + 5 too, at 3.5 us
+	 * 0.5 us before the window ends) */
+	static const uint64_t lags[] = { 1500, 2000, 3500 };
+
+	for (unsigned i = 0; i < sizeof(lags) / sizeof(lags[0]); i++)
+		same_as_single_m(b, fs, sizeof(fs) / sizeof(fs[0]), 1024, lags[i], true);
+}
+
+/*
+ * Repeated NAKs are NAKs (condition 3): b, b + 2 (b + 1 lost), the NAK of b + 1,
+ * b + 3, the NAK of b + 1 again 0.4 us after the first (a responder that NAKs
+ * every out-of-sequence request): a NAK.  And with an RNR NAK between: the
+ * go-back's b + 1 refused (RNR NAK of b + 1), its b + 2 NAKed (b + 1 still
+ * missing): the second NAK of b + 1, its request at b + 1 between, is a NAK too.
+ */
+static void run_nak_repeated(uint32_t b)
+{
+	struct t t;
+	struct roce_summary s;
+
+	for (unsigned k = 0; k < 2; k++) {
+		a_init(&t, 1024);
+		REQUIRE(t.a && xa);
+		snd(&t, P_(b, 0), 0);
+		snd(&t, P_(b, 2), 100);
+		nak(&t, P_(b, 1), 0x60, 300);
+		CHECK_EQ_U(t.res.events, ROCE_EV_NAK);
+		if (!k) {
+			snd(&t, P_(b, 3), 400);
+		} else {
+			snd(&t, P_(b, 1), 400);
+			snd(&t, P_(b, 2), 500);
+			nak(&t, P_(b, 1), 0x21, 600);
+			CHECK_EQ_U(t.res.events, ROCE_EV_RNR_NAK);
+		}
+		nak(&t, P_(b, 1), 0x60, 700);
+		CHECK_EQ_U(t.res.events, ROCE_EV_NAK);
+		roce_analyzer_finish(t.a);
+		sum(&t, &s);
+		CHECK_EQ_U(s.capture_copies, 0);
+		CHECK_EQ_U(s.counters.naks, k ? 3 : 2);
+		check_counters_add_up(&t, false);
+		a_done(&t);
+	}
+}
+
 /* ACK copies alone: b, b + 1 (an ACK of b + 1 covers both), that ACK twice. */
 static void run_ack_copy(uint32_t b)
 {
@@ -445,6 +550,8 @@ EACH_BASE(nak_resend)
 EACH_BASE(between)
 EACH_BASE(resend_interleaved)
 EACH_BASE(nak_gap_mirror)
+EACH_BASE(nak_copy_after_nak)
+EACH_BASE(nak_repeated)
 EACH_BASE(ack_copy)
 EACH_BASE(off)
 
@@ -457,6 +564,8 @@ int main(void)
 	RUN(test_between);
 	RUN(test_resend_interleaved);
 	RUN(test_nak_gap_mirror);
+	RUN(test_nak_copy_after_nak);
+	RUN(test_nak_repeated);
 	RUN(test_ack_copy);
 	RUN(test_off);
 	return check_report();
