@@ -436,6 +436,11 @@ static inline struct an_dist *an_req_dists(struct an_req *r)
 struct an_rsp {
 	uint32_t newest : 24;   /* a PSN */
 	uint32_t init : 1;
+	/* unpaired: the stream's last look for its request stream found no candidate on its
+	 * host pair, when the index had opened pair_seen (mod 64) host pairs (an_pairidx
+	 * .opened): it looks again at its next frame after another one opens */
+	uint32_t pair_wait : 1;
+	uint32_t pair_seen : 6;
 	/* (struct roce_flow_stats.acks) its low 32 bits: each wrap carries 2^32 into
 	 * the event-counter block's acks, an_flow_export() adds both (32 bytes) */
 	uint32_t acks;
@@ -607,6 +612,8 @@ struct an_pairidx {
 	uint32_t bmask;
 	uint32_t n;                     /* indexed streams in the buckets */
 	uint64_t seq;                   /* host pairs created (their entries' seq) */
+	/* host pairs that got a candidate when they had none (new, or emptied before) */
+	uint32_t opened;
 	struct an_hp *spare;            /* the last host pair left empty, kept (an_pair.c) */
 	struct an_hp *last;             /* the host pair found or added last (NULL: none) */
 };
@@ -1148,8 +1155,9 @@ void an_pair_sync(struct roce_analyzer *a, struct an_flow *f);
 /* f goes away: leave the index, unlink its peer (which may become a candidate). */
 void an_pair_forget(struct roce_analyzer *a, struct an_flow *f);
 /* Pair the unpaired response stream f whose frame has PSN P, if a candidate fits (then
- * f->peer is set; the caller, an_response.c, moves both request states: an_req_pair()). */
-void an_pair_try(struct roce_analyzer *a, struct an_flow *f, uint32_t P);
+ * f->peer is set; the caller, an_response.c, moves both request states: an_req_pair()).
+ * false: f's host pair had no candidate (no unpaired request stream A -> B). */
+bool an_pair_try(struct roce_analyzer *a, struct an_flow *f, uint32_t P);
 
 /* observers (an_event.c) */
 void an_notify_pause(struct roce_analyzer *a, const struct roce_pause_event *ev);

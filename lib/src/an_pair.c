@@ -310,7 +310,8 @@ static void index_add(struct an_pairidx *x, struct an_flow *f)
 	if (hp->head)
 		hp->head->hp_prev = n;
 	hp->head = n;
-	hp->n++;
+	if (hp->n++ == 0)
+		x->opened++;    /* (unpaired response streams waiting for one look again) */
 	f->req->pn = n;
 	n->pb_next = n->pb_prev = NULL;
 	n->bucket = AN_PB_NONE;
@@ -514,7 +515,7 @@ static struct an_flow *pick_choice(const struct pick *k)
 	return k->all.best;
 }
 
-void an_pair_try(struct roce_analyzer *a, struct an_flow *f, uint32_t P)
+bool an_pair_try(struct roce_analyzer *a, struct an_flow *f, uint32_t P)
 {
 	struct an_pairidx *x = &a->pair;
 	const struct roce_flow_key *k = &f->st.key;
@@ -527,8 +528,10 @@ void an_pair_try(struct roce_analyzer *a, struct an_flow *f, uint32_t P)
 	/* the request streams answered by f run the other way: dst -> src */
 	hp = hp_lookup(x, k->version, k->dst, k->src, &h);
 	if (!hp)
-		return;
+		return false;
 	ncand = hp->n - (f->req && f->req->pn && f->req->pn->hp == hp);
+	if (!ncand)
+		return false;
 	/*
 	 * One candidate (n is 1 or 2, so the list, not the buckets) wins either way:
 	 * consider() picks it, or nothing and the rule for a single candidate below
@@ -553,4 +556,5 @@ void an_pair_try(struct roce_analyzer *a, struct an_flow *f, uint32_t P)
 		best = hp->head->f != f ? hp->head->f : hp->head->hp_next->f;
 	if (best)
 		peer_link(a, f, best);
+	return true;
 }

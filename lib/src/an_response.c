@@ -35,9 +35,12 @@
  *   nak_codes[code] (codes > 4 only in naks).  An RNR NAK sets ROCE_EV_RNR_NAK
  *   and raises ROCE_AN_RNR_NAK only (not ROCE_EV_NAK / ROCE_AN_NAK).
  *   Pairing: an unpaired response stream B->A looks (at its first 4 frames,
- *   then every 64th) for the unpaired request stream A->B whose PSN window
- *   [first PSN, expected PSN + slack] holds the response PSN (closest newest
- *   PSN wins); failing that, the only unpaired request stream A->B.  Peers
+ *   then every 64th, and at its next frame after a look that found no
+ *   candidate at all once a host pair gets one: the capture began before the
+ *   request stream's first frame) for the unpaired request stream A->B whose
+ *   PSN window [first PSN, expected PSN + slack] holds the response PSN
+ *   (closest newest PSN wins); failing that, the only unpaired request
+ *   stream A->B.  Peers
  *   link both ways and are unlinked on eviction.  The candidates come from
  *   an index (an_pair.c), not a scan of every stream.
  */
@@ -591,9 +594,20 @@ void an_resp_process(struct an_ctx *c, struct an_flow *f)
 	struct an_req *r;
 
 	if (!f->peer) {
+		struct an_rsp *s = f->rsp;
+		uint32_t opened = c->a->pair.opened % 64;
+
 		if (f->st.unpaired_frames < AN_PAIR_FIRST ||
-		    f->st.unpaired_frames % AN_PAIR_EVERY == 0) {
-			an_pair_try(c->a, f, P);
+		    f->st.unpaired_frames % AN_PAIR_EVERY == 0 ||
+		    (s && s->pair_wait && s->pair_seen != opened)) {
+			/* no candidate on the host pair: look again when a host pair gets one
+			 * (the capture began before the request stream's first frame) */
+			bool none = !an_pair_try(c->a, f, P);
+
+			if ((s = none ? rsp_get(c->a, f) : f->rsp)) {
+				s->pair_wait = none;
+				s->pair_seen = opened;
+			}
 			/* paired now: the request state of both gets room for their latencies
 			 * (f->req, f->peer->req move) */
 			if (f->peer) {

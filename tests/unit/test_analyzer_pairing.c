@@ -321,6 +321,63 @@ static void test_buckets_reverse(void)
 	a_done(&t);
 }
 
+/*
+ * The capture began inside a READ's responses (refmodel rand-refgen-267): the response
+ * stream's first frames come before any request A -> B, so its first looks for a request
+ * stream find no candidate.  It looks again at its next frame once the request stream
+ * exists, not 64 frames later: the READ it then asks (107..109) is known when its first
+ * response is lost, and the MIDDLE that passes it is a gap (lost 1), filled by the re-read
+ * (out of order).  Unpaired, the passed PSN was only "unseen": no gap, yet out of order.
+ */
+static void test_responses_before_requests(void)
+{
+	struct t t;
+	struct roce_summary s;
+	struct flows fl;
+	const struct roce_flow_stats *f;
+	uint64_t ts = 0;
+
+	a_init(&t, 1024);
+	REQUIRE(t.a && xa);
+	/* an uncaptured READ's responses 100..104, then an uncaptured READ's ONLY 105 */
+	frame(&t, &v2, false, 0x22, ROCE_OP_RC_RDMA_READ_RESPONSE_FIRST, 100, 1024, 0, ts += US);
+	for (uint32_t p = 101; p < 104; p++)
+		frame(&t, &v2, false, 0x22, ROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE, p, 1024, 0,
+		      ts += US);
+	frame(&t, &v2, false, 0x22, ROCE_OP_RC_RDMA_READ_RESPONSE_LAST, 104, 100, 0, ts += US);
+	frame(&t, &v2, false, 0x22, ROCE_OP_RC_RDMA_READ_RESPONSE_ONLY, 105, 100, 0, ts += US);
+	CHECK_EQ_U(t.res.events & ROCE_EV_PSN_GAP, 0);
+	/* the request stream's first frames: a SEND and a READ of 3 packets */
+	frame(&t, &v2, true, 0x11, ROCE_OP_RC_SEND_ONLY, 106, 64, 0, ts += US);
+	frame(&t, &v2, true, 0x11, ROCE_OP_RC_RDMA_READ_REQUEST, 107, 3072, 0, ts += US);
+	frame(&t, &v2, false, 0x22, ROCE_OP_RC_ACKNOWLEDGE, 106, 0, 0, ts += 5 * US);
+	CHECK(t.res.events & ROCE_EV_ACK_RTT);
+	/* the READ's FIRST (107) lost: the MIDDLE passes it */
+	frame(&t, &v2, false, 0x22, ROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE, 108, 1024, 0, ts += US);
+	CHECK(t.res.events & ROCE_EV_PSN_GAP);
+	CHECK_EQ_U(t.res.lost_psns, 1);
+	frame(&t, &v2, false, 0x22, ROCE_OP_RC_RDMA_READ_RESPONSE_LAST, 109, 100, 0, ts += US);
+	/* the re-read and its answer from 107 */
+	frame(&t, &v2, true, 0x11, ROCE_OP_RC_RDMA_READ_REQUEST, 107, 3072, 0, ts += 50 * US);
+	frame(&t, &v2, false, 0x22, ROCE_OP_RC_RDMA_READ_RESPONSE_FIRST, 107, 1024, 0, ts += 5 * US);
+	CHECK(t.res.events & ROCE_EV_OUT_OF_ORDER);
+	frame(&t, &v2, false, 0x22, ROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE, 108, 1024, 0, ts += US);
+	CHECK(t.res.events & ROCE_EV_DUPLICATE);
+	frame(&t, &v2, false, 0x22, ROCE_OP_RC_RDMA_READ_RESPONSE_LAST, 109, 100, 0, ts += US);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	flows_get(&t, &fl);
+	REQUIRE((f = flow_of(&fl, 0x22)) != NULL);
+	CHECK(f->has_peer);
+	CHECK_EQ_U(f->peer.dqpn, 0x11);
+	CHECK_EQ_U(f->psn_gaps, 1);
+	CHECK_EQ_U(f->lost_psns, 1);
+	CHECK_EQ_U(f->out_of_order, 1);
+	CHECK_EQ_U(f->duplicates, 2);
+	CHECK_EQ_U(f->unrecovered_psns, 0);
+	a_done(&t);
+}
+
 int main(void)
 {
 	RUN(test_linux_ports);
@@ -330,5 +387,6 @@ int main(void)
 	RUN(test_linux_collision);
 	RUN(test_exact_beats_port);
 	RUN(test_buckets_reverse);
+	RUN(test_responses_before_requests);
 	return check_report();
 }
