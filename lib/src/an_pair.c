@@ -16,6 +16,9 @@
  *     PSNs).
  * an_pair_sync() keeps a stream's index entries true after anything that
  * changes its state (a request, a pairing, an eviction); each call is O(1).
+ * The index counts the host pairs that get a candidate when they had none
+ * (opened): a response stream whose look found no candidate looks again at
+ * its next frame once that count moved (an_response.c).
  *
  * Choice: among the candidates of the host pair whose PSN window [first
  * PSN, expected PSN + slack] holds P, one with an outstanding AckReq / READ
