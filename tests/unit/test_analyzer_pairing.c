@@ -359,7 +359,8 @@ static void test_responses_before_requests(void)
 	frame(&t, &v2, false, 0x22, ROCE_OP_RC_RDMA_READ_RESPONSE_LAST, 109, 100, 0, ts += US);
 	/* the re-read and its answer from 107 */
 	frame(&t, &v2, true, 0x11, ROCE_OP_RC_RDMA_READ_REQUEST, 107, 3072, 0, ts += 50 * US);
-	frame(&t, &v2, false, 0x22, ROCE_OP_RC_RDMA_READ_RESPONSE_FIRST, 107, 1024, 0, ts += 5 * US);
+	frame(&t, &v2, false, 0x22, ROCE_OP_RC_RDMA_READ_RESPONSE_FIRST, 107, 1024, 0,
+	      ts += 5 * US);
 	CHECK(t.res.events & ROCE_EV_OUT_OF_ORDER);
 	frame(&t, &v2, false, 0x22, ROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE, 108, 1024, 0, ts += US);
 	CHECK(t.res.events & ROCE_EV_DUPLICATE);
