@@ -17,16 +17,23 @@
  * n >= 1 (IBTA Vol. 1 9.7.6.1.3), at least 8.192 us (Linux rxe arms its
  * retransmit timer in jiffies, milliseconds; mlx5 firmware uses the QP's
  * timeout, 14 by default: 67 ms), an RNR resend the RNR timer (10 us at least)
- * after an RNR NAK: outside the window.  What can make a sender repeat a frame
+ * after an RNR NAK (Linux rxe: that many jiffies at least; mlx5: the encoded
+ * time): outside the default window.  What can make a sender repeat a frame
  * inside it, by direction (condition 3):
  *   - a request: a NAK or RNR NAK of the peer, after which the requester goes
  *     back to the PSN the NAK names (those before it were received), or an
  *     implicit NAK: a response or ACK beyond a READ or ATOMIC whose response
  *     the requester missed (IBTA 9.7.5.1.5), after which it re-issues that
  *     READ / ATOMIC and resends what followed it (the stream going back,
- *     below).  So X' is no copy if between them the peer has a NAK or RNR NAK
- *     at X's PSN, or, X' being a READ or ATOMIC (the re-issue itself), a frame
- *     with a PSN after X's before any with X's PSN (X's first response).  A
+ *     below).  So X' is no copy if between them the peer has a NAK at X's
+ *     PSN, or an RNR NAK at X's PSN at least its timer (the AETH's 5 bits,
+ *     which the NAK's entry keeps: 10 us at least, 655.36 ms for 0) before X'
+ *     (the requester resends the refused request when the timer has run, so
+ *     no frame before is its resend, wherever the capture point is: with the
+ *     default window an RNR NAK never stops a copy; a mirror's copy of the
+ *     request it refused comes after it), or, X' being a READ or ATOMIC (the
+ *     re-issue itself), a frame with a PSN after X's before any with X's PSN
+ *     (X's first response).  A
  *     NAK or RNR NAK before X's PSN makes the requester resend that PSN first
  *     (an RNR NAK after its timer, 10 us at least): a frame of the stream
  *     before X's, which stops X' (below); before it, X' is X's copy: a
@@ -53,7 +60,7 @@
  *   - an RNR NAK: the responder refuses X's request again when it comes again
  *     (or a go-back resends it): a request of the peer at or before X's PSN
  *     between them stops it (and, as for a NAK, one of the stream at X's PSN
- *     with another syndrome).
+ *     with another syndrome); a copy of that request is none (above).
  *   - a CNP: the notification point sends one for a CE-marked frame it
  *     receives, whose mark may come after the capture point (a congested hop
  *     behind the mirror): as before, any frame of the peer between them (but
@@ -137,6 +144,19 @@ static inline bool ent_drop(const struct an_copy_ent *e)
 static inline bool ent_cnp(const struct an_copy_ent *e)
 {
 	return roce_opcode_info(e->word >> 24)->flags & ROCE_F_CNP;
+}
+
+/* the NAK entry e (an_copy_mark_nak()) at a request's PSN stops the request's copy at ts: a
+ * NAK always (the requester goes back at once), an RNR NAK only when ts is at least its timer
+ * (its syndrome's 5 bits, IBTA table "RNR NAK timer field encodings") after it: the requester
+ * resends the refused request when the timer has run, so no earlier frame is that resend */
+static bool nak_stops(const struct an_copy_ent *e, uint64_t ts)
+{
+	uint8_t syn = e->word >> 24;
+
+	if (roce_aeth_type(syn) != ROCE_AETH_RNR_NAK)
+		return true;
+	return ts >= e->ts && ts - e->ts >= (uint64_t)roce_rnr_timer_us(syn & 0x1f) * 1000;
 }
 
 bool an_copy_find(const struct an_ctx *c, const struct an_flow *f)
@@ -224,8 +244,11 @@ bool an_copy_find(const struct an_ctx *c, const struct an_flow *f)
 				 * refused).  One before X's PSN makes it resend that PSN
 				 * first: a frame of the stream before X's, which stops X'
 				 * above; until then X' is X's copy (a mirror's copy of the
-				 * request that showed a gap comes after the NAK it caused) */
-				if (ep && d == 0)
+				 * request that showed a gap comes after the NAK it caused).
+				 * An RNR NAK only from its timer on (10 us at least): the
+				 * requester resends when the timer has run, so nothing
+				 * before is its resend (nak_stops()) */
+				if (ep && d == 0 && nak_stops(e, c->ts))
 					return false;
 				/* a response beyond X's PSN before X's own (an implicit NAK:
 				 * seen backwards, X's own clears the later ones) */

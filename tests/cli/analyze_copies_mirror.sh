@@ -9,7 +9,8 @@
 # clean RC traffic (WRITE, SEND, READ), one with losses (NAKs, go-back-N, RNR NAKs,
 # re-reads, CE marks and CNPs; not reordering: a frame reordered between a frame and its
 # copy stops the copy's recognition, as a go-back would), one of 8 QPs on 4 hosts at a higher rate
-# (other streams between a frame and its copy).  A CNP's copy with a frame of its peer
+# (other streams between a frame and its copy), one with many RNR NAKs (a request's copy
+# after the RNR NAK that refused it: the resend waits for the RNR NAK's timer).  A CNP's copy with a frame of its peer
 # between reads as a CNP (same()'s "cnp": only that may differ, as often as
 # capture_copies falls short).  Copies 6 us later (beyond the 4 us window) are no copies:
 # they read as duplicates.
@@ -27,6 +28,9 @@ gen clean --qps=2 $base --messages=60
 gen lossy --qps=2 $base --messages=60 --loss=3% --read-loss-rate=3% --rnr-rate=2% \
 	--ce-rate=5%
 gen multi --qps=8 --hosts=4 $base --messages=200 --pps=5M --loss=1% --ce-rate=2%
+# RNR NAKs: a request's copy after the RNR NAK that refused it is a copy (the resend waits
+# for the RNR NAK's timer), and so is the RNR NAK's copy after it
+gen rnr --qps=2 $base --messages=80 --rnr-rate=10% --loss=2%
 
 for c in $caps; do
 	n=$(basename "$c" .pcap)

@@ -225,14 +225,21 @@ static void run_timeout_resend(uint32_t b)
  * NAK-driven resends within the window: b, b + 1, a NAK (sequence error) of
  * b + 1 1 us later, b + 1 again 1.5 us after the first: the same PSN as the
  * stream's previous frame, well inside 4 us, but the NAK came between: a
- * retransmission (cause nak), no copy.  The same with an RNR NAK of b + 2.
+ * retransmission (cause nak), no copy.  The same with an RNR NAK of b + 2 (timer
+ * 10 us) and b + 2 again 11 us after it (the requester resends when the timer
+ * has run), with --copy-window=30: inside the window, but past the RNR NAK's
+ * timer: a retransmission (cause rnr).
  */
 static void run_nak_resend(uint32_t b)
 {
 	struct t t;
 	struct roce_summary s;
+	struct roce_analyzer_config cfg;
 
-	a_init(&t, 1024);
+	roce_analyzer_config_init(&cfg);
+	cfg.pmtu = 1024;
+	cfg.copy_window_ns = 30 * US;
+	a_init_cfg(&t, &cfg);
 	REQUIRE(t.a && xa);
 	snd(&t, P_(b, 0), 0);
 	snd(&t, P_(b, 1), 500);
@@ -243,12 +250,12 @@ static void run_nak_resend(uint32_t b)
 	CHECK_EQ_U(t.res.retx_cause, ROCE_RETX_NAK);
 	ack(&t, P_(b, 1), 4 * US);
 	snd(&t, P_(b, 2), 10 * US);
-	rs(&t, ROCE_OP_RC_ACKNOWLEDGE, P_(b, 2), 0x21, 0, 11 * US);      /* RNR NAK */
-	snd(&t, P_(b, 2), 12 * US);
+	rs(&t, ROCE_OP_RC_ACKNOWLEDGE, P_(b, 2), 0x21, 0, 11 * US);      /* RNR NAK, 10 us */
+	snd(&t, P_(b, 2), 22 * US);
 	CHECK(t.res.events & ROCE_EV_RETRANSMISSION);
 	CHECK(!(t.res.events & ROCE_EV_CAPTURE_COPY));
 	CHECK_EQ_U(t.res.retx_cause, ROCE_RETX_RNR);
-	ack(&t, P_(b, 2), 14 * US);
+	ack(&t, P_(b, 2), 24 * US);
 	roce_analyzer_finish(t.a);
 	sum(&t, &s);
 	CHECK_EQ_U(s.capture_copies, 0);
@@ -315,7 +322,9 @@ static void run_between(uint32_t b)
  * 100 ns apart, the peer's ACK of b, a NAK (sequence error) of b + 1 at 800 ns,
  * then the go-back b + 1 .. b + 3 at 1.2-1.4 us: each a retransmission (the NAK
  * is at or before its PSN), none a copy; then b's copy at 1.5 us, past the NAK
- * (of a later PSN) and the resends: a copy.  An RNR NAK alike.  And an implicit
+ * (of a later PSN) and the resends: a copy.  An RNR NAK alike (timer 10 us, with
+ * --copy-window=30: the go-back at 11.1-11.3 us, past its timer, b's copy at
+ * 11.5 us).  And an implicit
  * NAK: a READ of b .. b + 1, a WRITE of b + 2, the READ's second response
  * without its first, the READ re-issued at b and the WRITE resent, 1 us later:
  * no copies (a response past the READ before its own; a re-issued READ at or
@@ -326,22 +335,30 @@ static void run_resend_interleaved(uint32_t b)
 	struct t t;
 	struct roce_summary s;
 	uint8_t syn[] = { 0x60, 0x21 };
+	struct roce_analyzer_config cfg;
 
 	for (unsigned k = 0; k < 2; k++) {
-		a_init(&t, 1024);
+		/* (the RNR NAK's resends 10 us later) */
+		uint64_t dt = k ? 10 * US : 0;
+
+		roce_analyzer_config_init(&cfg);
+		cfg.pmtu = 1024;
+		if (k)
+			cfg.copy_window_ns = 30 * US;
+		a_init_cfg(&t, &cfg);
 		REQUIRE(t.a && xa);
 		for (unsigned i = 0; i < 4; i++)
 			snd(&t, P_(b, i), i * 100);
 		ack(&t, P_(b, 0), 400);
 		nak(&t, P_(b, 1), syn[k], 800);
 		for (unsigned i = 1; i < 4; i++) {
-			snd(&t, P_(b, i), 1100 + i * 100);
+			snd(&t, P_(b, i), dt + 1100 + i * 100);
 			CHECK(t.res.events & ROCE_EV_RETRANSMISSION);
 			CHECK(!(t.res.events & ROCE_EV_CAPTURE_COPY));
 		}
-		snd(&t, P_(b, 0), 1500);
+		snd(&t, P_(b, 0), dt + 1500);
 		CHECK_EQ_U(t.res.events, ROCE_EV_CAPTURE_COPY);
-		ack(&t, P_(b, 3), 2 * US);
+		ack(&t, P_(b, 3), dt + 2 * US);
 		roce_analyzer_finish(t.a);
 		sum(&t, &s);
 		CHECK_EQ_U(s.capture_copies, 1);
@@ -364,6 +381,66 @@ static void run_resend_interleaved(uint32_t b)
 	CHECK_EQ_U(s.capture_copies, 0);
 	check_counters_add_up(&t, false);
 	a_done(&t);
+}
+
+/*
+ * Copies after an RNR NAK (condition 3: an RNR NAK at X's PSN stops X' only
+ * from its timer on, the earliest the requester resends).  A mirror, copies 1 and
+ * 3.5 us late: b (a SEND), its RNR NAK (timer 10 us) 0.5 us later, b resent 12 us
+ * later, its ACK: b's copy after the RNR NAK is a copy, the RNR NAK's copy too
+ * (b's copy is no request between them), and the doubled capture analyses as the
+ * single one.  Then by hand, --copy-window=30: an RNR NAK of b (timer 10 us) 1 us
+ * after b, b again 5 us after the RNR NAK: a copy (the timer has not run); b
+ * again 12 us after it: a retransmission (cause rnr), not a copy; with timer
+ * code 0 (655.36 ms, not 0) b again 12 us after it: a copy.
+ */
+static void rnr_then(uint32_t b, uint8_t syn, uint64_t after, bool copy)
+{
+	struct t t;
+	struct roce_summary s;
+	struct roce_analyzer_config cfg;
+
+	roce_analyzer_config_init(&cfg);
+	cfg.pmtu = 1024;
+	cfg.copy_window_ns = 30 * US;
+	a_init_cfg(&t, &cfg);
+	REQUIRE(t.a && xa);
+	snd(&t, P_(b, 0), 0);
+	nak(&t, P_(b, 0), syn, 1 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_RNR_NAK);
+	snd(&t, P_(b, 0), 1 * US + after);
+	if (copy) {
+		CHECK_EQ_U(t.res.events, ROCE_EV_CAPTURE_COPY);
+	} else {
+		CHECK(t.res.events & ROCE_EV_RETRANSMISSION);
+		CHECK(!(t.res.events & ROCE_EV_CAPTURE_COPY));
+		CHECK_EQ_U(t.res.retx_cause, ROCE_RETX_RNR);
+	}
+	ack(&t, P_(b, 0), 2 * US + after);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.capture_copies, copy ? 1 : 0);
+	CHECK_EQ_U(s.retransmissions, copy ? 0 : 1);
+	CHECK_EQ_U(s.gbn_episodes[ROCE_RETX_RNR], copy ? 0 : 1);
+	check_counters_add_up(&t, false);
+	a_done(&t);
+}
+
+static void run_rnr_copy(uint32_t b)
+{
+	const struct fr fs[] = {
+		{ true, ROCE_OP_RC_SEND_ONLY, 0, 0, 64, 0, 0 },
+		{ false, ROCE_OP_RC_ACKNOWLEDGE, 0, 0x21, 0, 0, 500 },   /* RNR NAK, 10 us */
+		{ true, ROCE_OP_RC_SEND_ONLY, 0, 0, 64, 0, 12 * US },
+		{ false, ROCE_OP_RC_ACKNOWLEDGE, 0, 0x1f, 0, 0, 12 * US + 500 },
+	};
+	const uint64_t lags[] = { 1 * US, 3500 };
+
+	for (unsigned i = 0; i < 2; i++)
+		same_as_single_m(b, fs, 4, 1024, lags[i], true);
+	rnr_then(b, 0x21, 5 * US, true);
+	rnr_then(b, 0x21, 12 * US, false);
+	rnr_then(b, 0x20, 12 * US, true);
 }
 
 /*
@@ -549,6 +626,7 @@ EACH_BASE(timeout_resend)
 EACH_BASE(nak_resend)
 EACH_BASE(between)
 EACH_BASE(resend_interleaved)
+EACH_BASE(rnr_copy)
 EACH_BASE(nak_gap_mirror)
 EACH_BASE(nak_copy_after_nak)
 EACH_BASE(nak_repeated)
@@ -563,6 +641,7 @@ int main(void)
 	RUN(test_nak_resend);
 	RUN(test_between);
 	RUN(test_resend_interleaved);
+	RUN(test_rnr_copy);
 	RUN(test_nak_gap_mirror);
 	RUN(test_nak_copy_after_nak);
 	RUN(test_nak_repeated);
