@@ -1,19 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# analyze_copies_mirror.sh - capture copies that interleave with other frames of their
-# stream (docs/json.md "Capture copies"), as a switch mirror port writes them: every
-# frame of a roce-gen capture twice, the copy 0.3, 1, 2 or 3.5 us later (copies_lib.sh
-# mirror(): merged by time stamp, so a stream reads A B A' B' or A B C A' D B').  The
-# mirrored capture's --json equals the original's but for capture_copies (one per
-# frame) and the frame counts; nothing is a duplicate or a retransmission.  Captures:
-# clean RC traffic (WRITE, SEND, READ), one with losses (NAKs, go-back-N, RNR NAKs,
-# re-reads, CE marks and CNPs; not reordering: a frame reordered between a frame and its
-# copy stops the copy's recognition, as a go-back would), one of 8 QPs on 4 hosts at a higher rate
-# (other streams between a frame and its copy), one with many RNR NAKs (a request's copy
-# after the RNR NAK that refused it: the resend waits for the RNR NAK's timer).  A CNP's copy with a frame of its peer
-# between reads as a CNP (same()'s "cnp": only that may differ, as often as
-# capture_copies falls short).  Copies 6 us later (beyond the 4 us window) are no copies:
-# they read as duplicates.
+# analyze_copies_mirror.sh - capture copies that interleave with other frames of their stream
+# (docs/json.md "Capture copies"), as a switch mirror port writes them: every frame of a
+# roce-gen capture twice, the copy 0.3, 1, 2 or 3.5 us later (copies_lib.sh mirror(): merged
+# by time stamp, so a stream reads A B A' B' or A B C A' D B').  The mirrored capture's --json
+# equals the original's but for capture_copies (one per frame) and the frame counts; nothing
+# is a duplicate or a retransmission.  Captures: clean RC traffic (WRITE, SEND, READ), one
+# with losses (NAKs, go-back-N, RNR NAKs, re-reads, CE marks and CNPs; not reordering: a frame
+# reordered between a frame and its copy stops the copy's recognition, as a go-back would),
+# one of 8 QPs on 4 hosts at a higher rate (other streams between a frame and its copy), one
+# with many RNR NAKs (a request's copy after the RNR NAK that refused it: the resend waits for
+# the RNR NAK's timer).  A CNP's copy with a frame of its peer between reads as a CNP
+# (same()'s "cnp": only that may differ, as often as capture_copies falls short).  Copies 6 us
+# later (beyond the 4 us window) are no copies: they read as duplicates.
 set -u
 build=$1 src=$2
 ra=$build/cli/roce-analyze
