@@ -38,17 +38,23 @@ static inline void a_init(struct t *t, uint32_t pmtu)
 	a_init_cfg(t, &cfg);
 }
 
-/* a_init() with the capture-copy rule off (copy_window_ns 0): for scenarios that repeat a
- * frame within microseconds with nothing between, which the rule would take for capture
- * copies (test_analyzer_copies.c has those). */
-static inline void a_init_nocopy(struct t *t, uint32_t pmtu)
+/* a_init() with the capture-copy window window_ns (copy_window_ns; 0: the rule off). */
+static inline void a_init_window(struct t *t, uint32_t pmtu, uint64_t window_ns)
 {
 	struct roce_analyzer_config cfg;
 
 	roce_analyzer_config_init(&cfg);
 	cfg.pmtu = pmtu;
-	cfg.copy_window_ns = 0;
+	cfg.copy_window_ns = window_ns;
 	a_init_cfg(t, &cfg);
+}
+
+/* a_init() with the capture-copy rule off (copy_window_ns 0): for scenarios that repeat a
+ * frame within microseconds with nothing between, which the rule would take for capture
+ * copies (test_analyzer_copies.c has those). */
+static inline void a_init_nocopy(struct t *t, uint32_t pmtu)
+{
+	a_init_window(t, pmtu, 0);
 }
 
 /* One frame to both analyzers. */

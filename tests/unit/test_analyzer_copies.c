@@ -234,12 +234,8 @@ static void run_nak_resend(uint32_t b)
 {
 	struct t t;
 	struct roce_summary s;
-	struct roce_analyzer_config cfg;
 
-	roce_analyzer_config_init(&cfg);
-	cfg.pmtu = 1024;
-	cfg.copy_window_ns = 30 * US;
-	a_init_cfg(&t, &cfg);
+	a_init_window(&t, 1024, 30 * US);
 	REQUIRE(t.a && xa);
 	snd(&t, P_(b, 0), 0);
 	snd(&t, P_(b, 1), 500);
@@ -335,17 +331,12 @@ static void run_resend_interleaved(uint32_t b)
 	struct t t;
 	struct roce_summary s;
 	uint8_t syn[] = { 0x60, 0x21 };
-	struct roce_analyzer_config cfg;
 
 	for (unsigned k = 0; k < 2; k++) {
 		/* (the RNR NAK's resends 10 us later) */
 		uint64_t dt = k ? 10 * US : 0;
 
-		roce_analyzer_config_init(&cfg);
-		cfg.pmtu = 1024;
-		if (k)
-			cfg.copy_window_ns = 30 * US;
-		a_init_cfg(&t, &cfg);
+		a_init_window(&t, 1024, k ? 30 * US : ROCE_COPY_WINDOW_NS);
 		REQUIRE(t.a && xa);
 		for (unsigned i = 0; i < 4; i++)
 			snd(&t, P_(b, i), i * 100);
@@ -398,12 +389,8 @@ static void rnr_then(uint32_t b, uint8_t syn, uint64_t after, bool copy)
 {
 	struct t t;
 	struct roce_summary s;
-	struct roce_analyzer_config cfg;
 
-	roce_analyzer_config_init(&cfg);
-	cfg.pmtu = 1024;
-	cfg.copy_window_ns = 30 * US;
-	a_init_cfg(&t, &cfg);
+	a_init_window(&t, 1024, 30 * US);
 	REQUIRE(t.a && xa);
 	snd(&t, P_(b, 0), 0);
 	nak(&t, P_(b, 0), syn, 1 * US);
@@ -597,12 +584,8 @@ static void run_off(uint32_t b)
 {
 	struct t t;
 	struct roce_summary s;
-	struct roce_analyzer_config cfg;
 
-	roce_analyzer_config_init(&cfg);
-	cfg.pmtu = 1024;
-	cfg.copy_window_ns = 0;
-	a_init_cfg(&t, &cfg);
+	a_init_nocopy(&t, 1024);
 	REQUIRE(t.a && xa);
 	snd(&t, P_(b, 0), 0);
 	snd(&t, P_(b, 0), 100);
