@@ -150,6 +150,17 @@ static void tail_msg(struct gen *g, struct qp *q, bool xrc, const struct tail *t
 	m->ackreq = tl->ackreq;
 }
 
+/* The ACK the lost tail tl's message tm asked for (AckReq), once its packets arrived. */
+static void tail_ack(struct gen *g, const struct tail *tl, const struct msg *tm)
+{
+	struct roce_frame_spec s;
+
+	if (!tm->ackreq)
+		return;
+	ack_spec(g, tm, roce_psn_add(tm->psn0, tm->npk - 1), 0x1f, (tl->msn + 1) & 0xffffff, &s);
+	rg_eng_emit(g, &s, NULL, false);
+}
+
 /*
  * s, the stream's next request packet after a lost tail, reaches the responder out of
  * sequence: the capture sees it (the gap), the NAK (PSN sequence error, the first missing
@@ -174,10 +185,7 @@ static void reveal(struct gen *g, struct qp *q, bool xrc, const struct roce_fram
 	tg.dup = 1;
 	tg.retx = 1;
 	rg_eng_emit(g, s, &tg, false);
-	if (!tm.ackreq)
-		return;
-	ack_spec(g, &tm, roce_psn_add(tm.psn0, tm.npk - 1), 0x1f, (tl->msn + 1) & 0xffffff, &s2);
-	rg_eng_emit(g, &s2, NULL, false);
+	tail_ack(g, tl, &tm);
 }
 
 /*
@@ -207,11 +215,7 @@ static void flush_tails(struct gen *g)
 				rg_eng_req_spec(g, &tm, k, &s);
 				rg_eng_emit(g, &s, NULL, false);
 			}
-			if (!tm.ackreq)
-				continue;
-			ack_spec(g, &tm, roce_psn_add(tm.psn0, tm.npk - 1), 0x1f,
-				 (tl->msn + 1) & 0xffffff, &s);
-			rg_eng_emit(g, &s, NULL, false);
+			tail_ack(g, tl, &tm);
 		}
 	}
 }
