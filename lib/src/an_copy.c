@@ -70,8 +70,20 @@
  * In every direction a frame of the stream itself between them with a PSN
  * before X's stops it (but for CNPs): the stream went back, a go-back that may
  * resend X (its trigger may come before X: a NAK that overtook the requests
- * in flight, a READ re-issued while its responses were still on their way),
- * or a frame reordered on the way, which the capture cannot tell apart.  A
+ * in flight, a READ re-issued while its responses were still on their way).
+ * Not a late request, reordered on the way (a mirror of a link that reorders
+ * puts it between the frame that overtook it and that frame's copy), which
+ * the capture tells from a resend: it is the first capture of its PSN and
+ * fills a gap (the analysis counts it out of order, no retransmission: no
+ * go-back under way, no pending NAK naming it), no NAK or RNR NAK of the peer
+ * at or before its PSN is pending (it may be the go-back's first resend, or a
+ * later one whose first the capture missed), and a frame of its stream before
+ * its PSN came less than 8.192 us (the shortest Local ACK Timeout) before it
+ * (the sender sent the original after that frame; a timeout's resend, its NAK
+ * lost, comes a timeout after the original).  an_copy_late() marks its entry
+ * so on that rare path (AN_COPY_LATE).  A late READ response stops X' still
+ * (a re-issued READ's responses fill gaps too), and so does a late request of
+ * the peer between a response and its copy (a request at or before its PSN).  A
  * dropped frame (bad ICRC, malformed) between them stops it, of the stream (as
  * before: no frame after it is a copy of one before it) or of the peer (what
  * it was is unknown).  Copies between them, of either stream, do not count:
@@ -96,11 +108,12 @@
  * 0xff (no analysed frame's: it has no name).  A NAK's entry is rewritten on
  * its own (rare) path, an_copy_mark_nak() from aeth_nak(): its tag with bit 31
  * flipped (AN_COPY_NAK: the mark never changes which stream an entry is of,
- * the other 31 bits say it), its word PSN | syndrome << 24 (its opcode an
+ * the other bits say it), its word PSN | syndrome << 24 (its opcode an
  * ACKNOWLEDGE's: an ATOMIC ACKNOWLEDGE with a NAK syndrome could pass for a
- * NAK's copy; the mark, not the byte, tells it from a dropped frame or a CNP).
- * So streams 2^31 apart in creation, both with frames in the window, could be
- * taken for one.
+ * NAK's copy; the mark, not the byte, tells it from a dropped frame or a CNP);
+ * a late request's (an_copy_late(), from an_request.c) its tag with bit 30
+ * flipped (AN_COPY_LATE).  So streams 2^30 apart in creation, both with frames in
+ * the window, could be taken for one.
  * They are searched backwards from X' only where X' failed its stream's
  * in-order test (roce_process() before an_req_process() / an_resp_process()),
  * on the CNP path and for a CE-marked frame, never on the in-order paths, and
@@ -159,6 +172,9 @@ static bool nak_stops(const struct an_copy_ent *e, uint64_t ts)
 	return ts >= e->ts && ts - e->ts >= (uint64_t)roce_rnr_timer_us(syn & 0x1f) * 1000;
 }
 
+/* the shortest Local ACK Timeout, 4.096 us x 2^1 (IBTA 9.7.6.1.3) */
+#define AN_COPY_LAT_NS 8192u
+
 bool an_copy_find(const struct an_ctx *c, const struct an_flow *f)
 {
 	const struct roce_analyzer *a = c->a;
@@ -194,18 +210,19 @@ bool an_copy_find(const struct an_ctx *c, const struct an_flow *f)
 	lim = written < AN_COPY_RING ? written : AN_COPY_RING;
 	for (n = 1; n < lim; n++) {
 		const struct an_copy_ent *e = &a->copies[(written - 1 - n) & (AN_COPY_RING - 1)];
-		/* (AN_COPY_NAK, or 0: an entry of f; its NAK mark) */
+		/* (only AN_COPY_MARKS bits, or 0: an entry of f; its NAK / late marks) */
 		uint32_t et = e->tag ^ tag, ep = e->tag ^ ptag;
 
 		if (e->ts <= c->ts && c->ts - e->ts >= win)
 			return false;           /* older than the window */
-		if (!(et & ~AN_COPY_NAK)) {
+		if (!(et & ~AN_COPY_MARKS)) {
 			int32_t d = psn_diff(e->word & 0xffffffu, psn);
+			bool enak = et & AN_COPY_NAK;
 
 			/* (a NAK's entry: no dropped frame's, no CNP's, whatever its syndrome) */
-			if (!et && ent_drop(e))
+			if (!enak && ent_drop(e))
 				return false;
-			if (e->word == word && !et == !nak)
+			if (e->word == word && enak == nak)
 				/* X: not stamped after X' */
 				return !gap && e->ts <= c->ts;
 			/* a NAK of X's PSN with another syndrome: the responder had X's
@@ -213,18 +230,19 @@ bool an_copy_find(const struct an_ctx *c, const struct an_flow *f)
 			 * resend, then a NAK of a later request that found X's PSN missing
 			 * still); its NAKs of other PSNs (after X's: it received X's PSN)
 			 * do not stop X' */
-			if (nak && et && d == 0)
+			if (nak && enak && d == 0)
 				return false;
 			/* the stream went back (a go-back-N resend, a re-executed READ, a
-			 * re-ACK, or a frame reordered on the way) */
-			if (!cnp && d < 0 && (et || !ent_cnp(e)))
+			 * re-ACK); not a late request (reordered on the way: an_copy_late()) */
+			if (!cnp && d < 0 && !(et & AN_COPY_LATE) && (enak || !ent_cnp(e)))
 				return false;
-		} else if (f->peer && !(ep & ~AN_COPY_NAK)) {
+		} else if (f->peer && !(ep & ~AN_COPY_MARKS)) {
 			int32_t d = psn_diff(e->word & 0xffffffu, psn);
+			bool enak = ep & AN_COPY_NAK;
 
-			if (!ep && ent_drop(e))
+			if (!enak && ent_drop(e))
 				return false;
-			if (!ep && ent_cnp(e)) {
+			if (!enak && ent_cnp(e)) {
 				continue;       /* (a CNP makes no one resend) */
 			} else if (rnr) {
 				/* X's request again (refused again), or a go-back before it */
@@ -248,7 +266,7 @@ bool an_copy_find(const struct an_ctx *c, const struct an_flow *f)
 				 * An RNR NAK only from its timer on (10 us at least): the
 				 * requester resends when the timer has run, so nothing
 				 * before is its resend (nak_stops()) */
-				if (ep && d == 0 && nak_stops(e, c->ts))
+				if (enak && d == 0 && nak_stops(e, c->ts))
 					return false;
 				/* a response beyond X's PSN before X's own (an implicit NAK:
 				 * seen backwards, X's own clears the later ones) */
@@ -260,6 +278,41 @@ bool an_copy_find(const struct an_ctx *c, const struct an_flow *f)
 		}
 	}
 	return false;
+}
+
+void an_copy_late(struct an_ctx *c, const struct an_flow *f, const struct an_req *r, uint32_t p)
+{
+	struct roce_analyzer *a = c->a;
+	uint64_t written = a->copy_pos / sizeof(struct an_copy_ent), n, lim;
+	uint32_t tag = (uint32_t)f->ent.seq;
+	const struct an_req_err *er = r->err;
+	struct an_copy_ent *e;
+
+	if (!a->cfg.copy_window_ns || written < 2)
+		return;
+	/* a NAK or RNR NAK at or before p asked for it (the go-back's first resend, or a
+	 * later one whose first the capture missed) */
+	if (er && ((er->nak.valid && psn_diff(p, er->nak.psn) >= 0) ||
+		   (er->rnr.valid && psn_diff(p, er->rnr.psn) >= 0)))
+		return;
+	/* a resend without a NAK comes a Local ACK Timeout (AN_COPY_LAT_NS at least) after
+	 * the original, which the sender sent after its frames before p: one of them less
+	 * than that before it shows no timeout ran */
+	lim = written < AN_COPY_RING ? written : AN_COPY_RING;
+	for (n = 1; n < lim; n++) {
+		e = &a->copies[(written - 1 - n) & (AN_COPY_RING - 1)];
+		if (e->ts <= c->ts && c->ts - e->ts >= AN_COPY_LAT_NS)
+			return;
+		/* (a request of f: no NAK's entry, no dropped frame's, no ACK's) */
+		if (!((e->tag ^ tag) & ~AN_COPY_LATE) && !ent_drop(e) &&
+		    (roce_opcode_info(e->word >> 24)->flags & ROCE_F_REQ) &&
+		    psn_diff(e->word & 0xffffffu, p) < 0)
+			break;
+	}
+	if (n == lim)
+		return;
+	e = &a->copies[(written - 1) & (AN_COPY_RING - 1)];
+	e->tag ^= AN_COPY_LATE;
 }
 
 void an_copy_nak(struct an_ctx *c, struct an_flow *f, uint8_t syn)

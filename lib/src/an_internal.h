@@ -687,8 +687,9 @@ struct an_hint {
 /*
  * The recent frames (an_copy.c): every analysed frame of a stream, copies
  * excepted, in arrival order, AN_COPY_RING of them (a power of two).  tag is
- * the low 32 bits of the stream's seq, bit 31 XORed with AN_COPY_NAK for a NAK
- * (so the stream is its other 31 bits); word the frame's PSN | opcode << 24, a
+ * the low 32 bits of the stream's seq, bit 31 XORed with AN_COPY_NAK for a NAK,
+ * bit 30 with AN_COPY_LATE for a late request (so the stream is its other 30
+ * bits); word the frame's PSN | opcode << 24, a
  * NAK's PSN | AETH syndrome << 24 (an_copy_mark_nak(): its opcode an
  * ACKNOWLEDGE's), a dropped frame's 0xff << 24 (no analysed frame has opcode
  * 0xff; a NAK's syndrome may be 0xff: its mark tells it).
@@ -696,6 +697,12 @@ struct an_hint {
 #define AN_COPY_RING    4096u
 /* XORed into an entry's tag: an ACKNOWLEDGE with a syndrome other than an ACK's */
 #define AN_COPY_NAK     (1u << 31)
+/* XORed into an entry's tag: a late request, the first of its PSN, that filled a gap
+ * with no NAK before it and the stream's frame before its PSN less than a Local ACK
+ * Timeout earlier (a frame reordered on the way, no resend: an_copy_late()) */
+#define AN_COPY_LATE    (1u << 30)
+/* the marks: the tag's other 30 bits say which stream an entry is of */
+#define AN_COPY_MARKS   (AN_COPY_NAK | AN_COPY_LATE)
 
 struct an_copy_ent {
 	uint64_t ts;
@@ -849,6 +856,14 @@ static inline void an_copy_mark_nak(struct roce_analyzer *a, const struct an_flo
 	e->word = (e->word & 0xffffffu) | (uint32_t)syn << 24;
 	e->tag = (uint32_t)f->ent.seq ^ AN_COPY_NAK;
 }
+
+/*
+ * an_copy.c: c's request frame of f (PSN p; r: f's request state) filled a gap and is no
+ * retransmission (an_request.c): marked late (AN_COPY_LATE) in the recent frames when no
+ * NAK or RNR NAK at or before p is pending and a frame of f before p is less than a Local
+ * ACK Timeout older (a frame reordered on the way, which stops no copy).
+ */
+void an_copy_late(struct an_ctx *c, const struct an_flow *f, const struct an_req *r, uint32_t p);
 
 /*
  * an_copy.c: c's request, response or CNP frame of stream f (counted: f has had

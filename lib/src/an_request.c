@@ -548,9 +548,12 @@ static void req_process(struct an_ctx *c, struct an_flow *f)
 			/* a PSN behind the newest that had not been seen: it fills a gap */
 			AN_COUNT(c->a, f, out_of_order, 1);
 			c->res->events |= ROCE_EV_OUT_OF_ORDER;
-			if (!retx)
+			if (!retx) {
 				an_simple_anomaly(c, f, ROCE_AN_OUT_OF_ORDER, p, e,
 					"PSN fills an earlier gap");
+				/* (reordered on the way: it stops no capture copy) */
+				an_copy_late(c, f, r, p);
+			}
 		} else {
 			AN_COUNT(c->a, f, duplicates, 1);
 			c->res->events |= ROCE_EV_DUPLICATE;

@@ -551,6 +551,101 @@ static void run_nak_repeated(uint32_t b)
 	}
 }
 
+/*
+ * A mirror of a link that reorders (condition 3: a late request, the first of its PSN,
+ * that fills a gap with no NAK before it, a frame of its stream before its PSN less than
+ * a Local ACK Timeout earlier, is no resend and stops no copy): b, b + 1, b + 3 (it
+ * overtook b + 2), b + 2 (late: out of order), b + 4, b + 5 100 ns apart, their ACK;
+ * every frame copied 0.3, 1, 2 and 3.5 us later, merged by time stamp: (b + 3)' comes
+ * after b + 2, a frame of its stream before its PSN, and (b + 2)' is the late frame's
+ * own copy; each a copy, the capture analyses as the single one.  The same with a
+ * READ between and two PSNs overtaken (b + 4 and b + 5 before b + 2, b + 3).
+ */
+static void run_reorder_mirror(uint32_t b)
+{
+	static const struct fr fs[] = {
+		{ true, ROCE_OP_RC_SEND_ONLY, 0, 0, 16, 0, 0 },
+		{ true, ROCE_OP_RC_SEND_ONLY, 1, 0, 16, 0, 100 },
+		{ true, ROCE_OP_RC_SEND_ONLY, 3, 0, 16, 0, 200 },
+		{ true, ROCE_OP_RC_SEND_ONLY, 2, 0, 16, 0, 300 },
+		{ true, ROCE_OP_RC_SEND_ONLY, 4, 0, 16, 0, 400 },
+		{ true, ROCE_OP_RC_SEND_ONLY, 5, 0, 16, 0, 500 },
+		{ false, ROCE_OP_RC_ACKNOWLEDGE, 5, 0x1f, 0, 0, 800 },
+	};
+	static const struct fr fs2[] = {
+		{ true, ROCE_OP_RC_RDMA_WRITE_ONLY, 0, 0, 64, 64, 0 },
+		{ true, ROCE_OP_RC_RDMA_READ_REQUEST, 1, 0, 0, 1024, 100 },
+		{ true, ROCE_OP_RC_SEND_ONLY, 4, 0, 16, 0, 200 },
+		{ true, ROCE_OP_RC_SEND_ONLY, 5, 0, 16, 0, 300 },
+		{ true, ROCE_OP_RC_SEND_ONLY, 2, 0, 16, 0, 400 },
+		{ true, ROCE_OP_RC_SEND_ONLY, 3, 0, 16, 0, 500 },
+		{ false, ROCE_OP_RC_RDMA_READ_RESPONSE_ONLY, 1, 0x1f, 1024, 0, 900 },
+		{ false, ROCE_OP_RC_ACKNOWLEDGE, 5, 0x1f, 0, 0, 1000 },
+	};
+	static const uint64_t lags[] = { 300, 1000, 2000, 3500 };
+
+	for (unsigned i = 0; i < sizeof(lags) / sizeof(lags[0]); i++) {
+		same_as_single_m(b, fs, sizeof(fs) / sizeof(fs[0]), 1024, lags[i], true);
+		same_as_single_m(b, fs2, sizeof(fs2) / sizeof(fs2[0]), 1024, lags[i], true);
+	}
+}
+
+/*
+ * Fills that may be resends stop a copy still (condition 3): b, b + 3 (b + 1, b + 2
+ * missing), the NAK of b + 1, then b + 2 (a fill, the NAK before its PSN: the go-back's,
+ * its b + 1 lost before the capture point), b + 3 again 1 us after the first: a
+ * retransmission, no copy.  And with --copy-window=30: b, b + 2 (b + 1 missing), b + 1
+ * 8.3 us after b (the frame before its PSN a Local ACK Timeout earlier: a timeout's
+ * resend, its NAK lost), b + 2 again: a retransmission, no copy; b + 1 3 us after b
+ * instead (late), b + 2 again: a copy.
+ */
+static void run_reorder_resend(uint32_t b)
+{
+	struct t t;
+	struct roce_summary s;
+
+	a_init(&t, 1024);
+	REQUIRE(t.a && xa);
+	snd(&t, P_(b, 0), 0);
+	snd(&t, P_(b, 3), 100);
+	CHECK(t.res.events & ROCE_EV_PSN_GAP);
+	nak(&t, P_(b, 1), 0x60, 400);
+	snd(&t, P_(b, 2), 1000);
+	CHECK(t.res.events & ROCE_EV_OUT_OF_ORDER);
+	snd(&t, P_(b, 3), 1100);
+	CHECK(t.res.events & ROCE_EV_RETRANSMISSION);
+	CHECK(!(t.res.events & ROCE_EV_CAPTURE_COPY));
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.capture_copies, 0);
+	check_counters_add_up(&t, false);
+	a_done(&t);
+
+	for (unsigned k = 0; k < 2; k++) {
+		uint64_t at = k ? 3 * US : 8300;
+
+		a_init_window(&t, 1024, 30 * US);
+		REQUIRE(t.a && xa);
+		snd(&t, P_(b, 0), 0);
+		snd(&t, P_(b, 2), 100);
+		CHECK(t.res.events & ROCE_EV_PSN_GAP);
+		snd(&t, P_(b, 1), at);
+		CHECK(t.res.events & ROCE_EV_OUT_OF_ORDER);
+		snd(&t, P_(b, 2), at + 100);
+		if (k) {
+			CHECK_EQ_U(t.res.events, ROCE_EV_CAPTURE_COPY);
+		} else {
+			CHECK(t.res.events & ROCE_EV_DUPLICATE);
+			CHECK(!(t.res.events & ROCE_EV_CAPTURE_COPY));
+		}
+		roce_analyzer_finish(t.a);
+		sum(&t, &s);
+		CHECK_EQ_U(s.capture_copies, k);
+		check_counters_add_up(&t, false);
+		a_done(&t);
+	}
+}
+
 /* ACK copies alone: b, b + 1 (an ACK of b + 1 covers both), that ACK twice. */
 static void run_ack_copy(uint32_t b)
 {
@@ -613,6 +708,8 @@ EACH_BASE(rnr_copy)
 EACH_BASE(nak_gap_mirror)
 EACH_BASE(nak_copy_after_nak)
 EACH_BASE(nak_repeated)
+EACH_BASE(reorder_mirror)
+EACH_BASE(reorder_resend)
 EACH_BASE(ack_copy)
 EACH_BASE(off)
 
@@ -628,6 +725,8 @@ int main(void)
 	RUN(test_nak_gap_mirror);
 	RUN(test_nak_copy_after_nak);
 	RUN(test_nak_repeated);
+	RUN(test_reorder_mirror);
+	RUN(test_reorder_resend);
 	RUN(test_ack_copy);
 	RUN(test_off);
 	return check_report();
