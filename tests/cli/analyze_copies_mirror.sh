@@ -6,11 +6,11 @@
 # by time stamp, so a stream reads A B A' B' or A B C A' D B').  The mirrored capture's --json
 # equals the original's but for capture_copies (one per frame) and the frame counts; nothing
 # is a duplicate or a retransmission.  Captures: clean RC traffic (WRITE, SEND, READ), one
-# with losses (NAKs, go-back-N, RNR NAKs, re-reads, CE marks and CNPs; not reordering: a frame
-# reordered between a frame and its copy stops the copy's recognition, as a go-back would),
-# one of 8 QPs on 4 hosts at a higher rate (other streams between a frame and its copy), one
-# with many RNR NAKs (a request's copy after the RNR NAK that refused it: the resend waits for
-# the RNR NAK's timer).  A CNP's copy with a frame of its peer between reads as a CNP
+# with losses (NAKs, go-back-N, RNR NAKs, re-reads, CE marks and CNPs), one of 8 QPs on 4 hosts
+# at a higher rate (other streams between a frame and its copy), one with many RNR NAKs (a
+# request's copy after the RNR NAK that refused it: the resend waits for the RNR NAK's timer),
+# one with reordering and losses (a late request, reordered on the way, between a frame and
+# its copy is no resend: it stops no copy; the go-backs' resends do).  A CNP's copy with a frame of its peer between reads as a CNP
 # (same()'s "cnp": only that may differ, as often as capture_copies falls short).  Copies 6 us
 # later (beyond the 4 us window) are no copies: they read as duplicates.
 set -u
@@ -30,6 +30,7 @@ gen multi --qps=8 --hosts=4 $base --messages=200 --pps=5M --loss=1% --ce-rate=2%
 # RNR NAKs: a request's copy after the RNR NAK that refused it is a copy (the resend waits
 # for the RNR NAK's timer), and so is the RNR NAK's copy after it
 gen rnr --qps=2 $base --messages=80 --rnr-rate=10% --loss=2%
+gen reorder --qps=2 $base --messages=80 --reorder-rate=5% --loss=2% --ce-rate=3%
 
 for c in $caps; do
 	n=$(basename "$c" .pcap)
@@ -69,6 +70,12 @@ got=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]
 print(s["psn_gaps"] > 0 and s["retransmissions"] > 0 and s["naks"] > 0 and s["cnps"] > 0)' \
 	"$tmp/lossy.json")
 [ "$got" = "True" ] && ok || bad "lossy capture: no gap, resend, NAK or CNP"
+# the reordered one late requests (an out_of_order anomaly: a fill that is no resend) and
+# go-backs
+got=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]
+print(s["anomaly_counts"]["out_of_order"] > 0 and s["retransmissions"] > 0 and s["naks"] > 0)' \
+	"$tmp/reorder.json")
+[ "$got" = "True" ] && ok || bad "reorder capture: no late request or no go-back"
 
 # beyond the window: 6 us later the copies are no copies (duplicates), as with
 # --copy-window=1 at 2 us
