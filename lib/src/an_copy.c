@@ -75,13 +75,20 @@
  * puts it between the frame that overtook it and that frame's copy), which
  * the capture tells from a resend: it is the first capture of its PSN and
  * fills a gap (the analysis counts it out of order, no retransmission: no
- * go-back under way, no pending NAK naming it), no NAK or RNR NAK of the peer
- * at or before its PSN is pending (it may be the go-back's first resend, or a
- * later one whose first the capture missed), and a frame of its stream before
- * its PSN came less than 8.192 us (the shortest Local ACK Timeout) before it
- * (the sender sent the original after that frame; a timeout's resend, its NAK
- * lost, comes a timeout after the original).  an_copy_late() marks its entry
- * so on that rare path (AN_COPY_LATE).  A late READ response stops X' still
+ * go-back under way, no pending NAK naming it), and on UC and UD (no resends)
+ * that is all; on RC, XRC and RD the capture carries the peer's frames (a
+ * capture of one direction holds no NAK: the go-back a NAK asked for would
+ * read as late), no NAK or RNR NAK of the peer at or before its PSN is pending
+ * (it may be the go-back's first resend, or a later one whose first the
+ * capture missed), and a request of its stream before its PSN came less than
+ * 8.192 us (the shortest Local ACK Timeout) before it: had that one's PSN been
+ * unacknowledged when the timer ran, the go-back would resend it first; its
+ * ACK restarts the requester's timer (Linux rxe: mod_timer() in the completer
+ * while requests are outstanding), which then runs past the late request.  So
+ * a request reordered right after 8.192 us of its stream's silence before its
+ * PSN stops X' still (the capture cannot rule out a timeout's resend whose NAK
+ * it missed).  an_copy_late() marks its entry so on that rare path
+ * (AN_COPY_LATE).  A late READ response stops X' still
  * (a re-issued READ's responses fill gaps too), and so does a late request of
  * the peer between a response and its copy (a request at or before its PSN).  A
  * dropped frame (bad ICRC, malformed) between them stops it, of the stream (as
@@ -280,7 +287,8 @@ bool an_copy_find(const struct an_ctx *c, const struct an_flow *f)
 	return false;
 }
 
-void an_copy_late(struct an_ctx *c, const struct an_flow *f, const struct an_req *r, uint32_t p)
+void an_copy_late(struct an_ctx *c, const struct an_flow *f, const struct an_req *r, uint32_t p,
+	bool reliable)
 {
 	struct roce_analyzer *a = c->a;
 	uint64_t written = a->copy_pos / sizeof(struct an_copy_ent), n, lim;
@@ -289,6 +297,12 @@ void an_copy_late(struct an_ctx *c, const struct an_flow *f, const struct an_req
 	struct an_copy_ent *e;
 
 	if (!a->cfg.copy_window_ns || written < 2)
+		return;
+	if (!reliable)
+		goto late;      /* (UC, UD: no resends) */
+	/* a capture without the peer's frames holds no NAK: the go-back it asked for would
+	 * read as late (a capture of one direction) */
+	if (!f->peer)
 		return;
 	/* a NAK or RNR NAK at or before p asked for it (the go-back's first resend, or a
 	 * later one whose first the capture missed) */
@@ -311,6 +325,7 @@ void an_copy_late(struct an_ctx *c, const struct an_flow *f, const struct an_req
 	}
 	if (n == lim)
 		return;
+late:
 	e = &a->copies[(written - 1) & (AN_COPY_RING - 1)];
 	e->tag ^= AN_COPY_LATE;
 }

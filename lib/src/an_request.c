@@ -552,7 +552,7 @@ static void req_process(struct an_ctx *c, struct an_flow *f)
 				an_simple_anomaly(c, f, ROCE_AN_OUT_OF_ORDER, p, e,
 					"PSN fills an earlier gap");
 				/* (reordered on the way: it stops no capture copy) */
-				an_copy_late(c, f, r, p);
+				an_copy_late(c, f, r, p, reliable);
 			}
 		} else {
 			AN_COUNT(c->a, f, duplicates, 1);
