@@ -76,11 +76,11 @@
  * the capture tells from a resend: it is the first capture of its PSN and
  * fills a gap (the analysis counts it out of order, no retransmission: no
  * go-back under way, no pending NAK naming it), and on UC and UD (no resends)
- * that is all; on RC, XRC and RD the capture carries the peer's frames (a
- * capture of one direction holds no NAK: the go-back a NAK asked for would
- * read as late), no NAK or RNR NAK of the peer at or before its PSN is pending
- * (it may be the go-back's first resend, or a later one whose first the
- * capture missed), and a request of its stream before its PSN came less than
+ * that is all; on RC, XRC and RD the capture carries the peer's frames when X'
+ * comes (a capture of one direction holds no NAK: the go-back a NAK asked for
+ * would read as late; late_counts()), no NAK or RNR NAK of the peer at or
+ * before its PSN was pending (it may be the go-back's first resend, or a later
+ * one whose first the capture missed), and a request of its stream before its PSN came less than
  * 8.192 us (the shortest Local ACK Timeout) before it: had that one's PSN been
  * unacknowledged when the timer ran, the go-back would resend it first; its
  * ACK restarts the requester's timer (Linux rxe: mod_timer() in the completer
@@ -88,9 +88,9 @@
  * a request reordered right after 8.192 us of its stream's silence before its
  * PSN stops X' still (the capture cannot rule out a timeout's resend whose NAK
  * it missed).  an_copy_late() marks its entry so on that rare path
- * (AN_COPY_LATE).  A late READ response stops X' still
- * (a re-issued READ's responses fill gaps too), and so does a late request of
- * the peer between a response and its copy (a request at or before its PSN).  A
+ * (AN_COPY_LATE).  A late READ response stops X' still (a re-issued READ's
+ * responses fill gaps too), and so does a late request of the peer between a
+ * response and its copy (a request at or before its PSN).  A
  * dropped frame (bad ICRC, malformed) between them stops it, of the stream (as
  * before: no frame after it is a copy of one before it) or of the peer (what
  * it was is unknown).  Copies between them, of either stream, do not count:
@@ -182,6 +182,18 @@ static bool nak_stops(const struct an_copy_ent *e, uint64_t ts)
 /* the shortest Local ACK Timeout, 4.096 us x 2^1 (IBTA 9.7.6.1.3) */
 #define AN_COPY_LAT_NS 8192u
 
+/* a late request of f (AN_COPY_LATE) is no resend: on UC and UD (no resends), and on a
+ * reliable stream whose peer the capture carries (a capture of one direction holds no NAK:
+ * the go-back a NAK asked for would read as late; asked when a copy is looked for, so a
+ * peer whose first frame came after the late request counts) */
+static bool late_counts(const struct an_flow *f)
+{
+	uint32_t t = f->st.transport;
+
+	return f->peer || !(t == ROCE_TRANSPORT_RC || t == ROCE_TRANSPORT_XRC ||
+			    t == ROCE_TRANSPORT_RD);
+}
+
 bool an_copy_find(const struct an_ctx *c, const struct an_flow *f)
 {
 	const struct roce_analyzer *a = c->a;
@@ -241,7 +253,8 @@ bool an_copy_find(const struct an_ctx *c, const struct an_flow *f)
 				return false;
 			/* the stream went back (a go-back-N resend, a re-executed READ, a
 			 * re-ACK); not a late request (reordered on the way: an_copy_late()) */
-			if (!cnp && d < 0 && !(et & AN_COPY_LATE) && (enak || !ent_cnp(e)))
+			if (!cnp && d < 0 && !((et & AN_COPY_LATE) && late_counts(f)) &&
+			    (enak || !ent_cnp(e)))
 				return false;
 		} else if (f->peer && !(ep & ~AN_COPY_MARKS)) {
 			int32_t d = psn_diff(e->word & 0xffffffu, psn);
@@ -300,10 +313,6 @@ void an_copy_late(struct an_ctx *c, const struct an_flow *f, const struct an_req
 		return;
 	if (!reliable)
 		goto late;      /* (UC, UD: no resends) */
-	/* a capture without the peer's frames holds no NAK: the go-back it asked for would
-	 * read as late (a capture of one direction) */
-	if (!f->peer)
-		return;
 	/* a NAK or RNR NAK at or before p asked for it (the go-back's first resend, or a
 	 * later one whose first the capture missed) */
 	if (er && ((er->nak.valid && psn_diff(p, er->nak.psn) >= 0) ||

@@ -860,9 +860,10 @@ static inline void an_copy_mark_nak(struct roce_analyzer *a, const struct an_flo
 /*
  * an_copy.c: c's request frame of f (PSN p; r: f's request state; reliable: RC, XRC, RD)
  * filled a gap and is no retransmission (an_request.c): marked late (AN_COPY_LATE) in the
- * recent frames (a frame reordered on the way, which stops no copy) on UC and UD, and on a
- * reliable transport when f has its peer's frames, no NAK or RNR NAK at or before p is
- * pending and a request of f before p is less than a Local ACK Timeout older.
+ * recent frames (a frame reordered on the way, which stops no copy of a reliable stream
+ * only while the capture carries its peer: an_copy.c) on UC and UD, and on a reliable
+ * transport when no NAK or RNR NAK at or before p is pending and a request of f before p
+ * is less than a Local ACK Timeout older.
  */
 void an_copy_late(struct an_ctx *c, const struct an_flow *f, const struct an_req *r, uint32_t p,
 	bool reliable);
