@@ -318,9 +318,9 @@ void an_copy_late(struct an_ctx *c, const struct an_flow *f, const struct an_req
 	if (er && ((er->nak.valid && psn_diff(p, er->nak.psn) >= 0) ||
 		   (er->rnr.valid && psn_diff(p, er->rnr.psn) >= 0)))
 		return;
-	/* a resend without a NAK comes a Local ACK Timeout (AN_COPY_LAT_NS at least) after
-	 * the original, which the sender sent after its frames before p: one of them less
-	 * than that before it shows no timeout ran */
+	/* a resend without a NAK (its NAK missed) follows a Local ACK Timeout (AN_COPY_LAT_NS
+	 * at least): a request before p less than that before it would be resent first were
+	 * it unacknowledged, and its ACK restarted the timer (the header comment) */
 	lim = written < AN_COPY_RING ? written : AN_COPY_RING;
 	for (n = 1; n < lim; n++) {
 		e = &a->copies[(written - 1 - n) & (AN_COPY_RING - 1)];
