@@ -9,7 +9,8 @@
  * --max-flows between the hole and its ACK; XRC and UD; an ACK captured
  * before the request it acknowledges (multi-queue capture, mirror ports);
  * every frame captured twice; timestamps going backwards; a capture that
- * starts inside a multi-packet SEND and inside a READ's responses.  Each
+ * starts inside a multi-packet SEND and inside a READ's responses; a READ
+ * re-read from a PSN acknowledged unseen.  Each
  * expected value is stated with its reason (IBTA Vol. 1 ch. 9 as the
  * protocol notes give it, Linux rxe from memory of the code, docs/json.md);
  * an_audit.h runs every frame through roce-analyze's entry too and compares
@@ -677,6 +678,54 @@ static void run_start_mid_message(uint32_t b)
 	a_done(&t);
 }
 
+/*
+ * A READ re-read whose first PSN the responder acknowledged, the capture
+ * never carried (refmodel seeds 619, 749): PMTU 256, b ACKed; the READ of
+ * b + 1 for 5 PMTUs (b + 1..b + 5) not captured, the READ of b + 6 opens the
+ * gap (5 lost); the READ's responses FIRST b + 1, MIDDLE b + 2 and, b + 3's
+ * lost, MIDDLE b + 4 acknowledge b + 1..b + 4 (ACKed unseen 4).  The
+ * requester re-reads from the first missing response, b + 3, for 3 PMTUs
+ * (IBTA 9.7): its PSN b + 3 reached the responder, a resend (docs/json.md
+ * acked_unseen_psns: a duplicate, the capture cannot tell it from the
+ * original reordered), a go-back-N without NAK (timeout), even though the
+ * rest of its range, b + 5, is still a hole: it takes b + 5 out (nothing
+ * unrecovered).  Before, the hole made the frame a late fill: out of order,
+ * no retransmission.
+ */
+static void run_reread_acked(uint32_t b)
+{
+	struct t t;
+	struct roce_summary s;
+
+	a_init(&t, 256);
+	REQUIRE(t.a && xa);
+	snd(&t, b, 0);
+	ack(&t, b, 1 * US);
+	rq(&t, ROCE_OP_RC_RDMA_READ_REQUEST, P(b, 6), true, 0, 100, 10 * US);
+	CHECK(t.res.events & ROCE_EV_PSN_GAP);
+	rs(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_FIRST, P(b, 1), 0x1f, 256, 11 * US);
+	rs(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE, P(b, 2), 0x1f, 256, 12 * US);
+	rs(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE, P(b, 4), 0x1f, 256, 13 * US);
+	sum(&t, &s);
+	CHECK_EQ_U(s.acked_unseen_psns, 4);
+	CHECK_EQ_U(holes(&t), 1);
+	rq(&t, ROCE_OP_RC_RDMA_READ_REQUEST, P(b, 3), true, 0, 3 * 256, 20 * US);
+	CHECK(t.res.events & ROCE_EV_DUPLICATE);
+	CHECK(t.res.events & ROCE_EV_RETRANSMISSION);
+	CHECK(!(t.res.events & ROCE_EV_OUT_OF_ORDER));
+	CHECK_EQ_U(holes(&t), 0);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.psn_gaps, 1);
+	CHECK_EQ_U(s.lost_psns, 5);
+	CHECK_EQ_U(s.duplicates, 1);
+	CHECK_EQ_U(s.out_of_order, 0);
+	CHECK_EQ_U(s.retransmissions, 1);
+	CHECK_EQ_U(s.unrecovered_psns, 0);
+	check_counters_add_up(&t, false);
+	a_done(&t);
+}
+
 #define EACH_BASE(fn) \
 	static void test_##fn(void) \
 	{ \
@@ -692,6 +741,7 @@ EACH_BASE(ud)
 EACH_BASE(ack_before_request)
 EACH_BASE(nak_before_request)
 EACH_BASE(ack_before_first_request)
+EACH_BASE(reread_acked)
 EACH_BASE(captured_twice)
 EACH_BASE(time_backwards)
 EACH_BASE(start_mid_message)
@@ -708,6 +758,7 @@ int main(void)
 	RUN(test_ack_before_request);
 	RUN(test_nak_before_request);
 	RUN(test_ack_before_first_request);
+	RUN(test_reread_acked);
 	RUN(test_captured_twice);
 	RUN(test_time_backwards);
 	RUN(test_start_mid_message);
