@@ -525,8 +525,16 @@ static void req_process(struct an_ctx *c, struct an_flow *f)
 			if (left > n && left <= nmax)
 				n = left;
 		}
-		bool fill = is_read && n > 1 ? an_hole_fill_range(&r->hs, p, n) :
-			an_hole_fill(&r->hs, p);
+		/*
+		 * the frame's own PSN decides between a fill and a repeat (docs/json.md
+		 * duplicates): a re-read whose first PSN the responder acknowledged (ACKed
+		 * unseen: the READ it re-reads was not captured) is a resend also when the
+		 * rest of its range is still missing; that rest leaves the holes all the same
+		 */
+		bool fill = an_hole_fill(&r->hs, p);
+
+		if (is_read && n > 1)
+			an_hole_fill_range(&r->hs, roce_psn_add(p, 1), n - 1);
 
 		if (!fill)
 			fill = pre_fill(c->a, r, p, n);

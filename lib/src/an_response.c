@@ -587,6 +587,29 @@ bool an_resp_inorder(struct an_ctx *c, struct an_flow *f)
 	return true;
 }
 
+/*
+ * f's response stream has just paired with its request stream (state r):
+ * the responses it carried before, unpaired, acknowledged up to its newest
+ * PSN (an ACK's or a response's PSN, a NAK's PSN - 1).  Captured before the
+ * stream's first request (multi-queue capture, mirror ports: frames reordered
+ * by microseconds), they answered the requests up to it that the request
+ * stream has carried since: those wait for no later ACK, and the ones not
+ * carried yet are marked (ack_complete(): docs/json.md rtt_us).  Only an
+ * acknowledgement at or past the stream's first request counts (less than
+ * 2^22 ahead: the same connection); one behind it answered requests before
+ * the capture began.  Once per stream: the hot paths never come here.
+ */
+static __attribute__((noinline)) void rsp_paired(struct an_ctx *c, struct an_flow *f)
+{
+	const struct an_rsp *s = f->rsp;
+	struct an_req *r = f->peer->req;
+
+	if (!s || !s->init || !r || !r->init || r->off ||
+	    ((s->newest - r->first_psn) & 0xffffffu) >= AN_RESYNC)
+		return;
+	ack_complete(c->a, r, s->newest, true, s->newest, NULL, c->ts, NULL);
+}
+
 void an_resp_process(struct an_ctx *c, struct an_flow *f)
 {
 	const struct roce_pkt *pkt = c->pkt;
@@ -613,6 +636,7 @@ void an_resp_process(struct an_ctx *c, struct an_flow *f)
 			if (f->peer) {
 				an_req_pair(c->a, f);
 				an_req_pair(c->a, f->peer);
+				rsp_paired(c, f);
 			}
 		}
 		f->st.unpaired_frames++;

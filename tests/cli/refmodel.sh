@@ -6,8 +6,10 @@
 # traffic generated here, seeded, by roce-gen and by tests/ref/refgen.c: loss,
 # duplication, reordering, bad ICRC (refgen: with corrupted PSNs), NAK / RNR NAK /
 # timeout go-back-N, READ re-reads from the middle of a message: fixed scenarios, and
-# random mixes over REFMODEL_SEEDS seeds (default 24; a failure prints its seed and the
-# generator command). Per stream they must
+# random mixes over REFMODEL_SEEDS seeds (default 24) from seed REFMODEL_FIRST (default 1;
+# a campaign by hand: REFMODEL_FIRST=401 REFMODEL_SEEDS=500 bash tests/cli/refmodel.sh
+# BUILD SRC tries seeds 401-900; a failure prints its seed and the generator command).
+# Per stream they must
 # give the same frames, icrc_bad, psn_gaps, lost_psns, duplicates, out_of_order,
 # unrecovered_psns, retransmissions, go-back-N episodes (total), acks, naks, rnr_naks
 # and cnps. The model has no capture copies (docs/json.md "Capture copies"): roce-gen's
@@ -125,16 +127,16 @@ SCEN
 else
 	echo "note: $rg not built: no roce-gen traffic"
 fi
-# Random mixes, REFMODEL_SEEDS seeds (default 24): per seed, refgen with a random subset
+# Random mixes, REFMODEL_SEEDS seeds (default 24) from REFMODEL_FIRST (default 1): per seed, refgen with a random subset
 # of its impairments and roce-gen with random fault rates (loss and NAK go-back-N,
 # duplication, reordering, RNR, timeouts, READ re-reads, bad ICRC / payload), RoCE
 # version, verbs, PMTU, QPs and ACK coalescing. The choices follow from the seed alone
 # (bash's RANDOM seeded with it), so a failure names its seed and the command that
 # makes the same traffic.
-nseeds=${REFMODEL_SEEDS:-24}
+nseeds=${REFMODEL_SEEDS:-24} first=${REFMODEL_FIRST:-1}
 # (no $(...) around RANDOM: a subshell reseeds it)
 pct() { args+=" --$1=$((RANDOM % ($2 + 1))).$((RANDOM % 10))%"; } # 0.0% .. N.9%
-for ((seed = 1; seed <= nseeds; seed++)); do
+for ((seed = first; seed < first + nseeds; seed++)); do
 	RANDOM=$seed
 	imp=
 	for c in l c d o r t x; do
@@ -180,9 +182,11 @@ for ((seed = 1; seed <= nseeds; seed++)); do
 	fi
 	[ "$fail" -eq "$f0" ] || echo "    seed $seed: roce-gen -w FILE $args"
 done
-# every entry of the expected failures must belong to an input compared above
+# every entry of the expected failures must belong to an input compared above (only a
+# note for an input this run left out: ../shared missing, or random seeds 1-24 not all run)
 partial=
 [ -d "$src/../shared/captures" ] || partial=--partial
+[ "$first" -le 1 ] && [ $((first + nseeds)) -gt 24 ] || partial=--partial
 if "$py" "$src/tests/ref/refcompare.py" --unused "$xfail" $partial "${names[@]}" \
 	>"$tmp/unused"; then
 	ok

@@ -9,7 +9,8 @@
  * --max-flows between the hole and its ACK; XRC and UD; an ACK captured
  * before the request it acknowledges (multi-queue capture, mirror ports);
  * every frame captured twice; timestamps going backwards; a capture that
- * starts inside a multi-packet SEND and inside a READ's responses.  Each
+ * starts inside a multi-packet SEND and inside a READ's responses; a READ
+ * re-read from a PSN acknowledged unseen.  Each
  * expected value is stated with its reason (IBTA Vol. 1 ch. 9 as the
  * protocol notes give it, Linux rxe from memory of the code, docs/json.md);
  * an_audit.h runs every frame through roce-analyze's entry too and compares
@@ -450,6 +451,93 @@ static void run_nak_before_request(uint32_t b)
 	a_done(&t);
 }
 
+/* The request stream's RTT samples: count, min and max (us). */
+static void rtt_is(struct t *t, uint64_t count, uint64_t min_us, uint64_t max_us)
+{
+	struct flows fl;
+	const struct roce_flow_stats *a2b;
+
+	roce_analyzer_finish(t->a);
+	flows_get(t, &fl);
+	REQUIRE((a2b = req_flow(&fl)) != NULL);
+	CHECK(a2b->has_peer);
+	CHECK_EQ_U(a2b->rtt.count, count);
+	CHECK_EQ_U(a2b->rtt.min_ns, min_us * US);
+	CHECK_EQ_U(a2b->rtt.max_ns, max_us * US);
+}
+
+/*
+ * The same before the stream's first request: the capture's first frame is
+ * the ACK of b, its request b captured 1 us behind it.  The response stream
+ * has no request stream to pair with at the ACK; it pairs at its next frame,
+ * the ACK of b + 1, and what it acknowledged before counts then
+ * (docs/json.md rtt_us): b waits for no ACK, the ACK of b + 1 times b + 1
+ * only (10 us, not b from 1 us to 20 us), the ACK of b + 2 b + 2 (5 us).
+ * Before: 3 samples, the longest 19 us.  Then the responder's coalesced ACK
+ * of b + 1 captured before b and b + 1: only b + 2 is timed (before: b and
+ * b + 1 too, 19 and 18 us).  A NAK naming b + 1 (the responder has b)
+ * before b: b + 1 is timed, b not.  And a capture that begins after an ACK of
+ * b - 1 (the request before the first one seen): that ACK acknowledges
+ * nothing of the stream, b is timed.  Sequencing: no event on any of them.
+ */
+static void run_ack_before_first_request(uint32_t b)
+{
+	struct t t;
+	struct roce_summary s;
+
+	a_init(&t, 1024);
+	REQUIRE(t.a && xa);
+	ack(&t, b, 0);
+	snd(&t, b, 1 * US);
+	snd(&t, P(b, 1), 10 * US);
+	ack(&t, P(b, 1), 20 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_ACK_RTT);
+	CHECK_EQ_U(t.res.rtt_ns, 10 * US);
+	snd(&t, P(b, 2), 30 * US);
+	ack(&t, P(b, 2), 35 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_ACK_RTT);
+	CHECK_EQ_U(t.res.rtt_ns, 5 * US);
+	rtt_is(&t, 2, 5, 10);
+	sum(&t, &s);
+	CHECK_EQ_U(s.psn_gaps + s.lost_psns + s.duplicates + s.out_of_order, 0);
+	CHECK_EQ_U(s.unrecovered_psns + s.acked_unseen_psns + s.retransmissions, 0);
+	check_counters_add_up(&t, false);
+	a_done(&t);
+
+	a_init(&t, 1024);
+	REQUIRE(t.a && xa);
+	ack(&t, P(b, 1), 0);
+	snd(&t, b, 1 * US);
+	snd(&t, P(b, 1), 2 * US);
+	snd(&t, P(b, 2), 10 * US);
+	ack(&t, P(b, 2), 20 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_ACK_RTT);
+	CHECK_EQ_U(t.res.rtt_ns, 10 * US);
+	rtt_is(&t, 1, 10, 10);
+	a_done(&t);
+
+	a_init(&t, 1024);
+	REQUIRE(t.a && xa);
+	nak(&t, P(b, 1), 0x60, 0);
+	snd(&t, b, 1 * US);
+	snd(&t, P(b, 1), 10 * US);
+	ack(&t, P(b, 1), 20 * US);
+	CHECK(t.res.events & ROCE_EV_ACK_RTT);
+	CHECK_EQ_U(t.res.rtt_ns, 10 * US);
+	rtt_is(&t, 1, 10, 10);
+	a_done(&t);
+
+	a_init(&t, 1024);
+	REQUIRE(t.a && xa);
+	ack(&t, P(b, 0xffffff), 0);
+	snd(&t, b, 1 * US);
+	ack(&t, b, 10 * US);
+	CHECK_EQ_U(t.res.events, ROCE_EV_ACK_RTT);
+	CHECK_EQ_U(t.res.rtt_ns, 9 * US);
+	rtt_is(&t, 1, 9, 9);
+	a_done(&t);
+}
+
 /*
  * Every frame captured twice (a pcapng whose two interfaces see the same
  * link, a mirror port duplicating frames), the capture-copy rule off
@@ -590,6 +678,54 @@ static void run_start_mid_message(uint32_t b)
 	a_done(&t);
 }
 
+/*
+ * A READ re-read whose first PSN the responder acknowledged, the capture
+ * never carried (refmodel seeds 619, 749): PMTU 256, b ACKed; the READ of
+ * b + 1 for 5 PMTUs (b + 1..b + 5) not captured, the READ of b + 6 opens the
+ * gap (5 lost); the READ's responses FIRST b + 1, MIDDLE b + 2 and, b + 3's
+ * lost, MIDDLE b + 4 acknowledge b + 1..b + 4 (ACKed unseen 4).  The
+ * requester re-reads from the first missing response, b + 3, for 3 PMTUs
+ * (IBTA 9.7): its PSN b + 3 reached the responder, a resend (docs/json.md
+ * acked_unseen_psns: a duplicate, the capture cannot tell it from the
+ * original reordered), a go-back-N without NAK (timeout), even though the
+ * rest of its range, b + 5, is still a hole: it takes b + 5 out (nothing
+ * unrecovered).  Before, the hole made the frame a late fill: out of order,
+ * no retransmission.
+ */
+static void run_reread_acked(uint32_t b)
+{
+	struct t t;
+	struct roce_summary s;
+
+	a_init(&t, 256);
+	REQUIRE(t.a && xa);
+	snd(&t, b, 0);
+	ack(&t, b, 1 * US);
+	rq(&t, ROCE_OP_RC_RDMA_READ_REQUEST, P(b, 6), true, 0, 100, 10 * US);
+	CHECK(t.res.events & ROCE_EV_PSN_GAP);
+	rs(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_FIRST, P(b, 1), 0x1f, 256, 11 * US);
+	rs(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE, P(b, 2), 0x1f, 256, 12 * US);
+	rs(&t, ROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE, P(b, 4), 0x1f, 256, 13 * US);
+	sum(&t, &s);
+	CHECK_EQ_U(s.acked_unseen_psns, 4);
+	CHECK_EQ_U(holes(&t), 1);
+	rq(&t, ROCE_OP_RC_RDMA_READ_REQUEST, P(b, 3), true, 0, 3 * 256, 20 * US);
+	CHECK(t.res.events & ROCE_EV_DUPLICATE);
+	CHECK(t.res.events & ROCE_EV_RETRANSMISSION);
+	CHECK(!(t.res.events & ROCE_EV_OUT_OF_ORDER));
+	CHECK_EQ_U(holes(&t), 0);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.psn_gaps, 1);
+	CHECK_EQ_U(s.lost_psns, 5);
+	CHECK_EQ_U(s.duplicates, 1);
+	CHECK_EQ_U(s.out_of_order, 0);
+	CHECK_EQ_U(s.retransmissions, 1);
+	CHECK_EQ_U(s.unrecovered_psns, 0);
+	check_counters_add_up(&t, false);
+	a_done(&t);
+}
+
 #define EACH_BASE(fn) \
 	static void test_##fn(void) \
 	{ \
@@ -604,6 +740,8 @@ EACH_BASE(xrc)
 EACH_BASE(ud)
 EACH_BASE(ack_before_request)
 EACH_BASE(nak_before_request)
+EACH_BASE(ack_before_first_request)
+EACH_BASE(reread_acked)
 EACH_BASE(captured_twice)
 EACH_BASE(time_backwards)
 EACH_BASE(start_mid_message)
@@ -619,6 +757,8 @@ int main(void)
 	RUN(test_ud);
 	RUN(test_ack_before_request);
 	RUN(test_nak_before_request);
+	RUN(test_ack_before_first_request);
+	RUN(test_reread_acked);
 	RUN(test_captured_twice);
 	RUN(test_time_backwards);
 	RUN(test_start_mid_message);
