@@ -90,11 +90,28 @@
  * it missed).  an_copy_late() marks its entry so on that rare path
  * (AN_COPY_LATE).  A late READ response stops X' still (a re-issued READ's
  * responses fill gaps too), and so does a late request of the peer between a
- * response and its copy (a request at or before its PSN).  A
- * dropped frame (bad ICRC, malformed) between them stops it, of the stream (as
- * before: no frame after it is a copy of one before it) or of the peer (what
- * it was is unknown).  Copies between them, of either stream, do not count:
- * they are left out of the recent frames.
+ * response and its copy (a request at or before its PSN).  A frame dropped for
+ * damage (bad ICRC, untrusted findings: the analysis reads none of its fields)
+ * between them does not stop it, of either stream: its receiver drops it too,
+ * silently (the IBTA: no NAK for a packet that fails its checks; Linux rxe
+ * drops a bad ICRC in rxe_icrc_check(), mlx5 in hardware), so nothing it
+ * carried (a NAK at X's PSN, a request again) makes anyone send again, and its
+ * header, PSN included, may lie, so it tells nothing of where its stream is;
+ * the resend its loss leads to follows a NAK of a later PSN (which the rules
+ * above see) or a timeout (outside the window).  But it may be the only trace
+ * of a go-back: a damaged frame of the stream after a NAK (an RNR NAK from its
+ * timer on) of the peer at a PSN before a request X's stops X' (the go-back's
+ * first resend, of the NAK's PSN, damaged, then X's PSN again: the search,
+ * backwards, meets the damaged frame first: dmg); a damaged frame of the peer
+ * between a CNP and its copy stops it still (a notification point may answer
+ * the CE mark before it checks the ICRC).  The rule trusts a damaged frame to have been
+ * damaged on the way (one the capture alone damaged, the receiver having had
+ * it whole, is like a frame the capture missed, below); a go-back's damaged
+ * resend without a NAK between X and it (an implicit NAK, a NAK before X, a
+ * timeout that ran out past X) lets a resend read as a copy, as a missed one
+ * does.  A damaged frame is no copy itself: it counts each time it comes.
+ * Copies between them, of either stream, do not count: they are left out of
+ * the recent frames.
  * The length and ICRC of X are not kept: the analysis reads no payload byte
  * (issue #9's two-thread reader); a PSN names one packet of a connection (a
  * resend of it has the same opcode and length), and the conditions above are
@@ -205,7 +222,8 @@ bool an_copy_find(const struct an_ctx *c, const struct an_flow *f)
 	uint32_t word = psn | (uint32_t)pkt->bth.opcode << 24;
 	uint32_t tag = (uint32_t)f->ent.seq, ptag = 0;
 	bool cnp = flags & ROCE_F_CNP, req = flags & ROCE_F_REQ, nak = false, rnr = false;
-	bool rl, gap = false;
+	bool rl, gap = false, dmg = false;
+	uint64_t dmg_ts = 0;    /* the newest damaged frame of f after X (dmg) */
 
 	/* (an_copy_is() found the stream's newest frame before it inside the window) */
 	if (f->st.frames < 2 || written < 2)
@@ -239,8 +257,17 @@ bool an_copy_find(const struct an_ctx *c, const struct an_flow *f)
 			bool enak = et & AN_COPY_NAK;
 
 			/* (a NAK's entry: no dropped frame's, no CNP's, whatever its syndrome) */
-			if (!enak && ent_drop(e))
-				return false;
+			if (!enak && ent_drop(e)) {
+				/* damaged on the way (its receiver dropped it: it asks for no
+				 * resend; its header, PSN included, may lie): a go-back's
+				 * resend perhaps, which a NAK before X's PSN between X and it
+				 * tells (the peer's entries, below) */
+				if (!dmg) {
+					dmg = true;
+					dmg_ts = e->ts;
+				}
+				continue;
+			}
 			if (e->word == word && enak == nak)
 				/* X: not stamped after X' */
 				return !gap && e->ts <= c->ts;
@@ -260,8 +287,14 @@ bool an_copy_find(const struct an_ctx *c, const struct an_flow *f)
 			int32_t d = psn_diff(e->word & 0xffffffu, psn);
 			bool enak = ep & AN_COPY_NAK;
 
-			if (!enak && ent_drop(e))
-				return false;
+			/* a damaged frame: its receiver, X's sender, dropped it (a NAK at X's
+			 * PSN, a request again: nothing it carried asks for a resend); but a
+			 * notification point may answer a CE mark before it checks the ICRC */
+			if (!enak && ent_drop(e)) {
+				if (cnp)
+					return false;
+				continue;
+			}
 			if (!enak && ent_cnp(e)) {
 				continue;       /* (a CNP makes no one resend) */
 			} else if (rnr) {
@@ -287,6 +320,11 @@ bool an_copy_find(const struct an_ctx *c, const struct an_flow *f)
 				 * requester resends when the timer has run, so nothing
 				 * before is its resend (nak_stops()) */
 				if (enak && d == 0 && nak_stops(e, c->ts))
+					return false;
+				/* one before X's PSN, a damaged frame of f after it: perhaps the
+				 * go-back's first resend (of the NAK's PSN), then X's PSN again
+				 * (an RNR NAK's from its timer on, at the damaged frame) */
+				if (enak && d < 0 && dmg && nak_stops(e, dmg_ts))
 					return false;
 				/* a response beyond X's PSN before X's own (an implicit NAK:
 				 * seen backwards, X's own clears the later ones) */

@@ -803,7 +803,7 @@ static void roce_process(struct an_ctx *c, int status)
 			an_copy_note(a, f, c->ts, word);
 		} else {
 			/* a dropped frame is the stream's newest as well (0xff: no opcode), and
-			 * no frame after it is a copy of one before it (an_copy.c) */
+			 * one of the recent frames (a damaged go-back's resend: an_copy.c) */
 			f->st.last |= 0xffu << 24;
 			an_copy_note(a, f, c->ts, 0xffu << 24);
 		}

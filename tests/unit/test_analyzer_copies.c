@@ -698,6 +698,127 @@ static void run_off(uint32_t b)
 	a_done(&t);
 }
 
+/* A SEND of PSN psn (A -> B) or an ACKNOWLEDGE with syndrome syn (B -> A) whose ICRC is
+ * bad: damaged on the way, dropped by its receiver. */
+static void damaged(struct t *t, bool request, uint32_t psn, uint8_t syn, uint64_t ts)
+{
+	struct roce_frame_spec s;
+
+	if (request)
+		req_spec(&s, ROCE_OP_RC_SEND_ONLY, psn, true, 16, 0);
+	else
+		resp_spec(&s, ROCE_OP_RC_ACKNOWLEDGE, psn, syn, 0);
+	s.bad_icrc = true;
+	xfeed(t, &s, ts);
+	CHECK_EQ_U(t->res.events, ROCE_EV_ICRC_BAD);
+}
+
+/* A CNP B -> A. */
+static void cnp_ba(struct t *t, uint64_t ts)
+{
+	struct roce_frame_spec s;
+
+	spec_dir(&s, false, ROCE_OP_CNP, 0);
+	s.bth.becn = 1;
+	xfeed(t, &s, ts);
+}
+
+/*
+ * A damaged frame (bad ICRC) between a frame and its copy, as a mirror of traffic with
+ * bit errors writes it: its receiver dropped it, so it asks for no resend; it stops no
+ * copy, of the stream (b, b + 1, the damaged b + 2, then b's and b + 1's copies) or of the
+ * peer (a damaged NAK of b between b and its copy; a damaged request at b between b's ACK
+ * and its copy).  The damaged frame's own copy is no copy (counted each time).  But a NAK
+ * of the peer before X's PSN, then a damaged frame of the stream (perhaps the go-back's
+ * first resend, of the NAK's PSN), then X's PSN again: a resend, no copy; the damaged
+ * frame before that NAK is none (b + 3 before the NAK of b + 1: b + 2's copy a copy).
+ * A CNP's copy with a damaged frame of its peer between is none still.
+ */
+static void run_damaged(uint32_t b)
+{
+	struct t t;
+	struct roce_summary s;
+
+	a_init(&t, 1024);
+	REQUIRE(t.a && xa);
+	snd(&t, P_(b, 0), 0);
+	snd(&t, P_(b, 1), 100);
+	damaged(&t, true, P_(b, 2), 0, 200);
+	snd(&t, P_(b, 0), 1000);
+	CHECK_EQ_U(t.res.events, ROCE_EV_CAPTURE_COPY);
+	snd(&t, P_(b, 1), 1100);
+	CHECK_EQ_U(t.res.events, ROCE_EV_CAPTURE_COPY);
+	damaged(&t, true, P_(b, 2), 0, 1200);
+	/* the peer's: a damaged NAK of b + 1 */
+	damaged(&t, false, P_(b, 1), 0x60, 1300);
+	snd(&t, P_(b, 1), 1400);
+	CHECK_EQ_U(t.res.events, ROCE_EV_CAPTURE_COPY);
+	ack(&t, P_(b, 1), 1500);
+	damaged(&t, true, P_(b, 1), 0, 1600);
+	ack(&t, P_(b, 1), 2000);
+	CHECK_EQ_U(t.res.events, ROCE_EV_CAPTURE_COPY);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.capture_copies, 4);
+	CHECK_EQ_U(s.duplicates, 0);
+	CHECK_EQ_U(s.retransmissions, 0);
+	CHECK_EQ_U(s.icrc_bad, 4);
+	check_counters_add_up(&t, true);       /* (the damaged NAK came before B -> A's first) */
+	a_done(&t);
+
+	/* b, b + 2 (b + 1 lost), the damaged b + 3, the NAK of b + 1, b's copy; b + 2's copy
+	 * a copy (the damaged frame came before the NAK) */
+	a_init(&t, 1024);
+	REQUIRE(t.a && xa);
+	snd(&t, P_(b, 0), 0);
+	snd(&t, P_(b, 2), 100);
+	damaged(&t, true, P_(b, 3), 0, 200);
+	nak(&t, P_(b, 1), 0x60, 300);
+	snd(&t, P_(b, 0), 1000);
+	CHECK_EQ_U(t.res.events, ROCE_EV_CAPTURE_COPY);
+	snd(&t, P_(b, 2), 1100);
+	CHECK_EQ_U(t.res.events, ROCE_EV_CAPTURE_COPY);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.capture_copies, 2);
+	CHECK_EQ_U(s.duplicates, 0);
+	a_done(&t);
+
+	/* ... the damaged frame after the NAK of b + 1 (the go-back's resend of b + 1,
+	 * damaged): b + 2 again is its resend */
+	a_init(&t, 1024);
+	REQUIRE(t.a && xa);
+	snd(&t, P_(b, 0), 0);
+	snd(&t, P_(b, 2), 100);
+	nak(&t, P_(b, 1), 0x60, 300);
+	damaged(&t, true, P_(b, 1), 0, 400);
+	snd(&t, P_(b, 2), 500);
+	CHECK(!(t.res.events & ROCE_EV_CAPTURE_COPY));
+	CHECK(t.res.events & ROCE_EV_RETRANSMISSION);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.capture_copies, 0);
+	a_done(&t);
+
+	/* a CNP's copy with a damaged frame of its peer between: a CNP (its notification
+	 * point may answer the damaged frame's CE mark); with nothing between, a copy */
+	a_init(&t, 1024);
+	REQUIRE(t.a && xa);
+	snd(&t, P_(b, 0), 0);
+	ack(&t, P_(b, 0), 100);
+	cnp_ba(&t, 200);
+	cnp_ba(&t, 300);
+	CHECK_EQ_U(t.res.events, ROCE_EV_CAPTURE_COPY);
+	damaged(&t, true, P_(b, 1), 0, 400);
+	cnp_ba(&t, 500);
+	CHECK_EQ_U(t.res.events, ROCE_EV_CNP);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.capture_copies, 1);
+	CHECK_EQ_U(s.cnps, 2);
+	a_done(&t);
+}
+
 #define EACH_BASE(fn) \
 	static void test_##fn(void) \
 	{ \
@@ -718,6 +839,7 @@ EACH_BASE(reorder_mirror)
 EACH_BASE(reorder_resend)
 EACH_BASE(ack_copy)
 EACH_BASE(off)
+EACH_BASE(damaged)
 
 int main(void)
 {
@@ -735,5 +857,6 @@ int main(void)
 	RUN(test_reorder_resend);
 	RUN(test_ack_copy);
 	RUN(test_off);
+	RUN(test_damaged);
 	return check_report();
 }
