@@ -10,9 +10,13 @@
 # at a higher rate (other streams between a frame and its copy), one with many RNR NAKs (a
 # request's copy after the RNR NAK that refused it: the resend waits for the RNR NAK's timer),
 # one with reordering and losses (a late request, reordered on the way, between a frame and
-# its copy is no resend: it stops no copy; the go-backs' resends do).  A CNP's copy with a frame of its peer between reads as a CNP
-# (same()'s "cnp": only that may differ, as often as capture_copies falls short).  Copies 6 us
-# later (beyond the 4 us window) are no copies: they read as duplicates.
+# its copy is no resend: it stops no copy; the go-backs' resends do), one with bit errors
+# (bad ICRCs, flipped payload bits, losses: a damaged frame between a frame and its copy
+# stops no copy, its receiver dropped it; the damaged frames themselves are no copies,
+# counted twice, as copies_lib.sh same() expects).  A CNP's copy with a frame of its peer
+# between reads as a CNP (same()'s "cnp": only that may differ, as often as capture_copies
+# falls short).  Copies 6 us later (beyond the 4 us window) are no copies: they read as
+# duplicates.
 set -u
 build=$1 src=$2
 ra=$build/cli/roce-analyze
@@ -31,6 +35,8 @@ gen multi --qps=8 --hosts=4 $base --messages=200 --pps=5M --loss=1% --ce-rate=2%
 # for the RNR NAK's timer), and so is the RNR NAK's copy after it
 gen rnr --qps=2 $base --messages=80 --rnr-rate=10% --loss=2%
 gen reorder --qps=2 $base --messages=80 --reorder-rate=5% --loss=2% --ce-rate=3%
+# bit errors: damaged frames between frames and their copies (and their own copies)
+gen damaged --qps=2 $base --messages=80 --bad-icrc-rate=3% --bad-payload-rate=2% --loss=2%
 
 for c in $caps; do
 	n=$(basename "$c" .pcap)
@@ -76,6 +82,11 @@ got=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]
 print(s["anomaly_counts"]["out_of_order"] > 0 and s["retransmissions"] > 0 and s["naks"] > 0)' \
 	"$tmp/reorder.json")
 [ "$got" = "True" ] && ok || bad "reorder capture: no late request or no go-back"
+
+# the damaged capture really has damaged frames, and gaps to go back for
+got=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]
+print(s["icrc_bad"] > 2 and s["psn_gaps"] > 0 and s["naks"] > 0)' "$tmp/damaged.json")
+[ "$got" = "True" ] && ok || bad "damaged capture: no bad ICRC, gap or NAK"
 
 # beyond the window: 6 us later the copies are no copies (duplicates), as with
 # --copy-window=1 at 2 us

@@ -66,7 +66,13 @@ gen() {
 # the last time stamps and capture_copies (NFRAMES).  With "cnp": a CNP's copy may read as
 # a CNP (a frame of its peer came between, which the notification point may answer:
 # docs/json.md), k of them: k more CNPs (their counts, anomalies and timing) and k
-# fewer copies, nothing else.
+# fewer copies, nothing else.  A dropped frame (bad ICRC, untrusted findings) is no copy
+# (docs/json.md: counted each time), d of them (icrc_bad plus the untrusted findings but
+# bad_icrc: one finding a frame, as roce-gen's damage makes): d fewer copies, and what the
+# mirror counts twice, exactly twice (icrc_bad, malformed, findings, the icrc and
+# malformed anomalies, each twice, and their anomaly_counts; anomalies_total d more), and
+# ecn_capable and ecn_ce d more at most (a damaged frame's ECN field counts each time; the
+# JSON does not say which damaged frames were ECN-capable).
 same() {
 	python3 - "$1" "$2" "$3" "${4:-}" <<'PY'
 import json, sys
@@ -78,9 +84,34 @@ FRAMEISH = {"frames", "bytes", "payload_bytes", "roce_frames", "rocev1_frames",
 # (a mirror's copies end the capture later: the last time stamps and the rates over it)
 LATER = {"last_ts", "last_ts_ns", "latest_ts", "duration_s", "end"}
 CNPISH = {"cnps", "cnp_min_gap_us", "anomalies_total"} if cnp else set()
+# (counted each time a dropped frame comes: twice on the mirror)
+TWICE = {"icrc_bad", "malformed"}
+DAMAGED = {"icrc", "malformed"}
+UNTRUSTED = ("truncated", "bad_length", "unknown_opcode", "bad_tver", "bad_ip_checksum",
+             "ip_fragment")
+s1 = a["summary"]
+d = s1["icrc_bad"] + sum(s1["findings"][f] for f in UNTRUSTED)
 bad = []
-def walk(x, y, path, key):
+def dmg_of(row):
+    return row.get("icrc_bad", 0) + row.get("malformed", 0)
+def walk(x, y, path, key, row=None):
     if key in FRAMEISH or path.startswith(".summary.opcodes"):
+        return
+    if isinstance(x, dict) and "icrc_bad" in x:
+        row = x
+    if key in TWICE or path.startswith(".summary.findings.") or \
+            path in (".summary.anomaly_counts.icrc", ".summary.anomaly_counts.malformed"):
+        if y != 2 * x:
+            bad.append("%s: %r vs %r, expected twice" % (path, x, y))
+        return
+    if key in ("ecn_capable", "ecn_ce") and row is not None:
+        if not 0 <= y - x <= dmg_of(row):
+            bad.append("%s: %r vs %r, %d damaged" % (path, x, y, dmg_of(row)))
+        return
+    if key == "anomalies_total" and not cnp:
+        dn = sum(1 for e in a["anomalies"] if e.get("type") in DAMAGED)
+        if y != x + dn:
+            bad.append("%s: %r vs %r, %d damaged" % (path, x, y, dn))
         return
     if key in LATER or (key or "").endswith("_per_s") or key in CNPISH:
         return
@@ -93,28 +124,36 @@ def walk(x, y, path, key):
     if cnp and key == "anomalies":
         x = [e for e in x if e.get("type") != "cnp"]
         y = [e for e in y if e.get("type") != "cnp"]
+    if key == "anomalies":
+        def ids(l):
+            return sorted(json.dumps({k: v for k, v in e.items() if k not in ("frame", "ts")},
+                                     sort_keys=True) for e in l if e.get("type") in DAMAGED)
+        if ids(y) != sorted(ids(x) * 2):
+            bad.append("%s: the damaged frames' anomalies are not each twice" % path)
+        x = [e for e in x if e.get("type") not in DAMAGED]
+        y = [e for e in y if e.get("type") not in DAMAGED]
     if isinstance(x, dict) and isinstance(y, dict):
         for k in sorted(set(x) | set(y)):
             if k not in x or k not in y:
                 bad.append(path + "." + k + " in one only")
             else:
-                walk(x[k], y[k], path + "." + k, k)
+                walk(x[k], y[k], path + "." + k, k, row)
     elif isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
         for i, (p, q) in enumerate(zip(x, y)):
-            walk(p, q, "%s[%d]" % (path, i), None)
+            walk(p, q, "%s[%d]" % (path, i), None, row)
     elif x != y:
         bad.append("%s: %r vs %r" % (path, x, y))
 walk(a, b, "", None)
-s1, s2 = a["summary"], b["summary"]
+s2 = b["summary"]
 k = s2["cnps"] - s1["cnps"]
 if k < 0 or (k and not cnp):
     bad.append("cnps %d, expected %d" % (s2["cnps"], s1["cnps"]))
-if s2["capture_copies"] != n - k:
-    bad.append("capture_copies %d, expected %d" % (s2["capture_copies"], n - k))
+if s2["capture_copies"] != n - k - d:
+    bad.append("capture_copies %d, expected %d" % (s2["capture_copies"], n - k - d))
 if s2["frames"] != 2 * s1["frames"]:
     bad.append("frames %d, expected %d" % (s2["frames"], 2 * s1["frames"]))
-if sum(q["capture_copies"] for q in b["qps"]) != n - k:
-    bad.append("qps capture_copies do not add up to %d" % (n - k))
+if sum(q["capture_copies"] for q in b["qps"]) != n - k - d:
+    bad.append("qps capture_copies do not add up to %d" % (n - k - d))
 for m in bad[:10]:
     print(m[:300])
 sys.exit(1 if bad else 0)
