@@ -727,8 +727,9 @@ static void cnp_ba(struct t *t, uint64_t ts)
  * A damaged frame (bad ICRC) between a frame and its copy, as a mirror of traffic with
  * bit errors writes it: its receiver dropped it, so it asks for no resend; it stops no
  * copy, of the stream (b, b + 1, the damaged b + 2, then b's and b + 1's copies) or of the
- * peer (a damaged NAK of b between b and its copy; a damaged request at b between b's ACK
- * and its copy).  The damaged frame's own copy is no copy (counted each time).  But a NAK
+ * peer (a damaged NAK of b + 1 between b + 1 and a third capture of it; a damaged request
+ * at b + 1 between b + 1's ACK and its copy).  The damaged frame's own copy is no copy
+ * (counted each time).  But a NAK
  * of the peer before X's PSN, then a damaged frame of the stream (perhaps the go-back's
  * first resend, of the NAK's PSN), then X's PSN again: a resend, no copy; the damaged
  * frame before that NAK is none (b + 3 before the NAK of b + 1: b + 2's copy a copy).
