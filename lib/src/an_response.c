@@ -729,6 +729,7 @@ void an_resp_process(struct an_ctx *c, struct an_flow *f)
 	const struct roce_pkt *pkt = c->pkt;
 	uint32_t flags = pkt->op->flags, P = pkt->bth.psn & 0xffffffu;
 	struct an_req *r;
+	bool paired = false;
 
 	if (!f->peer) {
 		struct an_rsp *s = f->rsp;
@@ -751,6 +752,7 @@ void an_resp_process(struct an_ctx *c, struct an_flow *f)
 				an_req_pair(c->a, f);
 				an_req_pair(c->a, f->peer);
 				rsp_paired(c, f);
+				paired = true;
 			}
 		}
 		f->st.unpaired_frames++;
@@ -773,10 +775,18 @@ void an_resp_process(struct an_ctx *c, struct an_flow *f)
 	if (!r)
 		return;
 	/* the request PSNs the responder acknowledged: an ACK / response covers its PSN, a NAK
-	 * the PSNs before it (an_acked.c) */
-	if (r->hs.nholes && ((pkt->hdrs & ROCE_H_AETH) || (flags & ROCE_F_RESP)))
-		an_req_acked(c, f->peer, r, (pkt->hdrs & ROCE_H_AETH) &&
-			roce_aeth_type(pkt->aeth.syndrome) != ROCE_AETH_ACK ? P : roce_psn_add(P, 1));
+	 * the PSNs before it (an_acked.c); on the frame that pairs the streams, also what the
+	 * responses before it acknowledged (the newest PSN): a request gap while unpaired
+	 * could not ask them (an_req_gap_acked()) */
+	if (r->hs.nholes && ((pkt->hdrs & ROCE_H_AETH) || (flags & ROCE_F_RESP))) {
+		uint32_t upto = (pkt->hdrs & ROCE_H_AETH) &&
+			roce_aeth_type(pkt->aeth.syndrome) != ROCE_AETH_ACK ? P : roce_psn_add(P, 1);
+
+		if (paired && f->rsp && f->rsp->init &&
+		    roce_psn_cmp(roce_psn_add(f->rsp->newest, 1), upto) > 0)
+			upto = roce_psn_add(f->rsp->newest, 1);
+		an_req_acked(c, f->peer, r, upto);
+	}
 	/* the responder answers otherwise than with a fatal NAK: the connection lives on */
 	if (!(pkt->hdrs & ROCE_H_AETH) || roce_aeth_type(pkt->aeth.syndrome) != ROCE_AETH_NAK ||
 	    !nak_fatal(pkt->aeth.syndrome))

@@ -10,7 +10,8 @@
  * READ are READ responses it missed (lost_psns, unrecovered until a frame
  * carries them); a READ response carrying one before that fills a gap (out of
  * order, lost_psns).  The reference model (tests/ref/psnref.c) knows N from the
- * start (the PMTU from a first pass): refmodel seed 649 found the case.  Each
+ * start (the PMTU from a first pass): refmodel seed 649 found the case.  And
+ * request PSNs ACKed unseen by responses captured before the streams paired.  Each
  * expected value is stated with its reason; an_audit.h runs every frame
  * through roce-analyze's entry too and compares the two analyzers.
  */
@@ -205,6 +206,38 @@ static void run_gap_by_last(uint32_t b)
 	a_done(&t);
 }
 
+/*
+ * ACKed unseen before the streams pair (docs/json.md acked_unseen_psns): the ACK of
+ * b + 5 comes first (multi-queue capture: the response stream has no request stream
+ * to pair with yet), then requests b + 3 and b + 5, the capture missing b + 4 (a gap
+ * while unpaired: no response stream to ask), then an older ACK of b + 3, captured
+ * late, that pairs the streams.  The responder had b + 4 (the first ACK covers it):
+ * ACKed unseen, not unrecovered, on the frame that pairs.
+ */
+static void run_acked_before_pairing(uint32_t b)
+{
+	struct t t;
+	struct roce_summary s;
+
+	a_init(&t, 1024);
+	REQUIRE(t.a && xa);
+	ack(&t, P(b, 5), 0);
+	snd(&t, P(b, 3), 1 * US);
+	snd(&t, P(b, 5), 2 * US);
+	CHECK(t.res.events & ROCE_EV_PSN_GAP);
+	ack(&t, P(b, 3), 3 * US);
+	CHECK(t.res.events & ROCE_EV_ACKED_UNSEEN);
+	CHECK_EQ_U(t.res.acked_unseen_psns, 1);
+	roce_analyzer_finish(t.a);
+	sum(&t, &s);
+	CHECK_EQ_U(s.psn_gaps, 1);
+	CHECK_EQ_U(s.lost_psns, 1);
+	CHECK_EQ_U(s.acked_unseen_psns, 1);
+	CHECK_EQ_U(s.unrecovered_psns, 0);
+	check_counters_add_up(&t, false);
+	a_done(&t);
+}
+
 #define EACH_BASE(fn) \
 	static void test_##fn(void) \
 	{ \
@@ -217,6 +250,7 @@ EACH_BASE(pinned_by_request)
 EACH_BASE(n_smallest)
 EACH_BASE(first_frame_passes)
 EACH_BASE(gap_by_last)
+EACH_BASE(acked_before_pairing)
 
 int main(void)
 {
@@ -226,5 +260,6 @@ int main(void)
 	RUN(test_n_smallest);
 	RUN(test_first_frame_passes);
 	RUN(test_gap_by_last);
+	RUN(test_acked_before_pairing);
 	return check_report();
 }
