@@ -779,8 +779,9 @@ void an_resp_process(struct an_ctx *c, struct an_flow *f)
 	 * responses before it acknowledged (the newest PSN): a request gap while unpaired
 	 * could not ask them (an_req_gap_acked()) */
 	if (r->hs.nholes && ((pkt->hdrs & ROCE_H_AETH) || (flags & ROCE_F_RESP))) {
-		uint32_t upto = (pkt->hdrs & ROCE_H_AETH) &&
-			roce_aeth_type(pkt->aeth.syndrome) != ROCE_AETH_ACK ? P : roce_psn_add(P, 1);
+		bool nak = (pkt->hdrs & ROCE_H_AETH) &&
+			roce_aeth_type(pkt->aeth.syndrome) != ROCE_AETH_ACK;
+		uint32_t upto = nak ? P : roce_psn_add(P, 1);
 
 		if (paired && f->rsp && f->rsp->init &&
 		    roce_psn_cmp(roce_psn_add(f->rsp->newest, 1), upto) > 0)
