@@ -611,11 +611,10 @@ static inline __attribute__((always_inline)) void read_resp_process(struct an_ct
 	struct an_flow *f, struct an_req *r, struct an_readent *e)
 {
 	const struct roce_pkt *pkt = c->pkt;
-	uint32_t flags = pkt->op->flags, P = pkt->bth.psn & 0xffffffu, nmax0;
+	uint32_t flags = pkt->op->flags, P = pkt->bth.psn & 0xffffffu;
 
 	if (!e)
 		return;
-	nmax0 = e->nmax;
 	e->resp_seen = true;
 	read_settle(r, e, an_flow_pmtu(c->a, f));
 	if (P == e->psn && !e->first_done) {
@@ -642,10 +641,6 @@ static inline __attribute__((always_inline)) void read_resp_process(struct an_ct
 			read_pinned(r, e);
 		}
 	}
-	/* PSNs passed while N was not known (pinned by this frame, earlier, or by the
-	 * request stream) */
-	if (__builtin_expect(f->rsp && f->rsp->x != NULL, 0))
-		an_rsp_read_pinned(c, f, e, nmax0);
 }
 
 /*
@@ -724,11 +719,29 @@ static __attribute__((noinline)) void rsp_paired(struct an_ctx *c, struct an_flo
 	ack_complete(c->a, r, s->newest, true, s->newest, NULL, c->ts, NULL);
 }
 
+/*
+ * What the frame of f at PSN P that paired the streams acknowledged, with the
+ * responses before it (the newest PSN): the bound for an_req_acked().
+ */
+static __attribute__((noinline)) uint32_t rsp_paired_upto(const struct an_ctx *c,
+	const struct an_flow *f, uint32_t P)
+{
+	const struct roce_pkt *pkt = c->pkt;
+	uint32_t upto = (pkt->hdrs & ROCE_H_AETH) &&
+		roce_aeth_type(pkt->aeth.syndrome) != ROCE_AETH_ACK ? P : roce_psn_add(P, 1);
+
+	if (f->rsp && f->rsp->init && roce_psn_cmp(roce_psn_add(f->rsp->newest, 1), upto) > 0)
+		upto = roce_psn_add(f->rsp->newest, 1);
+	return upto;
+}
+
 void an_resp_process(struct an_ctx *c, struct an_flow *f)
 {
 	const struct roce_pkt *pkt = c->pkt;
 	uint32_t flags = pkt->op->flags, P = pkt->bth.psn & 0xffffffu;
 	struct an_req *r;
+	struct an_readent *pe = NULL;     /* the READ of PSNs pending on its N */
+	uint32_t nmax0 = 0;
 	bool paired = false;
 
 	if (!f->peer) {
@@ -778,20 +791,22 @@ void an_resp_process(struct an_ctx *c, struct an_flow *f)
 	 * the PSNs before it (an_acked.c); on the frame that pairs the streams, also what the
 	 * responses before it acknowledged (the newest PSN): a request gap while unpaired
 	 * could not ask them (an_req_gap_acked()) */
-	if (r->hs.nholes && ((pkt->hdrs & ROCE_H_AETH) || (flags & ROCE_F_RESP))) {
-		bool nak = (pkt->hdrs & ROCE_H_AETH) &&
-			roce_aeth_type(pkt->aeth.syndrome) != ROCE_AETH_ACK;
-		uint32_t upto = nak ? P : roce_psn_add(P, 1);
-
-		if (paired && f->rsp && f->rsp->init &&
-		    roce_psn_cmp(roce_psn_add(f->rsp->newest, 1), upto) > 0)
-			upto = roce_psn_add(f->rsp->newest, 1);
-		an_req_acked(c, f->peer, r, upto);
-	}
+	if (r->hs.nholes && ((pkt->hdrs & ROCE_H_AETH) || (flags & ROCE_F_RESP)))
+		an_req_acked(c, f->peer, r, paired ? rsp_paired_upto(c, f, P) :
+			(pkt->hdrs & ROCE_H_AETH) &&
+			roce_aeth_type(pkt->aeth.syndrome) != ROCE_AETH_ACK ? P : roce_psn_add(P, 1));
 	/* the responder answers otherwise than with a fatal NAK: the connection lives on */
 	if (!(pkt->hdrs & ROCE_H_AETH) || roce_aeth_type(pkt->aeth.syndrome) != ROCE_AETH_NAK ||
 	    !nak_fatal(pkt->aeth.syndrome))
 		r->fatal = false;
+	/* (PSNs pending on a READ's N: an_resp_inorder() declines while there are any) */
+	if (__builtin_expect(f->rsp && f->rsp->x != NULL, 0) && f->rsp->x->pend.nholes &&
+	    (flags & ROCE_F_RESP) && (pe = read_match(r, P)) != NULL)
+		nmax0 = pe->nmax;
 	resp_complete(c, f, r, P, !(pkt->hdrs & ROCE_H_AETH) ||
 		      roce_aeth_type(pkt->aeth.syndrome) == ROCE_AETH_ACK);
+	/* the PSNs passed while its READ's N was not known, when N is known now (by this
+	 * frame, earlier, or by the request stream) */
+	if (pe)
+		an_rsp_read_pinned(c, f, pe, nmax0);
 }
