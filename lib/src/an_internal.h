@@ -1142,11 +1142,13 @@ bool an_resp_inorder(struct an_ctx *c, struct an_flow *f);
  * an_resp_inorder()'s test: a response of f at PSN P with AETH syndrome syn
  * (aeth: it has an AETH) is after the newest of f's initialised response
  * sequence, f paired with a followed request stream, reliable transport, an
- * ACK-type AETH or none, no PSN pending on a READ's N.  The next PSN; or, for
- * an ACK (not a READ response: resp false), a later one (a coalesced ACK) that
- * passes nothing the response code would keep as unseen or skipped: the
- * request stream has no hole, never had a READ, and is past P.  (The one test
- * for an_resp_inorder() and an_predict().)
+ * ACK-type AETH or none.  The next PSN; or, for an ACK (not a READ response:
+ * resp false), a later one (a coalesced ACK) that passes nothing the response
+ * code would keep as unseen or skipped: the request stream has no hole, never
+ * had a READ, and is past P.  (The one test for an_resp_inorder() and
+ * an_predict().)  PSNs pending on a READ's N (an_rsp_read_pinned()) settle on
+ * the general path only: they are behind the newest PSN, so a READ response
+ * past it is of no READ that has any (responses come in PSN order).
  */
 static inline __attribute__((always_inline)) bool an_resp_inorder_ok(const struct an_flow *f,
 	uint32_t P, bool aeth, uint8_t syn, bool resp)
@@ -1161,9 +1163,6 @@ static inline __attribute__((always_inline)) bool an_resp_inorder_ok(const struc
 		return false;
 	r = f->peer->req;
 	if (!r || !r->init || r->off)
-		return false;
-	/* PSNs pending on a READ's N (an_rsp_read_pinned()) may become holes */
-	if (__builtin_expect(s->x != NULL, 0) && s->x->pend.nholes)
 		return false;
 	d = roce_psn_cmp(P, s->newest);
 	return d == 1 || (d > 1 && d < AN_RESYNC && !resp && !r->hs.nholes && !r->rd_cap &&

@@ -210,8 +210,8 @@ static void read_pinned(struct an_req *r, const struct an_readent *e)
 	}
 }
 
-/* Once the PMTU is known, a READ's N follows from its length (true: e's N is known now). */
-static bool read_settle(struct an_req *r, struct an_readent *e, uint32_t pmtu)
+/* Once the PMTU is known, a READ's N follows from its length. */
+static void read_settle(struct an_req *r, struct an_readent *e, uint32_t pmtu)
 {
 	if (e->n != e->nmax && pmtu) {
 		uint32_t n = an_div_up(e->len, pmtu);
@@ -219,10 +219,8 @@ static bool read_settle(struct an_req *r, struct an_readent *e, uint32_t pmtu)
 		if (n >= e->n && n <= e->nmax) {
 			e->n = e->nmax = n;
 			read_pinned(r, e);
-			return true;
 		}
 	}
-	return false;
 }
 
 /* s's unseen / pending PSN sets, allocated on first use (NULL: no memory). */
@@ -297,8 +295,11 @@ static uint32_t read_skipped(struct an_ctx *c, struct an_flow *f, struct an_req 
 
 		if (!e->live)
 			continue;
-		if (read_settle(r, e, pmtu))
-			an_rsp_read_pinned(c, f, e, nmax0);
+		if (e->n != e->nmax) {
+			read_settle(r, e, pmtu);
+			if (e->n == e->nmax)
+				an_rsp_read_pinned(c, f, e, nmax0);
+		}
 		if (e->n != e->nmax && np < AN_READ_RING &&
 		    win_cut(base, span, roce_psn_add(e->psn, e->n), e->nmax - e->n, &off, &len)) {
 			pend[np].off = off;
@@ -720,6 +721,22 @@ static __attribute__((noinline)) void rsp_paired(struct an_ctx *c, struct an_flo
 }
 
 /*
+ * resp_complete() while f's response stream has PSNs pending on a READ's N: when
+ * the frame's READ has its N now (by this frame, earlier, or by the request
+ * stream), those of its PSNs become holes (an_rsp_read_pinned()).
+ */
+static __attribute__((noinline)) void resp_complete_pend(struct an_ctx *c, struct an_flow *f,
+	struct an_req *r, uint32_t P, bool ack)
+{
+	struct an_readent *e = (c->pkt->op->flags & ROCE_F_RESP) ? read_match(r, P) : NULL;
+	uint32_t nmax0 = e ? e->nmax : 0;
+
+	resp_complete(c, f, r, P, ack);
+	if (e)
+		an_rsp_read_pinned(c, f, e, nmax0);
+}
+
+/*
  * What the frame of f at PSN P that paired the streams acknowledged, with the
  * responses before it (the newest PSN): the bound for an_req_acked().
  */
@@ -740,9 +757,7 @@ void an_resp_process(struct an_ctx *c, struct an_flow *f)
 	const struct roce_pkt *pkt = c->pkt;
 	uint32_t flags = pkt->op->flags, P = pkt->bth.psn & 0xffffffu;
 	struct an_req *r;
-	struct an_readent *pe = NULL;     /* the READ of PSNs pending on its N */
-	uint32_t nmax0 = 0;
-	bool paired = false;
+	bool paired = false, ack;
 
 	if (!f->peer) {
 		struct an_rsp *s = f->rsp;
@@ -799,14 +814,10 @@ void an_resp_process(struct an_ctx *c, struct an_flow *f)
 	if (!(pkt->hdrs & ROCE_H_AETH) || roce_aeth_type(pkt->aeth.syndrome) != ROCE_AETH_NAK ||
 	    !nak_fatal(pkt->aeth.syndrome))
 		r->fatal = false;
-	/* (PSNs pending on a READ's N: an_resp_inorder() declines while there are any) */
-	if (__builtin_expect(f->rsp && f->rsp->x != NULL, 0) && f->rsp->x->pend.nholes &&
-	    (flags & ROCE_F_RESP) && (pe = read_match(r, P)) != NULL)
-		nmax0 = pe->nmax;
-	resp_complete(c, f, r, P, !(pkt->hdrs & ROCE_H_AETH) ||
-		      roce_aeth_type(pkt->aeth.syndrome) == ROCE_AETH_ACK);
-	/* the PSNs passed while its READ's N was not known, when N is known now (by this
-	 * frame, earlier, or by the request stream) */
-	if (pe)
-		an_rsp_read_pinned(c, f, pe, nmax0);
+	ack = !(pkt->hdrs & ROCE_H_AETH) || roce_aeth_type(pkt->aeth.syndrome) == ROCE_AETH_ACK;
+	/* (PSNs pending on a READ's N: behind the newest PSN, settled here only) */
+	if (__builtin_expect(f->rsp && f->rsp->x != NULL, 0) && f->rsp->x->pend.nholes)
+		resp_complete_pend(c, f, r, P, ack);
+	else
+		resp_complete(c, f, r, P, ack);
 }
