@@ -22,6 +22,9 @@
  * response stream's newest PSN (struct an_rsp: an ACK's or response's PSN,
  * a NAK's PSN - 1) tells what the responder acknowledged so far; the new
  * hole's PSNs at or before it are ACKed unseen at once (an_req_gap_acked()).
+ * A gap while the streams are not paired yet (the response stream came
+ * first) is asked on the response that pairs them (an_resp_process(): the
+ * newest PSN of the responses before it).
  */
 #include "an_internal.h"
 

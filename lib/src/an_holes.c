@@ -161,3 +161,30 @@ bool an_hole_fill_range(struct an_holeset *r, uint32_t p, uint32_t n)
 	}
 	return any;
 }
+
+uint32_t an_hole_take(struct an_holeset *r, uint32_t p, uint32_t n, struct an_holeset *to)
+{
+	struct an_hole got[AN_HOLES];
+	unsigned ng = 0;
+	uint32_t k = 0;
+
+	/* what of [p, p + n) each hole holds (holes do not overlap), then out of r */
+	for (unsigned i = 0; i < r->nholes && ng < AN_HOLES; i++) {
+		const struct an_hole *h = &r->holes[i];
+		uint32_t a = (p - h->start) & 0xffffffu, b = (h->start - p) & 0xffffffu;
+
+		if (a < h->len)
+			got[ng++] = (struct an_hole){ p, n < h->len - a ? n : h->len - a };
+		else if (b < n)
+			got[ng++] = (struct an_hole){ h->start, n - b < h->len ? n - b : h->len };
+	}
+	if (!ng)
+		return 0;
+	an_hole_fill_range(r, p, n);
+	for (unsigned i = 0; i < ng; i++) {
+		k += got[i].len;
+		if (to)
+			an_hole_add(to, got[i].start, got[i].len);
+	}
+	return k;
+}

@@ -445,11 +445,19 @@ struct an_rsp {
 	 * the event-counter block's acks, an_flow_export() adds both (32 bytes) */
 	uint32_t acks;
 	struct an_holeset hs;
-	/* PSNs the responder passed without a frame of the stream carrying them
-	 * whose READ may be unknown (request PSNs not seen on the paired request
-	 * stream): a READ response carrying one later is out of order, not a
-	 * duplicate.  Allocated with the first such PSN (damaged traffic only). */
-	struct an_holeset *unseen;
+	/* the PSN sets below, allocated with the first such PSN (damaged traffic only) */
+	struct an_rsp_x *x;
+};
+
+/* A response stream's passed PSNs that are not holes (yet).  unseen: PSNs the
+ * responder passed without a frame of the stream carrying them whose READ may
+ * be unknown (request PSNs not seen on the paired request stream): a READ
+ * response carrying one later is out of order, not a duplicate.  pend: passed
+ * PSNs between a known READ's smallest and largest N while its N was unknown:
+ * holes (lost) once N covers them, out of order (and lost) when a READ response
+ * carries one (an_response.c). */
+struct an_rsp_x {
+	struct an_holeset unseen, pend;
 };
 
 /*
@@ -587,7 +595,8 @@ static inline uint64_t an_req_var_bytes(const struct an_req *r)
 static inline uint64_t an_rsp_var_bytes(const struct an_rsp *s)
 {
 	return s ? s->hs.cap * sizeof(struct an_hole) +
-		(s->unseen ? sizeof(*s->unseen) + s->unseen->cap * sizeof(struct an_hole) : 0) : 0;
+		(s->x ? sizeof(*s->x) + (s->x->unseen.cap + s->x->pend.cap) *
+			sizeof(struct an_hole) : 0) : 0;
 }
 
 struct an_pfc {
@@ -1069,6 +1078,9 @@ void an_hole_add(struct an_holeset *r, uint32_t start, uint32_t len);
 bool an_hole_fill(struct an_holeset *r, uint32_t p);
 /* Remove [p, p + n) from the holes; true when any of them was missing. */
 bool an_hole_fill_range(struct an_holeset *r, uint32_t p, uint32_t n);
+/* Remove [p, p + n) from the holes and add what was missing of it to to (when not NULL);
+ * returns how many PSNs that was. */
+uint32_t an_hole_take(struct an_holeset *r, uint32_t p, uint32_t n, struct an_holeset *to);
 /* PSNs a stream still misses: request holes plus skipped READ response PSNs. */
 uint64_t an_flow_unrecovered(const struct an_flow *f);
 
@@ -1134,7 +1146,9 @@ bool an_resp_inorder(struct an_ctx *c, struct an_flow *f);
  * resp false), a later one (a coalesced ACK) that passes nothing the response
  * code would keep as unseen or skipped: the request stream has no hole, never
  * had a READ, and is past P.  (The one test for an_resp_inorder() and
- * an_predict().)
+ * an_predict().)  PSNs pending on a READ's N (an_rsp_read_pinned()) settle on
+ * the general path only: they are behind the newest PSN, so a READ response
+ * past it is of no READ that has any (responses come in PSN order).
  */
 static inline __attribute__((always_inline)) bool an_resp_inorder_ok(const struct an_flow *f,
 	uint32_t P, bool aeth, uint8_t syn, bool resp)
@@ -1156,6 +1170,16 @@ static inline __attribute__((always_inline)) bool an_resp_inorder_ok(const struc
 }
 /* (an_response.c) */
 void an_resp_process(struct an_ctx *c, struct an_flow *f);
+/*
+ * READ e's N is known now (it was nmax0 at the most): the PSNs of the response
+ * stream f that passed it while N was not known (pending, struct an_rsp_x) are
+ * missing READ responses when inside [e->psn, e->psn + N): holes, counted in
+ * lost_psns now (no psn_gap event: their gap was reported, with the PSNs known
+ * then); those past it are no longer the READ's.  (an_response.c; an_request.c
+ * when the request after the READ pins N.)
+ */
+void an_rsp_read_pinned(struct an_ctx *c, struct an_flow *f, const struct an_readent *e,
+	uint32_t nmax0);
 void an_req_free(struct roce_analyzer *a, struct an_req *r);
 /* f is paired: its request state, if any, becomes a struct an_req_lat (f->req moves; without
  * memory it stays, and its samples are dropped). */

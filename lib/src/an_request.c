@@ -376,16 +376,40 @@ void an_simple_anomaly(struct an_ctx *c, struct an_flow *f, enum roce_anomaly_ty
 	an_emit(c->a, &an);
 }
 
-/* Pin the N of the READ that left slack: it consumed up to PSN end (exclusive). */
-static void read_pin(struct an_req *r, uint32_t end)
+/*
+ * READ e's N is pinned on f's request stream (it was nmax0 at the most): the PSNs
+ * its response stream g kept pending on it follow (an_rsp_read_pinned()), with g's
+ * hole and memory bookkeeping (analyzer.c does f's).  Rare: damaged traffic.
+ */
+static __attribute__((noinline)) void read_pin_peer(struct an_ctx *c, struct an_flow *g,
+	const struct an_readent *e, uint32_t nmax0)
+{
+	struct roce_analyzer *a = c->a;
+	bool holed = an_flow_holed(g);
+	uint64_t vb = an_rsp_var_bytes(g->rsp);
+
+	an_rsp_read_pinned(c, g, e, nmax0);
+	if (!holed && an_flow_holed(g))
+		a->holed++;
+	if (a->cfg.max_memory)
+		a->var_bytes += an_rsp_var_bytes(g->rsp) - vb;
+}
+
+/* Pin the N of the READ of f (state r) that left slack: it consumed up to PSN end
+ * (exclusive). */
+static void read_pin(struct an_ctx *c, struct an_flow *f, struct an_req *r, uint32_t end)
 {
 	struct an_readent *e = read_find(r, r->slack_read_psn);
 
 	if (e) {
-		uint32_t n = (end - e->psn) & 0xffffffu;
+		uint32_t n = (end - e->psn) & 0xffffffu, nmax0 = e->nmax;
 
-		if (n >= 1 && n <= e->nmax)
+		if (n >= 1 && n <= e->nmax) {
 			e->n = e->nmax = n;
+			if (f->peer && f->peer->rsp && f->peer->rsp->x &&
+			    f->peer->rsp->x->pend.nholes)
+				read_pin_peer(c, f->peer, e, nmax0);
+		}
 	}
 	r->slack = 0;
 }
@@ -490,16 +514,16 @@ static void req_process(struct an_ctx *c, struct an_flow *f)
 	}
 	if (d == 0) {
 		if (r->slack)
-			read_pin(r, p);
+			read_pin(c, f, r, p);
 	} else if (d > 0) {
 		if (r->slack && (uint32_t)d <= r->slack) {
-			read_pin(r, p);         /* inside the READ's possible range */
+			read_pin(c, f, r, p);   /* inside the READ's possible range */
 		} else {
 			uint32_t from = e;
 
 			if (r->slack) {
 				from = roce_psn_add(e, r->slack);
-				read_pin(r, from);
+				read_pin(c, f, r, from);
 			}
 			uint32_t lost = (p - from) & 0xffffffu;
 

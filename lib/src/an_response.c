@@ -18,8 +18,13 @@
  *   passed: responses come in PSN order).  A frame
  *   with PSN P ahead of newest passes the PSNs in (newest, P): those inside
  *   the paired request stream's known READ ranges (with the smallest N while
- *   N is unknown) are READ responses that were skipped: one gap, lost_psns +=
- *   their number, holes (unrecovered unless seen later).  Passed PSNs whose
+ *   N is unknown; a READ response of the READ raises it to its PSN) are READ
+ *   responses that were skipped: one gap, lost_psns += their number, holes
+ *   (unrecovered unless seen later).  Those up to such a READ's largest N are
+ *   pending (struct an_rsp_x): once N is known (its LAST response, the PMTU,
+ *   the request after it) those inside it are holes and count in lost_psns
+ *   (no second gap event); a READ response carrying one first is out of
+ *   order and counts in lost_psns (docs/json.md "READ recovery").  Passed PSNs whose
  *   READ may be unknown (not seen on the request stream: in its holes or
  *   ahead of it; all when unpaired) are kept as unseen (up to 16 ranges,
  *   counted nowhere; allocated with the first).  A READ response at or
@@ -58,9 +63,10 @@ void an_rsp_free(struct roce_analyzer *a, struct an_rsp *s)
 	if (!s)
 		return;
 	free(s->hs.holes);
-	if (s->unseen) {
-		free(s->unseen->holes);
-		free(s->unseen);
+	if (s->x) {
+		free(s->x->unseen.holes);
+		free(s->x->pend.holes);
+		free(s->x);
 	}
 	an_pool_put(&a->pool.rsp, s);
 }
@@ -217,37 +223,90 @@ static void read_settle(struct an_req *r, struct an_readent *e, uint32_t pmtu)
 	}
 }
 
+/* s's unseen / pending PSN sets, allocated on first use (NULL: no memory). */
+static struct an_rsp_x *rsp_x(struct an_rsp *s)
+{
+	if (!s->x)
+		s->x = calloc(1, sizeof(*s->x));
+	return s->x;
+}
+
+/* (an_internal.h; the pending PSNs come from read_skipped()) */
+void an_rsp_read_pinned(struct an_ctx *c, struct an_flow *f, const struct an_readent *e,
+	uint32_t nmax0)
+{
+	struct an_rsp *s = f->rsp;
+	uint32_t k;
+
+	if (!s || !s->x || !s->x->pend.nholes || e->n != e->nmax)
+		return;
+	k = an_hole_take(&s->x->pend, e->psn, e->n, &s->hs);
+	if (nmax0 > e->n)
+		an_hole_take(&s->x->pend, roce_psn_add(e->psn, e->n), nmax0 - e->n, NULL);
+	if (k)
+		AN_COUNT(c->a, f, lost_psns, k);
+}
+
+/* [p, p + n) pending (once: the largest N of two READs may overlap) */
+static void pend_keep(struct an_rsp_x *x, uint32_t p, uint32_t n)
+{
+	an_hole_fill_range(&x->pend, p, n);
+	an_hole_add(&x->pend, p, n);
+}
+
+/* The part of [start, start + len) in the window [base, base + span): its offset in the
+ * window and length (false: none). */
+static bool win_cut(uint32_t base, uint32_t span, uint32_t start, uint32_t len, uint32_t *off,
+	uint32_t *cut)
+{
+	uint32_t o = (start - base) & 0xffffffu, back = (base - start) & 0xffffffu;
+
+	if (o < span) {
+		*off = o;
+		*cut = len < span - o ? len : span - o;
+	} else if (back < len) {
+		*off = 0;
+		*cut = len - back < span ? len - back : span;
+	} else {
+		return false;
+	}
+	return *cut > 0;
+}
+
 /*
  * PSNs of the known READ ranges in the window [base, base + span): READ
  * responses the responder passed without them being seen.  They become
- * holes (in PSN order); returns how many, the first and last in *first and
- * *last.  A READ whose N is not known yet counts with its smallest N.
+ * holes of f's response stream (in PSN order); returns how many, the first
+ * and last in *first and *last.  A READ whose N is not known yet counts with
+ * its smallest N; the window's PSNs up to its largest N (and in no other known
+ * READ's range) are kept pending (an_rsp_read_pinned(), rsp_sequence()).
  */
-static uint32_t read_skipped(struct an_req *r, struct an_holeset *hs, uint32_t base, uint32_t span,
-	uint32_t pmtu, uint32_t *first, uint32_t *last)
+static uint32_t read_skipped(struct an_ctx *c, struct an_flow *f, struct an_req *r,
+	uint32_t base, uint32_t span, uint32_t *first, uint32_t *last)
 {
-	struct { uint32_t off, len; } seg[AN_READ_RING], tmp;
-	unsigned ns = 0;
-	uint32_t lost = 0, done = 0;
+	struct an_rsp *s = f->rsp;
+	struct { uint32_t off, len; } seg[AN_READ_RING], tmp, pend[AN_READ_RING];
+	unsigned ns = 0, np = 0;
+	uint32_t lost = 0, done = 0, pmtu = an_flow_pmtu(c->a, f);
 
 	for (unsigned i = 0; i < r->rd_cap; i++) {
 		struct an_readent *e = &r->rd[i];
-		uint32_t off, len;
+		uint32_t off, len, nmax0 = e->nmax;
 
 		if (!e->live)
 			continue;
-		read_settle(r, e, pmtu);
-		off = (e->psn - base) & 0xffffffu;
-		if (off < span) {
-			len = e->n < span - off ? e->n : span - off;
-		} else {
-			uint32_t back = (base - e->psn) & 0xffffffu;    /* starts before base */
-
-			if (back >= e->n)
-				continue;
-			off = 0;
-			len = e->n - back < span ? e->n - back : span;
+		if (e->n != e->nmax) {
+			read_settle(r, e, pmtu);
+			if (e->n == e->nmax)
+				an_rsp_read_pinned(c, f, e, nmax0);
 		}
+		if (e->n != e->nmax && np < AN_READ_RING &&
+		    win_cut(base, span, roce_psn_add(e->psn, e->n), e->nmax - e->n, &off, &len)) {
+			pend[np].off = off;
+			pend[np++].len = len;
+		}
+		if (!win_cut(base, span, e->psn, e->n, &off, &len))
+			continue;
 		/* insertion sort by offset: at most AN_READ_RING entries */
 		seg[ns].off = off;
 		seg[ns].len = len;
@@ -265,9 +324,25 @@ static uint32_t read_skipped(struct an_req *r, struct an_holeset *hs, uint32_t b
 		if (!lost)
 			*first = roce_psn_add(base, from);
 		*last = roce_psn_add(base, to - 1);
-		an_hole_add(hs, roce_psn_add(base, from), to - from);
+		an_hole_add(&s->hs, roce_psn_add(base, from), to - from);
 		lost += to - from;
 		done = to;
+	}
+	/* pending: what no READ's smallest range covers (seg[] is sorted by offset) */
+	for (unsigned j = 0; j < np && rsp_x(s); j++) {
+		uint32_t at = pend[j].off, end = pend[j].off + pend[j].len;
+
+		for (unsigned k = 0; k < ns && at < end; k++) {
+			uint32_t so = seg[k].off, se = seg[k].off + seg[k].len;
+
+			if (se <= at)
+				continue;
+			if (so > at)
+				pend_keep(s->x, roce_psn_add(base, at), (so < end ? so : end) - at);
+			at = se;
+		}
+		if (at < end)
+			pend_keep(s->x, roce_psn_add(base, at), end - at);
 	}
 	return lost;
 }
@@ -277,9 +352,35 @@ static void unseen_keep(struct an_rsp *s, uint32_t base, uint32_t span)
 {
 	if (!span)
 		return;
-	if (!s->unseen && !(s->unseen = calloc(1, sizeof(*s->unseen))))
+	if (!rsp_x(s))
 		return;         /* no memory: such a PSN counts as a duplicate later */
-	an_hole_add(s->unseen, base, span);
+	an_hole_add(&s->x->unseen, base, span);
+}
+
+/*
+ * A READ response with PSN P passes PSNs: when its READ's N is not known, the
+ * READ has at least the PSNs up to P (one more when P is a FIRST or MIDDLE),
+ * and a LAST response pins N: the PSNs it passes are the READ's, lost.
+ */
+static void read_atleast(struct an_ctx *c, struct an_flow *f, struct an_req *r, uint32_t P)
+{
+	struct an_readent *e = read_match(r, P);
+	uint32_t n, nmax0;
+
+	if (!e || e->n == e->nmax)
+		return;
+	nmax0 = e->nmax;
+	n = ((P - e->psn) & 0xffffffu) + ((c->pkt->op->flags & ROCE_F_LAST) ? 1 : 2);
+	if (c->pkt->op->flags & ROCE_F_LAST) {
+		if (n >= e->n && n <= e->nmax)
+			e->n = e->nmax = n;
+	} else if (n > e->n && n <= e->nmax) {
+		e->n = n;
+	}
+	if (e->n == e->nmax) {
+		read_pinned(r, e);
+		an_rsp_read_pinned(c, f, e, nmax0);
+	}
 }
 
 /*
@@ -329,8 +430,8 @@ static void unseen_add(struct an_rsp *s, const struct an_req *r, uint32_t base, 
  * point like those a later frame passes.  Their PSNs become holes; returns
  * how many, the first in *first (unchanged when none) and the last in *last.
  */
-static uint32_t rsp_first_passed(struct an_req *r, struct an_holeset *hs, uint32_t P,
-	uint32_t from, uint32_t pmtu, uint32_t *first, uint32_t *last)
+static uint32_t rsp_first_passed(struct an_ctx *c, struct an_flow *f, struct an_req *r,
+	uint32_t P, uint32_t from, uint32_t *first, uint32_t *last)
 {
 	uint32_t back = 0, b;
 
@@ -344,7 +445,7 @@ static uint32_t rsp_first_passed(struct an_req *r, struct an_holeset *hs, uint32
 	}
 	if (!back)
 		return 0;
-	return read_skipped(r, hs, roce_psn_add(from, 0x1000000u - back), back, pmtu, first, last);
+	return read_skipped(c, f, r, roce_psn_add(from, 0x1000000u - back), back, first, last);
 }
 
 /*
@@ -364,7 +465,7 @@ static void rsp_start(struct an_ctx *c, struct an_flow *f, struct an_req *r, uin
 	s->init = true;
 	s->newest = upto;
 	if (r)
-		lost = rsp_first_passed(r, &s->hs, P, from, an_flow_pmtu(c->a, f), &first, &last);
+		lost = rsp_first_passed(c, f, r, P, from, &first, &last);
 	/* (not when a response of e was seen before: by a stream evicted or expired since,
 	 * which counted the PSNs it passed) */
 	if (e && P != e->psn && !e->resp_seen) {
@@ -387,8 +488,8 @@ static void rsp_over(struct an_rsp *s)
 		return;
 	s->hs.dropped_unrec = an_holes_missing(&s->hs);
 	s->hs.nholes = 0;
-	if (s->unseen)
-		s->unseen->nholes = 0;
+	if (s->x)
+		s->x->unseen.nholes = s->x->pend.nholes = 0;
 	s->init = 0;
 }
 
@@ -433,8 +534,8 @@ static __attribute__((noinline)) void rsp_sequence(struct an_ctx *c, struct an_f
 		/* the arrays stay (emptied) */
 		s->hs.nholes = 0;
 		s->hs.dropped_unrec = unrec;
-		if (s->unseen)
-			s->unseen->nholes = 0;
+		if (s->x)
+			s->x->unseen.nholes = s->x->pend.nholes = 0;
 		rsp_start(c, f, r, P, upto, is_resp);
 		return;
 	}
@@ -443,8 +544,10 @@ static __attribute__((noinline)) void rsp_sequence(struct an_ctx *c, struct an_f
 
 		unseen_add(s, r, roce_psn_add(s->newest, 1), (uint32_t)d - 1);
 		if (r) {
-			lost = read_skipped(r, &s->hs, roce_psn_add(s->newest, 1), (uint32_t)d - 1,
-				an_flow_pmtu(c->a, f), &first, &last);
+			if (is_resp)
+				read_atleast(c, f, r, P);
+			lost = read_skipped(c, f, r, roce_psn_add(s->newest, 1), (uint32_t)d - 1,
+				&first, &last);
 			if (lost)
 				an_gap_report_span(c, f, P, first, last, lost);
 		}
@@ -458,17 +561,24 @@ static __attribute__((noinline)) void rsp_sequence(struct an_ctx *c, struct an_f
 	if (!is_resp) {
 		/* an ACK names its PSN as sent: not missing any more (no event) */
 		an_hole_fill(&s->hs, P);
-		if (s->unseen)
-			an_hole_fill(s->unseen, P);
+		if (s->x) {
+			an_hole_fill(&s->x->unseen, P);
+			an_hole_fill(&s->x->pend, P);
+		}
 		return;
 	}
 	/* a READ response at or behind the newest PSN: out of order when no frame
-	 * of the stream carried its PSN yet (a lost one, or one passed before its
-	 * READ was known), else a duplicate */
+	 * of the stream carried its PSN yet (a lost one, one passed before its
+	 * READ was known, or one passed while its READ's N was not known: a lost
+	 * one too, counted now), else a duplicate */
 	c->res->expected_psn = roce_psn_add(s->newest, 1);
 	bool lost_fill = an_hole_fill(&s->hs, P);
+	bool unseen_fill = s->x && an_hole_fill(&s->x->unseen, P);
+	bool pend_fill = s->x && an_hole_fill(&s->x->pend, P);
 
-	if ((s->unseen && an_hole_fill(s->unseen, P)) || lost_fill) {
+	if (pend_fill && !lost_fill && r && read_match(r, P))
+		AN_COUNT(c->a, f, lost_psns, 1);
+	if (lost_fill || unseen_fill || pend_fill) {
 		AN_COUNT(c->a, f, out_of_order, 1);
 		c->res->events |= ROCE_EV_OUT_OF_ORDER;
 		an_simple_anomaly(c, f, ROCE_AN_OUT_OF_ORDER, P, c->res->expected_psn,
@@ -610,11 +720,44 @@ static __attribute__((noinline)) void rsp_paired(struct an_ctx *c, struct an_flo
 	ack_complete(c->a, r, s->newest, true, s->newest, NULL, c->ts, NULL);
 }
 
+/*
+ * resp_complete() while f's response stream has PSNs pending on a READ's N: when
+ * the frame's READ has its N now (by this frame, earlier, or by the request
+ * stream), those of its PSNs become holes (an_rsp_read_pinned()).
+ */
+static __attribute__((noinline)) void resp_complete_pend(struct an_ctx *c, struct an_flow *f,
+	struct an_req *r, uint32_t P, bool ack)
+{
+	struct an_readent *e = (c->pkt->op->flags & ROCE_F_RESP) ? read_match(r, P) : NULL;
+	uint32_t nmax0 = e ? e->nmax : 0;
+
+	resp_complete(c, f, r, P, ack);
+	if (e)
+		an_rsp_read_pinned(c, f, e, nmax0);
+}
+
+/*
+ * What the frame of f at PSN P that paired the streams acknowledged, with the
+ * responses before it (the newest PSN): the bound for an_req_acked().
+ */
+static __attribute__((noinline)) uint32_t rsp_paired_upto(const struct an_ctx *c,
+	const struct an_flow *f, uint32_t P)
+{
+	const struct roce_pkt *pkt = c->pkt;
+	uint32_t upto = (pkt->hdrs & ROCE_H_AETH) &&
+		roce_aeth_type(pkt->aeth.syndrome) != ROCE_AETH_ACK ? P : roce_psn_add(P, 1);
+
+	if (f->rsp && f->rsp->init && roce_psn_cmp(roce_psn_add(f->rsp->newest, 1), upto) > 0)
+		upto = roce_psn_add(f->rsp->newest, 1);
+	return upto;
+}
+
 void an_resp_process(struct an_ctx *c, struct an_flow *f)
 {
 	const struct roce_pkt *pkt = c->pkt;
 	uint32_t flags = pkt->op->flags, P = pkt->bth.psn & 0xffffffu;
 	struct an_req *r;
+	bool paired = false, ack;
 
 	if (!f->peer) {
 		struct an_rsp *s = f->rsp;
@@ -637,6 +780,7 @@ void an_resp_process(struct an_ctx *c, struct an_flow *f)
 				an_req_pair(c->a, f);
 				an_req_pair(c->a, f->peer);
 				rsp_paired(c, f);
+				paired = true;
 			}
 		}
 		f->st.unpaired_frames++;
@@ -659,14 +803,21 @@ void an_resp_process(struct an_ctx *c, struct an_flow *f)
 	if (!r)
 		return;
 	/* the request PSNs the responder acknowledged: an ACK / response covers its PSN, a NAK
-	 * the PSNs before it (an_acked.c) */
+	 * the PSNs before it (an_acked.c); on the frame that pairs the streams, also what the
+	 * responses before it acknowledged (the newest PSN): a request gap while unpaired
+	 * could not ask them (an_req_gap_acked()) */
 	if (r->hs.nholes && ((pkt->hdrs & ROCE_H_AETH) || (flags & ROCE_F_RESP)))
-		an_req_acked(c, f->peer, r, (pkt->hdrs & ROCE_H_AETH) &&
+		an_req_acked(c, f->peer, r, paired ? rsp_paired_upto(c, f, P) :
+			(pkt->hdrs & ROCE_H_AETH) &&
 			roce_aeth_type(pkt->aeth.syndrome) != ROCE_AETH_ACK ? P : roce_psn_add(P, 1));
 	/* the responder answers otherwise than with a fatal NAK: the connection lives on */
 	if (!(pkt->hdrs & ROCE_H_AETH) || roce_aeth_type(pkt->aeth.syndrome) != ROCE_AETH_NAK ||
 	    !nak_fatal(pkt->aeth.syndrome))
 		r->fatal = false;
-	resp_complete(c, f, r, P, !(pkt->hdrs & ROCE_H_AETH) ||
-		      roce_aeth_type(pkt->aeth.syndrome) == ROCE_AETH_ACK);
+	ack = !(pkt->hdrs & ROCE_H_AETH) || roce_aeth_type(pkt->aeth.syndrome) == ROCE_AETH_ACK;
+	/* (PSNs pending on a READ's N: behind the newest PSN, settled here only) */
+	if (__builtin_expect(f->rsp && f->rsp->x != NULL, 0) && f->rsp->x->pend.nholes)
+		resp_complete_pend(c, f, r, P, ack);
+	else
+		resp_complete(c, f, r, P, ack);
 }
