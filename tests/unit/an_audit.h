@@ -182,4 +182,15 @@ static inline void a_done(struct t *t)
 	t_done(t);
 }
 
+/*
+ * EACH_BASE(fn): test_fn(), which runs run_fn(base) for every PSN base of the file's
+ * static bases[] (an initial PSN far from the wrap and ones just before it)
+ */
+#define EACH_BASE(fn) \
+	static void test_##fn(void) \
+	{ \
+		for (unsigned i = 0; i < sizeof(bases) / sizeof(bases[0]); i++) \
+			run_##fn(bases[i]); \
+	}
+
 #endif

@@ -311,12 +311,6 @@ static void run_uc(uint32_t b)
 	a_done(&t);
 }
 
-#define EACH_BASE(fn) \
-	static void test_##fn(void) \
-	{ \
-		for (unsigned i = 0; i < sizeof(bases) / sizeof(bases[0]); i++) \
-			run_##fn(bases[i]); \
-	}
 EACH_BASE(ack_one)
 EACH_BASE(ack_several)
 EACH_BASE(nak_after_hole)

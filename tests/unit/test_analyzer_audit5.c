@@ -726,12 +726,6 @@ static void run_reread_acked(uint32_t b)
 	a_done(&t);
 }
 
-#define EACH_BASE(fn) \
-	static void test_##fn(void) \
-	{ \
-		for (unsigned i = 0; i < sizeof(bases) / sizeof(bases[0]); i++) \
-			run_##fn(bases[i]); \
-	}
 EACH_BASE(ack_damaged)
 EACH_BASE(ack_past_newest)
 EACH_BASE(nak_past_newest)

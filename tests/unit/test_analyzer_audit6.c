@@ -238,12 +238,6 @@ static void run_acked_before_pairing(uint32_t b)
 	a_done(&t);
 }
 
-#define EACH_BASE(fn) \
-	static void test_##fn(void) \
-	{ \
-		for (unsigned i = 0; i < sizeof(bases) / sizeof(bases[0]); i++) \
-			run_##fn(bases[i]); \
-	}
 EACH_BASE(last_late)
 EACH_BASE(pmtu_learnt)
 EACH_BASE(pinned_by_request)

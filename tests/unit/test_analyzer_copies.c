@@ -820,12 +820,6 @@ static void run_damaged(uint32_t b)
 	a_done(&t);
 }
 
-#define EACH_BASE(fn) \
-	static void test_##fn(void) \
-	{ \
-		for (unsigned i = 0; i < sizeof(bases) / sizeof(bases[0]); i++) \
-			run_##fn(bases[i]); \
-	}
 EACH_BASE(adjacent)
 EACH_BASE(read)
 EACH_BASE(timeout_resend)
